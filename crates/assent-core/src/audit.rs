@@ -1,0 +1,50 @@
+//! The append-only audit record (the seed's `ApprovalAuditEvent`).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::types::{ActionKind, Role};
+
+/// What the audit event records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditDecision {
+    Auto,
+    Approved,
+    Denied,
+    Blocked,
+    Expired,
+    Revoked,
+    /// A grant covered an action and one of its uses was consumed.
+    Used,
+    /// The agent reported the action as executed (coverage check).
+    Executed,
+}
+
+/// One audited decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalAuditEvent {
+    pub event_id: String,
+    pub timestamp: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_id: Option<String>,
+    pub run_id: String,
+    pub task_id: String,
+    pub action_kind: ActionKind,
+    pub action_hash: String,
+    pub requested_scope: serde_json::Value,
+    pub decision: AuditDecision,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approver: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approver_role: Option<Role>,
+    pub reason: String,
+    pub policy_version: String,
+    pub evidence_artifact_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+}

@@ -1,0 +1,68 @@
+//! What an agent asks for: the seed's `ActionRequest` (the wire shape of `POST /v1/actions`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::types::{ActionKind, RepoTrust, RequestedBy, RiskLevel, RunMode};
+
+/// One request of an agent to act.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    pub run_id: String,
+    pub task_id: String,
+    pub requested_by: RequestedBy,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+    pub action: Action,
+    #[serde(default)]
+    pub context: ActionContext,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// The action itself, as the agent wrote it. Canonicalisation happens in [`crate::canon`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    pub kind: ActionKind,
+    /// A shell command line (`kind = shell`), parsed by a real shell parser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// An already split command (`kind = shell`), used when `command` is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argv: Option<Vec<String>>,
+    /// Working directory; relative paths are resolved against it.
+    pub cwd: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Network targets (URLs or hosts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub network: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credential_scope: Option<String>,
+    /// The agent's tool name when it is not a shell command (e.g. `mcp__github__create_pr`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+/// Where the action happens.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionContext {
+    /// The repository: an absolute path of its root (the gate sends this) or a name.
+    /// When absolute, "inside the repo" means under this path; otherwise under `cwd`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo_trust: Option<RepoTrust>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_sha: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_fingerprint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_risk: Option<RiskLevel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_mode: Option<RunMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_type: Option<String>,
+}

@@ -1,0 +1,132 @@
+use assent_core::{
+    ActionKind, ApprovalEvidence, ApprovalStatus, Decision, FallbackOnTimeout, RequestedBy,
+    RiskLevel, Role, ScopeKind,
+};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::grant::Grant;
+
+/// One prompt: a batch of equivalent requests a person decides at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Approval {
+    pub approval_id: String,
+    pub run_id: String,
+    pub task_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    #[schema(value_type = String)]
+    pub requested_by: RequestedBy,
+    #[schema(value_type = String)]
+    pub action_kind: ActionKind,
+    /// One of the nine approval states; `requested` is pending.
+    #[schema(value_type = String, example = "requested")]
+    pub status: ApprovalStatus,
+    /// How it settled, once it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<Resolution>,
+    /// `ask` or `escalate`.
+    #[schema(value_type = String)]
+    pub decision: Decision,
+    #[schema(value_type = String)]
+    pub risk: RiskLevel,
+    pub reasons: Vec<String>,
+    pub rule: String,
+    pub recommendation: Recommendation,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub required_role: Option<Role>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[schema(value_type = Object)]
+    pub evidence: ApprovalEvidence,
+    #[schema(value_type = Vec<String>)]
+    pub offered_scopes: Vec<ScopeKind>,
+    pub batch_key: String,
+    /// How many requests wait on this prompt.
+    pub count: u32,
+    pub members: Vec<ApprovalMember>,
+    /// The agent's stated reason for the first request.
+    pub reason: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    #[schema(value_type = String)]
+    pub fallback_on_timeout: FallbackOnTimeout,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_id: Option<String>,
+}
+
+/// One request waiting in a batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ApprovalMember {
+    pub action_id: String,
+    pub action_hash: String,
+    pub task_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_line: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// How a settled approval ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Resolution {
+    Approved,
+    Denied,
+    /// Nobody answered before `expires_at`; `fallback_on_timeout` applied.
+    TimedOut,
+    /// Its run ended first.
+    Cancelled,
+}
+
+/// What the policy recommends, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Recommendation {
+    /// `approve` or `deny`.
+    pub decision: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub scope: Option<ScopeKind>,
+    pub text: String,
+}
+
+/// `GET /v1/approvals`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ApprovalList {
+    pub approvals: Vec<Approval>,
+}
+
+/// `POST /v1/approvals/{id}/decision`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "decision", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DecisionRequest {
+    Approve {
+        #[schema(value_type = String, example = "run")]
+        scope: ScopeKind,
+        expires_in_seconds: i64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_uses: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// For `path_pattern`: the globs granted (default: the request's paths).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path_patterns: Option<Vec<String>>,
+    },
+    Deny {
+        reason: String,
+    },
+}
+
+/// The answer to a decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct DecisionResponse {
+    pub approval: Approval,
+    pub grant: Option<Grant>,
+}

@@ -1,0 +1,58 @@
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::approval::Approval;
+use crate::grant::Grant;
+
+/// Every event of `/v1/events` (and to the desktop UI). The SSE `event:` field is
+/// [`Event::name`]; `data:` is the JSON of the [`EventEnvelope`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    #[serde(rename = "approval.requested")]
+    ApprovalRequested { approval: Approval },
+    /// A batch grew, or another field changed while pending.
+    #[serde(rename = "approval.updated")]
+    ApprovalUpdated { approval: Approval },
+    #[serde(rename = "approval.settled")]
+    ApprovalSettled { approval: Approval },
+    #[serde(rename = "grant.created")]
+    GrantCreated { grant: Grant },
+    #[serde(rename = "grant.used")]
+    GrantUsed { grant: Grant, action_id: String },
+    #[serde(rename = "grant.revoked")]
+    GrantRevoked { grant: Grant },
+    #[serde(rename = "grant.expired")]
+    GrantExpired { grant: Grant },
+    #[serde(rename = "run.ended")]
+    RunEnded { run_id: String },
+    /// The client is too far behind to replay: refetch everything.
+    #[serde(rename = "reset")]
+    Reset {},
+}
+
+impl Event {
+    /// The stable name, used as the SSE `event:` field.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::ApprovalRequested { .. } => "approval.requested",
+            Event::ApprovalUpdated { .. } => "approval.updated",
+            Event::ApprovalSettled { .. } => "approval.settled",
+            Event::GrantCreated { .. } => "grant.created",
+            Event::GrantUsed { .. } => "grant.used",
+            Event::GrantRevoked { .. } => "grant.revoked",
+            Event::GrantExpired { .. } => "grant.expired",
+            Event::RunEnded { .. } => "run.ended",
+            Event::Reset {} => "reset",
+        }
+    }
+}
+
+/// An event with its persisted, increasing id (the SSE `id:`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct EventEnvelope {
+    pub id: i64,
+    pub at: DateTime<Utc>,
+    #[serde(flatten)]
+    pub event: Event,
+}

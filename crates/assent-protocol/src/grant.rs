@@ -1,0 +1,37 @@
+use assent_core::{ApprovalGrant, GrantStatus};
+use serde::{Deserialize, Serialize};
+
+/// A grant as the API shows it: the domain grant plus its status now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Grant {
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub grant: ApprovalGrant,
+    #[schema(value_type = String, example = "active")]
+    pub status: GrantStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revoke_reason: Option<String>,
+    /// A one-line description for people, e.g. "cargo-test for run r-42".
+    pub summary: String,
+}
+
+/// `GET /v1/grants`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct GrantList {
+    pub grants: Vec<Grant>,
+}
+
+/// `POST /v1/grants/{id}/revoke`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevokeRequest {
+    pub reason: String,
+}
+
+/// `POST /v1/runs/{id}/end`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct RunEndResponse {
+    pub run_id: String,
+    pub grants_expired: u32,
+    pub approvals_cancelled: u32,
+}

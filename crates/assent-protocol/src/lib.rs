@@ -1,0 +1,29 @@
+//! Wire types of Assent's HTTP API (v1) and the one typed event enum of `/v1/events`.
+//!
+//! The service, the client, the gates and the desktop app all speak these types; domain
+//! types from `assent-core` are reused where the wire shape is the domain shape.
+
+mod approval;
+mod error;
+mod event;
+mod grant;
+mod submit;
+
+pub use approval::{
+    Approval, ApprovalList, ApprovalMember, DecisionRequest, DecisionResponse, Recommendation,
+    Resolution,
+};
+pub use error::{ErrorBody, ErrorCode, ErrorDetail};
+pub use event::{Event, EventEnvelope};
+pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
+pub use submit::{SubmitResponse, SubmitStatus};
+
+/// Header carrying the bearer token (`Authorization: Bearer <token>`).
+pub const AUTHORIZATION: &str = "authorization";
+/// Default address of the local service.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7391";
+/// Default URL of the local service.
+pub const DEFAULT_URL: &str = "http://127.0.0.1:7391";
+/// File names of the tokens in the data dir.
+pub const REQUESTER_TOKEN_FILE: &str = "requester.token";
+pub const APPROVER_TOKEN_FILE: &str = "approver.token";

@@ -1,0 +1,39 @@
+use assent_core::{Decision, RiskLevel, Role};
+use serde::{Deserialize, Serialize};
+
+/// The body of `POST /v1/actions` is an [`assent_core::ActionRequest`].
+/// This is its answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SubmitResponse {
+    pub action_id: String,
+    pub action_hash: String,
+    #[schema(value_type = String, example = "ask")]
+    pub decision: Decision,
+    #[schema(value_type = String, example = "medium")]
+    pub risk: RiskLevel,
+    pub reasons: Vec<String>,
+    /// The policy rule that fired.
+    pub rule: String,
+    pub status: SubmitStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub required_role: Option<Role>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+}
+
+/// What the agent may do now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SubmitStatus {
+    /// Auto, or covered by a grant (`grant_id` says which).
+    Allowed,
+    /// The policy forbids it; never offered for approval.
+    Blocked,
+    /// A person decides; wait on `GET /v1/approvals/{approval_id}?wait=`.
+    Pending,
+}

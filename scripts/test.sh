@@ -4,6 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if [ -f ui/package.json ]; then
+  # The desktop crate embeds ui/dist at compile time, so the UI is built before any cargo step.
+  echo "==> ui: npm ci && npm run build"
+  (cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build)
+fi
 echo "==> cargo fmt --check"
 cargo fmt --all --check
 echo "==> cargo clippy"

@@ -7,7 +7,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod gate;
+mod install;
 mod policy_cmd;
+mod request;
+mod serve;
 
 #[derive(Debug, Parser)]
 #[command(name = "assent", version, about = "Approval desk for AI coding agents")]
@@ -21,11 +25,33 @@ enum Command {
     /// Evaluate actions against the policy, show or check a policy file.
     #[command(subcommand)]
     Policy(policy_cmd::PolicyCommand),
+    /// The agent gate: answers an agent's tool call with the service's decision.
+    #[command(subcommand)]
+    Gate(gate::GateCommand),
+    /// Ask for one action and wait: exit 0 allowed, 10 denied, 11 blocked, 12 timed out,
+    /// 13 unavailable, 2 usage.
+    Request(request::RequestArgs),
+    /// Run a command only when allowed, passing its exit code through; else as `request`.
+    Exec(request::RequestArgs),
+    /// Install the gate into an agent's settings (idempotent, with a backup).
+    #[command(subcommand)]
+    Install(install::InstallCommand),
+    /// Remove exactly the entries `assent install` added.
+    #[command(subcommand)]
+    Uninstall(install::UninstallCommand),
+    /// Run the approval service: `assent serve [--listen ADDR] [--data-dir DIR] [--policy FILE]`.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Policy(cmd) => policy_cmd::run(cmd),
+        Command::Gate(cmd) => gate::run(cmd),
+        Command::Request(args) => request::run_request(&args),
+        Command::Exec(args) => request::run_exec(&args),
+        Command::Install(cmd) => install::run_install(cmd),
+        Command::Uninstall(cmd) => install::run_uninstall(cmd),
+        Command::Serve(args) => serve::run(args),
     }
 }

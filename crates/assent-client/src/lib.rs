@@ -1,1 +1,29 @@
-//! Filled in by its issue.
+//! Typed client of Assent's HTTP API.
+//!
+//! [`Client`] is async (reqwest) and covers every call, including the live event stream
+//! with reconnect and `Last-Event-ID` resume. [`blocking::Client`] is the gate's lean
+//! requester client: plain HTTP/1.1 over a `std` socket, each call bounded by a deadline.
+//! Both speak the wire types of `assent-protocol` and fail with one [`ClientError`].
+
+pub mod blocking;
+mod client;
+mod config;
+mod error;
+mod events;
+mod wire;
+
+use std::time::Duration;
+
+pub use client::{Client, CALL_TIMEOUT};
+pub use config::{default_data_dir, ClientConfig, Endpoint, TOKEN_ENV, URL_ENV};
+pub use error::ClientError;
+pub use events::{StreamItem, FIRST_BACKOFF, IDLE_LIMIT, MAX_BACKOFF};
+pub use wire::parse_response;
+
+/// Pause between short polls when less than a second of waiting is left.
+pub(crate) const SHORT_POLL_PAUSE: Duration = Duration::from_millis(200);
+
+/// Whether an approval has settled (approved, denied, expired, cancelled…).
+pub fn is_settled(approval: &assent_protocol::Approval) -> bool {
+    approval.resolution.is_some() || approval.status != assent_core::ApprovalStatus::Requested
+}

@@ -2,14 +2,20 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::canon::{action_hash, canonicalize, CanonError, CanonicalAction};
+use crate::canon::{action_hash, canonical_json, canonicalize_parsed, CanonError, CanonicalAction};
+use crate::classify::{classify_other, classify_script};
+use crate::decide::{decide, Decided};
 use crate::decision::{ActionRiskInput, RiskDecision};
 use crate::evidence::ApprovalEvidence;
+use crate::paths::normalize;
 use crate::policy::Policy;
+use crate::profile::{match_profile, normalize_flags};
 use crate::request::ActionRequest;
-use crate::types::{
-    CommandRisk, CredentialRisk, Decision, NetworkRisk, PathRisk, RiskLevel, ScopeKind,
-};
+use crate::shell::ShellScript;
+use crate::shell_word::has_suspicious_chars;
+use crate::types::{CommandRisk, RepoTrust, RiskLevel, RunMode};
+use crate::verdict::{Ctx, Facts, Verdict};
+use crate::wrappers::effective;
 
 /// What the evaluation needs from the machine it runs on (no I/O happens in the core).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +42,8 @@ pub struct Evaluation {
 pub enum EvaluateError {
     #[error(transparent)]
     Canon(#[from] CanonError),
+    #[error("home must be an absolute path, got {0:?}")]
+    RelativeHome(String),
 }
 
 /// Evaluates `request` under `policy`.
@@ -44,36 +52,33 @@ pub fn evaluate(
     request: &ActionRequest,
     env: &Environment,
 ) -> Result<Evaluation, EvaluateError> {
-    let canonical = canonicalize(&request.action, &env.home)?;
+    if !env.home.starts_with('/') {
+        return Err(EvaluateError::RelativeHome(env.home.clone()));
+    }
+    let home = normalize(&env.home, "/", "/");
+    let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
+    canonical.diff_fingerprint = request.context.diff_fingerprint.clone();
+    let ctx = Ctx {
+        policy,
+        home: &home,
+        root: repo_root(request, &canonical.cwd, &home),
+        trusted: is_trusted(policy, request, &home),
+    };
+    let mut facts = Facts::default();
+    let mut verdicts = match &script {
+        Some(s) => classify_script(s, request.action.command.as_deref(), &ctx, &mut facts),
+        None => classify_other(&canonical, &ctx, &mut facts),
+    };
+    verdicts.extend(context_verdicts(request, &canonical, &facts));
+    let decided = decide(&verdicts, request.action.kind);
+    if let Some(s) = &script {
+        normalize_profile_flags(policy, s, &mut canonical);
+    }
     let hash = action_hash(&canonical);
-    let risk_input = ActionRiskInput {
-        action_kind: request.action.kind,
-        run_mode: request.context.run_mode.unwrap_or_default(),
-        repo_trust: request.context.repo_trust.unwrap_or_default(),
-        path_risk: PathRisk::Safe,
-        command_risk: CommandRisk::Mutation,
-        network_risk: NetworkRisk::None,
-        credential_risk: CredentialRisk::None,
-        diff_risk: Default::default(),
-        task_risk: request.context.task_risk.unwrap_or(RiskLevel::Low),
-        policy_findings: Vec::new(),
-    };
-    let decision = RiskDecision {
-        decision: Decision::Ask,
-        risk: RiskLevel::Medium,
-        reasons: vec!["the policy does not know this action".to_owned()],
-        rule: "ask.unknown".to_owned(),
-        required_role: None,
-        profile: None,
-        offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
-    };
-    let batch_key = format!("{}:{}", request.run_id, hash);
-    let evidence = ApprovalEvidence {
-        summary: format!("{:?} in {}", request.action.kind, request.action.cwd),
-        command_line: request.action.command.clone(),
-        cwd: request.action.cwd.clone(),
-        ..ApprovalEvidence::default()
-    };
+    let batch_key = batch_key(request, &decided.decision, &hash);
+    let risk_input = risk_input(request, &facts, &decided.decision, ctx.trusted);
+    let evidence = crate::evidence_build::build(request, &canonical, &decided, &facts, &ctx);
+    let Decided { decision, .. } = decided;
     Ok(Evaluation {
         canonical,
         action_hash: hash,
@@ -83,4 +88,96 @@ pub fn evaluate(
         policy_version: policy.version().to_owned(),
         evidence,
     })
+}
+
+/// The repository root: the request's absolute repo path, else the cwd.
+fn repo_root(request: &ActionRequest, cwd: &str, home: &str) -> String {
+    match request.context.repo.as_deref() {
+        Some(repo) if repo.starts_with('/') => normalize(repo, "/", home),
+        _ => cwd.to_owned(),
+    }
+}
+
+/// The policy decides trust; a request may only lower it.
+fn is_trusted(policy: &Policy, request: &ActionRequest, home: &str) -> bool {
+    if request.context.repo_trust == Some(RepoTrust::Untrusted) {
+        return false;
+    }
+    let Some(repo) = request.context.repo.as_deref() else {
+        return false;
+    };
+    let set = &policy.compiled.trusted;
+    set.is_match(repo) || (repo.starts_with('/') && set.is_match(normalize(repo, "/", home)))
+}
+
+/// Hidden characters, analysis-only runs and high-risk tasks.
+fn context_verdicts(request: &ActionRequest, canonical: &CanonicalAction, facts: &Facts) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    if suspicious(request, canonical) {
+        out.push(Verdict::ask("ask.suspicious_text", RiskLevel::High, "the action carries NUL, control, bidi or zero-width characters that can hide what runs"));
+    }
+    let changes = facts.command_risk > CommandRisk::Readonly;
+    if changes && request.context.run_mode == Some(RunMode::Analysis) {
+        out.push(Verdict::ask("ask.analysis_mode", RiskLevel::Medium, "the run is in analysis mode, which only reads"));
+    }
+    if changes && request.context.task_risk.is_some_and(|r| r >= RiskLevel::High) {
+        out.push(Verdict::ask("ask.high_risk_task", RiskLevel::High, "the task is marked high risk"));
+    }
+    out
+}
+
+pub(crate) fn suspicious(request: &ActionRequest, canonical: &CanonicalAction) -> bool {
+    let action = &request.action;
+    action.command.as_deref().is_some_and(has_suspicious_chars)
+        || canonical.commands.iter().flatten().any(|w| has_suspicious_chars(w))
+        || action.paths.iter().chain(&action.network).any(|s| has_suspicious_chars(s))
+        || action.tool.as_deref().is_some_and(has_suspicious_chars)
+}
+
+/// Reorders stand-alone flags of commands whose profile says order does not matter.
+fn normalize_profile_flags(policy: &Policy, script: &ShellScript, canonical: &mut CanonicalAction) {
+    for (parsed, words) in script.commands.iter().zip(canonical.commands.iter_mut()) {
+        let eff = effective(&parsed.argv);
+        let unordered = match_profile(policy, &eff.argv).is_some_and(|p| p.unordered_flags);
+        if unordered && parsed.assignments.is_empty() {
+            let mut normalized = normalize_flags(&parsed.argv);
+            normalized.extend(parsed.redirect_words.iter().cloned());
+            *words = normalized;
+        }
+    }
+}
+
+/// Same run, same profile (or the same action when there is none), same constraints.
+fn batch_key(request: &ActionRequest, decision: &RiskDecision, hash: &str) -> String {
+    let subject = match &decision.profile {
+        Some(p) => serde_json::json!({ "profile": p }),
+        None => serde_json::json!({ "action_hash": hash }),
+    };
+    let key = serde_json::json!({
+        "run_id": request.run_id,
+        "subject": subject,
+        "repo": request.context.repo,
+        "base_sha": request.context.base_sha,
+    });
+    hex::encode(<sha2::Sha256 as sha2::Digest>::digest(canonical_json(&key).as_bytes()))
+}
+
+fn risk_input(request: &ActionRequest, facts: &Facts, decision: &RiskDecision, trusted: bool) -> ActionRiskInput {
+    let repo_trust = match request.context.repo_trust {
+        Some(RepoTrust::Untrusted) => RepoTrust::Untrusted,
+        _ if trusted => RepoTrust::Trusted,
+        _ => RepoTrust::Unknown,
+    };
+    ActionRiskInput {
+        action_kind: request.action.kind,
+        run_mode: request.context.run_mode.unwrap_or_default(),
+        repo_trust,
+        path_risk: facts.path_risk,
+        command_risk: facts.command_risk,
+        network_risk: facts.network_risk,
+        credential_risk: facts.credential_risk,
+        diff_risk: Default::default(),
+        task_risk: request.context.task_risk.unwrap_or(RiskLevel::Low),
+        policy_findings: if decision.decision == crate::types::Decision::Auto { Vec::new() } else { decision.reasons.clone() },
+    }
 }

@@ -1,31 +1,156 @@
 //! The policy: compiled-in defaults extended by a user's TOML file.
+//!
+//! Lists in the user file (trusted repos, sensitive paths, block patterns, the network
+//! allowlist, CI/security/dependency paths) extend the defaults; a profile with a default's
+//! name replaces it, others are added, `disabled_profiles` removes some; scalars and
+//! lifetimes override. `policy_version` is a hash of the effective policy.
 
 use chrono::Duration;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::types::ScopeKind;
+use crate::policy_file::PolicyFile;
+use crate::types::{FallbackOnTimeout, ScopeKind};
 
-/// The effective policy.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The effective policy. Build it with [`Policy::default`] or [`Policy::from_toml`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "PolicyFile")]
 pub struct Policy {
-    /// Unanswered approvals expire after this many seconds.
+    /// Unanswered approvals time out after this many seconds.
     pub approval_timeout_seconds: i64,
+    /// What an unanswered approval becomes.
+    pub fallback_on_timeout: FallbackOnTimeout,
+    /// `curl … | sh` and friends: block, or escalate to a platform admin.
+    pub pipe_to_shell: PipeToShell,
+    /// Repositories (globs on the repo path or name) whose verifier profiles run without asking.
+    pub trusted_repos: Vec<String>,
+    /// Secret files (globs; `~/` is the home directory): never read, written or sent.
+    pub sensitive_paths: Vec<String>,
+    /// Exceptions to `sensitive_paths` (`.env.example`, public keys).
+    pub not_sensitive: Vec<String>,
+    /// CI configuration, relative to the repository root: ask a repo maintainer.
+    pub ci_paths: Vec<String>,
+    /// Security configuration: ask a security reviewer.
+    pub security_paths: Vec<String>,
+    /// Manifests, lockfiles and build configuration: ask.
+    pub dependency_paths: Vec<String>,
+    /// Extra commands to block: globs on a command's words joined by spaces.
+    pub block_patterns: Vec<String>,
+    /// Hosts (`*.example.com` allowed) reachable without asking.
+    pub network_allowlist: Vec<String>,
+    /// The longest lifetime of a grant, per scope, in seconds.
+    pub max_grant_lifetime: Lifetimes,
+    /// Command profiles: named classes of equivalent verifier commands.
+    pub profiles: Vec<CommandProfile>,
     #[serde(skip)]
-    version: String,
+    pub(crate) compiled: Compiled,
+    #[serde(skip)]
+    pub(crate) version: String,
+}
+
+/// What the policy does with a download piped into a shell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PipeToShell {
+    #[default]
+    Block,
+    Escalate,
+}
+
+/// A named class of equivalent commands with bounded effects (e.g. `maven-test`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandProfile {
+    pub name: String,
+    /// Program names as written (`cargo`, `./mvnw`).
+    pub programs: Vec<String>,
+    /// Subcommands (space-separated words) the first positional arguments must start with;
+    /// empty means any arguments. With `goals`, every positional must be one of them
+    /// (`""` allows none at all).
+    #[serde(default)]
+    pub subcommands: Vec<String>,
+    #[serde(default)]
+    pub goals: bool,
+    #[serde(default = "none_text")]
+    pub network: String,
+    #[serde(default = "none_text")]
+    pub mutation: String,
+    #[serde(default = "none_text")]
+    pub credentials: String,
+    /// Reordering stand-alone flags (`--release --workspace`) is the same action.
+    #[serde(default)]
+    pub unordered_flags: bool,
+    /// Auto even in repositories the policy does not trust (formatters).
+    #[serde(default)]
+    pub always_auto: bool,
+}
+
+fn none_text() -> String {
+    "none".to_owned()
+}
+
+/// Longest grant lifetimes in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lifetimes {
+    pub once: i64,
+    pub run: i64,
+    pub command_profile: i64,
+    pub path_pattern: i64,
+    pub task_type: i64,
+    pub repo: i64,
+    pub org: i64,
+}
+
+impl Default for Lifetimes {
+    fn default() -> Self {
+        const HOUR: i64 = 3600;
+        Lifetimes {
+            once: HOUR,
+            run: 8 * HOUR,
+            command_profile: 8 * HOUR,
+            path_pattern: 8 * HOUR,
+            task_type: 7 * 24 * HOUR,
+            repo: 7 * 24 * HOUR,
+            org: 7 * 24 * HOUR,
+        }
+    }
 }
 
 /// A policy file that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]
 pub struct PolicyError {
+    /// 1-based line of the offending text.
     pub line: usize,
     pub message: String,
 }
 
+/// The glob sets the policy matches with.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Compiled {
+    pub sensitive: GlobSet,
+    pub not_sensitive: GlobSet,
+    pub ci: GlobSet,
+    pub security: GlobSet,
+    pub dependency: GlobSet,
+    pub trusted: GlobSet,
+    pub block: GlobSet,
+}
+
+impl PartialEq for Policy {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+    }
+}
+
+impl Eq for Policy {}
+
 impl Default for Policy {
     fn default() -> Self {
-        let mut policy = Policy { approval_timeout_seconds: 900, version: String::new() };
+        let mut policy = crate::policy_defaults::default_policy();
+        // The defaults are known to compile; an empty set would only loosen nothing.
+        policy.compiled = policy.compile().unwrap_or_default();
         policy.version = policy.compute_version();
         policy
     }
@@ -33,8 +158,12 @@ impl Default for Policy {
 
 impl Policy {
     /// Defaults extended or overridden by the user's TOML text.
-    pub fn from_toml(_text: &str) -> Result<Policy, PolicyError> {
-        Ok(Policy::default())
+    pub fn from_toml(text: &str) -> Result<Policy, PolicyError> {
+        let file: PolicyFile = toml::from_str(text).map_err(|e| PolicyError {
+            line: e.span().map_or(1, |s| line_of(text, s.start)),
+            message: e.message().to_owned(),
+        })?;
+        file.apply(text)
     }
 
     /// Hash of the effective policy; grants made under another version never cover.
@@ -44,11 +173,16 @@ impl Policy {
 
     /// The longest lifetime a grant of `scope` may have.
     pub fn max_lifetime(&self, scope: ScopeKind) -> Duration {
-        match scope {
-            ScopeKind::Once => Duration::hours(1),
-            ScopeKind::Run | ScopeKind::CommandProfile | ScopeKind::PathPattern => Duration::hours(8),
-            ScopeKind::TaskType | ScopeKind::Repo | ScopeKind::Org => Duration::days(7),
-        }
+        let l = &self.max_grant_lifetime;
+        Duration::seconds(match scope {
+            ScopeKind::Once => l.once,
+            ScopeKind::Run => l.run,
+            ScopeKind::CommandProfile => l.command_profile,
+            ScopeKind::PathPattern => l.path_pattern,
+            ScopeKind::TaskType => l.task_type,
+            ScopeKind::Repo => l.repo,
+            ScopeKind::Org => l.org,
+        })
     }
 
     /// How long an unanswered approval waits.
@@ -56,13 +190,79 @@ impl Policy {
         Duration::seconds(self.approval_timeout_seconds)
     }
 
-    /// The effective policy as TOML.
+    /// What an unanswered approval becomes.
+    pub fn fallback_on_timeout(&self) -> FallbackOnTimeout {
+        self.fallback_on_timeout
+    }
+
+    /// The profile called `name`.
+    pub fn profile(&self, name: &str) -> Option<&CommandProfile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+
+    /// The effective policy as TOML (it reads back as the same policy).
     pub fn to_toml(&self) -> String {
-        toml::to_string_pretty(self).unwrap_or_default()
+        let Ok(toml::Value::Table(mut table)) = toml::Value::try_from(self) else {
+            return String::new();
+        };
+        let disabled: Vec<toml::Value> = crate::policy_defaults::default_profiles()
+            .into_iter()
+            .filter(|d| self.profile(&d.name).is_none())
+            .map(|d| toml::Value::String(d.name))
+            .collect();
+        if !disabled.is_empty() {
+            table.insert("disabled_profiles".to_owned(), toml::Value::Array(disabled));
+        }
+        toml::to_string_pretty(&table).unwrap_or_default()
+    }
+
+    /// Compiles the globs and stamps the version; `text` locates errors.
+    pub(crate) fn finish(mut self, text: &str) -> Result<Policy, PolicyError> {
+        self.compiled = self.compile().map_err(|(pattern, message)| PolicyError {
+            line: text.find(&pattern).map_or(1, |at| line_of(text, at)),
+            message,
+        })?;
+        self.version = self.compute_version();
+        Ok(self)
+    }
+
+    fn compile(&self) -> Result<Compiled, (String, String)> {
+        Ok(Compiled {
+            sensitive: glob_set(&self.sensitive_paths, true)?,
+            not_sensitive: glob_set(&self.not_sensitive, true)?,
+            ci: glob_set(&self.ci_paths, true)?,
+            security: glob_set(&self.security_paths, true)?,
+            dependency: glob_set(&self.dependency_paths, true)?,
+            trusted: glob_set(&self.trusted_repos, true)?,
+            block: glob_set(&self.block_patterns, false)?,
+        })
     }
 
     fn compute_version(&self) -> String {
         let digest = Sha256::digest(self.to_toml().as_bytes());
         hex::encode(digest).chars().take(16).collect()
     }
+}
+
+/// A glob set; `paths` makes `*` stop at `/`.
+pub(crate) fn glob_set(patterns: &[String], paths: bool) -> Result<GlobSet, (String, String)> {
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let glob = GlobBuilder::new(pattern)
+            .literal_separator(paths)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| (pattern.clone(), format!("bad pattern {pattern:?}: {e}")))?;
+        builder.add(glob);
+    }
+    builder
+        .build()
+        .map_err(|e| (String::new(), format!("bad patterns: {e}")))
+}
+
+/// 1-based line of byte offset `at` in `text`.
+pub(crate) fn line_of(text: &str, at: usize) -> usize {
+    // An error at the very end points at the last line with text, not past it.
+    let at = at.min(text.trim_end().len());
+    text.get(..at).map_or(1, |before| before.matches('\n').count() + 1)
 }

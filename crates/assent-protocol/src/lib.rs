@@ -4,6 +4,7 @@
 //! types from `assent-core` are reused where the wire shape is the domain shape.
 
 mod approval;
+mod audit;
 mod error;
 mod event;
 mod grant;
@@ -13,6 +14,7 @@ pub use approval::{
     Approval, ApprovalList, ApprovalMember, DecisionRequest, DecisionResponse, Recommendation,
     Resolution,
 };
+pub use audit::{AuditList, BatchSizes, DecisionTimes, Health, Metrics};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
@@ -27,3 +29,6 @@ pub const DEFAULT_URL: &str = "http://127.0.0.1:7391";
 /// File names of the tokens in the data dir.
 pub const REQUESTER_TOKEN_FILE: &str = "requester.token";
 pub const APPROVER_TOKEN_FILE: &str = "approver.token";
+/// Env vars clients read.
+pub const ENV_URL: &str = "ASSENT_URL";
+pub const ENV_TOKEN: &str = "ASSENT_TOKEN";

@@ -1,1 +1,120 @@
-//! Filled in by its issue.
+//! Assent's approval service: the HTTP API, the live event stream, the durable store, audit.
+//!
+//! Embed it with [`launch`] (or [`App::open`] + [`App::serve`] to read the tokens first), or
+//! build the [`router`] yourself over an [`AppState`].
+
+mod clock;
+mod config;
+mod error;
+mod guard;
+mod json;
+mod records;
+mod routes;
+mod state;
+pub mod store;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use clock::{Clock, FakeClock, SystemClock};
+pub use config::{Config, TokenError, Tokens};
+pub use error::ApiError;
+pub use guard::{is_loopback_host, Role};
+pub use json::BODY_LIMIT;
+pub use routes::openapi::ApiDoc;
+pub use routes::router;
+pub use state::AppState;
+pub use store::{SqliteStore, Store, StoreError};
+
+/// Why the service cannot start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error(transparent)]
+    Tokens(#[from] TokenError),
+    #[error("cannot open the database: {0}")]
+    Store(#[from] StoreError),
+    #[error("cannot serve: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// An opened service: its store and tokens exist; it is not listening yet.
+#[derive(Debug)]
+pub struct App {
+    config: Config,
+    tokens: Tokens,
+    store: Arc<dyn Store>,
+}
+
+impl App {
+    /// Creates the data dir, the tokens (first start) and the database; runs migrations.
+    pub async fn open(config: Config) -> Result<App, LaunchError> {
+        let tokens = Tokens::load_or_create(&config.data_dir)?;
+        let store = SqliteStore::open(&config.database_path()).await?;
+        Ok(App {
+            config,
+            tokens,
+            store: Arc::new(store),
+        })
+    }
+
+    pub fn tokens(&self) -> &Tokens {
+        &self.tokens
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then closes the store.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), LaunchError> {
+        let port = listener.local_addr()?.port();
+        let (stop, stopping) = watch::channel(false);
+        let state = AppState::new(
+            self.store.clone(),
+            &self.config,
+            self.tokens.clone(),
+            port,
+            stopping.clone(),
+        );
+        let sweeper = tokio::spawn(sweep(state.clone(), self.config.sweep_interval));
+        tokio::spawn(async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        });
+        let mut until_stopped = stopping;
+        let served = axum::serve(listener, router(state))
+            .with_graceful_shutdown(async move {
+                let _ = until_stopped.wait_for(|stop| *stop).await;
+            })
+            .await;
+        sweeper.abort();
+        let _ = sweeper.await;
+        self.store.close().await;
+        Ok(served?)
+    }
+}
+
+/// Opens the service from `config` and serves on `listener` until `shutdown` completes.
+pub async fn launch(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), LaunchError> {
+    App::open(config).await?.serve(listener, shutdown).await
+}
+
+/// Settles approvals past their time and announces expired grants, every `interval`.
+async fn sweep(state: AppState, interval: std::time::Duration) {
+    let mut ticks = tokio::time::interval(interval);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let shared = &state.inner;
+        if let Err(err) = shared.store.expire_due(shared.clock.now()).await {
+            tracing::warn!(error = %err, "expiry sweep failed");
+        }
+    }
+}

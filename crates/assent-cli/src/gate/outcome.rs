@@ -1,0 +1,224 @@
+//! Submit one action and wait (bounded) for what the agent may do. Shared by every gate and
+//! by `assent request` / `assent exec`; each answers the outcome in its agent's own format.
+
+use std::time::{Duration, Instant};
+
+use assent_client::{blocking, ClientError};
+use assent_core::ActionRequest;
+use assent_protocol::{Approval, Resolution, SubmitResponse, SubmitStatus};
+use serde::Serialize;
+
+/// How the service, the person or the deadline answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Auto, a covering grant, or a person approved.
+    Allowed {
+        reason: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        grant_id: Option<String>,
+    },
+    /// A person denied it (or the approval expired, or its run ended).
+    Denied { reason: String },
+    /// The policy forbids it.
+    Blocked { reason: String },
+    /// Nobody decided before the gate's deadline.
+    TimedOut { reason: String },
+    /// The service could not be asked or answered nonsense.
+    Unavailable { reason: String },
+}
+
+impl Outcome {
+    pub fn reason(&self) -> &str {
+        match self {
+            Outcome::Allowed { reason, .. }
+            | Outcome::Denied { reason }
+            | Outcome::Blocked { reason }
+            | Outcome::TimedOut { reason }
+            | Outcome::Unavailable { reason } => reason,
+        }
+    }
+}
+
+/// The full record of one decision (`--json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Decided {
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub submit: Option<SubmitResponse>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
+}
+
+/// The two deadlines of one decision.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadlines {
+    /// For the submit call alone (a healthy service answers in milliseconds).
+    pub submit: Duration,
+    /// For everything, including waiting for a person.
+    pub total: Duration,
+}
+
+/// Submits `request` and, when a person must decide, waits until `deadlines.total`.
+pub fn decide(client: &blocking::Client, request: &ActionRequest, deadlines: Deadlines) -> Decided {
+    let started = Instant::now();
+    let total = started + deadlines.total;
+    let submit_deadline = (started + deadlines.submit).min(total);
+    let submitted = match client.submit(request, submit_deadline) {
+        Ok(s) => s,
+        Err(err) => return unreached(&err, deadlines.submit.min(deadlines.total)),
+    };
+    let outcome = match submitted.status {
+        SubmitStatus::Allowed => Outcome::Allowed {
+            reason: allowed_reason(&submitted),
+            grant_id: submitted.grant_id.clone(),
+        },
+        SubmitStatus::Blocked => Outcome::Blocked {
+            reason: blocked_reason(&submitted),
+        },
+        SubmitStatus::Pending => return wait_for_person(client, submitted, total, deadlines.total),
+    };
+    Decided {
+        outcome,
+        submit: Some(submitted),
+        approval: None,
+    }
+}
+
+fn wait_for_person(
+    client: &blocking::Client,
+    submitted: SubmitResponse,
+    total: Instant,
+    wait: Duration,
+) -> Decided {
+    let Some(id) = submitted.approval_id.clone() else {
+        let outcome = Outcome::Unavailable {
+            reason: "the service answered pending without an approval id".into(),
+        };
+        return Decided {
+            outcome,
+            submit: Some(submitted),
+            approval: None,
+        };
+    };
+    match client.wait_settled(&id, total) {
+        Ok(approval) => Decided {
+            outcome: settled(&approval),
+            submit: Some(submitted),
+            approval: Some(approval),
+        },
+        Err(ClientError::Timeout) => {
+            let outcome = Outcome::TimedOut {
+                reason: format!(
+                    "Assent: nobody decided approval {id} within {}s; not allowed",
+                    secs(wait)
+                ),
+            };
+            Decided {
+                outcome,
+                submit: Some(submitted),
+                approval: None,
+            }
+        }
+        Err(err) => Decided {
+            outcome: unreached(&err, wait).outcome,
+            submit: Some(submitted),
+            approval: None,
+        },
+    }
+}
+
+/// The outcome of a settled approval.
+pub fn settled(approval: &Approval) -> Outcome {
+    if approval.status.is_approved() {
+        let by = approval.decided_by.as_deref().unwrap_or("a person");
+        return Outcome::Allowed {
+            reason: format!(
+                "Assent: approved by {by} (approval {})",
+                approval.approval_id
+            ),
+            grant_id: approval.grant_id.clone(),
+        };
+    }
+    let because = approval
+        .decision_reason
+        .as_deref()
+        .filter(|r| !r.trim().is_empty());
+    let reason = match (approval.resolution, because) {
+        (Some(Resolution::Denied), Some(why)) => {
+            format!(
+                "Assent: denied by {}: {why}",
+                approval.decided_by.as_deref().unwrap_or("a person")
+            )
+        }
+        (Some(Resolution::Denied), None) => {
+            "Assent: denied by a person (no reason given)".to_owned()
+        }
+        (Some(Resolution::TimedOut), _) => {
+            "Assent: nobody decided before the approval expired; denied".to_owned()
+        }
+        (Some(Resolution::Cancelled), _) => {
+            "Assent: the run ended before anyone decided; denied".to_owned()
+        }
+        (_, Some(why)) => format!("Assent: not approved ({:?}): {why}", approval.status),
+        (_, None) => format!("Assent: not approved ({:?})", approval.status),
+    };
+    Outcome::Denied { reason }
+}
+
+/// The outcome when the service could not give an answer.
+pub fn unreached(err: &ClientError, limit: Duration) -> Decided {
+    let outcome = match err {
+        ClientError::Timeout => Outcome::Unavailable {
+            reason: format!(
+                "Assent: the service did not answer within {}s; not allowed",
+                secs(limit)
+            ),
+        },
+        other => Outcome::Unavailable {
+            reason: format!("Assent: cannot get a decision ({other}); not allowed"),
+        },
+    };
+    Decided {
+        outcome,
+        submit: None,
+        approval: None,
+    }
+}
+
+fn allowed_reason(s: &SubmitResponse) -> String {
+    match &s.grant_id {
+        Some(grant) => format!("Assent: covered by grant {grant}"),
+        None if s.reasons.is_empty() => format!("Assent: auto ({})", s.rule),
+        None => format!("Assent: auto: {}", s.reasons.join("; ")),
+    }
+}
+
+fn blocked_reason(s: &SubmitResponse) -> String {
+    if s.reasons.is_empty() {
+        format!("Assent: blocked by policy rule {}", s.rule)
+    } else {
+        format!("Assent: blocked by policy: {}", s.reasons.join("; "))
+    }
+}
+
+fn secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s:.1}")
+    }
+}
+
+/// Parses a number of seconds (fractions allowed) for clap.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !value.is_finite() || !(0.0..=86_400.0).contains(&value) {
+        return Err(format!("{text} must be between 0 and 86400 seconds"));
+    }
+    Ok(Duration::from_secs_f64(value))
+}

@@ -1,0 +1,142 @@
+//! `assent serve`: runs the approval service alone.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use assent_core::Policy;
+use assent_protocol::{APPROVER_TOKEN_FILE, DEFAULT_LISTEN, REQUESTER_TOKEN_FILE};
+use assent_server::{App, Config};
+
+/// Arguments of `assent serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback unless you mean otherwise).
+    #[arg(long, default_value = DEFAULT_LISTEN)]
+    listen: SocketAddr,
+    /// Where the database and tokens live (default: the XDG data dir, e.g. ~/.local/share/assent).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// A policy TOML file extending the defaults.
+    #[arg(long)]
+    policy: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum ServeError {
+    #[error("no data dir: pass --data-dir")]
+    NoDataDir,
+    #[error("cannot read {path}: {source}")]
+    PolicyFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Policy {
+        path: PathBuf,
+        source: assent_core::PolicyError,
+    },
+    #[error("cannot start: {0}")]
+    Runtime(std::io::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Launch(#[from] assent_server::LaunchError),
+}
+
+/// Runs the service until Ctrl-C or SIGTERM.
+pub fn run(args: ServeArgs) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match serve(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("assent serve: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    let data_dir = match args.data_dir {
+        Some(dir) => dir,
+        None => dirs::data_dir()
+            .ok_or(ServeError::NoDataDir)?
+            .join("assent"),
+    };
+    let policy = match &args.policy {
+        None => Policy::default(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|source| ServeError::PolicyFile {
+                path: path.clone(),
+                source,
+            })?;
+            Policy::from_toml(&text).map_err(|source| ServeError::Policy {
+                path: path.clone(),
+                source,
+            })?
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|source| ServeError::Listen {
+                addr: args.listen,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(ServeError::Runtime)?;
+        let app = App::open(Config::new(&data_dir, policy)).await?;
+        if !addr.ip().is_loopback() {
+            tracing::warn!(%addr, "listening beyond loopback; only loopback Host names are served");
+        }
+        println!("assent: listening on http://{addr}");
+        println!(
+            "assent: requester token {}",
+            data_dir.join(REQUESTER_TOKEN_FILE).display()
+        );
+        println!(
+            "assent: approver token  {}",
+            data_dir.join(APPROVER_TOKEN_FILE).display()
+        );
+        println!(
+            "assent: agents use ASSENT_URL=http://{addr} ASSENT_TOKEN=$(cat <requester token>)"
+        );
+        app.serve(listener, shutdown_signal()).await?;
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            () = term => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

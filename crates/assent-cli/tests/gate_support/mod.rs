@@ -1,0 +1,350 @@
+//! Shared by the gate, request and install tests: a real `assent serve` on a free port, real
+//! gate processes, Claude Code payloads, and tiny misbehaving HTTP servers.
+#![allow(dead_code, reason = "each test file uses part of the support")]
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_assent");
+
+/// A running `assent serve` with its own data dir; killed on drop.
+pub struct Service {
+    child: Child,
+    pub url: String,
+    pub requester: String,
+    pub approver: String,
+    pub dir: tempfile::TempDir,
+}
+
+pub fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+impl Service {
+    pub fn start() -> Service {
+        Service::start_with_policy(None)
+    }
+
+    pub fn start_with_policy(policy_toml: Option<&str>) -> Service {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--data-dir",
+        ])
+        .arg(dir.path())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+        if let Some(toml) = policy_toml {
+            let path = dir.path().join("policy.toml");
+            std::fs::write(&path, toml).unwrap();
+            cmd.arg("--policy").arg(path);
+        }
+        let child = cmd.spawn().unwrap();
+        let url = format!("http://127.0.0.1:{port}");
+        let mut service = Service {
+            child,
+            url,
+            requester: String::new(),
+            approver: String::new(),
+            dir,
+        };
+        service.wait_ready();
+        service.requester = read_token(service.dir.path(), "requester.token");
+        service.approver = read_token(service.dir.path(), "approver.token");
+        service
+    }
+
+    /// Polls `/healthz` until the service answers (the ready signal of a separate process).
+    fn wait_ready(&mut self) {
+        let client = assent_client::blocking::Client::new(&self.url, "none").unwrap();
+        let until = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < until {
+            if client
+                .health(Instant::now() + Duration::from_secs(1))
+                .is_ok()
+            {
+                return;
+            }
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!("assent serve exited early with {status}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("assent serve did not become healthy");
+    }
+
+    /// An async approver client and a runtime to drive it.
+    pub fn approver_client(&self) -> assent_client::Client {
+        assent_client::Client::new(&self.url, &self.approver).unwrap()
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_token(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name))
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A Claude Code hook payload with the documented common fields.
+pub fn payload(
+    event: &str,
+    session: &str,
+    tool_use_id: &str,
+    tool: &str,
+    input: Value,
+    cwd: &Path,
+) -> Value {
+    let mut p = json!({
+        "session_id": session,
+        "transcript_path": format!("/home/dev/.claude/projects/demo/{session}.jsonl"),
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    if !tool.is_empty() {
+        p["tool_name"] = json!(tool);
+        p["tool_input"] = input;
+        p["tool_use_id"] = json!(tool_use_id);
+    }
+    p
+}
+
+/// A git-looking work tree (a `.git` dir) for the gate to find.
+pub fn repo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("project");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    (tmp, root)
+}
+
+/// Starts `assent <args>` with `payload` on stdin, not waiting for it.
+pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Child {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env_remove("ASSENT_URL")
+        .env_remove("ASSENT_TOKEN")
+        .env("XDG_DATA_HOME", "/nonexistent-assent-test")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    // The gate may stop reading early (an oversized payload): a broken pipe is expected then.
+    std::thread::spawn(move || {
+        let _ = pipe.write_all(&bytes);
+    });
+    child
+}
+
+/// The finished gate: exit code, stdout (JSON when any) and stderr.
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?}", self.stdout))
+    }
+
+    /// `permissionDecision` of a PreToolUse answer.
+    pub fn decision(&self) -> String {
+        self.json()["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    pub fn reason(&self) -> String {
+        self.json()["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+pub fn finish(child: Child) -> Ran {
+    let out: Output = child.wait_with_output().unwrap();
+    Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `assent gate claude-code <extra>` against `url`/`token` with `payload`.
+pub fn gate(url: &str, token: &str, extra: &[&str], payload: &Value) -> Ran {
+    finish(spawn_gate(url, token, extra, payload))
+}
+
+pub fn spawn_gate(url: &str, token: &str, extra: &[&str], payload: &Value) -> Child {
+    let mut args = vec!["gate", "claude-code"];
+    args.extend_from_slice(extra);
+    spawn_with_stdin(
+        &args,
+        &[("ASSENT_URL", url), ("ASSENT_TOKEN", token)],
+        payload.to_string().as_bytes(),
+    )
+}
+
+/// A listener that accepts connections and never answers; kept alive with the value.
+pub struct Hung {
+    pub url: String,
+    _listener: TcpListener,
+    _held: std::sync::Arc<std::sync::Mutex<Vec<TcpStream>>>,
+}
+
+pub fn hung_service() -> Hung {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let held = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let accept = listener.try_clone().unwrap();
+    let keep = held.clone();
+    std::thread::spawn(move || {
+        for stream in accept.incoming().flatten() {
+            keep.lock().unwrap().push(stream);
+        }
+    });
+    Hung {
+        url,
+        _listener: listener,
+        _held: held,
+    }
+}
+
+/// A server answering every request with `responses[i]` (the last one repeats).
+pub fn canned_service(responses: Vec<Vec<u8>>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for (i, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { continue };
+            let answer = responses
+                .get(i)
+                .or(responses.last())
+                .cloned()
+                .unwrap_or_default();
+            std::thread::spawn(move || {
+                read_request(&mut stream);
+                let _ = stream.write_all(&answer);
+            });
+        }
+    });
+    url
+}
+
+fn read_request(stream: &mut TcpStream) {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    while let Ok(n) = stream.read(&mut chunk) {
+        if n == 0 {
+            return;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            if buf.len() >= end + 4 + len {
+                return;
+            }
+        }
+    }
+}
+
+pub fn http_response(status: &str, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Polls the approver's pending list until `n` prompts are open (the ready signal that a
+/// gate has submitted); returns them.
+pub fn wait_pending(service: &Service, n: usize) -> Vec<assent_protocol::Approval> {
+    let rt = runtime();
+    let client = service.approver_client();
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let pending = rt.block_on(client.pending()).unwrap();
+        if pending.len() >= n {
+            return pending;
+        }
+        assert!(
+            Instant::now() < until,
+            "expected {n} pending prompt(s), have {}",
+            pending.len()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+pub fn approve(
+    service: &Service,
+    approval_id: &str,
+    scope: assent_core::ScopeKind,
+) -> assent_protocol::DecisionResponse {
+    let decision = assent_protocol::DecisionRequest::Approve {
+        scope,
+        expires_in_seconds: 600,
+        max_uses: None,
+        reason: Some("looks fine".into()),
+        path_patterns: None,
+    };
+    runtime()
+        .block_on(service.approver_client().decide(approval_id, &decision))
+        .unwrap()
+}
+
+pub fn deny(
+    service: &Service,
+    approval_id: &str,
+    reason: &str,
+) -> assent_protocol::DecisionResponse {
+    let decision = assent_protocol::DecisionRequest::Deny {
+        reason: reason.into(),
+    };
+    runtime()
+        .block_on(service.approver_client().decide(approval_id, &decision))
+        .unwrap()
+}

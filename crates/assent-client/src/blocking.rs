@@ -1,0 +1,179 @@
+//! The blocking client: plain `http://`, one connection per call, every call bounded by an
+//! absolute deadline. The gate uses it: no async runtime, no TLS, no pool to start.
+
+use std::time::{Duration, Instant};
+
+use assent_core::ActionRequest;
+use assent_protocol::{Approval, RunEndResponse, SubmitResponse};
+use serde::de::DeserializeOwned;
+
+use crate::config::{ClientConfig, Endpoint};
+use crate::error::ClientError;
+use crate::wire::{encode_segment, exchange, Exchange};
+
+/// Longest single long-poll; `wait_settled` repeats it until its own deadline.
+pub const LONG_POLL_SLICE: Duration = Duration::from_secs(25);
+
+/// A blocking client of the service (requester calls).
+#[derive(Clone)]
+pub struct Client {
+    endpoint: Endpoint,
+    token: String,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("blocking::Client")
+            .field("endpoint", &self.endpoint)
+            .finish()
+    }
+}
+
+impl Client {
+    /// A client of `base_url` (`http://host:port`) presenting `token`.
+    pub fn new(base_url: &str, token: &str) -> Result<Client, ClientError> {
+        if token.is_empty() || token.contains(['\r', '\n']) {
+            return Err(ClientError::Config(
+                "the token is empty or spans lines".into(),
+            ));
+        }
+        Ok(Client {
+            endpoint: Endpoint::parse(base_url)?,
+            token: token.to_owned(),
+        })
+    }
+
+    /// A client from a resolved configuration.
+    pub fn from_config(config: &ClientConfig) -> Result<Client, ClientError> {
+        Client::new(&config.url, &config.token)
+    }
+
+    /// `POST /v1/actions`.
+    pub fn submit(
+        &self,
+        request: &ActionRequest,
+        deadline: Instant,
+    ) -> Result<SubmitResponse, ClientError> {
+        let body = serde_json::to_vec(request)
+            .map_err(|err| ClientError::Config(format!("cannot encode the request: {err}")))?;
+        self.call("POST", "/v1/actions", Some(&body), deadline)
+    }
+
+    /// `GET /v1/approvals/{id}[?wait=S]`. The socket deadline is `deadline`; `wait` is how
+    /// long the service may hold the answer.
+    pub fn approval(
+        &self,
+        id: &str,
+        wait: Option<Duration>,
+        deadline: Instant,
+    ) -> Result<Approval, ClientError> {
+        let mut target = format!("/v1/approvals/{}", encode_segment(id));
+        if let Some(wait) = wait {
+            target.push_str(&format!("?wait={}", wait.as_secs()));
+        }
+        self.call("GET", &target, None, deadline)
+    }
+
+    /// Long-polls until the approval settles or `deadline` passes ([`ClientError::Timeout`]).
+    pub fn wait_settled(&self, id: &str, deadline: Instant) -> Result<Approval, ClientError> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(ClientError::Timeout);
+            }
+            let wait = long_poll_wait(left);
+            let approval = self.approval(id, Some(wait), deadline)?;
+            if crate::is_settled(&approval) {
+                return Ok(approval);
+            }
+            if wait.as_secs() == 0 {
+                std::thread::sleep(crate::SHORT_POLL_PAUSE.min(left));
+            }
+        }
+    }
+
+    /// `POST /v1/runs/{id}/end`.
+    pub fn end_run(&self, run_id: &str, deadline: Instant) -> Result<RunEndResponse, ClientError> {
+        let target = format!("/v1/runs/{}/end", encode_segment(run_id));
+        self.call("POST", &target, None, deadline)
+    }
+
+    /// `POST /v1/actions/executed`: the agent ran the action it submitted under
+    /// `idempotency_key` in `run_id` (the audit's coverage check).
+    pub fn record_executed(
+        &self,
+        run_id: &str,
+        idempotency_key: &str,
+        deadline: Instant,
+    ) -> Result<(), ClientError> {
+        let body =
+            serde_json::json!({ "run_id": run_id, "idempotency_key": idempotency_key }).to_string();
+        let (status, bytes) = self.raw(
+            "POST",
+            "/v1/actions/executed",
+            Some(body.as_bytes()),
+            deadline,
+        )?;
+        if (200..300).contains(&status) {
+            Ok(())
+        } else {
+            Err(ClientError::from_status(status, &bytes))
+        }
+    }
+
+    /// `GET /healthz`.
+    pub fn health(&self, deadline: Instant) -> Result<(), ClientError> {
+        let (status, body) = self.raw("GET", "/healthz", None, deadline)?;
+        if (200..300).contains(&status) {
+            Ok(())
+        } else {
+            Err(ClientError::from_status(status, &body))
+        }
+    }
+
+    fn raw(
+        &self,
+        method: &str,
+        target: &str,
+        body: Option<&[u8]>,
+        deadline: Instant,
+    ) -> Result<(u16, Vec<u8>), ClientError> {
+        exchange(
+            &self.endpoint,
+            &Exchange {
+                method,
+                target,
+                token: &self.token,
+                body,
+                deadline,
+            },
+        )
+    }
+
+    fn call<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        target: &str,
+        body: Option<&[u8]>,
+        deadline: Instant,
+    ) -> Result<T, ClientError> {
+        let (status, bytes) = self.raw(method, target, body, deadline)?;
+        decode(status, &bytes)
+    }
+}
+
+/// Decodes a 2xx body as `T`; anything else is an API error or malformed.
+pub(crate) fn decode<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Result<T, ClientError> {
+    if (200..300).contains(&status) {
+        serde_json::from_slice(bytes)
+            .map_err(|err| ClientError::Malformed(format!("status {status}: {err}")))
+    } else {
+        Err(ClientError::from_status(status, bytes))
+    }
+}
+
+/// How long one long-poll may hold, leaving a second for the answer to travel.
+pub(crate) fn long_poll_wait(left: Duration) -> Duration {
+    left.saturating_sub(Duration::from_secs(1))
+        .min(LONG_POLL_SLICE)
+}

@@ -1,0 +1,194 @@
+use std::path::PathBuf;
+
+use crate::error::ClientError;
+
+/// Environment variable naming the service URL.
+pub const URL_ENV: &str = "ASSENT_URL";
+/// Environment variable holding the requester (or approver) token.
+pub const TOKEN_ENV: &str = "ASSENT_TOKEN";
+
+/// Where the service is and which token to present.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ClientConfig {
+    pub url: String,
+    pub token: String,
+}
+
+impl std::fmt::Debug for ClientConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientConfig")
+            .field("url", &self.url)
+            .field("token", &"<redacted>")
+            .finish()
+    }
+}
+
+impl ClientConfig {
+    /// `ASSENT_URL` (default `http://127.0.0.1:7391`) and `ASSENT_TOKEN`, else the
+    /// `requester.token` file in the default data dir.
+    pub fn from_env() -> Result<ClientConfig, ClientError> {
+        ClientConfig::resolve(None, None)
+    }
+
+    /// Explicit values (`--url`, `--token`) win over the environment, which wins over the
+    /// defaults.
+    pub fn resolve(url: Option<&str>, token: Option<&str>) -> Result<ClientConfig, ClientError> {
+        let url = match url {
+            Some(url) => url.to_owned(),
+            None => non_empty_env(URL_ENV).unwrap_or_else(|| assent_protocol::DEFAULT_URL.into()),
+        };
+        let token = match token {
+            Some(token) => token.to_owned(),
+            None => match non_empty_env(TOKEN_ENV) {
+                Some(token) => token,
+                None => read_default_token()?,
+            },
+        };
+        Ok(ClientConfig { url, token })
+    }
+}
+
+fn non_empty_env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// The service's default data dir: `$XDG_DATA_HOME/assent`, else `~/.local/share/assent`.
+pub fn default_data_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let base = xdg.or_else(|| dirs::home_dir().map(|h| h.join(".local").join("share")))?;
+    Some(base.join("assent"))
+}
+
+fn read_default_token() -> Result<String, ClientError> {
+    let dir = default_data_dir()
+        .ok_or_else(|| ClientError::Config("no ASSENT_TOKEN and no home directory".into()))?;
+    let path = dir.join(assent_protocol::REQUESTER_TOKEN_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|err| {
+        ClientError::Config(format!(
+            "no ASSENT_TOKEN and cannot read {}: {err}",
+            path.display()
+        ))
+    })?;
+    let token = text.trim();
+    if token.is_empty() {
+        return Err(ClientError::Config(format!("{} is empty", path.display())));
+    }
+    Ok(token.to_owned())
+}
+
+/// A plain `http://host:port[/prefix]` endpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    pub host: String,
+    pub port: u16,
+    /// Path prefix without a trailing slash (usually empty).
+    pub prefix: String,
+}
+
+impl Endpoint {
+    /// Parses `http://host[:port][/prefix]`. Other schemes are a configuration error.
+    pub fn parse(url: &str) -> Result<Endpoint, ClientError> {
+        let rest = url.strip_prefix("http://").ok_or_else(|| {
+            ClientError::Config(format!("only http:// URLs are supported: {url}"))
+        })?;
+        let (authority, path) = match rest.find('/') {
+            Some(i) => rest.split_at(i),
+            None => (rest, ""),
+        };
+        let (host, port) = split_host_port(authority)
+            .ok_or_else(|| ClientError::Config(format!("bad host:port in {url}")))?;
+        if host.is_empty() || authority.contains('@') {
+            return Err(ClientError::Config(format!("bad host in {url}")));
+        }
+        Ok(Endpoint {
+            host: host.to_owned(),
+            port,
+            prefix: path.trim_end_matches('/').to_owned(),
+        })
+    }
+
+    /// The `Host` header value.
+    pub fn authority(&self) -> String {
+        if self.host.contains(':') {
+            format!("[{}]:{}", self.host, self.port)
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+}
+
+fn split_host_port(authority: &str) -> Option<(&str, u16)> {
+    if let Some(v6) = authority.strip_prefix('[') {
+        let (host, after) = v6.split_once(']')?;
+        let port = match after.strip_prefix(':') {
+            Some(p) => p.parse().ok()?,
+            None if after.is_empty() => 80,
+            None => return None,
+        };
+        return Some((host, port));
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) => Some((host, port.parse().ok()?)),
+        None => Some((authority, 80)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_parses_the_forms_the_service_uses() {
+        let cases = [
+            ("http://127.0.0.1:7391", "127.0.0.1", 7391, ""),
+            ("http://localhost:9/", "localhost", 9, ""),
+            ("http://[::1]:7391/base/", "::1", 7391, "/base"),
+            ("http://example.test", "example.test", 80, ""),
+        ];
+        for (url, host, port, prefix) in cases {
+            let e = Endpoint::parse(url);
+            assert_eq!(
+                e.ok(),
+                Some(Endpoint {
+                    host: host.into(),
+                    port,
+                    prefix: prefix.into()
+                }),
+                "{url} must parse to its host, port and prefix"
+            );
+        }
+    }
+
+    #[test]
+    fn endpoint_refuses_what_it_cannot_speak() {
+        for url in [
+            "https://x:1",
+            "ftp://x",
+            "http://:80",
+            "http://u@h:1",
+            "http://h:99999",
+            "http://[::1",
+        ] {
+            assert!(
+                matches!(Endpoint::parse(url), Err(ClientError::Config(_))),
+                "{url} must be refused as configuration, not tried"
+            );
+        }
+    }
+
+    #[test]
+    fn authority_brackets_ipv6() {
+        let e = Endpoint {
+            host: "::1".into(),
+            port: 1,
+            prefix: String::new(),
+        };
+        assert_eq!(
+            e.authority(),
+            "[::1]:1",
+            "an IPv6 Host header needs brackets"
+        );
+    }
+}

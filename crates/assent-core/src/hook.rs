@@ -1,0 +1,185 @@
+//! Claude Code hook payloads (`PreToolUse` JSON on a hook's stdin) turned into requests.
+//!
+//! Pure translation, shared by `assent policy eval` and `assent gate claude`: the tool name
+//! picks the action kind, the tool input gives the command, paths or network targets,
+//! `session_id` becomes the run, `tool_use_id` the idempotency key. The repository is left
+//! to the caller (it knows the git root); pass it in [`HookDefaults::repo`].
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::request::{Action, ActionContext, ActionRequest};
+use crate::types::{ActionKind, RequestedBy};
+
+/// What the payload does not say, supplied by the caller.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookDefaults {
+    /// The task id; the session id when `None`.
+    pub task_id: Option<String>,
+    /// The repository root (absolute path) or name, copied into the request's context.
+    pub repo: Option<String>,
+    /// Used when the payload carries no `cwd`; must be absolute.
+    pub cwd: Option<String>,
+}
+
+/// Why a payload cannot become a request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HookError {
+    #[error("the payload is not a JSON object")]
+    NotAnObject,
+    #[error("the payload has no {0:?}")]
+    Missing(&'static str),
+    #[error("{field:?} must be a {expected}")]
+    WrongType {
+        field: &'static str,
+        expected: &'static str,
+    },
+}
+
+/// Whether `payload` looks like a Claude Code hook payload (rather than a native request).
+pub fn is_claude_hook(payload: &Value) -> bool {
+    payload.get("hook_event_name").is_some() && payload.get("tool_name").is_some()
+}
+
+/// Translates a Claude Code hook payload into an [`ActionRequest`].
+///
+/// Bash → `shell` (the command line), Read/Glob/Grep → `file_read`, Write/Edit/MultiEdit/
+/// NotebookEdit → `file_write` (the new content's SHA-256 as `context.diff_fingerprint`, so a
+/// grant for one edit never covers another), WebFetch/WebSearch → `network`, `mcp__*` → `mcp`;
+/// any other tool → `other` with its name in `action.tool`.
+pub fn action_from_claude_hook(
+    payload: &Value,
+    defaults: &HookDefaults,
+) -> Result<ActionRequest, HookError> {
+    let object = payload.as_object().ok_or(HookError::NotAnObject)?;
+    let tool_name = str_field(object.get("tool_name"), "tool_name")?;
+    let session = str_field(object.get("session_id"), "session_id")?;
+    let cwd = match object.get("cwd") {
+        Some(v) => str_field(Some(v), "cwd")?.to_owned(),
+        None => defaults.cwd.clone().ok_or(HookError::Missing("cwd"))?,
+    };
+    let empty = Value::Object(serde_json::Map::new());
+    let input = object.get("tool_input").unwrap_or(&empty);
+    if !input.is_object() {
+        return Err(HookError::WrongType {
+            field: "tool_input",
+            expected: "JSON object",
+        });
+    }
+    let tool_use_id = object
+        .get("tool_use_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let (action, diff_fingerprint) = action_for_tool(tool_name, input, cwd)?;
+    let reason = input
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    Ok(ActionRequest {
+        run_id: session.to_owned(),
+        task_id: defaults
+            .task_id
+            .clone()
+            .unwrap_or_else(|| session.to_owned()),
+        requested_by: RequestedBy::Agent,
+        idempotency_key: tool_use_id,
+        action,
+        context: ActionContext {
+            repo: defaults.repo.clone(),
+            diff_fingerprint,
+            ..ActionContext::default()
+        },
+        reason,
+    })
+}
+
+fn action_for_tool(
+    tool: &str,
+    input: &Value,
+    cwd: String,
+) -> Result<(Action, Option<String>), HookError> {
+    let mut action = Action {
+        kind: ActionKind::Other,
+        command: None,
+        argv: None,
+        cwd,
+        paths: Vec::new(),
+        network: Vec::new(),
+        credential_scope: None,
+        tool: Some(tool.to_owned()),
+    };
+    let mut fingerprint = None;
+    match tool {
+        "Bash" => {
+            action.kind = ActionKind::Shell;
+            action.command = Some(str_field(input.get("command"), "tool_input.command")?.to_owned());
+            action.tool = None;
+        }
+        "Read" => {
+            action.kind = ActionKind::FileRead;
+            action.paths = vec![str_field(input.get("file_path"), "tool_input.file_path")?.to_owned()];
+        }
+        "Glob" | "Grep" => {
+            action.kind = ActionKind::FileRead;
+            let root = input.get("path").and_then(Value::as_str).unwrap_or(".");
+            action.paths = vec![root.to_owned()];
+        }
+        "Write" | "Edit" | "MultiEdit" => {
+            action.kind = ActionKind::FileWrite;
+            action.paths = vec![str_field(input.get("file_path"), "tool_input.file_path")?.to_owned()];
+            fingerprint = Some(content_fingerprint(input));
+        }
+        "NotebookEdit" => {
+            action.kind = ActionKind::FileWrite;
+            let path = str_field(input.get("notebook_path"), "tool_input.notebook_path")?;
+            action.paths = vec![path.to_owned()];
+            fingerprint = Some(content_fingerprint(input));
+        }
+        "WebFetch" => {
+            action.kind = ActionKind::Network;
+            action.network = vec![str_field(input.get("url"), "tool_input.url")?.to_owned()];
+        }
+        "WebSearch" => {
+            action.kind = ActionKind::Network;
+            action.network = web_search_targets(input);
+        }
+        name if name.starts_with("mcp__") => action.kind = ActionKind::Mcp,
+        _ => {}
+    }
+    Ok((action, fingerprint))
+}
+
+/// WebSearch reaches the allowed domains when it names them, else the search engine.
+fn web_search_targets(input: &Value) -> Vec<String> {
+    let domains: Vec<String> = input
+        .get("allowed_domains")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if domains.is_empty() {
+        vec!["web-search".to_owned()]
+    } else {
+        domains
+    }
+}
+
+/// SHA-256 of the tool input (serde_json keeps object keys sorted, so it is stable).
+fn content_fingerprint(input: &Value) -> String {
+    hex::encode(Sha256::digest(input.to_string().as_bytes()))
+}
+
+fn str_field<'a>(value: Option<&'a Value>, field: &'static str) -> Result<&'a str, HookError> {
+    match value {
+        None | Some(Value::Null) => Err(HookError::Missing(field)),
+        Some(v) => v.as_str().ok_or(HookError::WrongType {
+            field,
+            expected: "string",
+        }),
+    }
+}

@@ -1,0 +1,233 @@
+//! What one rule concludes about one part of an action, and the facts gathered on the way.
+
+use crate::paths::{is_within, relative_to};
+use crate::policy::Policy;
+use crate::types::{CommandRisk, CredentialRisk, Decision, NetworkRisk, PathRisk, RiskLevel, Role};
+
+/// One rule's conclusion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Verdict {
+    pub decision: Decision,
+    pub risk: RiskLevel,
+    pub rule: String,
+    pub reason: String,
+    pub role: Option<Role>,
+    pub profile: Option<String>,
+}
+
+impl Verdict {
+    pub fn auto(rule: &str, reason: impl Into<String>) -> Self {
+        Self::new(Decision::Auto, RiskLevel::Low, rule, reason)
+    }
+
+    pub fn ask(rule: &str, risk: RiskLevel, reason: impl Into<String>) -> Self {
+        Self::new(Decision::Ask, risk, rule, reason)
+    }
+
+    pub fn block(rule: &str, reason: impl Into<String>) -> Self {
+        Self::new(Decision::Block, RiskLevel::Critical, rule, reason)
+    }
+
+    pub fn escalate(rule: &str, role: Role, reason: impl Into<String>) -> Self {
+        Self::new(Decision::Escalate, RiskLevel::High, rule, reason).role(role)
+    }
+
+    fn new(decision: Decision, risk: RiskLevel, rule: &str, reason: impl Into<String>) -> Self {
+        Verdict {
+            decision,
+            risk,
+            rule: rule.to_owned(),
+            reason: reason.into(),
+            role: None,
+            profile: None,
+        }
+    }
+
+    pub fn role(mut self, role: Role) -> Self {
+        self.role = Some(role);
+        self
+    }
+
+    /// Orders verdicts: the stricter decision, then the higher risk, wins.
+    pub fn weight(&self) -> (u8, RiskLevel) {
+        (self.decision.severity(), self.risk)
+    }
+}
+
+/// The seed's risk dimensions and the evidence gathered while classifying.
+#[derive(Debug, Clone)]
+pub(crate) struct Facts {
+    pub path_risk: PathRisk,
+    pub command_risk: CommandRisk,
+    pub network_risk: NetworkRisk,
+    pub credential_risk: CredentialRisk,
+    /// Absolute paths touched.
+    pub paths: Vec<String>,
+    pub network: Vec<String>,
+    pub secret: Option<String>,
+}
+
+impl Default for Facts {
+    fn default() -> Self {
+        Facts {
+            path_risk: PathRisk::Safe,
+            command_risk: CommandRisk::Readonly,
+            network_risk: NetworkRisk::None,
+            credential_risk: CredentialRisk::None,
+            paths: Vec::new(),
+            network: Vec::new(),
+            secret: None,
+        }
+    }
+}
+
+impl Facts {
+    pub fn command(&mut self, risk: CommandRisk) {
+        self.command_risk = self.command_risk.max(risk);
+    }
+
+    pub fn path(&mut self, risk: PathRisk) {
+        self.path_risk = self.path_risk.max(risk);
+    }
+
+    pub fn credential(&mut self, risk: CredentialRisk) {
+        self.credential_risk = self.credential_risk.max(risk);
+    }
+
+    pub fn add_path(&mut self, path: &str) {
+        if !self.paths.iter().any(|p| p == path) && self.paths.len() < 64 {
+            self.paths.push(path.to_owned());
+        }
+    }
+
+    pub fn add_network(&mut self, target: &str, allowlisted: bool) {
+        let risk = if allowlisted {
+            NetworkRisk::Allowlisted
+        } else {
+            NetworkRisk::Arbitrary
+        };
+        self.network_risk = self.network_risk.max(risk);
+        if !self.network.iter().any(|n| n == target) && self.network.len() < 64 {
+            self.network.push(target.to_owned());
+        }
+    }
+}
+
+/// What classification needs to know about where the action happens.
+pub(crate) struct Ctx<'a> {
+    pub policy: &'a Policy,
+    pub home: &'a str,
+    /// The repository root: the request's absolute repo path, else the cwd.
+    pub root: String,
+    pub trusted: bool,
+}
+
+/// How a path is touched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    Write,
+    Delete,
+}
+
+impl Ctx<'_> {
+    /// Whether `path` (absolute, normalised) is a secret file.
+    pub fn is_sensitive(&self, path: &str) -> bool {
+        let c = &self.policy.compiled;
+        let home_form = relative_to(path, self.home)
+            .filter(|_| !self.home.is_empty() && self.home != "/")
+            .map(|rel| if rel.is_empty() { "~".to_owned() } else { format!("~/{rel}") });
+        let hit = |set: &globset::GlobSet| {
+            set.is_match(path) || home_form.as_ref().is_some_and(|h| set.is_match(h))
+        };
+        hit(&c.sensitive) && !hit(&c.not_sensitive)
+    }
+
+    /// Checks one path access; `None` when the path is unremarkable inside the repo.
+    pub fn check_path(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
+        facts.add_path(path);
+        let shown = crate::paths::display(path, &self.root, self.home);
+        if self.is_sensitive(path) {
+            facts.path(PathRisk::Sensitive);
+            facts.secret = Some(shown.clone());
+            let verb = match access {
+                Access::Read => "reads",
+                Access::Write => "writes",
+                Access::Delete => "deletes",
+            };
+            return Some(Verdict::block("block.secret_path", format!("{verb} a secret file: {shown}")));
+        }
+        if is_harmless_device(path) {
+            return None;
+        }
+        if path.starts_with("/dev/") && access != Access::Read {
+            facts.command(CommandRisk::Destructive);
+            return Some(Verdict::block("block.destructive", format!("writes to the device {path}")));
+        }
+        let Some(rel) = relative_to(path, &self.root) else {
+            facts.path(PathRisk::Safe);
+            let risk = if access == Access::Read { RiskLevel::Medium } else { RiskLevel::High };
+            let verb = if access == Access::Read { "reads" } else { "changes" };
+            return Some(Verdict::ask("ask.outside_repo", risk, format!("{verb} a file outside the repository: {shown}")));
+        };
+        if access == Access::Read {
+            return None;
+        }
+        let c = &self.policy.compiled;
+        if c.ci.is_match(rel) {
+            facts.path(PathRisk::Ci);
+            return Some(
+                Verdict::ask("ask.ci_config", RiskLevel::High, format!("changes CI configuration: {rel} (workflows can reach repository secrets and affect every contributor)"))
+                    .role(crate::types::Role::RepoMaintainer),
+            );
+        }
+        if c.security.is_match(rel) {
+            facts.path(PathRisk::Security);
+            return Some(
+                Verdict::ask("ask.security_config", RiskLevel::High, format!("changes security configuration: {rel}"))
+                    .role(crate::types::Role::SecurityReviewer),
+            );
+        }
+        if c.dependency.is_match(rel) {
+            facts.path(PathRisk::Generated);
+            return Some(Verdict::ask("ask.dependency_config", RiskLevel::Medium, format!("changes a manifest, lockfile or build configuration: {rel}")));
+        }
+        if access == Access::Delete {
+            return Some(Verdict::ask("ask.delete", RiskLevel::Medium, format!("deletes {rel}")));
+        }
+        None
+    }
+
+    /// Whether `host` is on the network allowlist.
+    pub fn allowlisted(&self, target: &str) -> bool {
+        let host = host_of(target);
+        self.policy.network_allowlist.iter().any(|entry| match entry.strip_prefix("*.") {
+            Some(suffix) => host.ends_with(&format!(".{suffix}")) || host == suffix,
+            None => host == entry.as_str(),
+        })
+    }
+
+    pub fn within_root(&self, path: &str) -> bool {
+        is_within(path, &self.root)
+    }
+}
+
+fn is_harmless_device(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "/dev/zero" | "/dev/random" | "/dev/urandom"
+    ) || path.starts_with("/dev/fd/")
+}
+
+/// The host of a URL or `host[:port][/path]`, lowercased.
+pub(crate) fn host_of(target: &str) -> String {
+    let rest = target.split_once("://").map_or(target, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host_port.starts_with('[') {
+        host_port.split(']').next().unwrap_or_default().trim_start_matches('[')
+    } else {
+        host_port.split(':').next().unwrap_or_default()
+    };
+    host.to_ascii_lowercase()
+}

@@ -1,0 +1,175 @@
+//! Commands that run other commands: `sudo`, `env X=1`, `nohup`, `timeout N`, `xargs`,
+//! `command`, `exec`, `nice`, `python -m`, and shells with `-c` (whose script is parsed).
+
+/// The command that really runs, once wrappers are seen through.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effective {
+    /// The wrappers, outermost first (`sudo`, `env`, …).
+    pub wrappers: Vec<String>,
+    /// The wrapped command's argv; empty when the wrapper runs nothing we can see.
+    pub argv: Vec<String>,
+    /// A script a shell runs (`bash -c SCRIPT`, `eval …`, `env -S …`).
+    pub inline_script: Option<String>,
+    /// Arguments come from stdin at run time (`xargs`).
+    pub args_from_stdin: bool,
+}
+
+const MAX_WRAPPERS: usize = 16;
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"];
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/sbin/",
+    "/opt/homebrew/bin/",
+];
+
+/// The program name: system paths (`/usr/bin/rm`) reduce to their basename; anything else
+/// (`./rm`, a script in the repo) stays as written, so it is never mistaken for the real one.
+pub fn program_name(word: &str) -> &str {
+    for dir in SYSTEM_DIRS {
+        if let Some(rest) = word.strip_prefix(dir) {
+            if !rest.contains('/') {
+                return rest;
+            }
+        }
+    }
+    word
+}
+
+/// Whether `name` is a shell interpreter.
+pub fn is_shell(name: &str) -> bool {
+    SHELLS.contains(&name)
+}
+
+/// Sees through wrappers in `argv`.
+pub fn effective(argv: &[String]) -> Effective {
+    let mut out = Effective::default();
+    let mut rest: &[String] = argv;
+    for _ in 0..MAX_WRAPPERS {
+        let Some(first) = rest.first() else { break };
+        let name = program_name(first);
+        let args = rest.get(1..).unwrap_or_default();
+        let next = match name {
+            "sudo" | "doas" => skip_options(args, &["-u", "-g", "-p", "-C", "-h", "-U", "-r", "-t", "-T", "-D"]),
+            "nohup" | "builtin" | "setsid" | "unbuffer" | "chronic" | "caffeinate" => args,
+            "nice" | "ionice" | "stdbuf" | "time" => skip_options(args, &["-n", "-c", "-p", "-i", "-o", "-e"]),
+            "timeout" => skip_positionals(skip_options(args, &["-s", "-k", "--signal", "--kill-after"]), 1),
+            "watch" => skip_options(args, &["-n", "-d", "--interval"]),
+            "command" if args.first().is_some_and(|a| a == "-v" || a == "-V") => break,
+            "command" | "exec" => skip_options(args, &["-a"]),
+            "env" => match env_split(args) {
+                EnvArgs::Command([]) => break,
+                EnvArgs::Command(cmd) => cmd,
+                EnvArgs::Script(script) => {
+                    out.wrappers.push(name.to_owned());
+                    out.inline_script = Some(script);
+                    return out;
+                }
+            },
+            "xargs" => {
+                out.args_from_stdin = true;
+                skip_options(args, &["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--replace"])
+            }
+            "eval" => {
+                out.wrappers.push(name.to_owned());
+                out.inline_script = Some(args.join(" "));
+                return out;
+            }
+            "python" | "python3" if args.first().is_some_and(|a| a == "-m") && args.len() > 1 => {
+                args.get(1..).unwrap_or_default()
+            }
+            shell if is_shell(shell) => {
+                if let Some(script) = shell_dash_c(args) {
+                    out.wrappers.push(name.to_owned());
+                    out.inline_script = Some(script);
+                    return out;
+                }
+                break;
+            }
+            _ => break,
+        };
+        out.wrappers.push(name.to_owned());
+        rest = next;
+    }
+    out.argv = rest.to_vec();
+    out
+}
+
+/// Skips leading options; those in `with_value` also consume the next word.
+fn skip_options<'a>(args: &'a [String], with_value: &[&str]) -> &'a [String] {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        if arg == "--" {
+            return args.get(i + 1..).unwrap_or_default();
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        i += if with_value.contains(&arg.as_str()) { 2 } else { 1 };
+    }
+    args.get(i..).unwrap_or_default()
+}
+
+fn skip_positionals(args: &[String], n: usize) -> &[String] {
+    args.get(n..).unwrap_or_default()
+}
+
+enum EnvArgs<'a> {
+    Command(&'a [String]),
+    Script(String),
+}
+
+fn env_split(args: &[String]) -> EnvArgs<'_> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        if arg == "-S" || arg == "--split-string" {
+            let mut script: Vec<String> = args.get(i + 1..).unwrap_or_default().to_vec();
+            script.retain(|s| !s.is_empty());
+            return EnvArgs::Script(script.join(" "));
+        }
+        if arg == "-u" || arg == "-C" || arg == "--unset" || arg == "--chdir" {
+            i += 2;
+        } else if arg.starts_with('-') || is_assignment(arg) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    EnvArgs::Command(args.get(i..).unwrap_or_default())
+}
+
+/// `NAME=value` as a word.
+pub fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// The script of `sh [-opts] -c SCRIPT …`, if any.
+fn shell_dash_c(args: &[String]) -> Option<String> {
+    let mut takes_script = false;
+    for arg in args {
+        if takes_script {
+            return Some(arg.clone());
+        }
+        if arg == "--" {
+            return None;
+        }
+        if let Some(flags) = arg.strip_prefix('-') {
+            if !flags.starts_with('-') && flags.contains('c') {
+                takes_script = true;
+            }
+            continue;
+        }
+        return None;
+    }
+    None
+}

@@ -1,0 +1,125 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "tests")]
+//! Property tests: hashing, grant matching and the approval state machine.
+
+mod common;
+
+use assent_core::{
+    ApprovalEvent, ApprovalGrant, ApprovalStatus, Decision, GrantConstraints, GrantIndex, ScopeKind,
+};
+use chrono::{Duration, TimeZone, Utc};
+use common::*;
+use proptest::prelude::*;
+
+fn word() -> impl Strategy<Value = String> {
+    "[a-z][a-z0-9_./-]{0,7}"
+}
+
+/// One word spelled one of several equivalent ways.
+fn spell(word: &str, style: u8) -> String {
+    match style % 4 {
+        0 => word.to_owned(),
+        1 => format!("'{word}'"),
+        2 => format!("\"{word}\""),
+        _ => word.chars().map(|c| format!("\\{c}")).collect(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn equivalent_spellings_hash_the_same(words in prop::collection::vec(word(), 1..6), styles in prop::collection::vec(any::<u8>(), 6), spaces in 1usize..4) {
+        let plain = words.join(" ");
+        let sep = " ".repeat(spaces);
+        let fancy: Vec<String> = words.iter().zip(styles.iter().cycle()).map(|(w, s)| spell(w, *s)).collect();
+        let fancy = format!("  {}  ", fancy.join(&sep));
+        prop_assert_eq!(hash_of(&plain), hash_of(&fancy), "quoting and spacing must not change the action: {} vs {}", plain, fancy);
+    }
+
+    #[test]
+    fn different_actions_hash_differently(a in prop::collection::vec(word(), 1..5), b in prop::collection::vec(word(), 1..5)) {
+        prop_assume!(a != b);
+        prop_assert_ne!(hash_of(&a.join(" ")), hash_of(&b.join(" ")), "a real difference must change the hash");
+    }
+
+    #[test]
+    fn profile_flag_order_does_not_matter(flags in prop::sample::subsequence(vec!["--release", "--workspace", "--all-features", "--locked", "-q"], 1..5), seed in any::<u64>()) {
+        let mut shuffled = flags.clone();
+        let n = shuffled.len();
+        shuffled.rotate_left((seed as usize) % n);
+        if seed % 2 == 0 { shuffled.reverse(); }
+        let a = format!("cargo test {}", flags.join(" "));
+        let b = format!("cargo test {}", shuffled.join(" "));
+        prop_assert_eq!(hash_of(&a), hash_of(&b), "cargo-test says flag order does not matter: {} vs {}", a, b);
+    }
+
+    #[test]
+    fn the_state_machine_never_approves_a_block(decision in prop::sample::select(vec![Decision::Auto, Decision::Ask, Decision::Escalate, Decision::Block]), events in prop::collection::vec(prop::sample::select(vec![ApprovalEvent::ApproveOnce, ApprovalEvent::ApproveForRun, ApprovalEvent::ApproveForPolicyScope, ApprovalEvent::Deny, ApprovalEvent::Expire, ApprovalEvent::Revoke]), 0..12)) {
+        let mut status = ApprovalStatus::initial(decision);
+        for event in events {
+            let before = status;
+            match status.apply(event) {
+                Ok(next) => {
+                    prop_assert!(!before.is_terminal(), "{:?} is terminal and must not move by {:?}", before, event);
+                    prop_assert!(!(next.is_approved() && before != ApprovalStatus::Requested), "approval only comes from requested, not {:?}", before);
+                    status = next;
+                }
+                Err(err) => prop_assert_eq!(err.from, before, "the error names the state it refused to leave"),
+            }
+            prop_assert!(!(decision == Decision::Block && status.is_approved()), "a blocked action never becomes approved");
+            prop_assert!(!(decision == Decision::Auto && status != ApprovalStatus::NotRequired), "not_required stays so");
+        }
+    }
+}
+
+fn grant(id: usize, scope: ScopeKind, constraints: GrantConstraints, version: &str, expires_in: i64, revoked: bool, uses: Option<u32>) -> ApprovalGrant {
+    let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+    ApprovalGrant {
+        grant_id: format!("g{id}"),
+        approval_id: format!("a{id}"),
+        run_id: "run-1".into(),
+        scope_kind: scope,
+        action_kinds: vec![assent_core::ActionKind::Shell],
+        constraints,
+        created_at: now - Duration::minutes(1),
+        expires_at: now + Duration::seconds(expires_in),
+        max_uses: uses,
+        used_count: 1,
+        created_by: "dev".into(),
+        revocable: true,
+        revoked_at: revoked.then_some(now),
+        policy_version: version.into(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn index_agrees_with_a_linear_scan(specs in prop::collection::vec((0usize..4, 0usize..3, -100i64..100, any::<bool>(), prop::option::of(0u32..3), any::<bool>()), 0..24), which in 0usize..3) {
+        let lines = ["cargo test", "cargo build", "git push"];
+        let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        let evals: Vec<_> = lines.iter().map(|l| (shell(l), eval_default(&shell(l)))).collect();
+        let version = evals[0].1.policy_version.clone();
+        let mut index = GrantIndex::new();
+        let mut all = Vec::new();
+        for (i, (scope_pick, line_pick, expires, revoked, uses, stale)) in specs.into_iter().enumerate() {
+            let (req, ev) = &evals[line_pick];
+            let scope = [ScopeKind::Once, ScopeKind::Run, ScopeKind::CommandProfile, ScopeKind::Repo][scope_pick];
+            let Ok(c) = GrantConstraints::for_scope(scope, req, ev, None) else { continue };
+            let g = grant(i, scope, c, if stale { "old" } else { &version }, expires, revoked, uses);
+            index.insert(g.clone());
+            all.push(g);
+        }
+        let (req, ev) = &evals[which];
+        let linear = all.iter().any(|g| g.covers(req, ev, now).is_ok());
+        let found = index.find(req, ev, now);
+        prop_assert_eq!(found.is_some(), linear, "the index finds a covering grant exactly when a scan does");
+        if let Some(g) = found {
+            prop_assert!(g.expires_at > now && g.revoked_at.is_none() && g.policy_version == version, "a found grant is active and of this policy version");
+            if g.scope_kind == ScopeKind::Once {
+                prop_assert_eq!(g.constraints.action_hash.as_deref(), Some(ev.action_hash.as_str()), "once binds the exact action");
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! How the service is set up: where it keeps its data, which policy, which clock, its tokens.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use assent_core::Policy;
+use assent_protocol::{APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
+use rand::RngCore;
+
+use crate::clock::{Clock, SystemClock};
+
+/// Everything [`crate::launch`] needs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Holds `assent.db` and the two token files.
+    pub data_dir: PathBuf,
+    pub policy: Policy,
+    pub clock: Arc<dyn Clock>,
+    /// The user's home directory, for `~` in actions.
+    pub home: String,
+    /// A client further behind than this many events gets `reset` instead of a replay.
+    pub replay_limit: i64,
+    /// Interval of the `:heartbeat` comment on `/v1/events`.
+    pub heartbeat: Duration,
+    /// How often expired approvals and grants are settled and announced.
+    pub sweep_interval: Duration,
+}
+
+impl Config {
+    /// Defaults: the system clock, `$HOME`, a 10 000-event replay window, 15 s heartbeat.
+    pub fn new(data_dir: impl Into<PathBuf>, policy: Policy) -> Self {
+        Config {
+            data_dir: data_dir.into(),
+            policy,
+            clock: Arc::new(SystemClock),
+            home: std::env::var("HOME").unwrap_or_else(|_| "/".to_owned()),
+            replay_limit: 10_000,
+            heartbeat: Duration::from_secs(15),
+            sweep_interval: Duration::from_secs(1),
+        }
+    }
+
+    pub fn database_path(&self) -> PathBuf {
+        self.data_dir.join("assent.db")
+    }
+}
+
+/// The two credentials: agents hold the requester token, the desktop app the approver token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Tokens {
+    pub requester: String,
+    pub approver: String,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tokens { .. }")
+    }
+}
+
+/// Why the tokens cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    #[error("{path} is readable by group or others (mode {mode:o}); run chmod 600 on it")]
+    TooOpen { path: PathBuf, mode: u32 },
+    #[error("{path} is empty")]
+    Empty { path: PathBuf },
+    #[error("cannot use {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Tokens {
+    /// Reads both tokens from `dir`, creating each (mode 0600) on first start.
+    pub fn load_or_create(dir: &Path) -> Result<Tokens, TokenError> {
+        fs::create_dir_all(dir).map_err(|source| TokenError::Io {
+            path: dir.into(),
+            source,
+        })?;
+        Ok(Tokens {
+            requester: token_file(&dir.join(REQUESTER_TOKEN_FILE))?,
+            approver: token_file(&dir.join(APPROVER_TOKEN_FILE))?,
+        })
+    }
+}
+
+fn token_file(path: &Path) -> Result<String, TokenError> {
+    let io = |source| TokenError::Io {
+        path: path.into(),
+        source,
+    };
+    match fs::metadata(path) {
+        Ok(meta) => {
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o044 != 0 {
+                return Err(TokenError::TooOpen {
+                    path: path.into(),
+                    mode,
+                });
+            }
+            let token = fs::read_to_string(path).map_err(io)?.trim().to_owned();
+            if token.is_empty() {
+                return Err(TokenError::Empty { path: path.into() });
+            }
+            Ok(token)
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            let mut bytes = [0_u8; 32];
+            rand::rng().fill_bytes(&mut bytes);
+            let token = hex::encode(bytes);
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+                .map_err(io)?;
+            file.write_all(format!("{token}\n").as_bytes())
+                .map_err(io)?;
+            file.sync_all().map_err(io)?;
+            Ok(token)
+        }
+        Err(err) => Err(io(err)),
+    }
+}

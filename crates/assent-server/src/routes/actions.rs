@@ -1,0 +1,77 @@
+//! `POST /v1/actions`: an agent asks to act.
+
+use assent_core::{ActionRequest, FallbackOnTimeout};
+use assent_protocol::{ErrorBody, SubmitResponse};
+use axum::extract::State;
+use axum::Json;
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crate::guard::{Requester, Role};
+use crate::json::Body;
+use crate::state::AppState;
+use crate::store::{Submission, Submitted};
+
+/// Longest identifier accepted for runs, tasks and idempotency keys.
+const MAX_ID_LEN: usize = 200;
+
+#[utoipa::path(post, path = "/v1/actions", tag = "actions",
+    request_body(content = Object, description = "An ActionRequest: run_id, task_id, requested_by, idempotency_key, action, context, reason"),
+    responses(
+        (status = 200, body = SubmitResponse, description = "allowed, blocked or pending"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 422, body = ErrorBody, description = "idempotency key reused with another body"),
+    ),
+    security(("bearer" = [])))]
+pub async fn submit_action(
+    State(state): State<AppState>,
+    _requester: Requester,
+    Body(request): Body<ActionRequest>,
+) -> Result<Json<SubmitResponse>, ApiError> {
+    submit(&state, request).await.map(Json)
+}
+
+/// Evaluates the request and records it: auto → allowed, block → blocked, ask → a covering
+/// grant's use or a (batched) prompt.
+pub async fn submit(state: &AppState, request: ActionRequest) -> Result<SubmitResponse, ApiError> {
+    validate(&request)?;
+    let shared = &state.inner;
+    let eval = assent_core::evaluate(&shared.policy, &request, &shared.env)
+        .map_err(|err| ApiError::BadRequest(err.to_string()))?;
+    let body = serde_json::to_vec(&request)
+        .map_err(|err| ApiError::BadRequest(format!("invalid body: {err}")))?;
+    let now = shared.clock.now();
+    let submission = Submission {
+        action_id: uuid::Uuid::new_v4().to_string(),
+        requester: Role::Requester.name().to_owned(),
+        body_hash: hex::encode(Sha256::digest(&body)),
+        request,
+        eval,
+        now,
+        approval_expires_at: now + shared.policy.approval_timeout(),
+        fallback_on_timeout: FallbackOnTimeout::Deny,
+    };
+    match shared.store.submit(submission).await? {
+        Submitted::Recorded(answer) | Submitted::Replayed(answer) => Ok(answer),
+        Submitted::KeyReused => Err(ApiError::Unprocessable(
+            "this idempotency key was used with another request".to_owned(),
+        )),
+    }
+}
+
+fn validate(request: &ActionRequest) -> Result<(), ApiError> {
+    let ids = [
+        ("run_id", Some(&request.run_id)),
+        ("task_id", Some(&request.task_id)),
+        ("idempotency_key", request.idempotency_key.as_ref()),
+    ];
+    for (field, value) in ids {
+        let Some(value) = value else { continue };
+        if value.is_empty() || value.len() > MAX_ID_LEN || value.chars().any(char::is_control) {
+            return Err(ApiError::BadRequest(format!(
+                "{field} must be 1 to {MAX_ID_LEN} printable characters"
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! `GET /v1/approvals/{id}[?wait=]` and `GET /v1/approvals[?status=pending]`.
+
+use std::time::Duration;
+
+use assent_core::ApprovalStatus;
+use assent_protocol::{Approval, ApprovalList, ErrorBody};
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::Deserialize;
+use tokio::time::Instant;
+
+use crate::error::ApiError;
+use crate::guard::{Approver, Caller, Role};
+use crate::json::Params;
+use crate::state::AppState;
+use crate::store::ApprovalRecord;
+
+/// The longest long poll.
+const MAX_WAIT_SECONDS: u64 = 300;
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct WaitQuery {
+    /// Long-poll up to this many seconds (max 300) until the approval settles.
+    pub wait: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// `pending` for open prompts only.
+    pub status: Option<String>,
+}
+
+#[utoipa::path(get, path = "/v1/approvals/{id}", tag = "approvals",
+    params(("id" = String, Path, description = "approval id"), WaitQuery),
+    responses((status = 200, body = Approval), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn approval_get(
+    State(state): State<AppState>,
+    Caller(role): Caller,
+    Path(id): Path<String>,
+    Params(query): Params<WaitQuery>,
+) -> Result<Json<Approval>, ApiError> {
+    let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
+    wait_for_settlement(&state, role, &id, wait).await.map(Json)
+}
+
+#[utoipa::path(get, path = "/v1/approvals", tag = "approvals", params(ListQuery),
+    responses((status = 200, body = ApprovalList), (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn approval_list(
+    State(state): State<AppState>,
+    _approver: Approver,
+    Params(query): Params<ListQuery>,
+) -> Result<Json<ApprovalList>, ApiError> {
+    let pending_only = match query.status.as_deref() {
+        None | Some("all") => false,
+        Some("pending" | "requested") => true,
+        Some(other) => return Err(ApiError::BadRequest(format!("unknown status {other:?}"))),
+    };
+    let shared = &state.inner;
+    shared.store.expire_due(shared.clock.now()).await?;
+    let approvals = shared.store.approvals(pending_only).await?;
+    Ok(Json(ApprovalList { approvals }))
+}
+
+/// Loads the approval, settling it first when its time has run out.
+pub async fn current(state: &AppState, id: &str) -> Result<Option<ApprovalRecord>, ApiError> {
+    let shared = &state.inner;
+    let Some(record) = shared.store.approval(id).await? else {
+        return Ok(None);
+    };
+    let now = shared.clock.now();
+    if record.approval.status == ApprovalStatus::Requested && now >= record.approval.expires_at {
+        shared.store.expire_due(now).await?;
+        return Ok(shared.store.approval(id).await?);
+    }
+    Ok(Some(record))
+}
+
+/// Answers at once when settled or `wait` is zero; otherwise when it settles or `wait` passes.
+async fn wait_for_settlement(
+    state: &AppState,
+    role: Role,
+    id: &str,
+    wait: Duration,
+) -> Result<Approval, ApiError> {
+    let deadline = Instant::now() + wait;
+    let mut changes = state.inner.store.event_watch();
+    let mut shutdown = state.inner.shutdown.clone();
+    loop {
+        changes.borrow_and_update();
+        let record = current(state, id)
+            .await?
+            .filter(|record| role == Role::Approver || record.requester == role.name())
+            .ok_or_else(|| ApiError::NotFound(format!("no approval {id}")))?;
+        if record.approval.status != ApprovalStatus::Requested || Instant::now() >= deadline {
+            return Ok(record.approval);
+        }
+        tokio::select! {
+            changed = changes.changed() => if changed.is_err() { return Ok(record.approval) },
+            () = tokio::time::sleep_until(deadline) => {}
+            _ = shutdown.wait_for(|stop| *stop) => return Ok(record.approval),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! `POST /v1/approvals/{id}/decision`: a person approves (with a scope) or denies.
+
+use assent_core::{
+    ApprovalEvent, ApprovalGrant, ApprovalStatus, Decision, GrantConstraints, ScopeError, ScopeKind,
+};
+use assent_protocol::{
+    Approval, DecisionRequest, DecisionResponse, ErrorBody, Resolution, SubmitStatus,
+};
+use axum::extract::{Path, State};
+use axum::Json;
+
+use crate::error::ApiError;
+use crate::guard::{Approver, Role};
+use crate::json::Body;
+use crate::records::grant_summary;
+use crate::routes::approvals::current;
+use crate::state::AppState;
+use crate::store::{ApprovalRecord, NewGrant, Settlement};
+
+#[utoipa::path(post, path = "/v1/approvals/{id}/decision", tag = "approvals",
+    params(("id" = String, Path, description = "approval id")),
+    request_body = DecisionRequest,
+    responses(
+        (status = 200, body = DecisionResponse),
+        (status = 400, body = ErrorBody, description = "scope not offered, or lifetime past the policy maximum"),
+        (status = 403, body = ErrorBody, description = "not the approver"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "already settled, expired, or blocked"),
+    ),
+    security(("bearer" = [])))]
+pub async fn approval_decide(
+    State(state): State<AppState>,
+    _approver: Approver,
+    Path(id): Path<String>,
+    Body(request): Body<DecisionRequest>,
+) -> Result<Json<DecisionResponse>, ApiError> {
+    decide(&state, &id, request).await.map(Json)
+}
+
+/// Settles the approval `id` and every member of its batch, creating the grant if approved.
+pub async fn decide(
+    state: &AppState,
+    id: &str,
+    request: DecisionRequest,
+) -> Result<DecisionResponse, ApiError> {
+    let Some(record) = current(state, id).await? else {
+        return Err(missing(state, id).await);
+    };
+    if record.approval.status != ApprovalStatus::Requested {
+        return Err(ApiError::Conflict(format!(
+            "the approval is already settled ({})",
+            status_name(record.approval.status)
+        )));
+    }
+    let settlement = match request {
+        DecisionRequest::Deny { reason } => {
+            settlement(state, &record, ApprovalEvent::Deny, reason.into(), None)?
+        }
+        DecisionRequest::Approve {
+            scope,
+            expires_in_seconds,
+            max_uses,
+            reason,
+            path_patterns,
+        } => {
+            let grant = grant_for(
+                state,
+                &record,
+                scope,
+                expires_in_seconds,
+                max_uses,
+                path_patterns,
+            )?;
+            settlement(state, &record, approve_event(scope), reason, Some(grant))?
+        }
+    };
+    let settled = state.inner.store.settle(settlement).await?;
+    Ok(DecisionResponse {
+        approval: settled.approval,
+        grant: settled.grant,
+    })
+}
+
+/// 409 for a blocked action (never approvable), 404 for anything else unknown.
+async fn missing(state: &AppState, id: &str) -> ApiError {
+    match state.inner.store.action(id).await {
+        Ok(Some(action)) if action.status == SubmitStatus::Blocked => {
+            ApiError::Conflict("blocked actions are never offered for approval".to_owned())
+        }
+        Ok(_) => ApiError::NotFound(format!("no approval {id}")),
+        Err(err) => err.into(),
+    }
+}
+
+fn settlement(
+    state: &AppState,
+    record: &ApprovalRecord,
+    event: ApprovalEvent,
+    reason: Option<String>,
+    grant: Option<NewGrant>,
+) -> Result<Settlement, ApiError> {
+    let status = record
+        .approval
+        .status
+        .apply(event)
+        .map_err(|err| ApiError::Conflict(err.to_string()))?;
+    let resolution = if event == ApprovalEvent::Deny {
+        Resolution::Denied
+    } else {
+        Resolution::Approved
+    };
+    Ok(Settlement {
+        approval_id: record.approval.approval_id.clone(),
+        status,
+        resolution,
+        decided_by: Role::Approver.name().to_owned(),
+        reason,
+        grant,
+        now: state.inner.clock.now(),
+    })
+}
+
+fn approve_event(scope: ScopeKind) -> ApprovalEvent {
+    match scope {
+        ScopeKind::Once => ApprovalEvent::ApproveOnce,
+        ScopeKind::Run => ApprovalEvent::ApproveForRun,
+        _ => ApprovalEvent::ApproveForPolicyScope,
+    }
+}
+
+/// The grant an approval of `scope` creates, checked against what was offered and the policy.
+fn grant_for(
+    state: &AppState,
+    record: &ApprovalRecord,
+    scope: ScopeKind,
+    expires_in_seconds: i64,
+    max_uses: Option<u32>,
+    path_patterns: Option<Vec<String>>,
+) -> Result<NewGrant, ApiError> {
+    let shared = &state.inner;
+    let approval: &Approval = &record.approval;
+    if !approval.offered_scopes.contains(&scope) {
+        return Err(ApiError::BadRequest(format!(
+            "scope {} was not offered for this approval",
+            scope_name(scope)
+        )));
+    }
+    let max = shared.policy.max_lifetime(scope).num_seconds();
+    if expires_in_seconds <= 0 || expires_in_seconds > max {
+        return Err(ApiError::BadRequest(format!(
+            "expires_in_seconds must be between 1 and {max} for scope {}",
+            scope_name(scope)
+        )));
+    }
+    if max_uses == Some(0) {
+        return Err(ApiError::BadRequest(
+            "max_uses must be at least 1".to_owned(),
+        ));
+    }
+    let request = &record.first_request;
+    let eval = assent_core::evaluate(&shared.policy, request, &shared.env)
+        .map_err(|err| ApiError::Conflict(format!("the request no longer evaluates: {err}")))?;
+    if eval.decision.decision == Decision::Block {
+        return Err(ApiError::Conflict(
+            "the policy now blocks this action".to_owned(),
+        ));
+    }
+    let constraints = GrantConstraints::for_scope(scope, request, &eval, path_patterns.as_deref())
+        .map_err(|err| match err {
+            ScopeError::Blocked | ScopeError::NotNeeded => ApiError::Conflict(err.to_string()),
+            other => ApiError::BadRequest(other.to_string()),
+        })?;
+    let now = shared.clock.now();
+    let grant = ApprovalGrant {
+        grant_id: uuid::Uuid::new_v4().to_string(),
+        approval_id: approval.approval_id.clone(),
+        run_id: approval.run_id.clone(),
+        scope_kind: scope,
+        action_kinds: vec![approval.action_kind],
+        constraints,
+        created_at: now,
+        expires_at: now + chrono::Duration::seconds(expires_in_seconds),
+        max_uses: max_uses.or((scope == ScopeKind::Once).then_some(1)),
+        used_count: 0,
+        created_by: Role::Approver.name().to_owned(),
+        revocable: true,
+        revoked_at: None,
+        policy_version: eval.policy_version.clone(),
+    };
+    let summary = grant_summary(
+        &grant,
+        approval.profile.as_deref(),
+        &approval.evidence.summary,
+    );
+    Ok(NewGrant { grant, summary })
+}
+
+fn scope_name(scope: ScopeKind) -> String {
+    serde_json::to_value(scope)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn status_name(status: ApprovalStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

@@ -1,0 +1,109 @@
+//! `GET /v1/events`: the live event stream, resumable with `Last-Event-ID`.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+
+use assent_protocol::{ErrorBody, Event, EventEnvelope};
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures::stream::{self, Stream};
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+use crate::guard::Approver;
+use crate::state::AppState;
+
+/// Events read from the log per query.
+const PAGE: i64 = 256;
+
+#[utoipa::path(get, path = "/v1/events", tag = "events",
+    params(("Last-Event-ID" = Option<i64>, Header, description = "resume after this event id")),
+    responses(
+        (status = 200, content_type = "text/event-stream", body = EventEnvelope,
+         description = "server-sent events; `event:` is the type, `id:` the persisted id, `data:` an EventEnvelope"),
+        (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn event_stream(
+    State(state): State<AppState>,
+    _approver: Approver,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let last_seen = headers
+        .get("last-event-id")
+        .map(|v| v.to_str().ok().and_then(|s| s.trim().parse::<i64>().ok()))
+        .map(|parsed| parsed.unwrap_or(-1));
+    let shared = &state.inner;
+    let (oldest, newest) = shared.store.event_bounds().await?;
+    let mut backlog = VecDeque::new();
+    let after = match last_seen {
+        None => newest,
+        Some(id)
+            if id < 0 || id > newest || newest - id > shared.replay_limit || id + 1 < oldest =>
+        {
+            backlog.push_back(EventEnvelope {
+                id: newest,
+                at: shared.clock.now(),
+                event: Event::Reset {},
+            });
+            newest
+        }
+        Some(id) => id,
+    };
+    let tail = Tail {
+        state: state.clone(),
+        changes: shared.store.event_watch(),
+        shutdown: shared.shutdown.clone(),
+        after,
+        backlog,
+    };
+    let keep_alive = KeepAlive::new()
+        .interval(shared.heartbeat)
+        .text("heartbeat");
+    Ok(Sse::new(stream::unfold(tail, next_event)).keep_alive(keep_alive))
+}
+
+/// One client's position in the event log.
+struct Tail {
+    state: AppState,
+    changes: watch::Receiver<i64>,
+    shutdown: watch::Receiver<bool>,
+    after: i64,
+    backlog: VecDeque<EventEnvelope>,
+}
+
+async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tail)> {
+    loop {
+        if let Some(envelope) = tail.backlog.pop_front() {
+            return Some((Ok(to_sse(&envelope)), tail));
+        }
+        if *tail.shutdown.borrow() {
+            return None;
+        }
+        tail.changes.borrow_and_update();
+        match tail.state.inner.store.events_after(tail.after, PAGE).await {
+            Ok(events) if !events.is_empty() => {
+                tail.after = events.last().map_or(tail.after, |e| e.id);
+                tail.backlog.extend(events);
+                continue;
+            }
+            Ok(_) => {}
+            Err(err) => {
+                tracing::error!(error = %err, "event stream cannot read the log");
+                return None;
+            }
+        }
+        tokio::select! {
+            changed = tail.changes.changed() => if changed.is_err() { return None },
+            _ = tail.shutdown.wait_for(|stop| *stop) => return None,
+        }
+    }
+}
+
+fn to_sse(envelope: &EventEnvelope) -> SseEvent {
+    let data = serde_json::to_string(envelope).unwrap_or_else(|_| "{}".to_owned());
+    SseEvent::default()
+        .id(envelope.id.to_string())
+        .event(envelope.event.name())
+        .data(data)
+}

@@ -1,0 +1,49 @@
+//! The HTTP surface: one thin handler per route.
+
+pub mod actions;
+pub mod approvals;
+pub mod decide;
+pub mod events;
+pub mod grants;
+pub mod observe;
+pub mod openapi;
+
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::error::ApiError;
+use crate::guard::refuse_hostile;
+use crate::state::AppState;
+
+/// Every route, with the Host/Origin/query guard in front and JSON errors for 404 and 405.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(observe::healthz))
+        .route("/v1/openapi.json", get(openapi::openapi_json))
+        .route("/v1/actions", post(actions::submit_action))
+        .route("/v1/approvals", get(approvals::approval_list))
+        .route("/v1/approvals/{id}", get(approvals::approval_get))
+        .route("/v1/approvals/{id}/decision", post(decide::approval_decide))
+        .route("/v1/grants", get(grants::grant_list))
+        .route("/v1/grants/{id}/revoke", post(grants::grant_revoke))
+        .route("/v1/runs/{id}/end", post(grants::run_end))
+        .route("/v1/events", get(events::event_stream))
+        .route("/v1/audit", get(observe::audit_list))
+        .route("/v1/metrics", get(observe::metrics_json))
+        .route("/metrics", get(observe::metrics_prometheus))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            refuse_hostile,
+        ))
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("no such route".to_owned())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}

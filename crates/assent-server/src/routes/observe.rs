@@ -1,0 +1,150 @@
+//! Read-only views: `/healthz`, `/v1/audit`, `/metrics`, `/v1/metrics`.
+
+use std::fmt::Write;
+
+use assent_protocol::{AuditList, ErrorBody, Health, Metrics};
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+use axum::Json;
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+
+use crate::error::ApiError;
+use crate::guard::Approver;
+use crate::json::Params;
+use crate::state::AppState;
+
+#[utoipa::path(get, path = "/healthz", tag = "service", responses((status = 200, body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok".to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+    })
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct AuditQuery {
+    /// Only events at or after this time (RFC 3339).
+    #[param(value_type = Option<String>)]
+    pub since: Option<DateTime<Utc>>,
+    pub run_id: Option<String>,
+    /// At most this many (default and maximum 10 000).
+    pub limit: Option<i64>,
+}
+
+#[utoipa::path(get, path = "/v1/audit", tag = "audit", params(AuditQuery),
+    responses((status = 200, body = AuditList), (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn audit_list(
+    State(state): State<AppState>,
+    _approver: Approver,
+    Params(query): Params<AuditQuery>,
+) -> Result<Json<AuditList>, ApiError> {
+    let limit = query.limit.unwrap_or(10_000).clamp(1, 10_000);
+    let events = state
+        .inner
+        .store
+        .audit(query.since, query.run_id.as_deref(), limit)
+        .await?;
+    Ok(Json(AuditList { events }))
+}
+
+#[utoipa::path(get, path = "/v1/metrics", tag = "audit",
+    responses((status = 200, body = Metrics), (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn metrics_json(
+    State(state): State<AppState>,
+    _approver: Approver,
+) -> Result<Json<Metrics>, ApiError> {
+    let shared = &state.inner;
+    Ok(Json(shared.store.metrics(shared.clock.now()).await?))
+}
+
+#[utoipa::path(get, path = "/metrics", tag = "audit",
+    responses((status = 200, content_type = "text/plain", body = String, description = "Prometheus text format")),
+    security(("bearer" = [])))]
+pub async fn metrics_prometheus(
+    State(state): State<AppState>,
+    _approver: Approver,
+) -> Result<impl IntoResponse, ApiError> {
+    let shared = &state.inner;
+    let metrics = shared.store.metrics(shared.clock.now()).await?;
+    Ok((
+        [(CONTENT_TYPE, "text/plain; version=0.0.4")],
+        prometheus_text(&metrics),
+    ))
+}
+
+/// The Prometheus text exposition of `m`.
+pub fn prometheus_text(m: &Metrics) -> String {
+    let mut out = String::new();
+    let mut metric = |name: &str, kind: &str, help: &str, samples: &[(String, f64)]| {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+        for (labels, value) in samples {
+            let _ = writeln!(out, "{name}{labels} {value}");
+        }
+    };
+    let by_decision: Vec<(String, f64)> = m
+        .actions_by_decision
+        .iter()
+        .map(|(decision, n)| (format!("{{decision=\"{decision}\"}}"), *n as f64))
+        .collect();
+    metric(
+        "assent_actions_total",
+        "counter",
+        "Submitted actions by policy decision.",
+        &by_decision,
+    );
+    let one = |v: f64| vec![(String::new(), v)];
+    metric(
+        "assent_prompts_opened_total",
+        "counter",
+        "Prompts opened.",
+        &one(m.prompts_opened as f64),
+    );
+    metric(
+        "assent_prompts_pending",
+        "gauge",
+        "Prompts waiting for a person.",
+        &one(m.prompts_pending as f64),
+    );
+    metric(
+        "assent_batch_size_mean",
+        "gauge",
+        "Mean requests per prompt.",
+        &one(m.batch_size.mean),
+    );
+    metric(
+        "assent_batch_size_max",
+        "gauge",
+        "Largest batch.",
+        &one(m.batch_size.max as f64),
+    );
+    let t = &m.time_to_decision_seconds;
+    let quantiles = vec![
+        ("{quantile=\"0.5\"}".to_owned(), t.p50),
+        ("{quantile=\"0.9\"}".to_owned(), t.p90),
+        ("_count".to_owned(), t.count as f64),
+    ];
+    metric(
+        "assent_time_to_decision_seconds",
+        "summary",
+        "Seconds from prompt to decision.",
+        &quantiles,
+    );
+    metric(
+        "assent_grants_active",
+        "gauge",
+        "Grants that can still be used.",
+        &one(m.grants_active as f64),
+    );
+    metric(
+        "assent_prompts_per_100_actions",
+        "gauge",
+        "Prompts opened per 100 submitted actions.",
+        &one(m.prompts_per_100_actions),
+    );
+    out
+}

@@ -1,0 +1,57 @@
+//! `GET /v1/openapi.json`: the API document, generated from the handlers.
+
+use axum::Json;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use super::{actions, approvals, decide, events, grants, observe};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Assent approval service", description = "Agents submit actions; people decide."),
+    paths(
+        actions::submit_action,
+        approvals::approval_get,
+        approvals::approval_list,
+        decide::approval_decide,
+        grants::grant_list,
+        grants::grant_revoke,
+        grants::run_end,
+        events::event_stream,
+        observe::healthz,
+        observe::audit_list,
+        observe::metrics_json,
+        observe::metrics_prometheus,
+        openapi_json,
+    ),
+    components(schemas(
+        assent_protocol::SubmitResponse, assent_protocol::SubmitStatus,
+        assent_protocol::Approval, assent_protocol::ApprovalMember, assent_protocol::ApprovalList,
+        assent_protocol::Recommendation, assent_protocol::Resolution,
+        assent_protocol::DecisionRequest, assent_protocol::DecisionResponse,
+        assent_protocol::Grant, assent_protocol::GrantList, assent_protocol::RevokeRequest,
+        assent_protocol::RunEndResponse, assent_protocol::Event, assent_protocol::EventEnvelope,
+        assent_protocol::AuditList, assent_protocol::Metrics, assent_protocol::Health,
+        assent_protocol::ErrorBody, assent_protocol::ErrorDetail, assent_protocol::ErrorCode,
+    )),
+    modifiers(&BearerAuth),
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+#[utoipa::path(get, path = "/v1/openapi.json", tag = "service",
+    responses((status = 200, content_type = "application/json", body = Object, description = "this document")))]
+pub async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}

@@ -1,0 +1,59 @@
+//! What every handler shares.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use assent_core::{Environment, Policy};
+use tokio::sync::watch;
+
+use crate::clock::Clock;
+use crate::config::{Config, Tokens};
+use crate::store::Store;
+
+/// The service's shared state; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub(crate) inner: Arc<Shared>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub store: Arc<dyn Store>,
+    pub policy: Policy,
+    pub clock: Arc<dyn Clock>,
+    pub env: Environment,
+    pub tokens: Tokens,
+    /// The port clients must name in `Host`.
+    pub port: u16,
+    pub replay_limit: i64,
+    pub heartbeat: Duration,
+    /// Turns true when the service is shutting down; streams and long polls end.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+impl AppState {
+    /// State for a service answering on `port`.
+    pub fn new(
+        store: Arc<dyn Store>,
+        config: &Config,
+        tokens: Tokens,
+        port: u16,
+        shutdown: watch::Receiver<bool>,
+    ) -> AppState {
+        AppState {
+            inner: Arc::new(Shared {
+                store,
+                policy: config.policy.clone(),
+                clock: config.clock.clone(),
+                env: Environment {
+                    home: config.home.clone(),
+                },
+                tokens,
+                port,
+                replay_limit: config.replay_limit,
+                heartbeat: config.heartbeat,
+                shutdown,
+            }),
+        }
+    }
+}

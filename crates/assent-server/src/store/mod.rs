@@ -1,0 +1,159 @@
+//! Durable state behind one trait, so a second backend (Postgres) is a second implementation.
+//!
+//! Every method that changes state is one transaction; events it emits are written in the same
+//! transaction, and [`Store::event_watch`] moves to the newest id after the commit.
+
+mod sqlite;
+mod sqlite_approvals;
+mod sqlite_grants;
+mod sqlite_metrics;
+mod sqlite_rows;
+
+use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
+use assent_core::{FallbackOnTimeout, GrantStatus};
+use assent_protocol::{Approval, EventEnvelope, Grant, Metrics, Resolution, SubmitResponse};
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use tokio::sync::watch;
+
+pub use sqlite::SqliteStore;
+
+/// A storage failure. `Conflict` is the only one a client may cause.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}")]
+    Conflict(String),
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data cannot be read: {0}")]
+    Corrupt(String),
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(err: serde_json::Error) -> Self {
+        StoreError::Corrupt(err.to_string())
+    }
+}
+
+/// One evaluated request, ready to be recorded.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    pub action_id: String,
+    /// Who submitted it (the token's identity); idempotency keys are per requester.
+    pub requester: String,
+    /// Hash of the request body, to tell a resubmit from a reused key.
+    pub body_hash: String,
+    pub request: ActionRequest,
+    pub eval: Evaluation,
+    pub now: DateTime<Utc>,
+    /// When a prompt opened now would expire.
+    pub approval_expires_at: DateTime<Utc>,
+    pub fallback_on_timeout: FallbackOnTimeout,
+}
+
+/// What recording a submission came to.
+#[derive(Debug, Clone)]
+pub enum Submitted {
+    /// Newly recorded.
+    Recorded(SubmitResponse),
+    /// The same key and body came before: its first answer.
+    Replayed(SubmitResponse),
+    /// The same key came before with another body.
+    KeyReused,
+}
+
+/// An approval with what the service needs to decide it.
+#[derive(Debug, Clone)]
+pub struct ApprovalRecord {
+    pub approval: Approval,
+    pub requester: String,
+    /// The request that opened the prompt.
+    pub first_request: ActionRequest,
+    /// The policy version the prompt was opened under.
+    pub policy_version: String,
+}
+
+/// A person's (or the timeout's) answer to a pending approval.
+#[derive(Debug, Clone)]
+pub struct Settlement {
+    pub approval_id: String,
+    pub status: ApprovalStatus,
+    pub resolution: Resolution,
+    pub decided_by: String,
+    pub reason: Option<String>,
+    pub grant: Option<NewGrant>,
+    pub now: DateTime<Utc>,
+}
+
+/// A grant to create with a settlement.
+#[derive(Debug, Clone)]
+pub struct NewGrant {
+    pub grant: ApprovalGrant,
+    pub summary: String,
+}
+
+/// A settled approval and the grant it created.
+#[derive(Debug, Clone)]
+pub struct Settled {
+    pub approval: Approval,
+    pub grant: Option<Grant>,
+}
+
+/// What ending a run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunEnd {
+    pub grants_expired: u32,
+    pub approvals_cancelled: u32,
+}
+
+/// A recorded action, as far as deciding on it matters.
+#[derive(Debug, Clone)]
+pub struct ActionSummary {
+    pub action_id: String,
+    pub status: assent_protocol::SubmitStatus,
+    pub approval_id: Option<String>,
+}
+
+/// The storage of the service.
+#[async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// Records a submission: the idempotency check, grant use or prompt, action and audit.
+    async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError>;
+    async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError>;
+    async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError>;
+    /// Approvals, newest first; only pending ones when `pending_only`.
+    async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError>;
+    /// Settles a pending approval; `Conflict` when it is no longer pending.
+    async fn settle(&self, settlement: Settlement) -> Result<Settled, StoreError>;
+    async fn grants(
+        &self,
+        status: Option<GrantStatus>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Grant>, StoreError>;
+    /// Revokes a grant; `None` when there is no such grant, `Conflict` when already revoked.
+    async fn revoke_grant(
+        &self,
+        grant_id: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Grant>, StoreError>;
+    async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError>;
+    /// Settles approvals past `expires_at` and announces grants past theirs.
+    async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError>;
+    /// Events with an id above `after`, oldest first.
+    async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError>;
+    /// The oldest and newest stored event ids (0 when there are none).
+    async fn event_bounds(&self) -> Result<(i64, i64), StoreError>;
+    /// Moves to the newest event id after every commit that wrote events.
+    fn event_watch(&self) -> watch::Receiver<i64>;
+    async fn audit(
+        &self,
+        since: Option<DateTime<Utc>>,
+        run_id: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
+    async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError>;
+    async fn close(&self);
+}

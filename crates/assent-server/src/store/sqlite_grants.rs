@@ -1,0 +1,244 @@
+//! Grants in SQLite: create, find-and-consume, list, revoke, expire.
+
+use assent_core::{
+    ActionRequest, ApprovalGrant, AuditDecision, Evaluation, GrantStatus, ScopeKind,
+};
+use assent_protocol::{Event, Grant};
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqliteConnection};
+
+use super::sqlite_rows::{
+    from_micros, insert_audit, insert_event, json_col, micros, name_of, opt_from_micros, parse_name,
+};
+use super::{NewGrant, StoreError};
+use crate::records::grant_audit;
+
+const COLUMNS: &str = "id, approval_request_id, run_id, scope_kind, action_kinds, constraints, \
+    max_uses, used_count, expires_at, revoked_at, revoke_reason, created_at, created_by, \
+    revocable, policy_version, summary";
+
+fn domain_grant(row: &SqliteRow) -> Result<ApprovalGrant, StoreError> {
+    let count = |col: &str| -> Result<Option<u32>, StoreError> {
+        let value: Option<i64> = row.try_get(col)?;
+        value
+            .map(|v| u32::try_from(v).map_err(|_| StoreError::Corrupt(format!("{col} {v}"))))
+            .transpose()
+    };
+    Ok(ApprovalGrant {
+        grant_id: row.try_get("id")?,
+        approval_id: row.try_get("approval_request_id")?,
+        run_id: row.try_get("run_id")?,
+        scope_kind: parse_name(&row.try_get::<String, _>("scope_kind")?)?,
+        action_kinds: json_col(row, "action_kinds")?,
+        constraints: json_col(row, "constraints")?,
+        created_at: from_micros(row.try_get("created_at")?)?,
+        expires_at: from_micros(row.try_get("expires_at")?)?,
+        max_uses: count("max_uses")?,
+        used_count: count("used_count")?.unwrap_or(0),
+        created_by: row.try_get("created_by")?,
+        revocable: row.try_get::<i64, _>("revocable")? != 0,
+        revoked_at: opt_from_micros(row.try_get("revoked_at")?)?,
+        policy_version: row.try_get("policy_version")?,
+    })
+}
+
+fn wire_grant(row: &SqliteRow, now: DateTime<Utc>) -> Result<Grant, StoreError> {
+    let grant = domain_grant(row)?;
+    Ok(Grant {
+        status: grant.status(now),
+        grant,
+        revoke_reason: row.try_get("revoke_reason")?,
+        summary: row.try_get("summary")?,
+    })
+}
+
+pub async fn insert(conn: &mut SqliteConnection, new: &NewGrant) -> Result<(), StoreError> {
+    let g = &new.grant;
+    sqlx::query(&format!(
+        "INSERT INTO approval_grants ({COLUMNS}) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"
+    ))
+    .bind(&g.grant_id)
+    .bind(&g.approval_id)
+    .bind(&g.run_id)
+    .bind(name_of(&g.scope_kind)?)
+    .bind(serde_json::to_string(&g.action_kinds)?)
+    .bind(serde_json::to_string(&g.constraints)?)
+    .bind(g.max_uses.map(i64::from))
+    .bind(i64::from(g.used_count))
+    .bind(micros(g.expires_at))
+    .bind(g.revoked_at.map(micros))
+    .bind(micros(g.created_at))
+    .bind(&g.created_by)
+    .bind(i64::from(g.revocable))
+    .bind(&g.policy_version)
+    .bind(&new.summary)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn load(
+    conn: &mut SqliteConnection,
+    grant_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Grant>, StoreError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM approval_grants WHERE id = ?"
+    ))
+    .bind(grant_id)
+    .fetch_optional(conn)
+    .await?;
+    row.map(|row| wire_grant(&row, now)).transpose()
+}
+
+/// Finds a live grant covering the action and consumes one use, in the caller's transaction.
+pub async fn use_covering(
+    conn: &mut SqliteConnection,
+    request: &ActionRequest,
+    eval: &Evaluation,
+    now: DateTime<Utc>,
+) -> Result<Option<Grant>, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM approval_grants \
+         WHERE revoked_at IS NULL AND expires_at > ? \
+         AND (max_uses IS NULL OR used_count < max_uses) \
+         AND (run_id = ? OR scope_kind NOT IN ('once', 'run')) \
+         ORDER BY created_at"
+    ))
+    .bind(micros(now))
+    .bind(&request.run_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    for row in rows {
+        let grant = domain_grant(&row)?;
+        if grant.covers(request, eval, now).is_err() {
+            continue;
+        }
+        let used = sqlx::query(
+            "UPDATE approval_grants SET used_count = used_count + 1 \
+             WHERE id = ? AND revoked_at IS NULL AND expires_at > ? \
+             AND (max_uses IS NULL OR used_count < max_uses)",
+        )
+        .bind(&grant.grant_id)
+        .bind(micros(now))
+        .execute(&mut *conn)
+        .await?;
+        if used.rows_affected() == 1 {
+            return load(conn, &grant.grant_id, now).await;
+        }
+    }
+    Ok(None)
+}
+
+pub async fn list(
+    conn: &mut SqliteConnection,
+    status: Option<GrantStatus>,
+    now: DateTime<Utc>,
+) -> Result<Vec<Grant>, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM approval_grants ORDER BY created_at DESC"
+    ))
+    .fetch_all(conn)
+    .await?;
+    let mut grants = Vec::with_capacity(rows.len());
+    for row in rows {
+        let grant = wire_grant(&row, now)?;
+        if status.is_none_or(|wanted| grant.status == wanted) {
+            grants.push(grant);
+        }
+    }
+    Ok(grants)
+}
+
+pub async fn revoke(
+    conn: &mut SqliteConnection,
+    grant_id: &str,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Grant>, StoreError> {
+    let Some(before) = load(conn, grant_id, now).await? else {
+        return Ok(None);
+    };
+    if before.grant.revoked_at.is_some() {
+        return Err(StoreError::Conflict(
+            "the grant is already revoked".to_owned(),
+        ));
+    }
+    sqlx::query("UPDATE approval_grants SET revoked_at = ?, revoke_reason = ? WHERE id = ?")
+        .bind(micros(now))
+        .bind(reason)
+        .bind(grant_id)
+        .execute(&mut *conn)
+        .await?;
+    let Some(grant) = load(conn, grant_id, now).await? else {
+        return Ok(None);
+    };
+    insert_audit(
+        conn,
+        &grant_audit(&grant.grant, AuditDecision::Revoked, reason, now),
+    )
+    .await?;
+    insert_event(
+        conn,
+        now,
+        &Event::GrantRevoked {
+            grant: grant.clone(),
+        },
+    )
+    .await?;
+    Ok(Some(grant))
+}
+
+/// Ends the run-scoped (and once) grants of a run now; returns how many.
+pub async fn expire_run(
+    conn: &mut SqliteConnection,
+    run_id: &str,
+    now: DateTime<Utc>,
+) -> Result<u32, StoreError> {
+    let ended = sqlx::query(
+        "UPDATE approval_grants SET expires_at = ? \
+         WHERE run_id = ? AND scope_kind IN (?, ?) AND revoked_at IS NULL AND expires_at > ?",
+    )
+    .bind(micros(now))
+    .bind(run_id)
+    .bind(name_of(&ScopeKind::Run)?)
+    .bind(name_of(&ScopeKind::Once)?)
+    .bind(micros(now))
+    .execute(&mut *conn)
+    .await?;
+    announce_expired(conn, now, "its run ended").await?;
+    Ok(u32::try_from(ended.rows_affected()).unwrap_or(u32::MAX))
+}
+
+/// Emits `grant.expired` (and an audit record) once for every grant past its time.
+pub async fn announce_expired(
+    conn: &mut SqliteConnection,
+    now: DateTime<Utc>,
+    reason: &str,
+) -> Result<u32, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM approval_grants \
+         WHERE expiry_announced = 0 AND revoked_at IS NULL AND expires_at <= ?"
+    ))
+    .bind(micros(now))
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut announced = 0_u32;
+    for row in rows {
+        let grant = wire_grant(&row, now)?;
+        sqlx::query("UPDATE approval_grants SET expiry_announced = 1 WHERE id = ?")
+            .bind(&grant.grant.grant_id)
+            .execute(&mut *conn)
+            .await?;
+        insert_audit(
+            conn,
+            &grant_audit(&grant.grant, AuditDecision::Expired, reason, now),
+        )
+        .await?;
+        insert_event(conn, now, &Event::GrantExpired { grant }).await?;
+        announced = announced.saturating_add(1);
+    }
+    Ok(announced)
+}

@@ -1,0 +1,87 @@
+//! Row encoding shared by the SQLite statements: times, enum names, events and audit rows.
+
+use assent_core::ApprovalAuditEvent;
+use assent_protocol::{Event, EventEnvelope};
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqliteConnection};
+
+use super::StoreError;
+
+/// Microseconds since the epoch: sortable and portable.
+pub fn micros(at: DateTime<Utc>) -> i64 {
+    at.timestamp_micros()
+}
+
+pub fn from_micros(us: i64) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::from_timestamp_micros(us).ok_or_else(|| StoreError::Corrupt(format!("time {us}")))
+}
+
+pub fn opt_from_micros(us: Option<i64>) -> Result<Option<DateTime<Utc>>, StoreError> {
+    us.map(from_micros).transpose()
+}
+
+/// The serde name of a unit enum value (`approved_once`, `run`, …).
+pub fn name_of<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    match serde_json::to_value(value)? {
+        serde_json::Value::String(name) => Ok(name),
+        other => Err(StoreError::Corrupt(format!("not a name: {other}"))),
+    }
+}
+
+pub fn parse_name<T: DeserializeOwned>(name: &str) -> Result<T, StoreError> {
+    Ok(serde_json::from_value(serde_json::Value::String(
+        name.to_owned(),
+    ))?)
+}
+
+pub fn json_col<T: DeserializeOwned>(row: &SqliteRow, col: &str) -> Result<T, StoreError> {
+    let text: String = row.try_get(col)?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+/// Appends one event to the log; its id is the SSE id.
+pub async fn insert_event(
+    conn: &mut SqliteConnection,
+    at: DateTime<Utc>,
+    event: &Event,
+) -> Result<i64, StoreError> {
+    let body = serde_json::to_string(event)?;
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO events (occurred_at, kind, body) VALUES (?, ?, ?) RETURNING id",
+    )
+    .bind(micros(at))
+    .bind(event.name())
+    .bind(body)
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+pub fn event_from_row(row: &SqliteRow) -> Result<EventEnvelope, StoreError> {
+    Ok(EventEnvelope {
+        id: row.try_get("id")?,
+        at: from_micros(row.try_get("occurred_at")?)?,
+        event: json_col(row, "body")?,
+    })
+}
+
+pub async fn insert_audit(
+    conn: &mut SqliteConnection,
+    audit: &ApprovalAuditEvent,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+         VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(&audit.event_id)
+    .bind(micros(audit.timestamp))
+    .bind(&audit.run_id)
+    .bind(name_of(&audit.decision)?)
+    .bind(serde_json::to_string(audit)?)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The README's first command: installs what Assent needs (scripts/deps.sh), builds the window's
+# UI, the desktop app (release, embedded UI) and the `assent` CLI, then starts the desk in the
+# tray, embedding the service on 127.0.0.1:7391. Without a display it starts `assent serve`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+./scripts/deps.sh
+# shellcheck disable=SC1091
+[ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+
+echo "==> building the window (ui/)"
+(cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build)
+echo "==> building assent-desktop and assent (release; a few minutes the first time)"
+cargo build --release --locked -p assent-desktop --features custom-protocol
+cargo build --release --locked -p assent-cli
+target="${CARGO_TARGET_DIR:-$root/target}/release"
+
+bin="$HOME/.local/bin"
+mkdir -p "$bin"
+ln -sf "$target/assent" "$bin/assent"
+ln -sf "$target/assent-desktop" "$bin/assent-desktop"
+echo "==> installed assent and assent-desktop in $bin"
+
+log_dir="${XDG_STATE_HOME:-$HOME/.local/state}/assent"
+mkdir -p "$log_dir"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  nohup "$target/assent-desktop" >"$log_dir/desktop.log" 2>&1 &
+  echo "==> Assent is running (pid $!): tray icon + window, service on http://127.0.0.1:7391"
+  echo "    log: $log_dir/desktop.log; quit from the tray menu"
+else
+  echo "==> no DISPLAY: the desktop app needs a graphical session."
+  echo "    Starting the service alone instead: assent serve (http://127.0.0.1:7391)"
+  nohup "$target/assent" serve >"$log_dir/serve.log" 2>&1 &
+  echo "    pid $!; log: $log_dir/serve.log"
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# End-to-end tests of the desktop app against the real binary and its embedded service,
+# headless: Xvfb for the display, a private D-Bus session bus for notifications. Each suite
+# runs alone (tauri-driver's ports are fixed). Screenshots land in docs/screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export ASSENT_SCREENSHOTS="${ASSENT_SCREENSHOTS:-$PWD/docs/screenshots}"
+mkdir -p "$ASSENT_SCREENSHOTS"
+features="e2e,custom-protocol"
+echo "==> building the app and the e2e suites (features: $features)"
+cargo test -p assent-desktop --features "$features" --locked --no-run --test e2e_notifications --test e2e_webdriver
+for suite in e2e_notifications e2e_webdriver; do
+  echo "==> $suite (Xvfb + dbus-run-session)"
+  xvfb-run -a -s "-screen 0 1280x800x24" \
+    dbus-run-session -- \
+    cargo test -p assent-desktop --features "$features" --locked --test "$suite" -- --test-threads=1
+done

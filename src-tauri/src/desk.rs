@@ -1,0 +1,138 @@
+//! The desk's live picture of the service: pending prompts, grants and the connection,
+//! kept current from the event stream. Pure: the live task feeds it, the UI and tray read it.
+
+use std::collections::BTreeMap;
+
+use assent_core::ApprovalStatus;
+use assent_protocol::{Approval, Event, Grant};
+use serde::Serialize;
+
+/// The connection to the service as the person sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Link {
+    Connecting,
+    Connected,
+    Disconnected { reason: String },
+}
+
+/// What an event asks of the live task besides updating the picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Follow {
+    /// Nothing else.
+    Nothing,
+    /// Refetch pending prompts and grants (a `reset`).
+    Refetch,
+}
+
+/// The live picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Desk {
+    pub link: Link,
+    pending: BTreeMap<String, Approval>,
+    grants: BTreeMap<String, Grant>,
+}
+
+impl Default for Desk {
+    fn default() -> Self {
+        Desk {
+            link: Link::Connecting,
+            pending: BTreeMap::new(),
+            grants: BTreeMap::new(),
+        }
+    }
+}
+
+/// What the window shows: pending prompts newest first and every grant known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeskSnapshot {
+    pub link: Link,
+    pub pending: Vec<Approval>,
+    pub grants: Vec<Grant>,
+    /// Set while notifications are paused (RFC 3339 end, or `"until_resumed"`).
+    pub paused: Option<String>,
+}
+
+impl Desk {
+    /// Replaces everything with a fresh fetch (on every (re)connect and `reset`).
+    pub fn replace(&mut self, pending: Vec<Approval>, grants: Vec<Grant>) {
+        self.pending = pending
+            .into_iter()
+            .filter(|approval| approval.status == ApprovalStatus::Requested)
+            .map(|approval| (approval.approval_id.clone(), approval))
+            .collect();
+        self.grants = grants
+            .into_iter()
+            .map(|grant| (grant.grant.grant_id.clone(), grant))
+            .collect();
+    }
+
+    /// Applies one event of the stream.
+    pub fn apply(&mut self, event: &Event) -> Follow {
+        match event {
+            Event::ApprovalRequested { approval } | Event::ApprovalUpdated { approval } => {
+                if approval.status == ApprovalStatus::Requested {
+                    self.pending
+                        .insert(approval.approval_id.clone(), approval.clone());
+                } else {
+                    self.pending.remove(&approval.approval_id);
+                }
+            }
+            Event::ApprovalSettled { approval } => {
+                self.pending.remove(&approval.approval_id);
+            }
+            Event::GrantCreated { grant }
+            | Event::GrantUsed { grant, .. }
+            | Event::GrantRevoked { grant }
+            | Event::GrantExpired { grant } => {
+                self.grants
+                    .insert(grant.grant.grant_id.clone(), grant.clone());
+            }
+            Event::RunEnded { run_id } => {
+                self.pending
+                    .retain(|_, approval| &approval.run_id != run_id);
+            }
+            Event::Reset {} => return Follow::Refetch,
+        }
+        Follow::Nothing
+    }
+
+    /// Pending prompts, newest first (by last update, then id for a stable order).
+    pub fn pending_newest_first(&self) -> Vec<&Approval> {
+        let mut pending: Vec<&Approval> = self.pending.values().collect();
+        pending.sort_by(|a, b| {
+            b.created_at
+                .cmp(&a.created_at)
+                .then_with(|| b.approval_id.cmp(&a.approval_id))
+        });
+        pending
+    }
+
+    pub fn pending(&self, approval_id: &str) -> Option<&Approval> {
+        self.pending.get(approval_id)
+    }
+
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Grants, newest first.
+    pub fn grants_newest_first(&self) -> Vec<&Grant> {
+        let mut grants: Vec<&Grant> = self.grants.values().collect();
+        grants.sort_by(|a, b| b.grant.created_at.cmp(&a.grant.created_at));
+        grants
+    }
+
+    pub fn snapshot(&self, paused: Option<String>) -> DeskSnapshot {
+        DeskSnapshot {
+            link: self.link.clone(),
+            pending: self.pending_newest_first().into_iter().cloned().collect(),
+            grants: self.grants_newest_first().into_iter().cloned().collect(),
+            paused,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "desk_tests.rs"]
+mod tests;

@@ -1,0 +1,62 @@
+//! Test fixtures: a pending approval as the service sends it.
+#![allow(clippy::expect_used, reason = "tests")]
+
+use assent_core::{
+    ActionKind, ApprovalEvidence, ApprovalStatus, Decision, FallbackOnTimeout, RequestedBy,
+    RiskLevel, ScopeKind,
+};
+use assent_protocol::{Approval, Recommendation};
+use chrono::{DateTime, Utc};
+
+pub fn at(seconds: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(1_800_000_000 + seconds, 0).expect("valid timestamp")
+}
+
+/// `mvn -q test` in repo `shop`, asking, medium risk, offering once and run.
+pub fn approval(id: &str) -> Approval {
+    Approval {
+        approval_id: id.to_owned(),
+        run_id: "run-1".to_owned(),
+        task_id: "task-1".to_owned(),
+        repo: Some("shop".to_owned()),
+        requested_by: RequestedBy::Agent,
+        action_kind: ActionKind::Shell,
+        status: ApprovalStatus::Requested,
+        resolution: None,
+        decision: Decision::Ask,
+        risk: RiskLevel::Medium,
+        reasons: vec![
+            "runs the build tool".to_owned(),
+            "writes target/**".to_owned(),
+            "third reason".to_owned(),
+        ],
+        rule: "profile.maven-test".to_owned(),
+        recommendation: Recommendation {
+            decision: "approve".to_owned(),
+            scope: Some(ScopeKind::Run),
+            text: "Allow for this run".to_owned(),
+        },
+        required_role: None,
+        profile: Some("maven-test".to_owned()),
+        evidence: ApprovalEvidence {
+            summary: "Run maven-test in shop".to_owned(),
+            command: Some(vec!["mvn".to_owned(), "-q".to_owned(), "test".to_owned()]),
+            command_line: Some("mvn -q test".to_owned()),
+            cwd: "/home/dev/shop".to_owned(),
+            ..ApprovalEvidence::default()
+        },
+        offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
+        batch_key: "bk-1".to_owned(),
+        count: 1,
+        members: Vec::new(),
+        reason: "run the tests".to_owned(),
+        created_at: at(0),
+        updated_at: at(0),
+        expires_at: at(600),
+        fallback_on_timeout: FallbackOnTimeout::Deny,
+        decided_at: None,
+        decided_by: None,
+        decision_reason: None,
+        grant_id: None,
+    }
+}

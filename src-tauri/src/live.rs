@@ -1,0 +1,349 @@
+//! The live task: follows the event stream (refetching on every (re)connect and `reset`),
+//! receives notification clicks and pause choices, and after each change brings the
+//! notifications, the tray and the window up to date. Event-driven: the only timer is the end
+//! of a timed pause.
+
+use std::path::PathBuf;
+use std::pin::pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use assent_client::{Client, StreamItem};
+use assent_core::{Role, ScopeKind};
+use assent_protocol::DecisionRequest;
+use chrono::Utc;
+use futures::StreamExt;
+use tauri::{AppHandle, Emitter, Runtime};
+use tokio::sync::mpsc;
+
+use crate::desk::{Desk, DeskSnapshot, Follow, Link};
+use crate::ipc::{DeskEvent, DESK_EVENT};
+use crate::notices::{NoticeOp, Notices};
+use crate::notifier::{Notifier, Signal};
+use crate::pause::{Pause, PauseChoice};
+use crate::prompt::{notice, PromptAction};
+use crate::settings::Settings;
+use crate::tray::{self, TrayView};
+use crate::window;
+
+/// Expiry of a grant made from a notification's "Allow once".
+pub const ONCE_EXPIRY_SECONDS: i64 = 15 * 60;
+/// "End of run": the grant ends when the run ends, bounded by the default policy's 8 h.
+pub const RUN_EXPIRY_SECONDS: i64 = 8 * 60 * 60;
+/// The reason a notification's "Deny" sends back to the agent.
+pub const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification";
+
+/// What the live task receives besides the event stream.
+#[derive(Debug)]
+pub enum Input {
+    Signal(Signal),
+    Pause(PauseChoice),
+    /// Settings changed (notifications on/off, roles): redraw.
+    Redraw,
+}
+
+/// The app's shared state (Tauri-managed).
+pub struct Hub {
+    pub client: Client,
+    pub inputs: mpsc::Sender<Input>,
+    pub settings_path: PathBuf,
+    /// Where the service is, for the settings page.
+    pub service_url: String,
+    pub embedded: bool,
+    desk: Mutex<Desk>,
+    pause: Mutex<Pause>,
+    settings: Mutex<Settings>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Hub {
+    pub fn new(
+        client: Client,
+        inputs: mpsc::Sender<Input>,
+        settings: Settings,
+        settings_path: PathBuf,
+        service_url: String,
+        embedded: bool,
+    ) -> Hub {
+        Hub {
+            client,
+            inputs,
+            settings_path,
+            service_url,
+            embedded,
+            desk: Mutex::new(Desk::default()),
+            pause: Mutex::new(Pause::Off),
+            settings: Mutex::new(settings),
+        }
+    }
+
+    pub fn settings(&self) -> Settings {
+        locked(&self.settings).clone()
+    }
+
+    pub fn set_settings(&self, settings: Settings) {
+        *locked(&self.settings) = settings;
+    }
+
+    fn paused(&self) -> bool {
+        let now = Utc::now();
+        locked(&self.pause).is_paused(now) || locked(&self.settings).notifications_off
+    }
+
+    pub fn snapshot(&self) -> DeskSnapshot {
+        let paused = locked(&self.pause).describe(Utc::now()).or_else(|| {
+            locked(&self.settings)
+                .notifications_off
+                .then(|| "off".to_owned())
+        });
+        locked(&self.desk).snapshot(paused)
+    }
+}
+
+/// Runs until the app quits.
+pub async fn run<R: Runtime>(
+    app: AppHandle<R>,
+    hub: Arc<Hub>,
+    mut inputs: mpsc::Receiver<Input>,
+    notifier: Option<Notifier>,
+) {
+    let mut notices = Notices::default();
+    let mut events = pin!(hub.client.events(None));
+    loop {
+        let pause_end = locked(&hub.pause).ends_at();
+        let pause_over = async {
+            match pause_end.and_then(|end| (end - Utc::now()).to_std().ok()) {
+                Some(left) => tokio::time::sleep(left).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            item = events.next() => match item {
+                Some(item) => on_stream(&hub, item).await,
+                None => break,
+            },
+            Some(input) = inputs.recv() => on_input(&app, &hub, &mut notices, input),
+            () = pause_over => *locked(&hub.pause) = Pause::Off,
+        }
+        reconcile(&app, &hub, &mut notices, notifier.as_ref()).await;
+    }
+}
+
+async fn on_stream(hub: &Hub, item: StreamItem) {
+    match item {
+        StreamItem::Connected => refetch(hub).await,
+        StreamItem::Event(envelope) => {
+            let follow = locked(&hub.desk).apply(&envelope.event);
+            if follow == Follow::Refetch {
+                refetch(hub).await;
+            }
+        }
+        StreamItem::Disconnected(reason) => {
+            locked(&hub.desk).link = Link::Disconnected { reason };
+        }
+    }
+}
+
+/// Pending prompts and grants, fetched afresh.
+async fn refetch(hub: &Hub) {
+    let (pending, grants) = tokio::join!(hub.client.pending(), hub.client.grants(false));
+    let mut desk = locked(&hub.desk);
+    match (pending, grants) {
+        (Ok(pending), Ok(grants)) => {
+            desk.replace(pending, grants);
+            desk.link = Link::Connected;
+        }
+        (Err(err), _) | (_, Err(err)) => {
+            desk.link = Link::Disconnected {
+                reason: err.to_string(),
+            };
+        }
+    }
+}
+
+fn on_input<R: Runtime>(app: &AppHandle<R>, hub: &Arc<Hub>, notices: &mut Notices, input: Input) {
+    match input {
+        Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
+        Input::Redraw => {}
+        Input::Signal(Signal::Closed { id }) => {
+            notices.closed(id);
+        }
+        Input::Signal(Signal::Action { id, key }) => {
+            let (Some(approval_id), Some(action)) =
+                (notices.prompt_of(id), PromptAction::from_key(&key))
+            else {
+                return;
+            };
+            on_action(app, hub, approval_id.to_owned(), action);
+        }
+    }
+}
+
+/// A notification button: opens the window, or decides through the service with the
+/// approver token (never the webview's business).
+fn on_action<R: Runtime>(
+    app: &AppHandle<R>,
+    hub: &Arc<Hub>,
+    approval_id: String,
+    action: PromptAction,
+) {
+    if action == PromptAction::Open {
+        window::open(app, Some(&approval_id));
+        return;
+    }
+    let roles = locked(&hub.settings).roles.clone();
+    let offered = {
+        let desk = locked(&hub.desk);
+        desk.pending(&approval_id)
+            .and_then(|approval| notice(approval, &roles))
+            .is_some_and(|notice| notice.actions.contains(&action))
+    };
+    if !offered {
+        tracing::warn!(%approval_id, ?action, "ignoring a button this prompt does not offer");
+        return;
+    }
+    let Some(request) = decision_for(action) else {
+        return;
+    };
+    let hub = Arc::clone(hub);
+    tokio::spawn(async move {
+        if let Err(err) = hub.client.decide(&approval_id, &request).await {
+            tracing::warn!(%approval_id, %err, "the decision from the notification failed");
+        }
+    });
+}
+
+/// The decision a notification button stands for.
+pub fn decision_for(action: PromptAction) -> Option<DecisionRequest> {
+    let approve = |scope, expires_in_seconds, reason: &str| DecisionRequest::Approve {
+        scope,
+        expires_in_seconds,
+        max_uses: None,
+        reason: Some(reason.to_owned()),
+        path_patterns: None,
+    };
+    match action {
+        PromptAction::Open => None,
+        PromptAction::AllowOnce => Some(approve(
+            ScopeKind::Once,
+            ONCE_EXPIRY_SECONDS,
+            "Allowed once from the Assent notification",
+        )),
+        PromptAction::AllowForRun => Some(approve(
+            ScopeKind::Run,
+            RUN_EXPIRY_SECONDS,
+            "Allowed for this run from the Assent notification",
+        )),
+        PromptAction::Deny => Some(DecisionRequest::Deny {
+            reason: NOTIFICATION_DENY_REASON.to_owned(),
+        }),
+    }
+}
+
+/// Brings notifications, tray and window in line with the desk.
+async fn reconcile<R: Runtime>(
+    app: &AppHandle<R>,
+    hub: &Hub,
+    notices: &mut Notices,
+    notifier: Option<&Notifier>,
+) {
+    let paused = hub.paused();
+    let roles: Vec<Role> = locked(&hub.settings).roles.clone();
+    let ops = {
+        let desk = locked(&hub.desk);
+        notices.plan(&desk.pending_newest_first(), paused, &roles)
+    };
+    if let Some(notifier) = notifier {
+        execute(notifier, notices, ops).await;
+    }
+    let view = TrayView::of(&locked(&hub.desk), paused);
+    if let Err(err) = tray::apply(app, &view) {
+        tracing::warn!(%err, "cannot update the tray");
+    }
+    let event = DeskEvent::State {
+        snapshot: hub.snapshot(),
+    };
+    if let Err(err) = app.emit(DESK_EVENT, event) {
+        tracing::debug!(%err, "no window to update");
+    }
+}
+
+async fn execute(notifier: &Notifier, notices: &mut Notices, ops: Vec<NoticeOp>) {
+    for op in ops {
+        match op {
+            NoticeOp::Show {
+                approval_id,
+                replaces,
+                notice,
+                count,
+                updated_at,
+            } => match notifier.show(&notice, replaces).await {
+                Ok(id) => notices.shown(&approval_id, id, count, updated_at),
+                Err(err) => tracing::warn!(%err, %approval_id, "cannot show the notification"),
+            },
+            NoticeOp::Close {
+                approval_id,
+                notification_id,
+            } => {
+                if notification_id != 0 {
+                    if let Err(err) = notifier.close(notification_id).await {
+                        tracing::debug!(%err, "the notification was already gone");
+                    }
+                }
+                notices.forget(&approval_id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notification_buttons_map_to_the_documented_decisions() {
+        assert_eq!(
+            decision_for(PromptAction::Open),
+            None,
+            "the body click only opens the window"
+        );
+        match decision_for(PromptAction::AllowForRun) {
+            Some(DecisionRequest::Approve {
+                scope,
+                expires_in_seconds,
+                ..
+            }) => {
+                assert_eq!(
+                    scope,
+                    ScopeKind::Run,
+                    "'Allow for run' grants the run scope"
+                );
+                assert!(expires_in_seconds > 0, "every grant expires");
+            }
+            other => panic!("'Allow for run' must approve, got {other:?}"),
+        }
+        match decision_for(PromptAction::AllowOnce) {
+            Some(DecisionRequest::Approve { scope, .. }) => {
+                assert_eq!(
+                    scope,
+                    ScopeKind::Once,
+                    "'Allow once' grants exactly this action"
+                );
+            }
+            other => panic!("'Allow once' must approve, got {other:?}"),
+        }
+        match decision_for(PromptAction::Deny) {
+            Some(DecisionRequest::Deny { reason }) => {
+                assert!(
+                    !reason.trim().is_empty(),
+                    "a denial carries a reason for the agent"
+                );
+            }
+            other => panic!("'Deny' must deny, got {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! What a prompt's notification says and which buttons it offers. Pure: no D-Bus here.
+
+use assent_core::{ActionKind, ApprovalStatus, Decision, RiskLevel, Role, ScopeKind};
+use assent_protocol::Approval;
+
+use crate::text::{has_hidden_chars, untrusted};
+
+/// Longest command shown whole; a longer one gets "Open" only.
+pub const MAX_COMMAND_CHARS: usize = 160;
+const MAX_SUMMARY_PART: usize = 40;
+const MAX_REASON_CHARS: usize = 80;
+const MAX_PATHS_SHOWN: usize = 3;
+
+/// A button of a notification; `Open` is the body click (the freedesktop `default` action).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PromptAction {
+    Open,
+    AllowForRun,
+    AllowOnce,
+    Deny,
+}
+
+impl PromptAction {
+    /// The action key sent in `Notify` and received in `ActionInvoked`.
+    pub fn key(self) -> &'static str {
+        match self {
+            PromptAction::Open => "default",
+            PromptAction::AllowForRun => "allow-run",
+            PromptAction::AllowOnce => "allow-once",
+            PromptAction::Deny => "deny",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PromptAction::Open => "Open",
+            PromptAction::AllowForRun => "Allow for run",
+            PromptAction::AllowOnce => "Allow once",
+            PromptAction::Deny => "Deny",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        [Self::Open, Self::AllowForRun, Self::AllowOnce, Self::Deny]
+            .into_iter()
+            .find(|action| action.key() == key)
+    }
+}
+
+/// Freedesktop urgency levels (the `urgency` hint byte).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Urgency {
+    Low = 0,
+    Normal = 1,
+    Critical = 2,
+}
+
+impl From<RiskLevel> for Urgency {
+    fn from(risk: RiskLevel) -> Self {
+        match risk {
+            RiskLevel::Low => Urgency::Low,
+            RiskLevel::Medium => Urgency::Normal,
+            RiskLevel::High | RiskLevel::Critical => Urgency::Critical,
+        }
+    }
+}
+
+/// Why a prompt may only be opened in the window, never approved from the notification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenOnly {
+    /// An escalation needing a role this desk's user does not hold.
+    MissingRole(Role),
+    /// The command is too long to show whole.
+    CommandTooLong,
+    /// The command carries control, bidi or zero-width characters.
+    HiddenCharacters,
+}
+
+/// The text and buttons of one prompt's notification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptNotice {
+    pub summary: String,
+    pub body: String,
+    pub actions: Vec<PromptAction>,
+    pub urgency: Urgency,
+}
+
+/// The notification for a pending prompt, or `None` when it must not prompt (settled, or
+/// blocked: blocked actions are never offered for approval).
+pub fn notice(approval: &Approval, roles: &[Role]) -> Option<PromptNotice> {
+    if approval.status != ApprovalStatus::Requested || approval.decision == Decision::Block {
+        return None;
+    }
+    let open_only = open_only(approval, roles);
+    let actions = match open_only {
+        Some(_) => vec![PromptAction::Open],
+        None => decision_actions(&approval.offered_scopes),
+    };
+    Some(PromptNotice {
+        summary: summary(approval, &actions),
+        body: body(approval, open_only),
+        actions,
+        urgency: approval.risk.into(),
+    })
+}
+
+/// The buttons a prompt offers when it may be decided from the notification.
+fn decision_actions(offered: &[ScopeKind]) -> Vec<PromptAction> {
+    let mut actions = vec![PromptAction::Open];
+    if offered.contains(&ScopeKind::Run) {
+        actions.push(PromptAction::AllowForRun);
+    }
+    if offered.contains(&ScopeKind::Once) {
+        actions.push(PromptAction::AllowOnce);
+    }
+    actions.push(PromptAction::Deny);
+    actions
+}
+
+/// Whether the prompt must be reviewed in the window (and why).
+pub fn open_only(approval: &Approval, roles: &[Role]) -> Option<OpenOnly> {
+    if approval.decision == Decision::Escalate {
+        if let Some(role) = approval.required_role {
+            if !roles.contains(&role) {
+                return Some(OpenOnly::MissingRole(role));
+            }
+        }
+    }
+    let evidence = &approval.evidence;
+    let argv_hidden = evidence
+        .command
+        .iter()
+        .flatten()
+        .any(|arg| has_hidden_chars(arg));
+    let members_hidden = approval
+        .members
+        .iter()
+        .filter_map(|member| member.command_line.as_deref())
+        .any(has_hidden_chars);
+    let line = command_line(approval);
+    if evidence.suspicious_text
+        || argv_hidden
+        || members_hidden
+        || line.as_deref().is_some_and(has_hidden_chars)
+    {
+        return Some(OpenOnly::HiddenCharacters);
+    }
+    if line.is_some_and(|line| line.chars().count() > MAX_COMMAND_CHARS) {
+        return Some(OpenOnly::CommandTooLong);
+    }
+    None
+}
+
+/// The command as written, or its argv joined.
+fn command_line(approval: &Approval) -> Option<String> {
+    let evidence = &approval.evidence;
+    evidence
+        .command_line
+        .clone()
+        .or_else(|| evidence.command.as_ref().map(|argv| argv.join(" ")))
+}
+
+/// "Allow maven-test for this run? · shop (3 waiting)".
+fn summary(approval: &Approval, actions: &[PromptAction]) -> String {
+    let what = untrusted(&subject(approval), MAX_SUMMARY_PART);
+    let place = untrusted(&place(approval), MAX_SUMMARY_PART);
+    let waiting = if approval.count > 1 {
+        format!(" ({} waiting)", approval.count)
+    } else {
+        String::new()
+    };
+    let question = if actions.contains(&PromptAction::AllowForRun) {
+        format!("Allow {what} for this run?")
+    } else if actions.contains(&PromptAction::AllowOnce) {
+        format!("Allow {what} once?")
+    } else {
+        format!("Review {what}")
+    };
+    format!("{question} · {place}{waiting}")
+}
+
+/// What the prompt is about: the command profile, else the program, else the action kind.
+fn subject(approval: &Approval) -> String {
+    if let Some(profile) = &approval.profile {
+        return profile.clone();
+    }
+    let program = approval
+        .evidence
+        .command
+        .as_ref()
+        .and_then(|argv| argv.first())
+        .map(|program| program.rsplit('/').next().unwrap_or(program).to_owned());
+    program.unwrap_or_else(|| kind_label(approval.action_kind).to_owned())
+}
+
+/// Where: the repo, else the last component of the cwd.
+fn place(approval: &Approval) -> String {
+    approval.repo.clone().unwrap_or_else(|| {
+        let cwd = approval.evidence.cwd.trim_end_matches('/');
+        cwd.rsplit('/').next().unwrap_or(cwd).to_owned()
+    })
+}
+
+/// Risk and top reasons, then the command or paths, then why it is open-only.
+fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
+    let mut head = format!("{} risk", risk_label(approval.risk));
+    for reason in approval.reasons.iter().take(2) {
+        head.push_str(" · ");
+        head.push_str(&untrusted(reason, MAX_REASON_CHARS));
+    }
+    let mut lines = vec![head];
+    let evidence = &approval.evidence;
+    match (command_line(approval), open_only) {
+        (Some(_), Some(OpenOnly::HiddenCharacters | OpenOnly::CommandTooLong)) => {}
+        (Some(line), _) => lines.push(format!("$ {}", untrusted(&line, MAX_COMMAND_CHARS))),
+        (None, _) if !evidence.paths.is_empty() => lines.push(paths_line(&evidence.paths)),
+        (None, _) if !evidence.network.is_empty() => lines.push(format!(
+            "network: {}",
+            untrusted(&evidence.network.join(", "), MAX_COMMAND_CHARS)
+        )),
+        (None, _) => {}
+    }
+    match open_only {
+        Some(OpenOnly::MissingRole(role)) => lines.push(format!(
+            "Needs the {} role — open Assent to review.",
+            role_label(role)
+        )),
+        Some(OpenOnly::CommandTooLong) => {
+            lines.push("Command too long to show here — open Assent to review.".to_owned());
+        }
+        Some(OpenOnly::HiddenCharacters) => lines.push(
+            "Command carries hidden or control characters — open Assent to review.".to_owned(),
+        ),
+        None => {}
+    }
+    lines.join("\n")
+}
+
+fn paths_line(paths: &[String]) -> String {
+    let shown: Vec<String> = paths
+        .iter()
+        .take(MAX_PATHS_SHOWN)
+        .map(|path| untrusted(path, MAX_SUMMARY_PART * 2))
+        .collect();
+    let more = paths.len().saturating_sub(MAX_PATHS_SHOWN);
+    if more > 0 {
+        format!("paths: {} (+{more} more)", shown.join(", "))
+    } else {
+        format!("paths: {}", shown.join(", "))
+    }
+}
+
+pub fn risk_label(risk: RiskLevel) -> &'static str {
+    match risk {
+        RiskLevel::Low => "Low",
+        RiskLevel::Medium => "Medium",
+        RiskLevel::High => "High",
+        RiskLevel::Critical => "Critical",
+    }
+}
+
+pub fn role_label(role: Role) -> &'static str {
+    match role {
+        Role::TaskAuthor => "task author",
+        Role::RepoMaintainer => "repo maintainer",
+        Role::SecurityReviewer => "security reviewer",
+        Role::PlatformAdmin => "platform admin",
+    }
+}
+
+fn kind_label(kind: ActionKind) -> &'static str {
+    match kind {
+        ActionKind::Shell => "a command",
+        ActionKind::FileRead => "a file read",
+        ActionKind::FileWrite => "a file write",
+        ActionKind::FileDelete => "a file deletion",
+        ActionKind::Network => "network access",
+        ActionKind::Credential => "a credential",
+        ActionKind::Pr => "a pull request",
+        ActionKind::Mcp => "an MCP tool",
+        ActionKind::Other => "an action",
+    }
+}
+
+#[cfg(test)]
+#[path = "prompt_tests.rs"]
+mod tests;

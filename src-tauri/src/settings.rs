@@ -1,0 +1,166 @@
+//! The desk's settings (service URL, token, notifications, autostart, roles), stored as JSON
+//! in the user's config dir. `ASSENT_URL` + `ASSENT_TOKEN` in the environment win.
+
+use std::path::{Path, PathBuf};
+
+use assent_core::Role;
+use serde::{Deserialize, Serialize};
+
+/// Stored settings. The token never goes back to the webview.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// A remote service; empty → the embedded one.
+    pub service_url: Option<String>,
+    /// Its approver token.
+    pub token: Option<String>,
+    /// `false` → tray only, no popups.
+    pub notifications_off: bool,
+    pub autostart: bool,
+    /// Roles this desk's user holds (escalations needing another role are "Open" only).
+    pub roles: Vec<Role>,
+}
+
+/// Where the service is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Service {
+    /// Embed assent-server on 127.0.0.1:7391.
+    Embedded,
+    /// Connect to this URL with this approver token.
+    Remote { url: String, token: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("no config directory")]
+    NoConfigDir,
+    #[error("cannot write settings to {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot encode settings: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
+impl Settings {
+    /// `$XDG_CONFIG_HOME/assent/desktop.json`.
+    pub fn default_path() -> Option<PathBuf> {
+        dirs::config_dir().map(|dir| dir.join("assent").join("desktop.json"))
+    }
+
+    /// The stored settings; missing or unreadable → defaults (logged).
+    pub fn load(path: &Path) -> Settings {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text).unwrap_or_else(|err| {
+                tracing::warn!(%err, path = %path.display(), "ignoring unreadable settings");
+                Settings::default()
+            }),
+            Err(_) => Settings::default(),
+        }
+    }
+
+    /// Writes the settings, mode 0600 (they may hold a token).
+    pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
+        let write = |source| SettingsError::Write {
+            path: path.to_owned(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(write)?;
+        }
+        let text = serde_json::to_string_pretty(self)?;
+        let tmp = path.with_extension("json.tmp");
+        {
+            use std::io::Write;
+            use std::os::unix::fs::OpenOptionsExt;
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)
+                .map_err(write)?;
+            file.write_all(text.as_bytes()).map_err(write)?;
+        }
+        std::fs::rename(&tmp, path).map_err(write)
+    }
+
+    /// Environment first (`ASSENT_URL` and `ASSENT_TOKEN` both set), then the settings,
+    /// else embedded.
+    pub fn service(&self, env_url: Option<String>, env_token: Option<String>) -> Service {
+        let non_empty = |v: Option<String>| v.filter(|v| !v.trim().is_empty());
+        if let (Some(url), Some(token)) = (non_empty(env_url), non_empty(env_token)) {
+            return Service::Remote { url, token };
+        }
+        match (
+            non_empty(self.service_url.clone()),
+            non_empty(self.token.clone()),
+        ) {
+            (Some(url), Some(token)) => Service::Remote { url, token },
+            _ => Service::Embedded,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_wins_then_settings_then_embedded() {
+        let stored = Settings {
+            service_url: Some("http://team:7391".to_owned()),
+            token: Some("stored".to_owned()),
+            ..Settings::default()
+        };
+        assert_eq!(
+            stored.service(Some("http://env:1".to_owned()), Some("env".to_owned())),
+            Service::Remote {
+                url: "http://env:1".to_owned(),
+                token: "env".to_owned()
+            },
+            "ASSENT_URL + ASSENT_TOKEN win"
+        );
+        assert_eq!(
+            stored.service(Some("http://env:1".to_owned()), None),
+            Service::Remote {
+                url: "http://team:7391".to_owned(),
+                token: "stored".to_owned()
+            },
+            "a URL without a token in the environment is not enough"
+        );
+        assert_eq!(
+            Settings::default().service(None, Some(String::new())),
+            Service::Embedded,
+            "nothing configured → embedded service"
+        );
+    }
+
+    #[test]
+    fn settings_round_trip_with_private_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("nested").join("desktop.json");
+        let settings = Settings {
+            token: Some("secret".to_owned()),
+            autostart: true,
+            roles: vec![Role::RepoMaintainer],
+            ..Settings::default()
+        };
+        settings.save(&path).expect("saved");
+        assert_eq!(Settings::load(&path), settings, "what is saved loads back");
+        let mode = std::fs::metadata(&path)
+            .expect("exists")
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o600, "a file holding a token is private");
+        std::fs::write(&path, "{not json").expect("write");
+        assert_eq!(
+            Settings::load(&path),
+            Settings::default(),
+            "garbage → defaults"
+        );
+    }
+}

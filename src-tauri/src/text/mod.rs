@@ -1,0 +1,212 @@
+//! Agent text is untrusted. Before any of it reaches a notification (whose body the server may
+//! render as markup) it goes through [`untrusted`]: ANSI sequences stripped, secrets masked,
+//! control / bidi / zero-width characters shown as visible escapes, truncated, markup escaped.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// The ellipsis marking a truncation.
+pub const ELLIPSIS: char = '…';
+
+/// What replaces a secret value.
+pub const MASK: &str = "****";
+
+/// Cleans one piece of agent text for display in at most `max_chars` characters (before
+/// markup escaping, which only lengthens entities).
+pub fn untrusted(text: &str, max_chars: usize) -> String {
+    let plain = strip_ansi(text);
+    let masked = mask_secrets(&plain);
+    let visible = visible_escapes(&masked);
+    escape_markup(&truncate(&visible, max_chars))
+}
+
+/// Like [`untrusted`] but without markup escaping, for surfaces that render plain text
+/// (the tray menu).
+pub fn untrusted_plain(text: &str, max_chars: usize) -> String {
+    let plain = strip_ansi(text);
+    let masked = mask_secrets(&plain);
+    truncate(&visible_escapes(&masked), max_chars)
+}
+
+static ANSI: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    // CSI (7-bit and 8-bit), OSC terminated by BEL or ST, and two-character escapes.
+    Regex::new(concat!(
+        r"\x1b\[[0-?]*[ -/]*[@-~]",
+        r"|\x{9b}[0-?]*[ -/]*[@-~]",
+        r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?",
+        r"|\x1b[@-Z\\-_]",
+    ))
+    .ok()
+});
+
+/// Removes terminal escape sequences (colours, cursor moves, titles, hyperlinks).
+pub fn strip_ansi(text: &str) -> String {
+    match ANSI.as_ref() {
+        Some(re) => re.replace_all(text, "").into_owned(),
+        None => text.replace('\u{1b}', ""),
+    }
+}
+
+/// A secret pattern and how to replace it (`$1` keeps the non-secret prefix).
+struct SecretRule {
+    pattern: &'static str,
+    replacement: &'static str,
+}
+
+const SECRET_RULES: &[SecretRule] = &[
+    // https://user:password@host
+    SecretRule {
+        pattern: r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+@",
+        replacement: "${1}****@",
+    },
+    // Authorization: Bearer xyz / Basic xyz
+    SecretRule {
+        pattern: r"(?i)\b((?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}",
+        replacement: "${1}****",
+    },
+    // PASSWORD=…, --api-key=…, "token": "…"
+    SecretRule {
+        pattern: r#"(?i)((?:^|[\s;&|"'({,])-{0,2}[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential)[a-z0-9_.-]*["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',;}]+)"#,
+        replacement: "${1}****",
+    },
+    // --password value, --token value
+    SecretRule {
+        pattern: r"(?i)((?:^|\s)--?(?:password|passwd|token|secret|api-key|apikey|auth-token|access-token|private-key)\s+)(\S+)",
+        replacement: "${1}****",
+    },
+    // Well-known token shapes.
+    SecretRule {
+        pattern: r"\b(gh[pousr]_)[A-Za-z0-9]{16,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(github_pat_)[A-Za-z0-9_]{16,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(glpat-)[A-Za-z0-9_-]{16,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(AKIA)[0-9A-Z]{16}\b",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(AIza)[0-9A-Za-z_-]{30,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"\b(npm_)[A-Za-z0-9]{30,}",
+        replacement: "${1}****",
+    },
+    SecretRule {
+        pattern: r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
+        replacement: "${1}****",
+    },
+];
+
+static SECRETS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+    SECRET_RULES
+        .iter()
+        .filter_map(|rule| {
+            Regex::new(rule.pattern)
+                .ok()
+                .map(|re| (re, rule.replacement))
+        })
+        .collect()
+});
+
+/// Masks tokens, keys and passwords (in URLs, assignments, flags and known token shapes).
+pub fn mask_secrets(text: &str) -> String {
+    SECRETS
+        .iter()
+        .fold(text.to_owned(), |acc, (re, replacement)| {
+            re.replace_all(&acc, *replacement).into_owned()
+        })
+}
+
+/// Whether `c` changes how surrounding text reads without being visible: bidi overrides,
+/// isolates and marks, and zero-width characters.
+pub fn is_bidi_or_zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{FEFF}'
+            | '\u{00AD}'
+    )
+}
+
+/// Whether `c` must be shown as an escape: control characters (C0, DEL, C1), bidi and
+/// zero-width characters.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control() || is_bidi_or_zero_width(c)
+}
+
+/// Whether the text carries anything [`visible_escapes`] would rewrite.
+pub fn has_hidden_chars(text: &str) -> bool {
+    text.chars().any(is_hidden)
+}
+
+/// Shows control, bidi and zero-width characters as visible escapes (`\n`, `\t`, `\x07`,
+/// `\u{202e}`), so they can neither hide nor reorder text.
+pub fn visible_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c if is_hidden(c) => out.push_str(&format!("\\u{{{:04x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// At most `max_chars` characters; a cut ends with [`ELLIPSIS`] (counted in `max_chars`).
+pub fn truncate(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_owned();
+    }
+    let keep = max_chars.saturating_sub(1);
+    let mut out: String = text.chars().take(keep).collect();
+    if max_chars > 0 {
+        out.push(ELLIPSIS);
+    }
+    out
+}
+
+/// Escapes the notification markup subset (`<b>`, `<a href>`, `<img>`…) and entities.
+pub fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,188 @@
+//! Shared parts of the end-to-end suites: a private desk (temp data/config dirs, a free port
+//! for the embedded service), a requester client that submits like a gate, and a test
+//! notification server on the session bus that records every call.
+#![allow(dead_code, reason = "each suite uses a different part")]
+
+pub mod notification_server;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use assent_client::Client;
+use assent_core::{Action, ActionContext, ActionKind, ActionRequest, RequestedBy};
+use assent_protocol::{SubmitResponse, APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
+
+/// The app binary under test: `ASSENT_DESKTOP_BIN`, else the one cargo built for this test.
+pub fn app_binary() -> PathBuf {
+    std::env::var_os("ASSENT_DESKTOP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_assent-desktop")))
+}
+
+/// A private desk: its own data dir (tokens, SQLite), config dir and service port.
+pub struct Desk {
+    pub dir: tempfile::TempDir,
+    pub port: u16,
+}
+
+impl Desk {
+    pub fn new() -> Desk {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("free port")
+            .port();
+        std::fs::create_dir_all(dir.path().join("data")).expect("data dir");
+        std::fs::create_dir_all(dir.path().join("config")).expect("config dir");
+        Desk { dir, port }
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data").join("assent")
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The environment the app runs with: embedded service on the private port.
+    pub fn env(&self) -> Vec<(String, String)> {
+        let root = self.dir.path();
+        vec![
+            (
+                "XDG_DATA_HOME".into(),
+                root.join("data").display().to_string(),
+            ),
+            (
+                "XDG_CONFIG_HOME".into(),
+                root.join("config").display().to_string(),
+            ),
+            (
+                "ASSENT_DESKTOP_SETTINGS".into(),
+                root.join("config")
+                    .join("desktop.json")
+                    .display()
+                    .to_string(),
+            ),
+            (
+                "ASSENT_DESKTOP_LISTEN".into(),
+                format!("127.0.0.1:{}", self.port),
+            ),
+            ("WEBKIT_DISABLE_DMABUF_RENDERER".into(), "1".into()),
+            ("ASSENT_LOG".into(), "info".into()),
+        ]
+    }
+
+    /// Applies [`Desk::env`] to a command and removes a configured remote service.
+    pub fn configure(&self, command: &mut Command) {
+        command.env_remove("ASSENT_URL").env_remove("ASSENT_TOKEN");
+        for (key, value) in self.env() {
+            command.env(key, value);
+        }
+    }
+
+    /// Waits until the embedded service wrote its tokens and answers.
+    pub async fn wait_ready(&self, timeout: Duration) -> (Client, Client) {
+        let until = Instant::now() + timeout;
+        loop {
+            if let (Some(requester), Some(approver)) = (
+                read(&self.data_dir().join(REQUESTER_TOKEN_FILE)),
+                read(&self.data_dir().join(APPROVER_TOKEN_FILE)),
+            ) {
+                let requester = Client::new(&self.url(), &requester).expect("requester client");
+                if requester.health().await.is_ok() {
+                    let approver = Client::new(&self.url(), &approver).expect("approver client");
+                    return (requester, approver);
+                }
+            }
+            assert!(
+                Instant::now() < until,
+                "the app's embedded service must start within {timeout:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+}
+
+/// A shell action like the Claude Code gate submits.
+pub fn shell_request(run_id: &str, command: &str, cwd: &str) -> ActionRequest {
+    ActionRequest {
+        run_id: run_id.to_owned(),
+        task_id: format!("{run_id}-task"),
+        requested_by: RequestedBy::Agent,
+        idempotency_key: None,
+        action: Action {
+            kind: ActionKind::Shell,
+            command: Some(command.to_owned()),
+            argv: None,
+            cwd: cwd.to_owned(),
+            paths: Vec::new(),
+            network: Vec::new(),
+            credential_scope: None,
+            tool: None,
+        },
+        context: ActionContext {
+            repo: Some("shop".to_owned()),
+            ..ActionContext::default()
+        },
+        reason: "run the test suite before committing".to_owned(),
+    }
+}
+
+/// A command the default policy asks a person about.
+pub const ASKED_COMMAND: &str = "mvn -q test";
+
+/// Submits and expects a pending prompt; its approval id.
+pub async fn submit_pending(requester: &Client, request: &ActionRequest) -> String {
+    let answer: SubmitResponse = requester.submit(request).await.expect("submit");
+    match answer.approval_id {
+        Some(id) => id,
+        None => panic!("{} must open a prompt, got {answer:?}", request.run_id),
+    }
+}
+
+/// Polls `check` until it is `Some` (end-to-end waits on other processes; no fixed sleeps).
+pub async fn eventually<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let until = Instant::now() + timeout;
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(
+            Instant::now() < until,
+            "timed out after {timeout:?} waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Takes a screenshot of the whole (virtual) screen into `docs/screenshots/` when
+/// `ASSENT_SCREENSHOTS` names that directory.
+pub fn screenshot(name: &str) {
+    let Some(dir) = std::env::var_os("ASSENT_SCREENSHOTS") else {
+        return;
+    };
+    let path = PathBuf::from(dir).join(name);
+    let status = Command::new("import")
+        .args(["-window", "root"])
+        .arg(&path)
+        .status()
+        .expect("imagemagick's import");
+    assert!(
+        status.success(),
+        "screenshot {} must be written",
+        path.display()
+    );
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Memory (PSS summed over the app and its WebKit children) and idle wake-ups (context switches
+# of all their threads) of the desktop app, with the window closed and open.
+# Usage (see docs/benchmarks.md):
+#   xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- \
+#     tests/e2e/measure.sh target/release/assent-desktop
+set -euo pipefail
+app="$(realpath "$1")"
+settle="${SETTLE:-10}"
+idle="${IDLE:-60}"
+tmp="$(mktemp -d)"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+export ASSENT_DESKTOP_SETTINGS="$tmp/config/desktop.json" ASSENT_DESKTOP_LISTEN="127.0.0.1:$port"
+export WEBKIT_DISABLE_DMABUF_RENDERER=1
+unset ASSENT_URL ASSENT_TOKEN
+
+"$app" --tray 2>"$tmp/app.log" &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+
+descendants() {
+  local child
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+procs() { echo "$pid" $(descendants "$pid"); }
+pss_mib() {
+  local total=0 p kb
+  for p in $(procs); do
+    kb=$(awk '/^Pss:/ {print $2}' /proc/"$p"/smaps_rollup 2>/dev/null || echo 0)
+    total=$((total + ${kb:-0}))
+  done
+  echo "$((total / 1024))"
+}
+names() { for p in $(procs); do tr -d '\0' </proc/"$p"/comm; printf ' '; done; }
+switches() {
+  local total=0 p f n
+  for p in $(procs); do
+    for f in /proc/"$p"/task/*/status; do
+      n=$(awk '/ctxt_switches/ {s += $2} END {print s + 0}' "$f" 2>/dev/null || echo 0)
+      total=$((total + n))
+    done
+  done
+  echo "$total"
+}
+measure() {
+  local label="$1" before after
+  sleep "$settle"
+  echo "$label: PSS $(pss_mib) MiB over [$(names)]"
+  before=$(switches)
+  sleep "$idle"
+  after=$(switches)
+  echo "$label: $((after - before)) context switches in ${idle} s idle ($(awk "BEGIN {printf \"%.1f\", ($after - $before) / $idle}")/s)"
+}
+
+measure "window closed"
+"$app" 2>>"$tmp/app.log" # a second launch asks the first (single instance) to open its window
+measure "window open"

@@ -1,0 +1,135 @@
+//! End-to-end: the real app binary with its embedded service, on a private session bus with
+//! a recording notification server. A submitted request raises one notification (summary,
+//! body, actions); clicking its "Allow once" creates the grant through the service and the
+//! app closes the notification. Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use assent_core::{ApprovalStatus, ScopeKind};
+use common::notification_server::{Call, NotificationServer};
+use common::{app_binary, eventually, shell_request, submit_pending, Desk, ASKED_COMMAND};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+struct App(Child);
+
+impl Drop for App {
+    fn drop(&mut self) {
+        // SIGTERM first, so the app (and its embedded service) end cleanly.
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        if self.0.wait().is_err() {
+            let _ = self.0.kill();
+        }
+    }
+}
+
+fn start_app(desk: &Desk) -> App {
+    let mut command = Command::new(app_binary());
+    command
+        .arg("--tray")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    desk.configure(&mut command);
+    App(command.spawn().expect("start assent-desktop"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let _app = start_app(&desk);
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+
+    let request = shell_request("run-notify", ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+
+    let Some(Call::Notify {
+        id,
+        replaces_id,
+        app_name,
+        summary,
+        body,
+        actions,
+        urgency,
+        ..
+    }) = server.next(WAIT).await
+    else {
+        panic!("a submitted request must raise a notification");
+    };
+    assert_eq!(replaces_id, 0, "the first notification of a prompt is new");
+    assert_eq!(app_name, "Assent", "sent as Assent");
+    assert!(summary.starts_with("Allow "), "the summary asks: {summary}");
+    assert!(
+        summary.contains("· shop"),
+        "the summary says where: {summary}"
+    );
+    assert!(
+        body.contains("risk"),
+        "the body gives the risk level: {body}"
+    );
+    assert!(
+        body.contains(ASKED_COMMAND),
+        "the body shows the command: {body}"
+    );
+    assert!(
+        actions
+            .windows(2)
+            .any(|pair| pair == ["allow-once", "Allow once"]),
+        "an 'Allow once' button is offered: {actions:?}"
+    );
+    assert!(
+        actions.windows(2).any(|pair| pair == ["deny", "Deny"]),
+        "a 'Deny' button is offered: {actions:?}"
+    );
+    assert_eq!(
+        actions.first().map(String::as_str),
+        Some("default"),
+        "the body click opens the window"
+    );
+    assert!(urgency.is_some(), "urgency follows risk");
+
+    server.invoke(id, "allow-once").await;
+
+    let Some(Call::Close { id: closed }) = server.next(WAIT).await else {
+        panic!("the settled prompt's notification must be closed by the app");
+    };
+    assert_eq!(closed, id, "the app closes exactly that notification");
+
+    let approval = approver
+        .approval(&approval_id, None)
+        .await
+        .expect("approval");
+    assert_eq!(
+        approval.status,
+        ApprovalStatus::ApprovedOnce,
+        "'Allow once' is an approver decision through the service"
+    );
+    let grants = eventually("the grant", WAIT, || async {
+        let grants = approver.grants(false).await.ok()?;
+        grants
+            .into_iter()
+            .find(|g| g.grant.approval_id == approval_id)
+    })
+    .await;
+    assert_eq!(
+        grants.grant.scope_kind,
+        ScopeKind::Once,
+        "the grant covers this action once"
+    );
+
+    let again = server.next(Duration::from_millis(500)).await;
+    assert!(
+        again.is_none(),
+        "no second notification for a settled prompt: {again:?}"
+    );
+}

@@ -1,0 +1,19 @@
+// The typed IPC: the app's commands and its one event channel. The approver token stays in Rust.
+import { invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
+
+export const DESK_EVENT = 'assent:desk';
+
+export const api = {
+  snapshot: () => invoke<DeskSnapshot>('desk_snapshot'),
+  decide: (approvalId: string, decision: DecisionRequest) =>
+    invoke<void>('approval_decide', { approvalId, decision }),
+  revoke: (grantId: string, reason: string) => invoke<void>('grant_revoke', { grantId, reason }),
+  audit: (runId: string | null) => invoke<AuditEvent[]>('audit_list', { runId }),
+  pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
+  settings: () => invoke<SettingsView>('settings_get'),
+  saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),
+  onDesk: (handler: (event: DeskEvent) => void): Promise<UnlistenFn> =>
+    listen<DeskEvent>(DESK_EVENT, (event) => handler(event.payload)),
+};

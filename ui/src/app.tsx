@@ -1,0 +1,80 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api';
+import { focusFromHash } from './logic';
+import type { DeskSnapshot } from './types';
+import { Grants } from './views/Grants';
+import { History } from './views/History';
+import { Pending } from './views/Pending';
+import { Settings } from './views/Settings';
+
+type Tab = 'pending' | 'grants' | 'history' | 'settings';
+
+const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, pending: [], grants: [], paused: null };
+
+export function App() {
+  const [tab, setTab] = useState<Tab>('pending');
+  const [desk, setDesk] = useState<DeskSnapshot>(EMPTY);
+  const [focus, setFocus] = useState<string | null>(() => focusFromHash(window.location.hash));
+  const [ipcError, setIpcError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let unlisten: (() => void) | undefined;
+    let gone = false;
+    void api
+      .onDesk((event) => {
+        if (event.type === 'state') setDesk(event.snapshot);
+        else {
+          setTab('pending');
+          setFocus(event.approval_id);
+        }
+      })
+      .then((stop) => (gone ? stop() : (unlisten = stop)))
+      .catch((err: unknown) => setIpcError(`cannot follow the desk: ${String(err)}`));
+    api
+      .snapshot()
+      .then(setDesk)
+      .catch((err: unknown) => setIpcError(`cannot read the desk: ${String(err)}`));
+    return () => {
+      gone = true;
+      unlisten?.();
+    };
+  }, []);
+
+  const link = desk.link;
+  const activeGrants = desk.grants.filter((g) => g.status === 'active').length;
+  const tabs: [Tab, string][] = [
+    ['pending', `Pending (${desk.pending.length})`],
+    ['grants', `Grants (${activeGrants})`],
+    ['history', 'History'],
+    ['settings', 'Settings'],
+  ];
+  return (
+    <div class="shell">
+      <header class="top">
+        <h1>Assent</h1>
+        <nav>
+          {tabs.map(([id, label]) => (
+            <button key={id} data-testid={`tab-${id}`} class={tab === id ? 'tab on' : 'tab'} onClick={() => setTab(id)}>
+              {label}
+            </button>
+          ))}
+        </nav>
+        <span data-testid="link" class={`link ${link.state}`}>
+          {link.state === 'connected' ? 'connected' : link.state === 'connecting' ? 'connecting…' : `disconnected: ${link.reason}`}
+        </span>
+        {desk.paused && <span class="paused">notifications paused</span>}
+      </header>
+      <main>
+        {ipcError && (
+          <p class="error" data-testid="ipc-error">
+            {ipcError}
+          </p>
+        )}
+        {tab === 'pending' && <Pending pending={desk.pending} focus={focus} onFocused={() => setFocus(null)} />}
+        {tab === 'grants' && <Grants grants={desk.grants} />}
+        {tab === 'history' && <History />}
+        {tab === 'settings' && <Settings paused={desk.paused} />}
+      </main>
+    </div>
+  );
+}

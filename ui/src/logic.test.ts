@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildApproval,
+  buildDenial,
+  constraintLines,
+  countdown,
+  defaultForm,
+  expirySeconds,
+  filterAudit,
+  focusFromHash,
+  keepSelection,
+  keyIntent,
+  moveSelection,
+  newestFirst,
+  pastStatus,
+  RUN_EXPIRY_SECONDS,
+  shortcutDecision,
+  splitGrants,
+  usesLabel,
+  visible,
+} from './logic';
+import type { Approval, AuditEvent, Grant } from './types';
+
+function approval(id: string, createdAt: string, extra: Partial<Approval> = {}): Approval {
+  return {
+    approval_id: id, run_id: 'run-1', task_id: 't', repo: 'shop', requested_by: 'agent', action_kind: 'shell',
+    status: 'requested', decision: 'ask', risk: 'medium', reasons: ['r'], rule: 'profile.maven-test',
+    recommendation: { decision: 'approve', scope: 'run', text: 'Allow for this run' }, profile: 'maven-test',
+    evidence: { summary: 's', cwd: '/w', paths: [], network: [], policy_findings: [], suspicious_text: false },
+    offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
+    created_at: createdAt, updated_at: createdAt, expires_at: createdAt, ...extra,
+  };
+}
+
+function grant(id: string, extra: Partial<Grant> = {}): Grant {
+  return {
+    grant_id: id, approval_id: 'a', run_id: 'run-1', scope_kind: 'run', action_kinds: ['shell'],
+    constraints: { run_id: 'run-1', profile: 'maven-test', path_patterns: [] }, created_at: '2030-01-01T00:00:00Z',
+    expires_at: '2030-01-01T01:00:00Z', max_uses: null, used_count: 0, created_by: 'approver', revocable: true,
+    revoked_at: null, policy_version: 'v1', status: 'active', summary: 'maven-test for run run-1', ...extra,
+  };
+}
+
+const NOW = Date.parse('2030-01-01T00:30:00Z');
+
+describe('pending', () => {
+  it('orders batches newest first', () => {
+    const list = [approval('a', '2030-01-01T00:00:00Z'), approval('c', '2030-01-01T00:02:00Z'), approval('b', '2030-01-01T00:01:00Z')];
+    expect(newestFirst(list).map((a) => a.approval_id), 'the newest batch is on top').toEqual(['c', 'b', 'a']);
+  });
+
+  it('defaults to the recommended scope when it is offered', () => {
+    expect(defaultForm(approval('a', NOW.toString())).scope, 'recommendation wins').toBe('run');
+    const onlyOnce = approval('a', '2030-01-01T00:00:00Z', { offered_scopes: ['once'] });
+    expect(defaultForm(onlyOnce).scope, 'an unoffered recommendation falls back to what is offered').toBe('once');
+  });
+
+  it('maps expiry choices to seconds and rejects bad custom values', () => {
+    expect(expirySeconds('15m', ''), '15 minutes').toBe(900);
+    expect(expirySeconds('1h', ''), 'an hour').toBe(3600);
+    expect(expirySeconds('run', ''), 'end of run is bounded').toBe(RUN_EXPIRY_SECONDS);
+    expect(expirySeconds('custom', '45'), 'custom minutes').toBe(2700);
+    for (const bad of ['', '0', '-5', '1.5', 'abc', '99999999', '1e3']) {
+      expect(typeof expirySeconds('custom', bad), `custom "${bad}" must be refused`).toBe('object');
+    }
+  });
+
+  it('builds an approval with max uses and reason, only for offered scopes', () => {
+    const a = approval('a', '2030-01-01T00:00:00Z');
+    const built = buildApproval(a, { scope: 'once', expiry: 'custom', customMinutes: '5', maxUses: '2', reason: ' ok ' });
+    expect(built, 'every field reaches the request').toEqual({
+      ok: { decision: 'approve', scope: 'once', expires_in_seconds: 300, max_uses: 2, reason: 'ok' },
+    });
+    const repo = buildApproval(a, { scope: 'repo', expiry: '15m', customMinutes: '', maxUses: '', reason: '' });
+    expect('error' in repo, 'a scope the policy did not offer cannot be granted').toBe(true);
+    const uses = buildApproval(a, { scope: 'once', expiry: '15m', customMinutes: '', maxUses: '0', reason: '' });
+    expect('error' in uses, 'zero max uses is refused').toBe(true);
+  });
+
+  it('requires a reason to deny', () => {
+    expect('error' in buildDenial('   '), 'an empty reason cannot go back to the agent').toBe(true);
+    expect(buildDenial(' too broad '), 'the reason is trimmed').toEqual({ ok: { decision: 'deny', reason: 'too broad' } });
+  });
+
+  it('maps the a / r / d shortcuts to decisions', () => {
+    const a = approval('a', '2030-01-01T00:00:00Z');
+    const form = defaultForm(a);
+    expect(shortcutDecision(a, form, 'run'), 'r: for this run, until it ends').toEqual({
+      ok: { decision: 'approve', scope: 'run', expires_in_seconds: RUN_EXPIRY_SECONDS },
+    });
+    expect(shortcutDecision(a, form, 'once'), 'a: once, not until the end of the run').toEqual({
+      ok: { decision: 'approve', scope: 'once', expires_in_seconds: 900 },
+    });
+    expect('error' in shortcutDecision(a, form, 'deny'), 'd without a reason asks for one').toBe(true);
+    const noRun = approval('b', '2030-01-01T00:00:00Z', { offered_scopes: ['once'] });
+    expect('error' in shortcutDecision(noRun, defaultForm(noRun), 'run'), 'r is refused where run is not offered').toBe(true);
+  });
+
+  it('reads keys only when not typing, and moves the selection within bounds', () => {
+    expect(keyIntent('a', false), 'a').toEqual({ kind: 'shortcut', shortcut: 'once' });
+    expect(keyIntent('d', true), 'typing a "d" in the reason must not deny').toBeNull();
+    expect(keyIntent('ArrowDown', false), 'arrows move').toEqual({ kind: 'move', by: 1 });
+    expect(keyIntent('x', false), 'other keys do nothing').toBeNull();
+    const ids = ['c', 'b', 'a'];
+    expect(moveSelection(ids, 'c', 1), 'down').toBe('b');
+    expect(moveSelection(ids, 'a', 1), 'stays at the end').toBe('a');
+    expect(moveSelection(ids, 'c', -1), 'stays at the top').toBe('c');
+    expect(moveSelection([], null, 1), 'nothing to select').toBeNull();
+    expect(keepSelection(ids, 'b'), 'a still pending selection is kept').toBe('b');
+    expect(keepSelection(ids, 'gone'), 'a settled selection moves to the newest').toBe('c');
+  });
+
+  it('focuses only plain prompt ids from the URL', () => {
+    expect(focusFromHash('#/pending/ap_1-x'), 'plain id').toBe('ap_1-x');
+    expect(focusFromHash('#/pending/<script>'), 'hostile fragment').toBeNull();
+    expect(focusFromHash(''), 'no fragment').toBeNull();
+  });
+});
+
+describe('grants', () => {
+  it('counts down and says expired at zero', () => {
+    expect(countdown('2030-01-01T00:45:00Z', NOW), 'minutes and seconds').toBe('15:00');
+    expect(countdown('2030-01-01T02:30:05Z', NOW), 'hours').toBe('2:00:05');
+    expect(countdown('2030-01-01T00:30:00Z', NOW), 'zero left').toBe('expired');
+    expect(countdown('not a date', NOW), 'garbage is not a countdown').toBe('expired');
+  });
+
+  it('splits active from expired and revoked', () => {
+    const grants = [
+      grant('later', { expires_at: '2030-01-01T02:00:00Z' }),
+      grant('sooner', { expires_at: '2030-01-01T00:40:00Z' }),
+      grant('lapsed', { expires_at: '2030-01-01T00:10:00Z' }),
+      grant('revoked', { status: 'revoked', revoked_at: '2030-01-01T00:20:00Z' }),
+    ];
+    const { active, past } = splitGrants(grants, NOW);
+    expect(active.map((g) => g.grant_id), 'active, soonest to expire first').toEqual(['sooner', 'later']);
+    expect(past.map((g) => g.grant_id), 'past below, newest first').toEqual(['revoked', 'lapsed']);
+    expect(pastStatus(grants[2]!), 'an active grant past its expiry shows as expired').toBe('expired');
+  });
+
+  it('labels uses and constraints', () => {
+    expect(usesLabel(grant('g', { used_count: 2, max_uses: 5 })), 'bounded').toBe('2 / 5 uses');
+    expect(usesLabel(grant('g', { used_count: 3 })), 'unbounded').toBe('3 uses');
+    expect(constraintLines(grant('g')), 'empty constraints are skipped').toEqual(['run_id: run-1', 'profile: maven-test']);
+  });
+});
+
+describe('history', () => {
+  const event = (id: string, run: string, repo: string | undefined, decision: AuditEvent['decision'], ts: string): AuditEvent => ({
+    event_id: id, timestamp: ts, run_id: run, task_id: 't', action_kind: 'shell', action_hash: 'h', decision, reason: '', repo,
+  });
+  const events = [
+    event('1', 'run-1', 'shop', 'approved', '2030-01-01T00:00:00Z'),
+    event('2', 'run-2', 'shop', 'denied', '2030-01-01T00:01:00Z'),
+    event('3', 'run-1', 'docs', 'denied', '2030-01-01T00:02:00Z'),
+    event('4', 'run-3', undefined, 'blocked', '2030-01-01T00:03:00Z'),
+  ];
+
+  it('filters by run, repo and decision, newest first', () => {
+    const all = { run: '', repo: '', decision: '' };
+    expect(filterAudit(events, all).map((e) => e.event_id), 'no filter: everything, newest first').toEqual(['4', '3', '2', '1']);
+    expect(filterAudit(events, { ...all, run: 'run-1' }).map((e) => e.event_id), 'by run').toEqual(['3', '1']);
+    expect(filterAudit(events, { ...all, repo: 'SHOP' }).map((e) => e.event_id), 'by repo, any case').toEqual(['2', '1']);
+    expect(filterAudit(events, { ...all, decision: 'denied', repo: 'shop' }).map((e) => e.event_id), 'combined').toEqual(['2']);
+  });
+});
+
+describe('visible', () => {
+  it('shows hidden characters as escapes and leaves ordinary text alone', () => {
+    expect(visible('a\u202eb\u200bc\nd\u0007'), 'bidi, zero-width and controls are shown').toBe('a\\u{202e}b\\u{200b}c\\nd\\u{0007}');
+    expect(visible('cargo test é 日本'), 'letters stay').toBe('cargo test é 日本');
+  });
+});

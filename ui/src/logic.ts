@@ -1,0 +1,238 @@
+// The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
+import type { Approval, AuditEvent, DecisionRequest, Grant, Scope } from './types';
+
+/** "End of run": the grant ends with its run, bounded by the default policy's 8 hours. */
+export const RUN_EXPIRY_SECONDS = 8 * 60 * 60;
+/** The longest custom expiry accepted. */
+export const MAX_CUSTOM_MINUTES = 7 * 24 * 60;
+
+export type ExpiryChoice = '15m' | '1h' | 'run' | 'custom';
+
+export const EXPIRY_CHOICES: { id: ExpiryChoice; label: string }[] = [
+  { id: '15m', label: '15 min' },
+  { id: '1h', label: '1 hour' },
+  { id: 'run', label: 'End of run' },
+  { id: 'custom', label: 'Custom' },
+];
+
+export const SCOPE_LABELS: Record<Scope, string> = {
+  once: 'Once (this exact action)',
+  command_profile: 'Command profile',
+  path_pattern: 'Path pattern',
+  run: 'This run',
+  task_type: 'Task type',
+  repo: 'Repository',
+  org: 'Organisation',
+};
+
+/** Batches newest first (ties: by id, for a stable order). */
+export function newestFirst(pending: Approval[]): Approval[] {
+  return [...pending].sort(
+    (a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.approval_id.localeCompare(a.approval_id),
+  );
+}
+
+/** Seconds for an expiry choice, or an error for a bad custom value. */
+export function expirySeconds(choice: ExpiryChoice, customMinutes: string): number | { error: string } {
+  switch (choice) {
+    case '15m':
+      return 15 * 60;
+    case '1h':
+      return 60 * 60;
+    case 'run':
+      return RUN_EXPIRY_SECONDS;
+    case 'custom': {
+      const text = customMinutes.trim();
+      if (!/^\d+$/.test(text)) return { error: 'Custom expiry: a whole number of minutes' };
+      const minutes = Number(text);
+      if (minutes < 1 || minutes > MAX_CUSTOM_MINUTES) {
+        return { error: `Custom expiry: between 1 and ${MAX_CUSTOM_MINUTES} minutes` };
+      }
+      return minutes * 60;
+    }
+  }
+}
+
+export interface DecisionForm {
+  scope: Scope;
+  expiry: ExpiryChoice;
+  customMinutes: string;
+  maxUses: string;
+  reason: string;
+}
+
+/** The default form for a prompt: the recommended scope if offered, else the first offered. */
+export function defaultForm(approval: Approval): DecisionForm {
+  const recommended = approval.recommendation.scope;
+  const scope =
+    recommended && approval.offered_scopes.includes(recommended) ? recommended : (approval.offered_scopes[0] ?? 'once');
+  return { scope, expiry: scope === 'run' ? 'run' : '15m', customMinutes: '', maxUses: '', reason: '' };
+}
+
+export type Built = { ok: DecisionRequest } | { error: string };
+
+/** An approval from the form, checked against what the prompt offers. */
+export function buildApproval(approval: Approval, form: DecisionForm): Built {
+  if (!approval.offered_scopes.includes(form.scope)) return { error: `Scope "${form.scope}" is not offered` };
+  const seconds = expirySeconds(form.expiry, form.customMinutes);
+  if (typeof seconds !== 'number') return seconds;
+  const request: DecisionRequest = { decision: 'approve', scope: form.scope, expires_in_seconds: seconds };
+  const uses = form.maxUses.trim();
+  if (uses !== '') {
+    if (!/^\d+$/.test(uses) || Number(uses) < 1 || Number(uses) > 1_000_000) {
+      return { error: 'Max uses: a whole number from 1' };
+    }
+    request.max_uses = Number(uses);
+  }
+  const reason = form.reason.trim();
+  if (reason !== '') request.reason = reason;
+  return { ok: request };
+}
+
+/** A denial: the reason is required (it goes back to the agent). */
+export function buildDenial(reason: string): Built {
+  const text = reason.trim();
+  if (text === '') return { error: 'A denial needs a reason: it goes back to the agent' };
+  return { ok: { decision: 'deny', reason: text } };
+}
+
+/** The shortcut buttons and keys: a = allow once, r = allow for run, d = deny. */
+export type Shortcut = 'once' | 'run' | 'deny';
+
+export function shortcutDecision(approval: Approval, form: DecisionForm, shortcut: Shortcut): Built {
+  switch (shortcut) {
+    case 'once':
+      return buildApproval(approval, { ...form, scope: 'once', expiry: form.expiry === 'run' ? '15m' : form.expiry });
+    case 'run':
+      return buildApproval(approval, { ...form, scope: 'run', expiry: 'run' });
+    case 'deny':
+      return buildDenial(form.reason);
+  }
+}
+
+export type KeyIntent = { kind: 'shortcut'; shortcut: Shortcut } | { kind: 'move'; by: 1 | -1 } | null;
+
+/** What a key press on the Pending view means (none while typing in a field). */
+export function keyIntent(key: string, typing: boolean): KeyIntent {
+  if (typing) return null;
+  switch (key) {
+    case 'a':
+      return { kind: 'shortcut', shortcut: 'once' };
+    case 'r':
+      return { kind: 'shortcut', shortcut: 'run' };
+    case 'd':
+      return { kind: 'shortcut', shortcut: 'deny' };
+    case 'ArrowDown':
+    case 'ArrowRight':
+      return { kind: 'move', by: 1 };
+    case 'ArrowUp':
+    case 'ArrowLeft':
+      return { kind: 'move', by: -1 };
+    default:
+      return null;
+  }
+}
+
+/** The selection after moving by `by`, clamped to the list. */
+export function moveSelection(ids: string[], current: string | null, by: 1 | -1): string | null {
+  if (ids.length === 0) return null;
+  const at = current === null ? -1 : ids.indexOf(current);
+  if (at === -1) return ids[0] ?? null;
+  return ids[Math.min(ids.length - 1, Math.max(0, at + by))] ?? null;
+}
+
+/** The selection when the list changes: keep it if still there, else the first. */
+export function keepSelection(ids: string[], current: string | null): string | null {
+  return current !== null && ids.includes(current) ? current : (ids[0] ?? null);
+}
+
+/** "m:ss", "h:mm:ss", or "expired". */
+export function countdown(expiresAt: string, nowMs: number): string {
+  const left = Math.floor((Date.parse(expiresAt) - nowMs) / 1000);
+  if (!(left > 0)) return 'expired';
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = left % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/** "2 / 5 uses" or "3 uses". */
+export function usesLabel(grant: Grant): string {
+  return grant.max_uses === null ? `${grant.used_count} uses` : `${grant.used_count} / ${grant.max_uses} uses`;
+}
+
+/** Active grants (soonest to expire first) and past ones (newest first). */
+export function splitGrants(grants: Grant[], nowMs: number): { active: Grant[]; past: Grant[] } {
+  const isActive = (g: Grant) => g.status === 'active' && Date.parse(g.expires_at) > nowMs;
+  const active = grants.filter(isActive).sort((a, b) => Date.parse(a.expires_at) - Date.parse(b.expires_at));
+  const past = grants
+    .filter((g) => !isActive(g))
+    .sort((a, b) => Date.parse(b.revoked_at ?? b.expires_at) - Date.parse(a.revoked_at ?? a.expires_at));
+  return { active, past };
+}
+
+/** The status a past grant shows (an "active" one past its expiry is expired). */
+export function pastStatus(grant: Grant): string {
+  return grant.status === 'active' ? 'expired' : grant.status;
+}
+
+/** Constraints as "key: value" lines, skipping empty ones. */
+export function constraintLines(grant: Grant): string[] {
+  return Object.entries(grant.constraints)
+    .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`);
+}
+
+export interface AuditFilter {
+  run: string;
+  repo: string;
+  decision: string;
+}
+
+/** Audit events matching every non-empty filter (run and repo by substring), newest first. */
+export function filterAudit(events: AuditEvent[], filter: AuditFilter): AuditEvent[] {
+  const run = filter.run.trim().toLowerCase();
+  const repo = filter.repo.trim().toLowerCase();
+  return events
+    .filter((e) => run === '' || e.run_id.toLowerCase().includes(run))
+    .filter((e) => repo === '' || (e.repo ?? '').toLowerCase().includes(repo))
+    .filter((e) => filter.decision === '' || e.decision === filter.decision)
+    .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+}
+
+/** The prompt a URL fragment points at (`#/pending/<id>`). */
+export function focusFromHash(hash: string): string | null {
+  const match = /^#\/pending\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
+  return match ? (match[1] ?? null) : null;
+}
+
+/** "3 min ago" style age. */
+export function waitingSince(createdAt: string, nowMs: number): string {
+  const s = Math.max(0, Math.floor((nowMs - Date.parse(createdAt)) / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** Control, bidi and zero-width characters shown as visible escapes (`\n`, `\u{202e}`). */
+export function visible(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (isHidden(code)) out += `\\u{${code.toString(16).padStart(4, '0')}}`;
+    else out += ch;
+  }
+  return out;
+}
+
+function isHidden(code: number): boolean {
+  return (
+    code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2064) || (code >= 0x2066 && code <= 0x2069) ||
+    code === 0x061c || code === 0x180e || code === 0xfeff || code === 0x00ad
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { constraintLines, countdown, pastStatus, splitGrants, usesLabel, visible } from '../logic';
+import type { CommandError, Grant } from '../types';
+
+const REVOKE_REASONS = ['No longer needed', 'Too broad', 'Run finished', 'Suspicious use'];
+
+export function Grants({ grants }: { grants: Grant[] }) {
+  const [now, setNow] = useState(Date.now());
+  const [reason, setReason] = useState(REVOKE_REASONS[0]!);
+  const [error, setError] = useState<string | null>(null);
+  const { active, past } = splitGrants(grants, now);
+
+  // The countdown ticks only while this view is open and something can expire.
+  useEffect(() => {
+    if (active.length === 0) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [active.length]);
+
+  const revoke = async (grant: Grant) => {
+    setError(null);
+    try {
+      await api.revoke(grant.grant_id, reason);
+    } catch (err) {
+      setError((err as CommandError).message);
+    }
+  };
+
+  return (
+    <div class="grants">
+      <div class="revoke-reason">
+        <label>
+          Revoke reason
+          <select data-testid="revoke-reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)}>
+            {REVOKE_REASONS.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        {error && <span class="error">{error}</span>}
+      </div>
+      <h2>Active</h2>
+      {active.length === 0 && <p class="empty" data-testid="grants-empty">No active grants.</p>}
+      <table>
+        <tbody data-testid="grants-active">
+          {active.map((g) => (
+            <tr key={g.grant_id} data-testid="grant" data-grant-id={g.grant_id} data-status="active">
+              <td>
+                <strong>{visible(g.summary)}</strong>
+                <div class="sub">{constraintLines(g).map(visible).join(' · ')}</div>
+              </td>
+              <td data-testid="scope">{g.scope_kind}</td>
+              <td data-testid="countdown" class="countdown">{countdown(g.expires_at, now)}</td>
+              <td data-testid="uses">{usesLabel(g)}</td>
+              <td>
+                {g.revocable && (
+                  <button data-testid="revoke" class="deny" onClick={() => void revoke(g)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Expired and revoked</h2>
+      <table class="past">
+        <tbody data-testid="grants-past">
+          {past.map((g) => (
+            <tr key={g.grant_id} data-testid="grant" data-grant-id={g.grant_id} data-status={pastStatus(g)}>
+              <td>{visible(g.summary)}</td>
+              <td>{g.scope_kind}</td>
+              <td data-testid="grant-status">{pastStatus(g)}</td>
+              <td>{usesLabel(g)}</td>
+              <td class="sub">{g.revoke_reason ? visible(g.revoke_reason) : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

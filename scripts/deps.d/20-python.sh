@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 VENV=.venv-test
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  # Debian splits venv/ensurepip into python3-venv.
+  apt-get install -y --no-install-recommends python3 python3-venv
+fi
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi

@@ -119,7 +119,7 @@ pub async fn settings_save<R: Runtime>(
 ) -> Result<SettingsView, CommandError> {
     let mut settings = hub.settings();
     let url = input.service_url.trim();
-    if !url.is_empty() && !(url.starts_with("http://") || url.starts_with("https://")) {
+    if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
         return Err(CommandError::invalid(
             "the service URL starts with http:// or https://",
         ));

@@ -119,7 +119,7 @@ impl Desk {
     /// Grants, newest first.
     pub fn grants_newest_first(&self) -> Vec<&Grant> {
         let mut grants: Vec<&Grant> = self.grants.values().collect();
-        grants.sort_by(|a, b| b.grant.created_at.cmp(&a.grant.created_at));
+        grants.sort_by_key(|grant| std::cmp::Reverse(grant.grant.created_at));
         grants
     }
 

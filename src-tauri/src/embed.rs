@@ -40,7 +40,11 @@ pub async fn start(data_dir: &Path) -> Result<Connected, ServiceError> {
             tracing::info!(%address, "a service already listens there; attaching to it");
             return attach_local(data_dir, &format!("http://{address}"));
         }
-        Err(err) => return Err(ServiceError::Embed(format!("cannot listen on {address}: {err}"))),
+        Err(err) => {
+            return Err(ServiceError::Embed(format!(
+                "cannot listen on {address}: {err}"
+            )))
+        }
     };
     let app = App::open(Config::new(data_dir, policy()?))
         .await

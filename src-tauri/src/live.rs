@@ -268,7 +268,7 @@ async fn reconcile<R: Runtime>(
         snapshot: hub.snapshot(),
     };
     if let Err(err) = app.emit(DESK_EVENT, event) {
-        tracing::debug!(%err, "no window to update");
+        tracing::warn!(%err, "cannot update the window");
     }
 }
 

@@ -160,11 +160,6 @@ impl Notices {
     pub fn prompt_of(&self, notification_id: u32) -> Option<&str> {
         self.by_id.get(&notification_id).map(String::as_str)
     }
-
-    /// Forgets every live notification (after a notification server restart, say).
-    pub fn live_ids(&self) -> Vec<u32> {
-        self.by_id.keys().copied().collect()
-    }
 }
 
 #[cfg(test)]

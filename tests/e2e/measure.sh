@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory (PSS summed over the app and its WebKit children) and idle wake-ups (context switches
+# Memory (PSS summed over the app and its WebKit children) and idle wake-ups (voluntary context switches
 # of all their threads) of the desktop app, with the window closed and open.
 # Usage (see docs/benchmarks.md):
 #   xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- \
@@ -35,12 +35,12 @@ pss_mib() {
   done
   echo "$((total / 1024))"
 }
-names() { for p in $(procs); do tr -d '\0' </proc/"$p"/comm; printf ' '; done; }
+names() { for p in $(procs); do printf '%s ' "$(cat /proc/"$p"/comm)"; done; }
 switches() {
   local total=0 p f n
   for p in $(procs); do
     for f in /proc/"$p"/task/*/status; do
-      n=$(awk '/ctxt_switches/ {s += $2} END {print s + 0}' "$f" 2>/dev/null || echo 0)
+      n=$(awk '/^voluntary_ctxt_switches/ {s += $2} END {print s + 0}' "$f" 2>/dev/null || echo 0)
       total=$((total + n))
     done
   done
@@ -50,10 +50,13 @@ measure() {
   local label="$1" before after
   sleep "$settle"
   echo "$label: PSS $(pss_mib) MiB over [$(names)]"
+  for p in $(procs); do
+    awk -v name="$(cat /proc/"$p"/comm)" '/^Pss_(Anon|File|Shmem):/ {printf "  %s %s %d MiB\n", name, $1, $2 / 1024}' /proc/"$p"/smaps_rollup
+  done
   before=$(switches)
   sleep "$idle"
   after=$(switches)
-  echo "$label: $((after - before)) context switches in ${idle} s idle ($(awk "BEGIN {printf \"%.1f\", ($after - $before) / $idle}")/s)"
+  echo "$label: $((after - before)) wake-ups (voluntary context switches) in ${idle} s idle ($(awk "BEGIN {printf \"%.1f\", ($after - $before) / $idle}")/s)"
 }
 
 measure "window closed"

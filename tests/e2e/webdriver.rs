@@ -78,7 +78,12 @@ async fn session() -> Client {
 
 /// Waits for `css`; on a timeout the panic carries the page, to see what was shown instead.
 async fn element(client: &Client, css: &str) -> fantoccini::elements::Element {
-    match client.wait().at_most(WAIT).for_element(Locator::Css(css)).await {
+    match client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(css))
+        .await
+    {
         Ok(element) => element,
         Err(err) => {
             let page = client.source().await.unwrap_or_default();

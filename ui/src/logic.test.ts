@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  allReasons,
   buildApproval,
   buildDenial,
   constraintLines,
@@ -142,6 +143,12 @@ describe('grants', () => {
     expect(usesLabel(grant('g', { used_count: 2, max_uses: 5 })), 'bounded').toBe('2 / 5 uses');
     expect(usesLabel(grant('g', { used_count: 3 })), 'unbounded').toBe('3 uses');
     expect(constraintLines(grant('g')), 'empty constraints are skipped').toEqual(['run_id: run-1', 'profile: maven-test']);
+    const hashed = grant('h', { constraints: { batch_key: 'bf13e05c1da2f75267cd91fb', run_id: 'r' } });
+    expect(constraintLines(hashed), 'hashes are shortened').toEqual(['batch_key: bf13e05c1da2…', 'run_id: r']);
+  });
+
+  it('lists findings only once beside the reasons', () => {
+    expect(allReasons(['a', 'b'], ['b', 'c']), 'no duplicates, reasons first').toEqual(['a', 'b', 'c']);
   });
 });
 

@@ -177,11 +177,21 @@ export function pastStatus(grant: Grant): string {
   return grant.status === 'active' ? 'expired' : grant.status;
 }
 
-/** Constraints as "key: value" lines, skipping empty ones. */
+const HASH_KEYS = new Set(['action_hash', 'batch_key', 'diff_fingerprint', 'base_sha']);
+
+/** Constraints as "key: value" lines, skipping empty ones; hashes shortened to 12 characters. */
 export function constraintLines(grant: Grant): string[] {
   return Object.entries(grant.constraints)
     .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`);
+    .map(([k, v]) => {
+      const text = Array.isArray(v) ? v.join(', ') : String(v);
+      return `${k}: ${HASH_KEYS.has(k) && text.length > 12 ? `${text.slice(0, 12)}…` : text}`;
+    });
+}
+
+/** The policy's reasons followed by findings not already among them. */
+export function allReasons(reasons: string[], findings: string[]): string[] {
+  return [...reasons, ...findings.filter((f) => !reasons.includes(f))];
 }
 
 export interface AuditFilter {

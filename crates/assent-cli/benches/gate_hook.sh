@@ -4,7 +4,7 @@
 # release `assent serve`. Usage: crates/assent-cli/benches/gate_hook.sh [hyperfine args…]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-BIN="${CARGO_TARGET_DIR:-target}/release/assent"
+BIN="${ASSENT_BIN:-${CARGO_TARGET_DIR:-target}/release/assent}"
 PY="$(python3 -c 'import sys; print(sys.executable)')"   # the interpreter itself, not a shim
 [ -x "$BIN" ] || cargo build --release -p assent-cli
 WORK="$(mktemp -d)"
@@ -32,9 +32,9 @@ grep -q '"allow"' <("$BIN" gate claude-code <"$WORK/grant.json") || { echo "gran
 grep -q '"allow"' <("$BIN" gate claude-code <"$WORK/auto.json") || { echo "auto not allowed" >&2; exit 1; }
 grep -q '"allow"' <("$PY" crates/assent-cli/benches/python_hook.py <"$WORK/auto.json") || { echo "python hook not allowed" >&2; exit 1; }
 
-# hyperfine 1.15 has no --input: the shell redirects stdin, and hyperfine subtracts the
-# shell's own start-up from every command alike.
-hyperfine --warmup 20 --min-runs 300 --export-json "${BENCH_JSON:-/dev/null}" "$@" \
-  -n "assent gate (auto)" "$BIN gate claude-code < $WORK/auto.json" \
-  -n "assent gate (grant hit)" "$BIN gate claude-code < $WORK/grant.json" \
-  -n "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py < $WORK/auto.json"
+# -N: no shell in between; the payload comes from a file (`--payload`, argv[1] for Python)
+# because hyperfine 1.15 has no --input.
+hyperfine -N --warmup "${WARMUP:-20}" --min-runs "${RUNS:-300}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
+  -n "assent gate (auto)" "$BIN gate claude-code --payload $WORK/auto.json" \
+  -n "assent gate (grant hit)" "$BIN gate claude-code --payload $WORK/grant.json" \
+  -n "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py $WORK/auto.json"

@@ -6,7 +6,8 @@ import os
 import sys
 import urllib.request
 
-payload = json.load(sys.stdin)
+with open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin as source:
+    payload = json.load(source)
 tool_input = payload.get("tool_input", {})
 request = {
     "run_id": payload["session_id"],

@@ -33,9 +33,16 @@ pub enum PolicyCommand {
 #[derive(Debug, thiserror::Error)]
 enum LoadError {
     #[error("{path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("{path}:{line}: {message}")]
-    Invalid { path: String, line: usize, message: String },
+    Invalid {
+        path: String,
+        line: usize,
+        message: String,
+    },
 }
 
 pub fn run(cmd: PolicyCommand) -> ExitCode {
@@ -61,8 +68,15 @@ fn load(path: Option<&Path>) -> Result<Policy, LoadError> {
         return Ok(Policy::default());
     };
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read { path: shown.clone(), source })?;
-    Policy::from_toml(&text).map_err(|e| LoadError::Invalid { path: shown, line: e.line, message: e.message })
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    Policy::from_toml(&text).map_err(|e| LoadError::Invalid {
+        path: shown,
+        line: e.line,
+        message: e.message,
+    })
 }
 
 fn eval_stdin(policy: &Policy) -> ExitCode {
@@ -115,11 +129,18 @@ fn answer_line(policy: &Policy, env: &Environment, text: &str) -> Result<Value, 
 
 fn to_request(payload: Value) -> Result<ActionRequest, String> {
     if is_claude_hook(&payload) {
-        let cwd = payload.get("cwd").and_then(Value::as_str).map(str::to_owned);
-        let defaults = HookDefaults { repo: cwd.as_deref().and_then(git_root), ..HookDefaults::default() };
+        let cwd = payload
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let defaults = HookDefaults {
+            repo: cwd.as_deref().and_then(git_root),
+            ..HookDefaults::default()
+        };
         return action_from_claude_hook(&payload, &defaults).map_err(|e| e.to_string());
     }
-    serde_json::from_value(payload).map_err(|e| format!("neither a Claude Code hook payload nor an action request: {e}"))
+    serde_json::from_value(payload)
+        .map_err(|e| format!("neither a Claude Code hook payload nor an action request: {e}"))
 }
 
 /// The enclosing git work tree of `cwd`, if any.

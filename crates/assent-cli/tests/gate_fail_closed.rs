@@ -275,3 +275,36 @@ fn other_events_need_no_service_and_print_no_decision() {
         assert_eq!(ran.stdout, "", "{event}: no permission decision is printed");
     }
 }
+
+#[test]
+fn payload_from_a_file_answers_like_stdin() {
+    let url = format!("http://127.0.0.1:{}", free_port());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("payload.json");
+    std::fs::write(&file, bash("PreToolUse").to_string()).unwrap();
+    let ran = finish(spawn_with_stdin(
+        &["gate", "claude-code", "--payload", file.to_str().unwrap()],
+        &[("ASSENT_URL", url.as_str()), ("ASSENT_TOKEN", "t")],
+        b"",
+    ));
+    assert_eq!(
+        ran.decision(),
+        "deny",
+        "the file's payload goes the same fail-closed path"
+    );
+    let missing = dir.path().join("missing.json");
+    let ran = finish(spawn_with_stdin(
+        &[
+            "gate",
+            "claude-code",
+            "--payload",
+            missing.to_str().unwrap(),
+        ],
+        &[("ASSENT_URL", url.as_str()), ("ASSENT_TOKEN", "t")],
+        b"",
+    ));
+    assert_eq!(
+        ran.code, 2,
+        "an unreadable payload file blocks like unreadable stdin"
+    );
+}

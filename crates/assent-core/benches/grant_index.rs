@@ -1,9 +1,15 @@
 //! Grant lookup with 100,000 active grants.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "bench")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "bench"
+)]
 
 use assent_core::{
-    evaluate, Action, ActionContext, ActionKind, ActionRequest, ApprovalGrant, Environment, GrantConstraints, GrantIndex,
-    Policy, RequestedBy, ScopeKind,
+    evaluate, Action, ActionContext, ActionKind, ActionRequest, ApprovalGrant, Environment,
+    GrantConstraints, GrantIndex, Policy, RequestedBy, ScopeKind,
 };
 use chrono::{Duration, TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -16,24 +22,57 @@ fn request(run: &str, line: &str) -> ActionRequest {
         task_id: "task".into(),
         requested_by: RequestedBy::Agent,
         idempotency_key: None,
-        action: Action { kind: ActionKind::Shell, command: Some(line.into()), argv: None, cwd: "/home/dev/shop".into(), paths: vec![], network: vec![], credential_scope: None, tool: None },
-        context: ActionContext { repo: Some("/home/dev/shop".into()), ..ActionContext::default() },
+        action: Action {
+            kind: ActionKind::Shell,
+            command: Some(line.into()),
+            argv: None,
+            cwd: "/home/dev/shop".into(),
+            paths: vec![],
+            network: vec![],
+            credential_scope: None,
+            tool: None,
+        },
+        context: ActionContext {
+            repo: Some("/home/dev/shop".into()),
+            ..ActionContext::default()
+        },
         reason: String::new(),
     }
 }
 
 fn bench(c: &mut Criterion) {
     let policy = Policy::default();
-    let env = Environment { home: "/home/dev".into() };
+    let env = Environment {
+        home: "/home/dev".into(),
+    };
     let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
     let mut index = GrantIndex::new();
     for i in 0..GRANTS {
-        let scope = [ScopeKind::Once, ScopeKind::Run, ScopeKind::CommandProfile, ScopeKind::Repo][i % 4];
+        let scope = [
+            ScopeKind::Once,
+            ScopeKind::Run,
+            ScopeKind::CommandProfile,
+            ScopeKind::Repo,
+        ][i % 4];
         let constraints = match scope {
-            ScopeKind::Once => GrantConstraints { action_hash: Some(format!("{i:064x}")), ..GrantConstraints::default() },
-            ScopeKind::Run => GrantConstraints { run_id: Some(format!("run-{i}")), batch_key: Some(format!("bk-{i}")), ..GrantConstraints::default() },
-            ScopeKind::CommandProfile => GrantConstraints { profile: Some(format!("profile-{}", i % 500)), repo: Some(format!("/repos/r{i}")), ..GrantConstraints::default() },
-            _ => GrantConstraints { repo: Some(format!("/repos/r{i}")), ..GrantConstraints::default() },
+            ScopeKind::Once => GrantConstraints {
+                action_hash: Some(format!("{i:064x}")),
+                ..GrantConstraints::default()
+            },
+            ScopeKind::Run => GrantConstraints {
+                run_id: Some(format!("run-{i}")),
+                batch_key: Some(format!("bk-{i}")),
+                ..GrantConstraints::default()
+            },
+            ScopeKind::CommandProfile => GrantConstraints {
+                profile: Some(format!("profile-{}", i % 500)),
+                repo: Some(format!("/repos/r{i}")),
+                ..GrantConstraints::default()
+            },
+            _ => GrantConstraints {
+                repo: Some(format!("/repos/r{i}")),
+                ..GrantConstraints::default()
+            },
         };
         index.insert(ApprovalGrant {
             grant_id: format!("g{i}"),
@@ -75,11 +114,21 @@ fn bench(c: &mut Criterion) {
     let later_eval = evaluate(&policy, &later_req, &env).unwrap();
     let miss_req = request("run-miss", "git push");
     let miss_eval = evaluate(&policy, &miss_req, &env).unwrap();
-    assert!(index.find(&later_req, &later_eval, now).is_some(), "the run grant covers the later request");
-    assert!(index.find(&miss_req, &miss_eval, now).is_none(), "nothing covers the miss");
+    assert!(
+        index.find(&later_req, &later_eval, now).is_some(),
+        "the run grant covers the later request"
+    );
+    assert!(
+        index.find(&miss_req, &miss_eval, now).is_none(),
+        "nothing covers the miss"
+    );
     let mut group = c.benchmark_group("grant_index_100k");
-    group.bench_function("find_hit", |b| b.iter(|| std::hint::black_box(index.find(&later_req, &later_eval, now))));
-    group.bench_function("find_miss", |b| b.iter(|| std::hint::black_box(index.find(&miss_req, &miss_eval, now))));
+    group.bench_function("find_hit", |b| {
+        b.iter(|| std::hint::black_box(index.find(&later_req, &later_eval, now)))
+    });
+    group.bench_function("find_miss", |b| {
+        b.iter(|| std::hint::black_box(index.find(&miss_req, &miss_eval, now)))
+    });
     group.finish();
 }
 

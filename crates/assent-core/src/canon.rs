@@ -17,24 +17,26 @@ pub const MAX_ITEMS: usize = 4096;
 pub const MAX_ITEM_BYTES: usize = 16 * 1024;
 
 /// An action with every incidental difference removed: the thing grants bind to.
+///
+/// Fields are declared in sorted order so its JSON is already canonical (RFC 8785 key order).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CanonicalAction {
-    pub kind: ActionKind,
     /// Every simple command the shell line runs (assignments, words after quote removal,
     /// redirections), wrappers included; substitutions and `sh -c` scripts add their own.
     pub commands: Vec<Vec<String>>,
-    /// How the commands are joined (`_ && _ | _`); `None` for non-shell actions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shape: Option<String>,
-    pub cwd: String,
-    /// Normalised absolute paths, sorted.
-    pub paths: Vec<String>,
-    pub network: Vec<String>,
     pub credential_scope: Option<String>,
-    pub tool: Option<String>,
+    pub cwd: String,
     /// The content an edit writes (from the request's context), so edits differ by content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff_fingerprint: Option<String>,
+    pub kind: ActionKind,
+    pub network: Vec<String>,
+    /// Normalised absolute paths, sorted.
+    pub paths: Vec<String>,
+    /// How the commands are joined (`_ && _ | _`); `None` for non-shell actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+    pub tool: Option<String>,
 }
 
 /// Why an action cannot be canonicalised.
@@ -87,7 +89,11 @@ pub(crate) fn canonicalize_parsed(
                 .collect()
         })
         .unwrap_or_default();
-    let mut paths: Vec<String> = action.paths.iter().map(|p| normalize(p, &cwd, home)).collect();
+    let mut paths: Vec<String> = action
+        .paths
+        .iter()
+        .map(|p| normalize(p, &cwd, home))
+        .collect();
     paths.sort();
     paths.dedup();
     let mut network: Vec<String> = action.network.iter().map(|n| n.trim().to_owned()).collect();
@@ -116,9 +122,17 @@ fn check_sizes(action: &Action) -> Result<(), CanonError> {
     }
     let argv = action.argv.as_deref().unwrap_or_default();
     if argv.iter().map(String::len).sum::<usize>() > MAX_COMMAND_BYTES {
-        return too_large("argv", argv.iter().map(String::len).sum(), MAX_COMMAND_BYTES);
+        return too_large(
+            "argv",
+            argv.iter().map(String::len).sum(),
+            MAX_COMMAND_BYTES,
+        );
     }
-    for (what, list) in [("argv", argv), ("paths", &action.paths), ("network", &action.network)] {
+    for (what, list) in [
+        ("argv", argv),
+        ("paths", &action.paths),
+        ("network", &action.network),
+    ] {
         if list.len() > MAX_ITEMS {
             return too_large(what, list.len(), MAX_ITEMS);
         }
@@ -141,8 +155,19 @@ fn check_sizes(action: &Action) -> Result<(), CanonError> {
 
 /// SHA-256 (hex) of the canonical JSON of `action`.
 pub fn action_hash(action: &CanonicalAction) -> String {
-    let value = serde_json::to_value(action).unwrap_or(Value::Null);
-    hex::encode(Sha256::digest(canonical_json(&value).as_bytes()))
+    // Sorted fields, no maps inside: serde_json's compact output is the canonical form.
+    sha256_json_hex(action)
+}
+
+/// SHA-256 (hex) of `value`'s compact JSON.
+///
+/// The JSON goes to one presized buffer and is hashed in a single call: serde writes many
+/// tiny pieces, and feeding each to the hasher costs more than the copy.
+pub(crate) fn sha256_json_hex<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut json = Vec::with_capacity(1024);
+    // Writing into a Vec cannot fail; a value serde can't write hashes what was written.
+    let _written = serde_json::to_writer(&mut json, value);
+    hex::encode(Sha256::digest(&json))
 }
 
 /// JSON in the RFC 8785 style: object keys sorted, no insignificant whitespace.

@@ -11,54 +11,85 @@ use crate::verdict::{Access, Ctx, Facts, Verdict};
 use crate::wrappers::{effective, program_name};
 
 /// Verdicts for every command of `script`, and for patterns across them.
-pub(crate) fn classify_script(script: &ShellScript, line: Option<&str>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+pub(crate) fn classify_script(
+    script: &ShellScript,
+    line: Option<&str>,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
     let per_command: Vec<Vec<Verdict>> = script
         .commands
         .iter()
         .map(|cmd| classify_command(cmd, ctx, facts))
         .collect();
+    // Each command's program is worked out once; the cross-command checks pair them up.
+    let programs: Vec<Program> = script.commands.iter().map(program_of).collect();
     let mut out: Vec<Verdict> = Vec::new();
-    out.extend(pipe_to_shell(script, ctx));
-    out.extend(secret_to_network(script, &per_command));
+    out.extend(pipe_to_shell(script, &programs, ctx));
+    out.extend(secret_to_network(script, &programs, &per_command));
     out.extend(per_command.into_iter().flatten());
     if let Some(error) = &script.error {
         let blockable = out.iter().any(|v| v.decision == Decision::Block);
         if !blockable {
             out.extend(crude_scan(line.unwrap_or(&script.shape), ctx, facts));
         }
-        out.push(Verdict::ask("ask.unparsed", RiskLevel::High, format!("{error}; the line cannot be fully checked")));
+        out.push(Verdict::ask(
+            "ask.unparsed",
+            RiskLevel::High,
+            format!("{error}; the line cannot be fully checked"),
+        ));
     }
     if script.commands.is_empty() && script.error.is_none() {
-        out.push(Verdict::ask("ask.unknown", RiskLevel::Medium, "the command line runs nothing the policy can see"));
+        out.push(Verdict::ask(
+            "ask.unknown",
+            RiskLevel::Medium,
+            "the command line runs nothing the policy can see",
+        ));
     }
     out
 }
 
-fn program_of(cmd: &ParsedCommand) -> (String, Vec<String>) {
-    let eff = effective(&cmd.argv);
-    match eff.argv.split_first() {
-        Some((first, rest)) => (program_name(first).to_owned(), rest.to_vec()),
-        None => (String::new(), Vec::new()),
+/// The program a command really runs and its arguments (wrappers seen through).
+type Program = (String, Vec<String>);
+
+fn program_of(cmd: &ParsedCommand) -> Program {
+    let mut eff = effective(&cmd.argv);
+    if eff.argv.is_empty() {
+        return (String::new(), Vec::new());
     }
+    let first = eff.argv.remove(0);
+    (program_name(&first).to_owned(), eff.argv)
 }
 
-fn is_fetcher(cmd: &ParsedCommand) -> bool {
-    let (program, _) = program_of(cmd);
-    is(c::NETWORK, &program)
+fn is_fetcher(programs: &[Program], index: usize) -> bool {
+    programs
+        .get(index)
+        .is_some_and(|(program, _)| is(c::NETWORK, program))
 }
 
 /// `curl … | sh`, `bash -c "$(curl …)"`, `bash <(wget …)`, `eval "$(curl …)"`.
-fn pipe_to_shell(script: &ShellScript, ctx: &Ctx<'_>) -> Option<Verdict> {
+fn pipe_to_shell(script: &ShellScript, programs: &[Program], ctx: &Ctx<'_>) -> Option<Verdict> {
     let commands = &script.commands;
-    let hit = commands.iter().enumerate().any(|(i, cmd)| {
-        let (program, args) = program_of(cmd);
-        let executes = runs_code(&program, &args) || matches!(program.as_str(), "source" | ".") || cmd.runs_inline_script || is(c::INTERPRETERS, &program) || crate::wrappers::is_shell(&program);
+    let hit = commands.iter().zip(programs).enumerate().any(|(i, (cmd, prog))| {
+        let (program, args) = prog;
+        let executes = runs_code(program, args)
+            || matches!(program.as_str(), "source" | ".")
+            || cmd.runs_inline_script
+            || is(c::INTERPRETERS, program)
+            || crate::wrappers::is_shell(program);
         if !executes {
             return false;
         }
         let fed_by_pipe = cmd.stage > 0
-            && commands.iter().take(i).any(|other| other.pipeline == cmd.pipeline && other.stage < cmd.stage && is_fetcher(other));
-        let fed_by_substitution = cmd.substitutions.iter().any(|&s| commands.get(s).is_some_and(is_fetcher));
+            && commands.iter().take(i).enumerate().any(|(j, other)| {
+                other.pipeline == cmd.pipeline
+                    && other.stage < cmd.stage
+                    && is_fetcher(programs, j)
+            });
+        let fed_by_substitution = cmd
+            .substitutions
+            .iter()
+            .any(|&s| is_fetcher(programs, s));
         fed_by_pipe || fed_by_substitution
     });
     if !hit {
@@ -67,30 +98,48 @@ fn pipe_to_shell(script: &ShellScript, ctx: &Ctx<'_>) -> Option<Verdict> {
     let reason = "runs code downloaded from the network (pipe-to-shell)";
     Some(match ctx.policy.pipe_to_shell {
         PipeToShell::Block => Verdict::block("block.pipe_to_shell", reason),
-        PipeToShell::Escalate => Verdict::escalate("escalate.pipe_to_shell", Role::SecurityReviewer, reason),
+        PipeToShell::Escalate => {
+            Verdict::escalate("escalate.pipe_to_shell", Role::SecurityReviewer, reason)
+        }
     })
 }
 
 /// `cat .env | curl …`, `env | nc …`, `curl -d "$(cat ~/.aws/credentials)" …`.
-fn secret_to_network(script: &ShellScript, per_command: &[Vec<Verdict>]) -> Option<Verdict> {
+fn secret_to_network(
+    script: &ShellScript,
+    programs: &[Program],
+    per_command: &[Vec<Verdict>],
+) -> Option<Verdict> {
     let commands = &script.commands;
     let leaks = |i: usize| {
-        let secret = per_command.get(i).is_some_and(|vs| vs.iter().any(|v| v.rule == "block.secret_path"));
-        let env = commands.get(i).is_some_and(|cmd| {
-            let (program, args) = program_of(cmd);
-            matches!(program.as_str(), "env" | "printenv" | "set") && args.iter().all(|a| a.starts_with('-'))
+        let secret = per_command
+            .get(i)
+            .is_some_and(|vs| vs.iter().any(|v| v.rule == "block.secret_path"));
+        let env = programs.get(i).is_some_and(|(program, args)| {
+            matches!(program.as_str(), "env" | "printenv" | "set")
+                && args.iter().all(|a| a.starts_with('-'))
         });
         secret || env
     };
     let hit = commands.iter().enumerate().any(|(i, cmd)| {
-        if !is_fetcher(cmd) {
+        if !is_fetcher(programs, i) {
             return false;
         }
         let piped = cmd.stage > 0
-            && (0..i).any(|j| commands.get(j).is_some_and(|o| o.pipeline == cmd.pipeline && o.stage < cmd.stage) && leaks(j));
+            && (0..i).any(|j| {
+                commands
+                    .get(j)
+                    .is_some_and(|o| o.pipeline == cmd.pipeline && o.stage < cmd.stage)
+                    && leaks(j)
+            });
         piped || cmd.substitutions.iter().any(|&s| leaks(s))
     });
-    hit.then(|| Verdict::block("block.exfiltration", "sends secrets or the environment over the network"))
+    hit.then(|| {
+        Verdict::block(
+            "block.exfiltration",
+            "sends secrets or the environment over the network",
+        )
+    })
 }
 
 /// When the line does not parse, its words are still checked for what must be blocked.
@@ -98,11 +147,23 @@ fn crude_scan(line: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     line.split(['\n', ';', '|', '&', '(', ')', '`', '{', '}'])
         .map(|segment| {
             let argv: Vec<String> = segment
-                .split(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'' || ch == '<' || ch == '>' || ch == '$')
+                .split(|ch: char| {
+                    ch.is_whitespace()
+                        || ch == '"'
+                        || ch == '\''
+                        || ch == '<'
+                        || ch == '>'
+                        || ch == '$'
+                })
                 .filter(|w| !w.is_empty())
                 .map(str::to_owned)
                 .collect();
-            ParsedCommand { argv, cwd: ctx.root.clone(), stages: 1, ..ParsedCommand::default() }
+            ParsedCommand {
+                argv,
+                cwd: ctx.root.clone(),
+                stages: 1,
+                ..ParsedCommand::default()
+            }
         })
         .filter(|cmd| !cmd.argv.is_empty())
         .flat_map(|cmd| classify_command(&cmd, ctx, facts))
@@ -111,7 +172,11 @@ fn crude_scan(line: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
 }
 
 /// Verdicts for an action that is not a shell command.
-pub(crate) fn classify_other(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+pub(crate) fn classify_other(
+    action: &CanonicalAction,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
     let tool = action.tool.as_deref().unwrap_or_default();
     let mut out = Vec::new();
     match action.kind {
@@ -124,32 +189,70 @@ pub(crate) fn classify_other(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mu
             if access != Access::Read {
                 facts.command(CommandRisk::Mutation);
             }
-            out.extend(action.paths.iter().filter_map(|p| ctx.check_path(p, access, facts)));
+            out.extend(
+                action
+                    .paths
+                    .iter()
+                    .filter_map(|p| ctx.check_path(p, access, facts)),
+            );
             out.push(match (access, action.paths.is_empty()) {
-                (_, true) => Verdict::ask("ask.unknown", RiskLevel::Medium, "a file action that names no file"),
+                (_, true) => Verdict::ask(
+                    "ask.unknown",
+                    RiskLevel::Medium,
+                    "a file action that names no file",
+                ),
                 (Access::Read, _) => Verdict::auto("auto.read", "reads inside the repository"),
-                (Access::Write, _) => Verdict::auto("auto.edit", "edits files inside the repository"),
-                (Access::Delete, _) => Verdict::ask("ask.delete", RiskLevel::Medium, "deletes files"),
+                (Access::Write, _) => {
+                    Verdict::auto("auto.edit", "edits files inside the repository")
+                }
+                (Access::Delete, _) => {
+                    Verdict::ask("ask.delete", RiskLevel::Medium, "deletes files")
+                }
             });
         }
         ActionKind::Network => out.extend(network_targets(action, ctx, facts)),
         ActionKind::Credential => out.push(credential(action, facts)),
         ActionKind::Pr => {
             facts.credential(CredentialRisk::Write);
-            out.push(Verdict::ask("ask.publish", RiskLevel::Medium, "publishes a pull request"));
+            out.push(Verdict::ask(
+                "ask.publish",
+                RiskLevel::Medium,
+                "publishes a pull request",
+            ));
         }
-        ActionKind::Mcp => out.push(Verdict::ask("ask.mcp", RiskLevel::Medium, format!("calls the MCP tool {tool}"))),
+        ActionKind::Mcp => out.push(Verdict::ask(
+            "ask.mcp",
+            RiskLevel::Medium,
+            format!("calls the MCP tool {tool}"),
+        )),
         ActionKind::Other if is(c::AGENT_INTERNAL_TOOLS, tool) => {
-            out.push(Verdict::auto("auto.agent_internal", format!("{tool} acts only inside the agent")));
+            out.push(Verdict::auto(
+                "auto.agent_internal",
+                format!("{tool} acts only inside the agent"),
+            ));
         }
         ActionKind::Other | ActionKind::Shell => {
-            let what = if tool.is_empty() { "this action".to_owned() } else { format!("the tool {tool}") };
-            out.push(Verdict::ask("ask.unknown", RiskLevel::Medium, format!("the policy does not know {what}")));
+            let what = if tool.is_empty() {
+                "this action".to_owned()
+            } else {
+                format!("the tool {tool}")
+            };
+            out.push(Verdict::ask(
+                "ask.unknown",
+                RiskLevel::Medium,
+                format!("the policy does not know {what}"),
+            ));
         }
     }
     for p in &action.paths {
-        if !matches!(action.kind, ActionKind::FileRead | ActionKind::FileWrite | ActionKind::FileDelete) {
-            out.extend(ctx.check_path(p, Access::Read, facts).filter(|v| v.decision == Decision::Block));
+        if !matches!(
+            action.kind,
+            ActionKind::FileRead | ActionKind::FileWrite | ActionKind::FileDelete
+        ) {
+            out.extend(
+                ctx.check_path(p, Access::Read, facts)
+                    .filter(|v| v.decision == Decision::Block),
+            );
         }
     }
     out
@@ -157,16 +260,27 @@ pub(crate) fn classify_other(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mu
 
 fn network_targets(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     if action.network.is_empty() {
-        return vec![Verdict::ask("ask.network", RiskLevel::Medium, "network access to an unnamed target")];
+        return vec![Verdict::ask(
+            "ask.network",
+            RiskLevel::Medium,
+            "network access to an unnamed target",
+        )];
     }
     let mut out = Vec::new();
     for target in &action.network {
         let allowed = ctx.allowlisted(target);
         facts.add_network(target, allowed);
         out.push(if allowed {
-            Verdict::auto("auto.network_allowlisted", format!("{target} is on the allowlist"))
+            Verdict::auto(
+                "auto.network_allowlisted",
+                format!("{target} is on the allowlist"),
+            )
         } else {
-            Verdict::ask("ask.network", RiskLevel::Medium, format!("network access beyond the baseline: {target}"))
+            Verdict::ask(
+                "ask.network",
+                RiskLevel::Medium,
+                format!("network access beyond the baseline: {target}"),
+            )
         });
     }
     out
@@ -175,12 +289,41 @@ fn network_targets(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mut Facts) -
 fn credential(action: &CanonicalAction, facts: &mut Facts) -> Verdict {
     let scope = action.credential_scope.as_deref().unwrap_or("unnamed");
     let lower = scope.to_ascii_lowercase();
-    let cloud = ["aws", "gcp", "gcloud", "azure", "cloud", "kube", "k8s", "terraform"].iter().any(|k| lower.contains(k));
+    let cloud = [
+        "aws",
+        "gcp",
+        "gcloud",
+        "azure",
+        "cloud",
+        "kube",
+        "k8s",
+        "terraform",
+    ]
+    .iter()
+    .any(|k| lower.contains(k));
     if cloud {
         facts.credential(CredentialRisk::Cloud);
-        return Verdict::escalate("escalate.cloud", Role::PlatformAdmin, format!("cloud credential use ({scope}) needs a platform admin"));
+        return Verdict::escalate(
+            "escalate.cloud",
+            Role::PlatformAdmin,
+            format!("cloud credential use ({scope}) needs a platform admin"),
+        );
     }
-    let write = ["write", "admin", "publish", "push", "deploy"].iter().any(|k| lower.contains(k));
-    facts.credential(if write { CredentialRisk::Write } else { CredentialRisk::Readonly });
-    Verdict::ask("ask.credential", if write { RiskLevel::High } else { RiskLevel::Medium }, format!("uses the credential {scope}"))
+    let write = ["write", "admin", "publish", "push", "deploy"]
+        .iter()
+        .any(|k| lower.contains(k));
+    facts.credential(if write {
+        CredentialRisk::Write
+    } else {
+        CredentialRisk::Readonly
+    });
+    Verdict::ask(
+        "ask.credential",
+        if write {
+            RiskLevel::High
+        } else {
+            RiskLevel::Medium
+        },
+        format!("uses the credential {scope}"),
+    )
 }

@@ -17,7 +17,9 @@ pub(crate) struct Cmd<'a> {
 
 impl Cmd<'_> {
     pub fn positionals(&self) -> impl Iterator<Item = &String> {
-        self.args.iter().filter(|a| !a.starts_with('-') || a.as_str() == "-")
+        self.args
+            .iter()
+            .filter(|a| !a.starts_with('-') || a.as_str() == "-")
     }
 
     pub fn has_flag(&self, flags: &[&str]) -> bool {
@@ -37,7 +39,11 @@ impl Cmd<'_> {
 }
 
 /// Classifies one simple command of a shell line.
-pub(crate) fn classify_command(cmd: &ParsedCommand, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+pub(crate) fn classify_command(
+    cmd: &ParsedCommand,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
     let mut out = Vec::new();
     for r in &cmd.redirects {
         let access = if r.write { Access::Write } else { Access::Read };
@@ -47,26 +53,53 @@ pub(crate) fn classify_command(cmd: &ParsedCommand, ctx: &Ctx<'_>, facts: &mut F
         out.extend(ctx.check_path(&r.path, access, facts));
     }
     let eff = effective(&cmd.argv);
-    let wrapper_assignments = cmd.argv.iter().take(cmd.argv.len().saturating_sub(eff.argv.len()));
-    for assignment in cmd.assignments.iter().chain(wrapper_assignments.filter(|w| is_assignment(w))) {
+    let wrapper_assignments = cmd
+        .argv
+        .iter()
+        .take(cmd.argv.len().saturating_sub(eff.argv.len()));
+    for assignment in cmd
+        .assignments
+        .iter()
+        .chain(wrapper_assignments.filter(|w| is_assignment(w)))
+    {
         out.extend(check_assignment(assignment));
     }
     if eff.wrappers.iter().any(|w| w == "sudo" || w == "doas") {
         facts.command(CommandRisk::Mutation);
-        out.push(Verdict::ask("ask.privileged", RiskLevel::High, "runs with elevated privileges (sudo)"));
+        out.push(Verdict::ask(
+            "ask.privileged",
+            RiskLevel::High,
+            "runs with elevated privileges (sudo)",
+        ));
     }
     let Some((first, args)) = eff.argv.split_first() else {
         if cmd.runs_inline_script || (eff.wrappers.is_empty() && cmd.argv.is_empty()) {
-            out.push(Verdict::auto("auto.shell_builtin", "sets variables or runs a script whose commands are judged on their own"));
+            out.push(Verdict::auto(
+                "auto.shell_builtin",
+                "sets variables or runs a script whose commands are judged on their own",
+            ));
         } else {
-            out.push(Verdict::ask("ask.unknown", RiskLevel::Medium, format!("`{}` with nothing to run", eff.wrappers.join(" "))));
+            out.push(Verdict::ask(
+                "ask.unknown",
+                RiskLevel::Medium,
+                format!("`{}` with nothing to run", eff.wrappers.join(" ")),
+            ));
         }
         return out;
     };
     let program = program_name(first);
-    let command = Cmd { program, args, cwd: &cmd.cwd, network_program: is(c::NETWORK, program) };
+    let command = Cmd {
+        program,
+        args,
+        cwd: &cmd.cwd,
+        network_program: is(c::NETWORK, program),
+    };
     if first.contains('$') || first.contains('`') || first.contains("<(") {
-        out.push(Verdict::ask("ask.dynamic_command", RiskLevel::High, format!("the program is only known at run time: {first}")));
+        out.push(Verdict::ask(
+            "ask.dynamic_command",
+            RiskLevel::High,
+            format!("the program is only known at run time: {first}"),
+        ));
         return out;
     }
     out.extend(secret_arguments(&command, ctx, facts));
@@ -74,14 +107,20 @@ pub(crate) fn classify_command(cmd: &ParsedCommand, ctx: &Ctx<'_>, facts: &mut F
     if eff.args_from_stdin {
         facts.command(CommandRisk::Mutation);
     }
-    out.extend(crate::classify_tools::classify_program(&command, &eff.argv, ctx, facts));
+    out.extend(crate::classify_tools::classify_program(
+        &command, &eff.argv, ctx, facts,
+    ));
     out
 }
 
 fn check_assignment(assignment: &str) -> Option<Verdict> {
     let name = assignment.split('=').next().unwrap_or_default();
     is(c::CODE_CHANGING_ENV, name).then(|| {
-        Verdict::ask("ask.env_override", RiskLevel::High, format!("sets {name}, which changes what code runs"))
+        Verdict::ask(
+            "ask.env_override",
+            RiskLevel::High,
+            format!("sets {name}, which changes what code runs"),
+        )
     })
 }
 
@@ -92,14 +131,26 @@ fn secret_arguments(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verd
     for arg in cmd.args {
         if cmd.network_program && mentions_secret_var(arg) {
             facts.credential(crate::types::CredentialRisk::Write);
-            out.push(Verdict::block("block.exfiltration", format!("sends a secret environment variable over the network ({})", clip(arg))));
+            out.push(Verdict::block(
+                "block.exfiltration",
+                format!(
+                    "sends a secret environment variable over the network ({})",
+                    clip(arg)
+                ),
+            ));
         }
         for candidate in path_candidates(arg) {
             let path = cmd.path(candidate, ctx);
             if ctx.is_sensitive(&path) {
                 let mut v = ctx.check_path(&path, Access::Read, facts);
                 if cmd.network_program {
-                    v = Some(Verdict::block("block.exfiltration", format!("sends a secret file over the network: {}", crate::paths::display(&path, &ctx.root, ctx.home))));
+                    v = Some(Verdict::block(
+                        "block.exfiltration",
+                        format!(
+                            "sends a secret file over the network: {}",
+                            crate::paths::display(&path, &ctx.root, ctx.home)
+                        ),
+                    ));
                 }
                 out.extend(v);
             }
@@ -153,13 +204,27 @@ fn block_patterns(argv: &[String], ctx: &Ctx<'_>) -> Option<Verdict> {
     }
     let line = argv.join(" ");
     set.matches(&line).first().map(|&i| {
-        let pattern = ctx.policy.block_patterns.get(i).cloned().unwrap_or_default();
-        Verdict::block("block.pattern", format!("matches the policy's block pattern {pattern:?}"))
+        let pattern = ctx
+            .policy
+            .block_patterns
+            .get(i)
+            .cloned()
+            .unwrap_or_default();
+        Verdict::block(
+            "block.pattern",
+            format!("matches the policy's block pattern {pattern:?}"),
+        )
     })
 }
 
 /// Checks every positional argument as a path.
-pub(crate) fn check_args(cmd: &Cmd<'_>, skip: usize, access: Access, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+pub(crate) fn check_args(
+    cmd: &Cmd<'_>,
+    skip: usize,
+    access: Access,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
     cmd.positionals()
         .skip(skip)
         .filter(|a| a.as_str() != "-")
@@ -184,7 +249,9 @@ pub(crate) fn runs_code(program: &str, args: &[String]) -> bool {
         return args.iter().all(|a| a.starts_with('-'));
     }
     is(c::INTERPRETERS, program)
-        && (args.is_empty() || args.first().is_some_and(|a| a == "-") || args.iter().any(|a| is(c::INLINE_CODE_FLAGS, a)))
+        && (args.is_empty()
+            || args.first().is_some_and(|a| a == "-")
+            || args.iter().any(|a| is(c::INLINE_CODE_FLAGS, a)))
 }
 
 fn clip(text: &str) -> String {

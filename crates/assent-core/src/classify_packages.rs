@@ -5,15 +5,53 @@ use crate::commands::{self as c, is};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
 use crate::verdict::{Facts, Verdict};
 
-const INSTALL: &[&str] = &["install", "i", "ci", "add", "update", "upgrade", "up", "remove", "uninstall", "rm", "sync", "get", "reinstall", "dlx", "exec", "x"];
+const INSTALL: &[&str] = &[
+    "install",
+    "i",
+    "ci",
+    "add",
+    "update",
+    "upgrade",
+    "up",
+    "remove",
+    "uninstall",
+    "rm",
+    "sync",
+    "get",
+    "reinstall",
+    "dlx",
+    "exec",
+    "x",
+];
 const PUBLISH: &[&str] = &["publish", "deploy", "upload", "push", "release"];
-const READ: &[&str] = &["ls", "list", "show", "freeze", "--version", "-v", "version", "tree", "metadata", "why", "info", "view", "outdated", "search", "env", "config"];
+const READ: &[&str] = &[
+    "ls",
+    "list",
+    "show",
+    "freeze",
+    "--version",
+    "-v",
+    "version",
+    "tree",
+    "metadata",
+    "why",
+    "info",
+    "view",
+    "outdated",
+    "search",
+    "env",
+    "config",
+];
 
 /// Package managers (`npm`, `cargo`, `pip`, `apt`, `docker`, …); `None` when `cmd` is not one
 /// or is a verifier a profile may claim.
 pub(crate) fn packages(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
     let p = cmd.program;
-    let first = cmd.positionals().next().map(String::as_str).unwrap_or_default();
+    let first = cmd
+        .positionals()
+        .next()
+        .map(String::as_str)
+        .unwrap_or_default();
     let install = |facts: &mut Facts, what: String| {
         facts.command(CommandRisk::Mutation);
         facts.add_network("package registry", false);
@@ -27,13 +65,17 @@ pub(crate) fn packages(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
     };
     if is(c::SYSTEM_PACKAGES, p) {
         if is(READ, first) || first == "search" {
-            return Some(Verdict::auto("auto.read", format!("`{p} {first}` only reads")));
+            return Some(Verdict::auto(
+                "auto.read",
+                format!("`{p} {first}` only reads"),
+            ));
         }
         return install(facts, format!("`{p} {first}` changes system packages"));
     }
     match p {
         "npx" | "bunx" | "pnpx" => install(facts, format!("`{p}` downloads and runs a package")),
-        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "pip" | "pip3" | "uv" | "poetry" | "pipx" | "gem" | "go" | "composer" | "bundle" | "dotnet" | "mix" | "nuget" | "conda" | "mamba" => {
+        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "pip" | "pip3" | "uv" | "poetry" | "pipx"
+        | "gem" | "go" | "composer" | "bundle" | "dotnet" | "mix" | "nuget" | "conda" | "mamba" => {
             if is(PUBLISH, first) {
                 return publish(facts, format!("`{p} {first}` publishes a package"));
             }
@@ -41,16 +83,28 @@ pub(crate) fn packages(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
                 return install(facts, "`go mod` changes dependencies".to_owned());
             }
             if is(INSTALL, first) || (p == "yarn" && first.is_empty()) {
-                return install(facts, format!("`{p} {first}` installs packages (their install scripts run)"));
+                return install(
+                    facts,
+                    format!("`{p} {first}` installs packages (their install scripts run)"),
+                );
             }
             if is(READ, first) {
-                return Some(Verdict::auto("auto.read", format!("`{p} {first}` only reads")));
+                return Some(Verdict::auto(
+                    "auto.read",
+                    format!("`{p} {first}` only reads"),
+                ));
             }
             None
         }
         "docker" | "podman" | "nerdctl" => docker(first, facts),
-        "twine" | "flit" | "hatch" if matches!(first, "upload" | "publish") => publish(facts, format!("`{p} {first}` publishes a package")),
-        "mvn" | "./mvnw" | "mvnw" | "gradle" | "./gradlew" | "gradlew" if cmd.positionals().any(|g| matches!(g.as_str(), "deploy" | "publish" | "release:perform")) => {
+        "twine" | "flit" | "hatch" if matches!(first, "upload" | "publish") => {
+            publish(facts, format!("`{p} {first}` publishes a package"))
+        }
+        "mvn" | "./mvnw" | "mvnw" | "gradle" | "./gradlew" | "gradlew"
+            if cmd
+                .positionals()
+                .any(|g| matches!(g.as_str(), "deploy" | "publish" | "release:perform")) =>
+        {
             publish(facts, format!("`{p}` publishes artifacts"))
         }
         _ => None,
@@ -62,18 +116,30 @@ fn docker(first: &str, facts: &mut Facts) -> Option<Verdict> {
         "push" => {
             facts.credential(CredentialRisk::Write);
             facts.add_network("container registry", false);
-            Some(Verdict::ask("ask.publish", RiskLevel::High, "`docker push` publishes an image"))
+            Some(Verdict::ask(
+                "ask.publish",
+                RiskLevel::High,
+                "`docker push` publishes an image",
+            ))
         }
         "login" => {
             facts.credential(CredentialRisk::Write);
-            Some(Verdict::ask("ask.credential", RiskLevel::High, "`docker login` stores a registry credential"))
+            Some(Verdict::ask(
+                "ask.credential",
+                RiskLevel::High,
+                "`docker login` stores a registry credential",
+            ))
         }
-        "ps" | "images" | "inspect" | "logs" | "version" | "info" | "--version" => {
-            Some(Verdict::auto("auto.read", format!("`docker {first}` only reads")))
-        }
+        "ps" | "images" | "inspect" | "logs" | "version" | "info" | "--version" => Some(
+            Verdict::auto("auto.read", format!("`docker {first}` only reads")),
+        ),
         _ => {
             facts.command(CommandRisk::Mutation);
-            Some(Verdict::ask("ask.unknown", RiskLevel::Medium, format!("`docker {first}` runs containers or changes images")))
+            Some(Verdict::ask(
+                "ask.unknown",
+                RiskLevel::Medium,
+                format!("`docker {first}` runs containers or changes images"),
+            ))
         }
     }
 }

@@ -8,14 +8,22 @@ use crate::verdict::{Access, Ctx, Facts, Verdict};
 use crate::wrappers::is_shell;
 
 /// Every verdict the program's own rules give.
-pub(crate) fn classify_program(cmd: &Cmd<'_>, argv: &[String], ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+pub(crate) fn classify_program(
+    cmd: &Cmd<'_>,
+    argv: &[String],
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
     let p = cmd.program;
     if let Some(v) = destructive(cmd, ctx, facts) {
         return vec![v];
     }
     if is(c::SECRET_STORES, p) {
         facts.credential(CredentialRisk::Write);
-        return vec![Verdict::block("block.secret_store", format!("reads a password store or keychain ({p})"))];
+        return vec![Verdict::block(
+            "block.secret_store",
+            format!("reads a password store or keychain ({p})"),
+        )];
     }
     if let Some(v) = crate::classify_cloud::cloud(cmd, facts) {
         return vec![v];
@@ -31,9 +39,27 @@ pub(crate) fn classify_program(cmd: &Cmd<'_>, argv: &[String], ctx: &Ctx<'_>, fa
     if let Some(profile) = match_profile(ctx.policy, argv) {
         facts.command(CommandRisk::Build);
         let mut v = if profile.always_auto || ctx.trusted {
-            Verdict::auto(&format!("profile.{}", profile.name), format!("{} is a known verifier profile{}", profile.name, if profile.always_auto { "" } else { " in a trusted repository" }))
+            Verdict::auto(
+                &format!("profile.{}", profile.name),
+                format!(
+                    "{} is a known verifier profile{}",
+                    profile.name,
+                    if profile.always_auto {
+                        ""
+                    } else {
+                        " in a trusted repository"
+                    }
+                ),
+            )
         } else {
-            Verdict::ask(&format!("profile.{}", profile.name), RiskLevel::Low, format!("runs the {} verifier in a repository the policy does not trust", profile.name))
+            Verdict::ask(
+                &format!("profile.{}", profile.name),
+                RiskLevel::Low,
+                format!(
+                    "runs the {} verifier in a repository the policy does not trust",
+                    profile.name
+                ),
+            )
         };
         v.profile = Some(profile.name.clone());
         return vec![v];
@@ -51,15 +77,25 @@ fn destructive(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Option<Verdic
         return block(facts, format!("`{p}` destroys disks or stops the machine"));
     }
     let recursive = cmd.has_short('r', "--recursive") || cmd.has_short('R', "--recursive");
-    if (is(c::DELETES, p) && recursive) || (matches!(p, "chmod" | "chown" | "chgrp") && cmd.has_short('R', "--recursive")) {
+    if (is(c::DELETES, p) && recursive)
+        || (matches!(p, "chmod" | "chown" | "chgrp") && cmd.has_short('R', "--recursive"))
+    {
         if let Some(target) = destroys_system(cmd, ctx) {
             return block(facts, format!("`{p}` recursively on {target}"));
         }
     }
     if cmd.has_flag(&["--no-preserve-root"]) {
-        return block(facts, "`--no-preserve-root` removes the safety net of rm".to_owned());
+        return block(
+            facts,
+            "`--no-preserve-root` removes the safety net of rm".to_owned(),
+        );
     }
-    if p == "dd" && cmd.args.iter().any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null")) {
+    if p == "dd"
+        && cmd
+            .args
+            .iter()
+            .any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null"))
+    {
         return block(facts, "`dd` writes onto a device".to_owned());
     }
     if p == "find" && cmd.has_flag(&["-delete"]) {
@@ -77,36 +113,63 @@ fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     }
     if runs_code(p, cmd.args) {
         facts.command(CommandRisk::Mutation);
-        return vec![Verdict::ask("ask.interpreter", RiskLevel::High, format!("runs arbitrary code with `{p}`"))];
+        return vec![Verdict::ask(
+            "ask.interpreter",
+            RiskLevel::High,
+            format!("runs arbitrary code with `{p}`"),
+        )];
     }
     if is(c::INTERPRETERS, p) || is_shell(p) || p == "source" || p == "." {
         if cmd.has_flag(&["--version", "-V", "--help"]) {
-            return vec![Verdict::auto("auto.read", format!("`{p}` prints its version"))];
+            return vec![Verdict::auto(
+                "auto.read",
+                format!("`{p}` prints its version"),
+            )];
         }
         facts.command(CommandRisk::Mutation);
-        return vec![Verdict::ask("ask.script", RiskLevel::Medium, format!("runs a script with `{p}`"))];
+        return vec![Verdict::ask(
+            "ask.script",
+            RiskLevel::Medium,
+            format!("runs a script with `{p}`"),
+        )];
     }
-    if matches!(p, "env" | "printenv" | "set" | "export" | "declare") && cmd.args.iter().all(|a| a.starts_with('-')) {
+    if matches!(p, "env" | "printenv" | "set" | "export" | "declare")
+        && cmd.args.iter().all(|a| a.starts_with('-'))
+    {
         facts.credential(CredentialRisk::Readonly);
-        return vec![Verdict::ask("ask.credential", RiskLevel::High, "prints environment variables, which may hold secrets")];
+        return vec![Verdict::ask(
+            "ask.credential",
+            RiskLevel::High,
+            "prints environment variables, which may hold secrets",
+        )];
     }
     if is(c::FORMATTERS, p) {
         facts.command(CommandRisk::Mutation);
         let mut out = check_args(cmd, 0, Access::Write, ctx, facts);
-        out.push(Verdict::auto("auto.formatter", format!("`{p}` formats files")));
+        out.push(Verdict::auto(
+            "auto.formatter",
+            format!("`{p}` formats files"),
+        ));
         return out;
     }
     if is(c::DELETES, p) {
         facts.command(CommandRisk::Mutation);
         let mut out = check_args(cmd, 0, Access::Delete, ctx, facts);
-        out.push(Verdict::ask("ask.delete", RiskLevel::Medium, format!("deletes files with `{p}`")));
+        out.push(Verdict::ask(
+            "ask.delete",
+            RiskLevel::Medium,
+            format!("deletes files with `{p}`"),
+        ));
         return out;
     }
     if is(c::EDITS, p) {
         facts.command(CommandRisk::Mutation);
         let skip = usize::from(matches!(p, "chmod" | "chown" | "chgrp"));
         let mut out = check_args(cmd, skip, Access::Write, ctx, facts);
-        out.push(Verdict::auto("auto.edit", format!("`{p}` changes files inside the repository")));
+        out.push(Verdict::auto(
+            "auto.edit",
+            format!("`{p}` changes files inside the repository"),
+        ));
         return out;
     }
     read_or_unknown(cmd, ctx, facts)
@@ -115,17 +178,35 @@ fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
 fn read_or_unknown(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let p = cmd.program;
     match p {
-        "sed" if cmd.has_short('i', "--in-place") || cmd.args.iter().any(|a| a.starts_with("--in-place")) => {
+        "sed"
+            if cmd.has_short('i', "--in-place")
+                || cmd.args.iter().any(|a| a.starts_with("--in-place")) =>
+        {
             facts.command(CommandRisk::Mutation);
             let mut out = check_args(cmd, script_skip(cmd), Access::Write, ctx, facts);
-            out.push(Verdict::auto("auto.edit", "`sed -i` edits files inside the repository"));
+            out.push(Verdict::auto(
+                "auto.edit",
+                "`sed -i` edits files inside the repository",
+            ));
             out
         }
         "sed" => read(cmd, script_skip(cmd), ctx, facts),
         "awk" | "gawk" | "mawk" => {
-            let program = cmd.positionals().next().map(String::as_str).unwrap_or_default();
-            if program.contains("system") || program.contains('|') || program.contains('>') || program.contains("getline") {
-                return vec![Verdict::ask("ask.interpreter", RiskLevel::High, "the awk program runs commands or writes files")];
+            let program = cmd
+                .positionals()
+                .next()
+                .map(String::as_str)
+                .unwrap_or_default();
+            if program.contains("system")
+                || program.contains('|')
+                || program.contains('>')
+                || program.contains("getline")
+            {
+                return vec![Verdict::ask(
+                    "ask.interpreter",
+                    RiskLevel::High,
+                    "the awk program runs commands or writes files",
+                )];
             }
             read(cmd, 1, ctx, facts)
         }
@@ -133,7 +214,11 @@ fn read_or_unknown(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdi
         _ if is(c::SEARCHES, p) => read(cmd, 1, ctx, facts),
         _ if is(c::READS_FILES, p) => read(cmd, 0, ctx, facts),
         _ if is(c::READ_ONLY, p) => vec![Verdict::auto("auto.read", format!("`{p}` only reads"))],
-        _ => vec![Verdict::ask("ask.unknown", RiskLevel::Medium, format!("the policy does not know the command `{}`", clip_word(p)))],
+        _ => vec![Verdict::ask(
+            "ask.unknown",
+            RiskLevel::Medium,
+            format!("the policy does not know the command `{}`", clip_word(p)),
+        )],
     }
 }
 
@@ -143,24 +228,44 @@ fn script_skip(cmd: &Cmd<'_>) -> usize {
 
 fn read(cmd: &Cmd<'_>, skip: usize, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let mut out = check_args(cmd, skip, Access::Read, ctx, facts);
-    out.push(Verdict::auto("auto.read", format!("`{}` reads inside the repository", cmd.program)));
+    out.push(Verdict::auto(
+        "auto.read",
+        format!("`{}` reads inside the repository", cmd.program),
+    ));
     out
 }
 
 fn find(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
-    let roots: Vec<&String> = cmd.args.iter().take_while(|a| !a.starts_with('-') && !a.starts_with('(') && *a != "!").collect();
+    let roots: Vec<&String> = cmd
+        .args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && !a.starts_with('(') && *a != "!")
+        .collect();
     let mut out: Vec<Verdict> = roots
         .iter()
         .filter_map(|a| ctx.check_path(&cmd.path(a, ctx), Access::Read, facts))
         .collect();
     if cmd.has_flag(&["-delete"]) {
         facts.command(CommandRisk::Mutation);
-        out.push(Verdict::ask("ask.delete", RiskLevel::Medium, "`find -delete` deletes files"));
-    } else if cmd.has_flag(&["-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"]) {
+        out.push(Verdict::ask(
+            "ask.delete",
+            RiskLevel::Medium,
+            "`find -delete` deletes files",
+        ));
+    } else if cmd.has_flag(&[
+        "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls",
+    ]) {
         facts.command(CommandRisk::Mutation);
-        out.push(Verdict::ask("ask.interpreter", RiskLevel::Medium, "`find -exec` runs a command on every match"));
+        out.push(Verdict::ask(
+            "ask.interpreter",
+            RiskLevel::Medium,
+            "`find -exec` runs a command on every match",
+        ));
     } else {
-        out.push(Verdict::auto("auto.read", "`find` searches inside the repository"));
+        out.push(Verdict::auto(
+            "auto.read",
+            "`find` searches inside the repository",
+        ));
     }
     out
 }

@@ -10,7 +10,11 @@ pub(crate) struct Decided {
 }
 
 pub(crate) fn decide(verdicts: &[Verdict], kind: ActionKind) -> Decided {
-    let fallback = Verdict::ask("ask.unknown", RiskLevel::Medium, "the policy found nothing to judge");
+    let fallback = Verdict::ask(
+        "ask.unknown",
+        RiskLevel::Medium,
+        "the policy found nothing to judge",
+    );
     let top = verdicts
         .iter()
         .fold(None::<&Verdict>, |best, v| match best {
@@ -25,7 +29,11 @@ pub(crate) fn decide(verdicts: &[Verdict], kind: ActionKind) -> Decided {
         .collect();
     ranked.sort_by_key(|v| std::cmp::Reverse(v.weight()));
     let mut reasons: Vec<String> = Vec::new();
-    for v in ranked.iter().map(|v| &v.reason).chain(std::iter::once(&top.reason)) {
+    for v in ranked
+        .iter()
+        .map(|v| &v.reason)
+        .chain(std::iter::once(&top.reason))
+    {
         if !reasons.contains(v) {
             reasons.push(v.clone());
         }
@@ -36,7 +44,11 @@ pub(crate) fn decide(verdicts: &[Verdict], kind: ActionKind) -> Decided {
         Decision::Auto | Decision::Block => None,
     };
     let profile = shared_profile(verdicts);
-    let offered_scopes = if decision.needs_person() { scopes(profile.is_some(), kind) } else { Vec::new() };
+    let offered_scopes = if decision.needs_person() {
+        scopes(profile.is_some(), kind)
+    } else {
+        Vec::new()
+    };
     Decided {
         decision: RiskDecision {
             decision,

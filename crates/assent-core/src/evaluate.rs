@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::canon::{action_hash, canonical_json, canonicalize_parsed, CanonError, CanonicalAction};
+use crate::canon::{action_hash, canonicalize_parsed, CanonError, CanonicalAction};
 use crate::classify::{classify_other, classify_script};
 use crate::decide::{decide, Decided};
 use crate::decision::{ActionRiskInput, RiskDecision};
@@ -111,17 +111,34 @@ fn is_trusted(policy: &Policy, request: &ActionRequest, home: &str) -> bool {
 }
 
 /// Hidden characters, analysis-only runs and high-risk tasks.
-fn context_verdicts(request: &ActionRequest, canonical: &CanonicalAction, facts: &Facts) -> Vec<Verdict> {
+fn context_verdicts(
+    request: &ActionRequest,
+    canonical: &CanonicalAction,
+    facts: &Facts,
+) -> Vec<Verdict> {
     let mut out = Vec::new();
     if suspicious(request, canonical) {
         out.push(Verdict::ask("ask.suspicious_text", RiskLevel::High, "the action carries NUL, control, bidi or zero-width characters that can hide what runs"));
     }
     let changes = facts.command_risk > CommandRisk::Readonly;
     if changes && request.context.run_mode == Some(RunMode::Analysis) {
-        out.push(Verdict::ask("ask.analysis_mode", RiskLevel::Medium, "the run is in analysis mode, which only reads"));
+        out.push(Verdict::ask(
+            "ask.analysis_mode",
+            RiskLevel::Medium,
+            "the run is in analysis mode, which only reads",
+        ));
     }
-    if changes && request.context.task_risk.is_some_and(|r| r >= RiskLevel::High) {
-        out.push(Verdict::ask("ask.high_risk_task", RiskLevel::High, "the task is marked high risk"));
+    if changes
+        && request
+            .context
+            .task_risk
+            .is_some_and(|r| r >= RiskLevel::High)
+    {
+        out.push(Verdict::ask(
+            "ask.high_risk_task",
+            RiskLevel::High,
+            "the task is marked high risk",
+        ));
     }
     out
 }
@@ -129,8 +146,16 @@ fn context_verdicts(request: &ActionRequest, canonical: &CanonicalAction, facts:
 pub(crate) fn suspicious(request: &ActionRequest, canonical: &CanonicalAction) -> bool {
     let action = &request.action;
     action.command.as_deref().is_some_and(has_suspicious_chars)
-        || canonical.commands.iter().flatten().any(|w| has_suspicious_chars(w))
-        || action.paths.iter().chain(&action.network).any(|s| has_suspicious_chars(s))
+        || canonical
+            .commands
+            .iter()
+            .flatten()
+            .any(|w| has_suspicious_chars(w))
+        || action
+            .paths
+            .iter()
+            .chain(&action.network)
+            .any(|s| has_suspicious_chars(s))
         || action.tool.as_deref().is_some_and(has_suspicious_chars)
 }
 
@@ -147,22 +172,34 @@ fn normalize_profile_flags(policy: &Policy, script: &ShellScript, canonical: &mu
     }
 }
 
-/// Same run, same profile (or the same action when there is none), same constraints.
-fn batch_key(request: &ActionRequest, decision: &RiskDecision, hash: &str) -> String {
-    let subject = match &decision.profile {
-        Some(p) => serde_json::json!({ "profile": p }),
-        None => serde_json::json!({ "action_hash": hash }),
-    };
-    let key = serde_json::json!({
-        "run_id": request.run_id,
-        "subject": subject,
-        "repo": request.context.repo,
-        "base_sha": request.context.base_sha,
-    });
-    hex::encode(<sha2::Sha256 as sha2::Digest>::digest(canonical_json(&key).as_bytes()))
+/// What a batch key is made of, in sorted field order (its JSON is canonical).
+#[derive(Serialize)]
+struct BatchKey<'a> {
+    action_hash: Option<&'a str>,
+    base_sha: Option<&'a str>,
+    profile: Option<&'a str>,
+    repo: Option<&'a str>,
+    run_id: &'a str,
 }
 
-fn risk_input(request: &ActionRequest, facts: &Facts, decision: &RiskDecision, trusted: bool) -> ActionRiskInput {
+/// Same run, same profile (or the same action when there is none), same constraints.
+fn batch_key(request: &ActionRequest, decision: &RiskDecision, hash: &str) -> String {
+    let key = BatchKey {
+        action_hash: decision.profile.is_none().then_some(hash),
+        base_sha: request.context.base_sha.as_deref(),
+        profile: decision.profile.as_deref(),
+        repo: request.context.repo.as_deref(),
+        run_id: &request.run_id,
+    };
+    crate::canon::sha256_json_hex(&key)
+}
+
+fn risk_input(
+    request: &ActionRequest,
+    facts: &Facts,
+    decision: &RiskDecision,
+    trusted: bool,
+) -> ActionRiskInput {
     let repo_trust = match request.context.repo_trust {
         Some(RepoTrust::Untrusted) => RepoTrust::Untrusted,
         _ if trusted => RepoTrust::Trusted,
@@ -178,6 +215,10 @@ fn risk_input(request: &ActionRequest, facts: &Facts, decision: &RiskDecision, t
         credential_risk: facts.credential_risk,
         diff_risk: Default::default(),
         task_risk: request.context.task_risk.unwrap_or(RiskLevel::Low),
-        policy_findings: if decision.decision == crate::types::Decision::Auto { Vec::new() } else { decision.reasons.clone() },
+        policy_findings: if decision.decision == crate::types::Decision::Auto {
+            Vec::new()
+        } else {
+            decision.reasons.clone()
+        },
     }
 }

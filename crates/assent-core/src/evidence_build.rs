@@ -20,18 +20,29 @@ pub(crate) fn build(
 ) -> ApprovalEvidence {
     let d = &decided.decision;
     let profile = d.profile.as_deref().and_then(|p| ctx.policy.profile(p));
-    let mut paths: Vec<String> = facts.paths.iter().chain(&canonical.paths).map(|p| display(p, &ctx.root, ctx.home)).collect();
+    let mut paths: Vec<String> = facts
+        .paths
+        .iter()
+        .chain(&canonical.paths)
+        .map(|p| display(p, &ctx.root, ctx.home))
+        .collect();
     paths.dedup();
     let mutation = match (profile, facts.command_risk) {
         (Some(p), _) => p.mutation.clone(),
         (None, CommandRisk::Readonly) => "none".to_owned(),
         (None, CommandRisk::Build) => "build outputs".to_owned(),
-        (None, CommandRisk::Mutation) if !paths.is_empty() => format!("files: {}", paths.join(", ")),
+        (None, CommandRisk::Mutation) if !paths.is_empty() => {
+            format!("files: {}", paths.join(", "))
+        }
         (None, CommandRisk::Mutation) => "local files or state".to_owned(),
         (None, CommandRisk::Destructive) => "destructive: data may be lost".to_owned(),
     };
     ApprovalEvidence {
-        summary: format!("{} in {}", what(request, canonical, d.profile.as_deref(), &paths), place(request, &canonical.cwd)),
+        summary: format!(
+            "{} in {}",
+            what(request, canonical, d.profile.as_deref(), &paths),
+            place(request, &canonical.cwd)
+        ),
         command: first_command(canonical),
         command_line: request.action.command.clone(),
         cwd: canonical.cwd.clone(),
@@ -40,14 +51,26 @@ pub(crate) fn build(
         credentials: Some(credentials(facts.credential_risk, canonical)),
         mutation: Some(mutation),
         diff_summary: None,
-        policy_findings: if d.decision == Decision::Auto { Vec::new() } else { d.reasons.clone() },
+        policy_findings: if d.decision == Decision::Auto {
+            Vec::new()
+        } else {
+            d.reasons.clone()
+        },
         verification_status: None,
-        secret_risk: facts.secret.as_ref().map(|p| format!("touches the secret file {p} (its content is never shown)")),
+        secret_risk: facts
+            .secret
+            .as_ref()
+            .map(|p| format!("touches the secret file {p} (its content is never shown)")),
         suspicious_text: crate::evaluate::suspicious(request, canonical),
     }
 }
 
-fn what(request: &ActionRequest, canonical: &CanonicalAction, profile: Option<&str>, paths: &[String]) -> String {
+fn what(
+    request: &ActionRequest,
+    canonical: &CanonicalAction,
+    profile: Option<&str>,
+    paths: &[String],
+) -> String {
     let first_path = paths.first().cloned().unwrap_or_default();
     let files = |verb: &str| match paths.len() {
         0 => format!("{verb} a file"),
@@ -58,7 +81,11 @@ fn what(request: &ActionRequest, canonical: &CanonicalAction, profile: Option<&s
     match (request.action.kind, profile) {
         (_, Some(p)) => format!("Run {p}"),
         (ActionKind::Shell, None) => {
-            let line = request.action.command.clone().unwrap_or_else(|| request.action.argv.clone().unwrap_or_default().join(" "));
+            let line = request
+                .action
+                .command
+                .clone()
+                .unwrap_or_else(|| request.action.argv.clone().unwrap_or_default().join(" "));
             let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
             let short: String = line.chars().take(SUMMARY_COMMAND_CHARS).collect();
             let ellipsis = if short.len() < line.len() { "…" } else { "" };
@@ -68,7 +95,10 @@ fn what(request: &ActionRequest, canonical: &CanonicalAction, profile: Option<&s
         (ActionKind::FileWrite, None) => files("Edit"),
         (ActionKind::FileDelete, None) => files("Delete"),
         (ActionKind::Network, None) => format!("Fetch {}", canonical.network.join(", ")),
-        (ActionKind::Credential, None) => format!("Use the credential {}", canonical.credential_scope.as_deref().unwrap_or("(unnamed)")),
+        (ActionKind::Credential, None) => format!(
+            "Use the credential {}",
+            canonical.credential_scope.as_deref().unwrap_or("(unnamed)")
+        ),
         (ActionKind::Pr, None) => "Publish a pull request".to_owned(),
         (ActionKind::Mcp, None) => format!("Call {tool}"),
         (ActionKind::Other, None) => format!("Use {tool}"),
@@ -78,8 +108,16 @@ fn what(request: &ActionRequest, canonical: &CanonicalAction, profile: Option<&s
 /// The repository's name, else the cwd's last part.
 fn place(request: &ActionRequest, cwd: &str) -> String {
     let source = request.context.repo.as_deref().unwrap_or(cwd);
-    let name = source.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
-    if name.is_empty() { "/".to_owned() } else { name.to_owned() }
+    let name = source
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    if name.is_empty() {
+        "/".to_owned()
+    } else {
+        name.to_owned()
+    }
 }
 
 fn first_command(canonical: &CanonicalAction) -> Option<Vec<String>> {

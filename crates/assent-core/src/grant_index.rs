@@ -52,7 +52,10 @@ impl GrantIndex {
     /// Adds `grant`, replacing one with the same id.
     pub fn insert(&mut self, grant: ApprovalGrant) {
         self.remove(&grant.grant_id);
-        self.buckets.entry(key_of(&grant)).or_default().push(grant.grant_id.clone());
+        self.buckets
+            .entry(key_of(&grant))
+            .or_default()
+            .push(grant.grant_id.clone());
         self.grants.insert(grant.grant_id.clone(), grant);
     }
 
@@ -92,7 +95,12 @@ impl GrantIndex {
 
     /// The narrowest active grant that covers `request`, if any (once before run before
     /// command profile before path pattern before task type before repo).
-    pub fn find(&self, request: &ActionRequest, eval: &Evaluation, now: DateTime<Utc>) -> Option<&ApprovalGrant> {
+    pub fn find(
+        &self,
+        request: &ActionRequest,
+        eval: &Evaluation,
+        now: DateTime<Utc>,
+    ) -> Option<&ApprovalGrant> {
         let ctx = &request.context;
         let keys = [
             Some(Key::Action(eval.action_hash.clone())),

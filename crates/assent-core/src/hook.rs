@@ -113,12 +113,14 @@ fn action_for_tool(
     match tool {
         "Bash" => {
             action.kind = ActionKind::Shell;
-            action.command = Some(str_field(input.get("command"), "tool_input.command")?.to_owned());
+            action.command =
+                Some(str_field(input.get("command"), "tool_input.command")?.to_owned());
             action.tool = None;
         }
         "Read" => {
             action.kind = ActionKind::FileRead;
-            action.paths = vec![str_field(input.get("file_path"), "tool_input.file_path")?.to_owned()];
+            action.paths =
+                vec![str_field(input.get("file_path"), "tool_input.file_path")?.to_owned()];
         }
         "Glob" | "Grep" => {
             action.kind = ActionKind::FileRead;
@@ -127,7 +129,8 @@ fn action_for_tool(
         }
         "Write" | "Edit" | "MultiEdit" => {
             action.kind = ActionKind::FileWrite;
-            action.paths = vec![str_field(input.get("file_path"), "tool_input.file_path")?.to_owned()];
+            action.paths =
+                vec![str_field(input.get("file_path"), "tool_input.file_path")?.to_owned()];
             fingerprint = Some(content_fingerprint(input));
         }
         "NotebookEdit" => {
@@ -169,9 +172,11 @@ fn web_search_targets(input: &Value) -> Vec<String> {
     }
 }
 
-/// SHA-256 of the tool input (serde_json keeps object keys sorted, so it is stable).
+/// SHA-256 of the tool input's canonical JSON.
 fn content_fingerprint(input: &Value) -> String {
-    hex::encode(Sha256::digest(input.to_string().as_bytes()))
+    hex::encode(Sha256::digest(
+        crate::canon::canonical_json(input).as_bytes(),
+    ))
 }
 
 fn str_field<'a>(value: Option<&'a Value>, field: &'static str) -> Result<&'a str, HookError> {

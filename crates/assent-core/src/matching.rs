@@ -38,14 +38,28 @@ pub fn covers(
             Ok(())
         }
     };
-    required(ScopeKind::Once, c.action_hash.is_some(), "this exact action")?;
+    required(
+        ScopeKind::Once,
+        c.action_hash.is_some(),
+        "this exact action",
+    )?;
     required(ScopeKind::Run, c.run_id.is_some(), "this run")?;
-    required(ScopeKind::CommandProfile, c.profile.is_some(), "this command profile")?;
-    required(ScopeKind::PathPattern, !c.path_patterns.is_empty(), "these paths")?;
+    required(
+        ScopeKind::CommandProfile,
+        c.profile.is_some(),
+        "this command profile",
+    )?;
+    required(
+        ScopeKind::PathPattern,
+        !c.path_patterns.is_empty(),
+        "these paths",
+    )?;
     required(ScopeKind::TaskType, c.task_type.is_some(), "this task type")?;
     required(ScopeKind::Repo, c.repo.is_some(), "this repository")?;
     if grant.scope_kind == ScopeKind::Org {
-        return Err(NotCovered::Mismatch("anything: org grants are not honoured"));
+        return Err(NotCovered::Mismatch(
+            "anything: org grants are not honoured",
+        ));
     }
     bound_fields(c, request, eval)?;
     if !c.path_patterns.is_empty() {
@@ -54,19 +68,46 @@ pub fn covers(
     Ok(())
 }
 
-fn bound_fields(c: &GrantConstraints, request: &ActionRequest, eval: &Evaluation) -> Result<(), NotCovered> {
-    let differs = |bound: &Option<String>, actual: Option<&String>| bound.as_ref().is_some_and(|b| Some(b) != actual);
+fn bound_fields(
+    c: &GrantConstraints,
+    request: &ActionRequest,
+    eval: &Evaluation,
+) -> Result<(), NotCovered> {
+    let differs = |bound: &Option<String>, actual: Option<&String>| {
+        bound.as_ref().is_some_and(|b| Some(b) != actual)
+    };
     let ctx = &request.context;
     let checks: [(bool, &'static str); 9] = [
-        (differs(&c.action_hash, Some(&eval.action_hash)), "this exact action"),
-        (differs(&c.batch_key, Some(&eval.batch_key)), "this kind of request"),
+        (
+            differs(&c.action_hash, Some(&eval.action_hash)),
+            "this exact action",
+        ),
+        (
+            differs(&c.batch_key, Some(&eval.batch_key)),
+            "this kind of request",
+        ),
         (differs(&c.run_id, Some(&request.run_id)), "this run"),
-        (differs(&c.profile, eval.decision.profile.as_ref()), "this command profile"),
+        (
+            differs(&c.profile, eval.decision.profile.as_ref()),
+            "this command profile",
+        ),
         (differs(&c.repo, ctx.repo.as_ref()), "this repository"),
-        (differs(&c.base_sha, ctx.base_sha.as_ref()), "this base commit"),
-        (differs(&c.diff_fingerprint, ctx.diff_fingerprint.as_ref()), "this diff"),
-        (differs(&c.task_type, ctx.task_type.as_ref()), "this task type"),
-        (c.profile.is_some() && eval.decision.profile.is_none(), "an action outside the profile"),
+        (
+            differs(&c.base_sha, ctx.base_sha.as_ref()),
+            "this base commit",
+        ),
+        (
+            differs(&c.diff_fingerprint, ctx.diff_fingerprint.as_ref()),
+            "this diff",
+        ),
+        (
+            differs(&c.task_type, ctx.task_type.as_ref()),
+            "this task type",
+        ),
+        (
+            c.profile.is_some() && eval.decision.profile.is_none(),
+            "an action outside the profile",
+        ),
     ];
     match checks.iter().find(|(failed, _)| *failed) {
         Some((_, what)) => Err(NotCovered::Mismatch(what)),
@@ -76,7 +117,11 @@ fn bound_fields(c: &GrantConstraints, request: &ActionRequest, eval: &Evaluation
 
 /// Every path of the action must fall under a pattern, relative to the repo root, with
 /// hidden files (`.env`, `.git/…`) only covered when a pattern names them.
-fn paths_match(patterns: &[String], request: &ActionRequest, eval: &Evaluation) -> Result<(), NotCovered> {
+fn paths_match(
+    patterns: &[String],
+    request: &ActionRequest,
+    eval: &Evaluation,
+) -> Result<(), NotCovered> {
     let root = match request.context.repo.as_deref() {
         Some(repo) if repo.starts_with('/') => normalize(repo, "/", "/"),
         _ => eval.canonical.cwd.clone(),
@@ -84,9 +129,12 @@ fn paths_match(patterns: &[String], request: &ActionRequest, eval: &Evaluation) 
     if eval.canonical.paths.is_empty() || !eval.canonical.commands.is_empty() {
         return Err(NotCovered::Mismatch("these paths"));
     }
-    let set = crate::policy::glob_set(patterns, true).map_err(|_| NotCovered::Mismatch("these paths"))?;
+    let set =
+        crate::policy::glob_set(patterns, true).map_err(|_| NotCovered::Mismatch("these paths"))?;
     for path in &eval.canonical.paths {
-        let rel = relative_to(path, &root).filter(|r| !r.is_empty()).ok_or(NotCovered::Mismatch("paths outside the repository"))?;
+        let rel = relative_to(path, &root)
+            .filter(|r| !r.is_empty())
+            .ok_or(NotCovered::Mismatch("paths outside the repository"))?;
         let hidden_ok = rel
             .split('/')
             .filter(|seg| seg.starts_with('.'))

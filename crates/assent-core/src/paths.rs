@@ -3,35 +3,46 @@
 //! before any glob sees it).
 
 /// The absolute, normalised form of `path` as seen from `cwd`.
+///
+/// Built in one buffer (no intermediate strings or part lists): it runs for every argument
+/// of every command.
 pub fn normalize(path: &str, cwd: &str, home: &str) -> String {
-    let expanded = expand_home(path, home);
-    let joined = if expanded.starts_with('/') {
-        expanded
-    } else {
-        format!("{cwd}/{expanded}")
+    let (head, tail) = match home_rest(path) {
+        Some(rest) => (home, rest),
+        None => ("", path),
     };
-    let mut parts: Vec<&str> = Vec::new();
-    for part in joined.split('/') {
+    let absolute = if head.is_empty() {
+        tail.starts_with('/')
+    } else {
+        head.starts_with('/')
+    };
+    let base = if absolute { "" } else { cwd };
+    let mut out = String::with_capacity(base.len() + head.len() + tail.len() + 1);
+    for part in base.split('/').chain(head.split('/')).chain(tail.split('/')) {
         match part {
             "" | "." => {}
             ".." => {
-                parts.pop();
+                let cut = out.rfind('/').unwrap_or(0);
+                out.truncate(cut);
             }
-            other => parts.push(other),
+            other => {
+                out.push('/');
+                out.push_str(other);
+            }
         }
     }
-    format!("/{}", parts.join("/"))
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
 }
 
-fn expand_home(path: &str, home: &str) -> String {
-    for prefix in ["~", "$HOME", "${HOME}"] {
-        if let Some(rest) = path.strip_prefix(prefix) {
-            if rest.is_empty() || rest.starts_with('/') {
-                return format!("{home}{rest}");
-            }
-        }
-    }
-    path.to_owned()
+/// What follows a `~`, `$HOME` or `${HOME}` prefix that stands for the home directory.
+fn home_rest(path: &str) -> Option<&str> {
+    ["~", "$HOME", "${HOME}"].into_iter().find_map(|prefix| {
+        path.strip_prefix(prefix)
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 /// Whether `path` is `root` or below it (both normalised).
@@ -53,7 +64,11 @@ pub fn relative_to<'a>(path: &'a str, root: &str) -> Option<&'a str> {
     if root == "/" {
         return path.get(1..);
     }
-    Some(path.get(root.len()..).unwrap_or_default().trim_start_matches('/'))
+    Some(
+        path.get(root.len()..)
+            .unwrap_or_default()
+            .trim_start_matches('/'),
+    )
 }
 
 /// Presents `path` for a person: relative inside the repo, `~/…` under home.

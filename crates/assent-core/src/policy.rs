@@ -264,5 +264,6 @@ pub(crate) fn glob_set(patterns: &[String], paths: bool) -> Result<GlobSet, (Str
 pub(crate) fn line_of(text: &str, at: usize) -> usize {
     // An error at the very end points at the last line with text, not past it.
     let at = at.min(text.trim_end().len());
-    text.get(..at).map_or(1, |before| before.matches('\n').count() + 1)
+    text.get(..at)
+        .map_or(1, |before| before.matches('\n').count() + 1)
 }

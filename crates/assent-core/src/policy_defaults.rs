@@ -31,20 +31,50 @@ const MAVEN: &[&str] = &["mvn", "./mvnw", "mvnw"];
 const GRADLE: &[&str] = &["gradle", "./gradlew", "gradlew"];
 
 pub(crate) fn default_profiles() -> Vec<CommandProfile> {
-    let mut fmt = profile("cargo-fmt", &["cargo"], &["fmt"], "source files (formatting only)");
+    let mut fmt = profile(
+        "cargo-fmt",
+        &["cargo"],
+        &["fmt"],
+        "source files (formatting only)",
+    );
     fmt.always_auto = true;
     vec![
-        profile("cargo-test", &["cargo"], &["test", "nextest run", "bench"], "target/** only"),
-        profile("cargo-build", &["cargo"], &["build", "doc"], "target/** only"),
+        profile(
+            "cargo-test",
+            &["cargo"],
+            &["test", "nextest run", "bench"],
+            "target/** only",
+        ),
+        profile(
+            "cargo-build",
+            &["cargo"],
+            &["build", "doc"],
+            "target/** only",
+        ),
         profile("cargo-check", &["cargo"], &["check"], "target/** only"),
         profile("cargo-clippy", &["cargo"], &["clippy"], "target/** only"),
         fmt,
-        profile("npm-test", NODE, &["test", "t", "run test"], "node_modules/.cache/**, coverage/**"),
+        profile(
+            "npm-test",
+            NODE,
+            &["test", "t", "run test"],
+            "node_modules/.cache/**, coverage/**",
+        ),
         profile("npm-lint", NODE, &["lint", "run lint"], "none"),
-        profile("npm-build", NODE, &["build", "run build"], "dist/**, build/**"),
+        profile(
+            "npm-build",
+            NODE,
+            &["build", "run build"],
+            "dist/**, build/**",
+        ),
         profile("pytest", &["pytest", "py.test"], &[], ".pytest_cache/**"),
         profile("go-test", &["go"], &["test"], "the Go build cache"),
-        profile("go-build", &["go"], &["build"], "the Go build cache and the output binary"),
+        profile(
+            "go-build",
+            &["go"],
+            &["build"],
+            "the Go build cache and the output binary",
+        ),
         profile("go-vet", &["go"], &["vet"], "the Go build cache"),
         goals(profile(
             "maven-test",
@@ -52,12 +82,42 @@ pub(crate) fn default_profiles() -> Vec<CommandProfile> {
             &["test", "verify", "clean", "compile", "test-compile"],
             "target/** only",
         )),
-        goals(profile("maven-package", MAVEN, &["package", "clean", "compile"], "target/** only")),
-        goals(profile("gradle-test", GRADLE, &["test", "check", "clean"], "build/** only")),
-        goals(profile("gradle-build", GRADLE, &["build", "assemble", "clean"], "build/** only")),
-        goals(profile("make-test", &["make"], &["test", "check"], "what the Makefile writes")),
-        goals(profile("make-lint", &["make"], &["lint"], "what the Makefile writes")),
-        goals(profile("make-build", &["make"], &["", "build", "all"], "what the Makefile writes")),
+        goals(profile(
+            "maven-package",
+            MAVEN,
+            &["package", "clean", "compile"],
+            "target/** only",
+        )),
+        goals(profile(
+            "gradle-test",
+            GRADLE,
+            &["test", "check", "clean"],
+            "build/** only",
+        )),
+        goals(profile(
+            "gradle-build",
+            GRADLE,
+            &["build", "assemble", "clean"],
+            "build/** only",
+        )),
+        goals(profile(
+            "make-test",
+            &["make"],
+            &["test", "check"],
+            "what the Makefile writes",
+        )),
+        goals(profile(
+            "make-lint",
+            &["make"],
+            &["lint"],
+            "what the Makefile writes",
+        )),
+        goals(profile(
+            "make-build",
+            &["make"],
+            &["", "build", "all"],
+            "what the Makefile writes",
+        )),
     ]
 }
 

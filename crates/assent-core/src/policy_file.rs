@@ -102,7 +102,10 @@ impl PolicyFile {
             .map_err(|(key, message)| at(key, message))?;
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {
-                return Err(at(name, format!("disabled_profiles names no profile {name:?}")));
+                return Err(at(
+                    name,
+                    format!("disabled_profiles names no profile {name:?}"),
+                ));
             }
             p.profiles.retain(|profile| &profile.name != name);
         }
@@ -122,12 +125,21 @@ impl LifetimesFile {
         let pick = |key: &'static str, v: Option<i64>, d: i64| match v {
             None => Ok(d),
             Some(s) if (1..=MAX_LIFETIME_SECONDS).contains(&s) => Ok(s),
-            Some(s) => Err((key, format!("max_grant_lifetime.{key} must be 1..={MAX_LIFETIME_SECONDS} seconds, got {s}"))),
+            Some(s) => Err((
+                key,
+                format!(
+                    "max_grant_lifetime.{key} must be 1..={MAX_LIFETIME_SECONDS} seconds, got {s}"
+                ),
+            )),
         };
         Ok(Lifetimes {
             once: pick("once", self.once, base.once)?,
             run: pick("run", self.run, base.run)?,
-            command_profile: pick("command_profile", self.command_profile, base.command_profile)?,
+            command_profile: pick(
+                "command_profile",
+                self.command_profile,
+                base.command_profile,
+            )?,
             path_pattern: pick("path_pattern", self.path_pattern, base.path_pattern)?,
             task_type: pick("task_type", self.task_type, base.task_type)?,
             repo: pick("repo", self.repo, base.repo)?,
@@ -149,7 +161,10 @@ fn check_profile(profile: &CommandProfile) -> Result<(), String> {
         ));
     }
     if profile.programs.is_empty() || profile.programs.iter().any(String::is_empty) {
-        return Err(format!("profile {:?} needs at least one program", profile.name));
+        return Err(format!(
+            "profile {:?} needs at least one program",
+            profile.name
+        ));
     }
     Ok(())
 }

@@ -21,7 +21,10 @@ pub(crate) fn match_profile<'a>(policy: &'a Policy, argv: &[String]) -> Option<&
     let (program, args) = argv.split_first()?;
     let name = program_name(program);
     policy.profiles.iter().find(|p| {
-        p.programs.iter().any(|prog| prog == program || prog == name) && matches_args(p, args)
+        p.programs
+            .iter()
+            .any(|prog| prog == program || prog == name)
+            && matches_args(p, args)
     })
 }
 
@@ -34,12 +37,18 @@ fn matches_args(profile: &CommandProfile, args: &[String]) -> bool {
         if pos.is_empty() {
             return profile.subcommands.iter().any(String::is_empty);
         }
-        return pos.iter().all(|g| !g.is_empty() && profile.subcommands.iter().any(|s| s == g));
+        return pos
+            .iter()
+            .all(|g| !g.is_empty() && profile.subcommands.iter().any(|s| s == g));
     }
-    profile.subcommands.iter().filter(|s| !s.is_empty()).any(|sub| {
-        let words: Vec<&str> = sub.split(' ').collect();
-        pos.len() >= words.len() && pos.iter().zip(&words).all(|(a, b)| a == b)
-    })
+    profile
+        .subcommands
+        .iter()
+        .filter(|s| !s.is_empty())
+        .any(|sub| {
+            let words: Vec<&str> = sub.split(' ').collect();
+            pos.len() >= words.len() && pos.iter().zip(&words).all(|(a, b)| a == b)
+        })
 }
 
 /// `argv` with its stand-alone flags (a flag not followed by a value) sorted in place, so
@@ -49,11 +58,17 @@ pub(crate) fn normalize_flags(argv: &[String]) -> Vec<String> {
     let end = argv.iter().position(|a| a == "--").unwrap_or(argv.len());
     let standalone: Vec<usize> = (1..end)
         .filter(|&i| {
-            argv.get(i).is_some_and(|a| a.starts_with('-') && a.len() > 1)
-                && argv.get(i + 1).is_none_or(|next| i + 1 >= end || next.starts_with('-'))
+            argv.get(i)
+                .is_some_and(|a| a.starts_with('-') && a.len() > 1)
+                && argv
+                    .get(i + 1)
+                    .is_none_or(|next| i + 1 >= end || next.starts_with('-'))
         })
         .collect();
-    let mut flags: Vec<String> = standalone.iter().filter_map(|&i| argv.get(i).cloned()).collect();
+    let mut flags: Vec<String> = standalone
+        .iter()
+        .filter_map(|&i| argv.get(i).cloned())
+        .collect();
     flags.sort();
     let mut out = argv.to_vec();
     for (slot, flag) in standalone.iter().zip(flags) {

@@ -50,7 +50,13 @@ impl GrantConstraints {
             base_sha: ctx.base_sha.clone(),
             ..GrantConstraints::default()
         };
-        let need_offered = |c: GrantConstraints| if offered { Ok(c) } else { Err(ScopeError::NotOffered(scope)) };
+        let need_offered = |c: GrantConstraints| {
+            if offered {
+                Ok(c)
+            } else {
+                Err(ScopeError::NotOffered(scope))
+            }
+        };
         match scope {
             ScopeKind::Once => need_offered(GrantConstraints {
                 action_hash: Some(eval.action_hash.clone()),
@@ -63,18 +69,29 @@ impl GrantConstraints {
                 profile: eval.decision.profile.clone(),
                 ..base
             }),
-            ScopeKind::CommandProfile => need_offered(GrantConstraints { profile: eval.decision.profile.clone(), ..base }),
+            ScopeKind::CommandProfile => need_offered(GrantConstraints {
+                profile: eval.decision.profile.clone(),
+                ..base
+            }),
             ScopeKind::PathPattern => {
-                let patterns = path_patterns.filter(|p| !p.is_empty()).ok_or(ScopeError::NoPathPatterns)?;
+                let patterns = path_patterns
+                    .filter(|p| !p.is_empty())
+                    .ok_or(ScopeError::NoPathPatterns)?;
                 for p in patterns {
                     check_pattern(p)?;
                 }
-                need_offered(GrantConstraints { path_patterns: patterns.to_vec(), ..base })
+                need_offered(GrantConstraints {
+                    path_patterns: patterns.to_vec(),
+                    ..base
+                })
             }
             ScopeKind::TaskType => {
                 let task_type = ctx.task_type.clone().ok_or(ScopeError::NoTaskType)?;
                 ctx.repo.as_ref().ok_or(ScopeError::NoRepo(scope))?;
-                Ok(GrantConstraints { task_type: Some(task_type), ..base })
+                Ok(GrantConstraints {
+                    task_type: Some(task_type),
+                    ..base
+                })
             }
             ScopeKind::Repo => {
                 ctx.repo.as_ref().ok_or(ScopeError::NoRepo(scope))?;
@@ -87,7 +104,12 @@ impl GrantConstraints {
 
 /// Path patterns are relative to the repo root and never climb out of it.
 fn check_pattern(pattern: &str) -> Result<(), ScopeError> {
-    let bad = |message: &str| Err(ScopeError::BadPathPattern { pattern: pattern.to_owned(), message: message.to_owned() });
+    let bad = |message: &str| {
+        Err(ScopeError::BadPathPattern {
+            pattern: pattern.to_owned(),
+            message: message.to_owned(),
+        })
+    };
     if pattern.starts_with('/') || pattern.starts_with('~') {
         return bad("must be relative to the repository root");
     }

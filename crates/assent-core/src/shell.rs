@@ -4,8 +4,9 @@
 //! later relative paths resolve where the shell would be.
 
 use brush_parser::ast::{
-    self, AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, IoFileRedirectKind,
-    IoFileRedirectTarget, IoRedirect, Pipeline, SeparatorOperator, SimpleCommand,
+    self, AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList,
+    IoFileRedirectKind, IoFileRedirectTarget, IoRedirect, Pipeline, SeparatorOperator,
+    SimpleCommand,
 };
 use brush_parser::ParserOptions;
 
@@ -206,7 +207,9 @@ impl Walker<'_> {
     fn compound(&mut self, compound: &CompoundCommand, depth: usize) -> String {
         match compound {
             CompoundCommand::Subshell(s) => format!("( {} )", self.compound_list(&s.list, depth)),
-            CompoundCommand::BraceGroup(b) => format!("{{ {}; }}", self.compound_list(&b.list, depth)),
+            CompoundCommand::BraceGroup(b) => {
+                format!("{{ {}; }}", self.compound_list(&b.list, depth))
+            }
             CompoundCommand::ForClause(f) => {
                 self.compound_list(&f.body.list, depth);
                 compound.to_string()
@@ -247,7 +250,12 @@ impl Walker<'_> {
         }
     }
 
-    fn simple(&mut self, cmd: &SimpleCommand, depth: usize, place: (usize, usize, usize)) -> String {
+    fn simple(
+        &mut self,
+        cmd: &SimpleCommand,
+        depth: usize,
+        place: (usize, usize, usize),
+    ) -> String {
         let mut parsed = ParsedCommand {
             cwd: self.cwd.clone(),
             pipeline: place.0,
@@ -259,11 +267,15 @@ impl Walker<'_> {
         let mut subs = Vec::new();
         let prefix = cmd.prefix.iter().flat_map(|p| p.0.iter()).map(Item::Other);
         let name = cmd.word_or_name.iter().map(Item::Name);
-        let suffix = cmd.suffix.iter().flat_map(|s| s.0.iter()).map(|item| match item {
-            // After the command name, `X=1` is an argument (`env X=1 cmd`, `export X=1`).
-            CommandPrefixOrSuffixItem::AssignmentWord(_, word) => Item::Name(word),
-            other => Item::Other(other),
-        });
+        let suffix = cmd
+            .suffix
+            .iter()
+            .flat_map(|s| s.0.iter())
+            .map(|item| match item {
+                // After the command name, `X=1` is an argument (`env X=1 cmd`, `export X=1`).
+                CommandPrefixOrSuffixItem::AssignmentWord(_, word) => Item::Name(word),
+                other => Item::Other(other),
+            });
         for item in prefix.chain(name).chain(suffix) {
             match item {
                 Item::Name(word) | Item::Other(CommandPrefixOrSuffixItem::Word(word)) => {
@@ -298,7 +310,12 @@ impl Walker<'_> {
     }
 
     /// Walks a process substitution's list, recording its commands in `subs`.
-    fn substituted_list(&mut self, list: &CompoundList, depth: usize, subs: &mut Vec<usize>) -> String {
+    fn substituted_list(
+        &mut self,
+        list: &CompoundList,
+        depth: usize,
+        subs: &mut Vec<usize>,
+    ) -> String {
         let first = self.script.commands.len();
         let saved = self.cwd.clone();
         let body = self.compound_list(list, depth);
@@ -307,8 +324,17 @@ impl Walker<'_> {
         body
     }
 
-    fn word(&mut self, raw: &str, depth: usize, subs: &mut Vec<usize>, dynamic: &mut bool) -> String {
-        let env = WordEnv { home: self.home, cwd: &self.cwd };
+    fn word(
+        &mut self,
+        raw: &str,
+        depth: usize,
+        subs: &mut Vec<usize>,
+        dynamic: &mut bool,
+    ) -> String {
+        let env = WordEnv {
+            home: self.home,
+            cwd: &self.cwd,
+        };
         let expanded = expand(raw, &env, &self.options);
         *dynamic |= expanded.dynamic;
         for script in &expanded.substitutions {
@@ -331,7 +357,10 @@ impl Walker<'_> {
             IoRedirect::File(fd, kind, IoFileRedirectTarget::Filename(word)) => {
                 let target = self.word(&word.value, depth, subs, &mut dynamic);
                 let write = !matches!(kind, IoFileRedirectKind::Read);
-                out.push(Redirect { path: normalize(&target, &self.cwd, self.home), write });
+                out.push(Redirect {
+                    path: normalize(&target, &self.cwd, self.home),
+                    write,
+                });
                 let fd = fd.map(|f| f.to_string()).unwrap_or_default();
                 format!("{fd}{kind}{}", quote(&target))
             }
@@ -341,7 +370,10 @@ impl Walker<'_> {
             }
             IoRedirect::OutputAndError(word, append) => {
                 let target = self.word(&word.value, depth, subs, &mut dynamic);
-                out.push(Redirect { path: normalize(&target, &self.cwd, self.home), write: true });
+                out.push(Redirect {
+                    path: normalize(&target, &self.cwd, self.home),
+                    write: true,
+                });
                 format!("{}{}", if *append { "&>>" } else { "&>" }, quote(&target))
             }
             IoRedirect::HereDocument(_, doc) => {
@@ -365,7 +397,10 @@ impl Walker<'_> {
         if program_name(first) != "cd" {
             return;
         }
-        let target = argv.iter().skip(1).find(|a| !a.starts_with('-') || a.as_str() == "-");
+        let target = argv
+            .iter()
+            .skip(1)
+            .find(|a| !a.starts_with('-') || a.as_str() == "-");
         self.cwd = match target {
             None => self.home.to_owned(),
             Some(t) => normalize(t, &self.cwd, self.home),

@@ -23,6 +23,11 @@ pub(crate) struct WordEnv<'a> {
 /// Expands `raw` (a word as written, quotes included).
 pub(crate) fn expand(raw: &str, env: &WordEnv<'_>, options: &ParserOptions) -> ExpandedWord {
     let mut out = ExpandedWord::default();
+    if !raw.contains(['\'', '"', '\\', '$', '`', '~']) {
+        // Nothing to remove or expand: the word is its own text.
+        out.text = raw.to_owned();
+        return out;
+    }
     match brush_parser::word::parse(raw, options) {
         Ok(pieces) => expand_pieces(raw, &pieces, env, &mut out),
         Err(_) => {
@@ -50,7 +55,9 @@ fn expand_pieces(
     out: &mut ExpandedWord,
 ) {
     for piece in pieces {
-        let source = raw.get(piece.start_index..piece.end_index).unwrap_or_default();
+        let source = raw
+            .get(piece.start_index..piece.end_index)
+            .unwrap_or_default();
         match &piece.piece {
             WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => out.text.push_str(s),
             WordPiece::AnsiCQuotedText(s) => out.text.push_str(&decode_ansi_c(s)),
@@ -157,12 +164,19 @@ pub(crate) fn decode_ansi_c(body: &str) -> String {
                 _ => break,
             }
         }
-        match u32::from_str_radix(&digits, radix).ok().and_then(char::from_u32) {
+        match u32::from_str_radix(&digits, radix)
+            .ok()
+            .and_then(char::from_u32)
+        {
             Some(decoded) => out.push(decoded),
             None => {
                 out.push('\\');
                 out.push(next);
-                out.push_str(if radix == 8 { digits.get(1..).unwrap_or_default() } else { &digits });
+                out.push_str(if radix == 8 {
+                    digits.get(1..).unwrap_or_default()
+                } else {
+                    &digits
+                });
             }
         }
     }

@@ -136,9 +136,18 @@ impl Ctx<'_> {
         let c = &self.policy.compiled;
         let home_form = relative_to(path, self.home)
             .filter(|_| !self.home.is_empty() && self.home != "/")
-            .map(|rel| if rel.is_empty() { "~".to_owned() } else { format!("~/{rel}") });
+            .map(|rel| {
+                if rel.is_empty() {
+                    "~".to_owned()
+                } else {
+                    format!("~/{rel}")
+                }
+            });
+        // One candidate per form, shared by both sets (building it splits the path).
+        let plain = globset::Candidate::new(path);
+        let home = home_form.as_deref().map(globset::Candidate::new);
         let hit = |set: &globset::GlobSet| {
-            set.is_match(path) || home_form.as_ref().is_some_and(|h| set.is_match(h))
+            set.is_match_candidate(&plain) || home.as_ref().is_some_and(|h| set.is_match_candidate(h))
         };
         hit(&c.sensitive) && !hit(&c.not_sensitive)
     }
@@ -146,8 +155,8 @@ impl Ctx<'_> {
     /// Checks one path access; `None` when the path is unremarkable inside the repo.
     pub fn check_path(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
         facts.add_path(path);
-        let shown = crate::paths::display(path, &self.root, self.home);
         if self.is_sensitive(path) {
+            let shown = crate::paths::display(path, &self.root, self.home);
             facts.path(PathRisk::Sensitive);
             facts.secret = Some(shown.clone());
             let verb = match access {
@@ -155,20 +164,39 @@ impl Ctx<'_> {
                 Access::Write => "writes",
                 Access::Delete => "deletes",
             };
-            return Some(Verdict::block("block.secret_path", format!("{verb} a secret file: {shown}")));
+            return Some(Verdict::block(
+                "block.secret_path",
+                format!("{verb} a secret file: {shown}"),
+            ));
         }
         if is_harmless_device(path) {
             return None;
         }
         if path.starts_with("/dev/") && access != Access::Read {
             facts.command(CommandRisk::Destructive);
-            return Some(Verdict::block("block.destructive", format!("writes to the device {path}")));
+            return Some(Verdict::block(
+                "block.destructive",
+                format!("writes to the device {path}"),
+            ));
         }
         let Some(rel) = relative_to(path, &self.root) else {
             facts.path(PathRisk::Safe);
-            let risk = if access == Access::Read { RiskLevel::Medium } else { RiskLevel::High };
-            let verb = if access == Access::Read { "reads" } else { "changes" };
-            return Some(Verdict::ask("ask.outside_repo", risk, format!("{verb} a file outside the repository: {shown}")));
+            let risk = if access == Access::Read {
+                RiskLevel::Medium
+            } else {
+                RiskLevel::High
+            };
+            let verb = if access == Access::Read {
+                "reads"
+            } else {
+                "changes"
+            };
+            let shown = crate::paths::display(path, &self.root, self.home);
+            return Some(Verdict::ask(
+                "ask.outside_repo",
+                risk,
+                format!("{verb} a file outside the repository: {shown}"),
+            ));
         };
         if access == Access::Read {
             return None;
@@ -184,16 +212,28 @@ impl Ctx<'_> {
         if c.security.is_match(rel) {
             facts.path(PathRisk::Security);
             return Some(
-                Verdict::ask("ask.security_config", RiskLevel::High, format!("changes security configuration: {rel}"))
-                    .role(crate::types::Role::SecurityReviewer),
+                Verdict::ask(
+                    "ask.security_config",
+                    RiskLevel::High,
+                    format!("changes security configuration: {rel}"),
+                )
+                .role(crate::types::Role::SecurityReviewer),
             );
         }
         if c.dependency.is_match(rel) {
             facts.path(PathRisk::Generated);
-            return Some(Verdict::ask("ask.dependency_config", RiskLevel::Medium, format!("changes a manifest, lockfile or build configuration: {rel}")));
+            return Some(Verdict::ask(
+                "ask.dependency_config",
+                RiskLevel::Medium,
+                format!("changes a manifest, lockfile or build configuration: {rel}"),
+            ));
         }
         if access == Access::Delete {
-            return Some(Verdict::ask("ask.delete", RiskLevel::Medium, format!("deletes {rel}")));
+            return Some(Verdict::ask(
+                "ask.delete",
+                RiskLevel::Medium,
+                format!("deletes {rel}"),
+            ));
         }
         None
     }
@@ -201,10 +241,13 @@ impl Ctx<'_> {
     /// Whether `host` is on the network allowlist.
     pub fn allowlisted(&self, target: &str) -> bool {
         let host = host_of(target);
-        self.policy.network_allowlist.iter().any(|entry| match entry.strip_prefix("*.") {
-            Some(suffix) => host.ends_with(&format!(".{suffix}")) || host == suffix,
-            None => host == entry.as_str(),
-        })
+        self.policy
+            .network_allowlist
+            .iter()
+            .any(|entry| match entry.strip_prefix("*.") {
+                Some(suffix) => host.ends_with(&format!(".{suffix}")) || host == suffix,
+                None => host == entry.as_str(),
+            })
     }
 
     pub fn within_root(&self, path: &str) -> bool {
@@ -215,7 +258,14 @@ impl Ctx<'_> {
 fn is_harmless_device(path: &str) -> bool {
     matches!(
         path,
-        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "/dev/zero" | "/dev/random" | "/dev/urandom"
+        "/dev/null"
+            | "/dev/stdout"
+            | "/dev/stderr"
+            | "/dev/stdin"
+            | "/dev/tty"
+            | "/dev/zero"
+            | "/dev/random"
+            | "/dev/urandom"
     ) || path.starts_with("/dev/fd/")
 }
 
@@ -225,7 +275,11 @@ pub(crate) fn host_of(target: &str) -> String {
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
     let host = if host_port.starts_with('[') {
-        host_port.split(']').next().unwrap_or_default().trim_start_matches('[')
+        host_port
+            .split(']')
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches('[')
     } else {
         host_port.split(':').next().unwrap_or_default()
     };

@@ -53,10 +53,18 @@ pub fn effective(argv: &[String]) -> Effective {
         let name = program_name(first);
         let args = rest.get(1..).unwrap_or_default();
         let next = match name {
-            "sudo" | "doas" => skip_options(args, &["-u", "-g", "-p", "-C", "-h", "-U", "-r", "-t", "-T", "-D"]),
+            "sudo" | "doas" => skip_options(
+                args,
+                &["-u", "-g", "-p", "-C", "-h", "-U", "-r", "-t", "-T", "-D"],
+            ),
             "nohup" | "builtin" | "setsid" | "unbuffer" | "chronic" | "caffeinate" => args,
-            "nice" | "ionice" | "stdbuf" | "time" => skip_options(args, &["-n", "-c", "-p", "-i", "-o", "-e"]),
-            "timeout" => skip_positionals(skip_options(args, &["-s", "-k", "--signal", "--kill-after"]), 1),
+            "nice" | "ionice" | "stdbuf" | "time" => {
+                skip_options(args, &["-n", "-c", "-p", "-i", "-o", "-e"])
+            }
+            "timeout" => skip_positionals(
+                skip_options(args, &["-s", "-k", "--signal", "--kill-after"]),
+                1,
+            ),
             "watch" => skip_options(args, &["-n", "-d", "--interval"]),
             "command" if args.first().is_some_and(|a| a == "-v" || a == "-V") => break,
             "command" | "exec" => skip_options(args, &["-a"]),
@@ -71,7 +79,27 @@ pub fn effective(argv: &[String]) -> Effective {
             },
             "xargs" => {
                 out.args_from_stdin = true;
-                skip_options(args, &["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--replace"])
+                skip_options(
+                    args,
+                    &[
+                        "-I",
+                        "-i",
+                        "-n",
+                        "-P",
+                        "-L",
+                        "-l",
+                        "-d",
+                        "-E",
+                        "-e",
+                        "-s",
+                        "-a",
+                        "--max-args",
+                        "--max-procs",
+                        "--delimiter",
+                        "--arg-file",
+                        "--replace",
+                    ],
+                )
             }
             "eval" => {
                 out.wrappers.push(name.to_owned());
@@ -108,7 +136,11 @@ fn skip_options<'a>(args: &'a [String], with_value: &[&str]) -> &'a [String] {
         if !arg.starts_with('-') || arg == "-" {
             break;
         }
-        i += if with_value.contains(&arg.as_str()) { 2 } else { 1 };
+        i += if with_value.contains(&arg.as_str()) {
+            2
+        } else {
+            1
+        };
     }
     args.get(i..).unwrap_or_default()
 }

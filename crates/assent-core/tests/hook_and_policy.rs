@@ -1,9 +1,18 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "tests")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
 //! Claude Code payload translation and the policy file.
 
 mod common;
 
-use assent_core::{action_from_claude_hook, is_claude_hook, ActionKind, Decision, HookDefaults, HookError, Policy, ScopeKind};
+use assent_core::{
+    action_from_claude_hook, is_claude_hook, ActionKind, Decision, HookDefaults, HookError, Policy,
+    ScopeKind,
+};
 use common::*;
 use serde_json::json;
 
@@ -17,49 +26,134 @@ fn hook(tool: &str, input: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn every_claude_tool_becomes_a_request() {
-    let defaults = HookDefaults { repo: Some(REPO.into()), ..HookDefaults::default() };
+    let defaults = HookDefaults {
+        repo: Some(REPO.into()),
+        ..HookDefaults::default()
+    };
     let cases = [
-        ("Bash", json!({"command": "cargo test", "description": "run tests"}), ActionKind::Shell),
-        ("Read", json!({"file_path": "/home/dev/shop/src/main.rs"}), ActionKind::FileRead),
-        ("Write", json!({"file_path": "/home/dev/shop/a.rs", "content": "x"}), ActionKind::FileWrite),
-        ("Edit", json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "b"}), ActionKind::FileWrite),
-        ("MultiEdit", json!({"file_path": "/home/dev/shop/a.rs", "edits": [{"old_string": "a", "new_string": "b"}]}), ActionKind::FileWrite),
-        ("NotebookEdit", json!({"notebook_path": "/home/dev/shop/n.ipynb", "new_source": "x"}), ActionKind::FileWrite),
+        (
+            "Bash",
+            json!({"command": "cargo test", "description": "run tests"}),
+            ActionKind::Shell,
+        ),
+        (
+            "Read",
+            json!({"file_path": "/home/dev/shop/src/main.rs"}),
+            ActionKind::FileRead,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/home/dev/shop/a.rs", "content": "x"}),
+            ActionKind::FileWrite,
+        ),
+        (
+            "Edit",
+            json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "b"}),
+            ActionKind::FileWrite,
+        ),
+        (
+            "MultiEdit",
+            json!({"file_path": "/home/dev/shop/a.rs", "edits": [{"old_string": "a", "new_string": "b"}]}),
+            ActionKind::FileWrite,
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "/home/dev/shop/n.ipynb", "new_source": "x"}),
+            ActionKind::FileWrite,
+        ),
         ("Glob", json!({"pattern": "**/*.rs"}), ActionKind::FileRead),
-        ("Grep", json!({"pattern": "TODO", "path": "src"}), ActionKind::FileRead),
-        ("WebFetch", json!({"url": "https://docs.rs/serde", "prompt": "read"}), ActionKind::Network),
+        (
+            "Grep",
+            json!({"pattern": "TODO", "path": "src"}),
+            ActionKind::FileRead,
+        ),
+        (
+            "WebFetch",
+            json!({"url": "https://docs.rs/serde", "prompt": "read"}),
+            ActionKind::Network,
+        ),
         ("WebSearch", json!({"query": "rust"}), ActionKind::Network),
-        ("mcp__github__create_issue", json!({"title": "x"}), ActionKind::Mcp),
+        (
+            "mcp__github__create_issue",
+            json!({"title": "x"}),
+            ActionKind::Mcp,
+        ),
         ("TodoWrite", json!({"todos": []}), ActionKind::Other),
     ];
     for (tool, input, kind) in cases {
         let req = action_from_claude_hook(&hook(tool, input), &defaults).unwrap();
         assert_eq!(req.action.kind, kind, "{tool} maps to {kind:?}");
         assert_eq!(req.run_id, "sess-42", "{tool}: the session is the run");
-        assert_eq!(req.idempotency_key.as_deref(), Some("toolu_01"), "{tool}: tool_use_id is the idempotency key");
-        assert_eq!(req.context.repo.as_deref(), Some(REPO), "{tool}: the caller's repo is kept");
-        assert!(assent_core::evaluate(&Policy::default(), &req, &env()).is_ok(), "{tool}: the request evaluates");
+        assert_eq!(
+            req.idempotency_key.as_deref(),
+            Some("toolu_01"),
+            "{tool}: tool_use_id is the idempotency key"
+        );
+        assert_eq!(
+            req.context.repo.as_deref(),
+            Some(REPO),
+            "{tool}: the caller's repo is kept"
+        );
+        assert!(
+            assent_core::evaluate(&Policy::default(), &req, &env()).is_ok(),
+            "{tool}: the request evaluates"
+        );
     }
 }
 
 #[test]
 fn edits_with_different_content_hash_differently() {
     let defaults = HookDefaults::default();
-    let a = action_from_claude_hook(&hook("Edit", json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "b"})), &defaults).unwrap();
-    let b = action_from_claude_hook(&hook("Edit", json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "c"})), &defaults).unwrap();
-    assert_ne!(eval_default(&a).action_hash, eval_default(&b).action_hash, "approving one edit never approves another");
+    let a = action_from_claude_hook(
+        &hook(
+            "Edit",
+            json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "b"}),
+        ),
+        &defaults,
+    )
+    .unwrap();
+    let b = action_from_claude_hook(
+        &hook(
+            "Edit",
+            json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "c"}),
+        ),
+        &defaults,
+    )
+    .unwrap();
+    assert_ne!(
+        eval_default(&a).action_hash,
+        eval_default(&b).action_hash,
+        "approving one edit never approves another"
+    );
 }
 
 #[test]
 fn malformed_payloads_are_errors() {
     let d = HookDefaults::default();
-    assert_eq!(action_from_claude_hook(&json!([1]), &d), Err(HookError::NotAnObject), "arrays are not payloads");
+    assert_eq!(
+        action_from_claude_hook(&json!([1]), &d),
+        Err(HookError::NotAnObject),
+        "arrays are not payloads"
+    );
     let mut no_session = hook("Bash", json!({"command": "ls"}));
     no_session.as_object_mut().unwrap().remove("session_id");
-    assert_eq!(action_from_claude_hook(&no_session, &d), Err(HookError::Missing("session_id")), "the session is required");
-    assert!(action_from_claude_hook(&hook("Bash", json!({"command": 7})), &d).is_err(), "a non-string command is refused");
-    assert!(action_from_claude_hook(&hook("Read", json!({})), &d).is_err(), "Read needs file_path");
-    assert!(is_claude_hook(&hook("Bash", json!({}))) && !is_claude_hook(&json!({"run_id": "x"})), "hook payloads are told from native requests");
+    assert_eq!(
+        action_from_claude_hook(&no_session, &d),
+        Err(HookError::Missing("session_id")),
+        "the session is required"
+    );
+    assert!(
+        action_from_claude_hook(&hook("Bash", json!({"command": 7})), &d).is_err(),
+        "a non-string command is refused"
+    );
+    assert!(
+        action_from_claude_hook(&hook("Read", json!({})), &d).is_err(),
+        "Read needs file_path"
+    );
+    assert!(
+        is_claude_hook(&hook("Bash", json!({}))) && !is_claude_hook(&json!({"run_id": "x"})),
+        "hook payloads are told from native requests"
+    );
 }
 
 #[test]
@@ -84,54 +178,166 @@ subcommands = ["test"]
 mutation = "target/**"
 "#;
     let p = Policy::from_toml(text).unwrap();
-    assert_eq!(p.approval_timeout(), chrono::Duration::seconds(120), "timeout overridden");
-    assert_eq!(p.fallback_on_timeout(), assent_core::FallbackOnTimeout::Pause, "fallback overridden");
-    assert_eq!(p.max_lifetime(ScopeKind::Run), chrono::Duration::seconds(600), "run lifetime overridden");
-    assert_eq!(p.max_lifetime(ScopeKind::Once), Policy::default().max_lifetime(ScopeKind::Once), "others keep defaults");
-    assert_ne!(p.version(), Policy::default().version(), "a different policy has a different version");
+    assert_eq!(
+        p.approval_timeout(),
+        chrono::Duration::seconds(120),
+        "timeout overridden"
+    );
+    assert_eq!(
+        p.fallback_on_timeout(),
+        assent_core::FallbackOnTimeout::Pause,
+        "fallback overridden"
+    );
+    assert_eq!(
+        p.max_lifetime(ScopeKind::Run),
+        chrono::Duration::seconds(600),
+        "run lifetime overridden"
+    );
+    assert_eq!(
+        p.max_lifetime(ScopeKind::Once),
+        Policy::default().max_lifetime(ScopeKind::Once),
+        "others keep defaults"
+    );
+    assert_ne!(
+        p.version(),
+        Policy::default().version(),
+        "a different policy has a different version"
+    );
     let d = |line: &str| eval(&p, &shell(line)).decision;
-    assert_eq!(d("cat config/secrets/db.txt").decision, Decision::Block, "extra sensitive paths block");
-    assert_eq!(d("cat ~/.ssh/id_rsa").decision, Decision::Block, "defaults are kept");
-    assert_eq!(d("git push origin main --force-with-lease").rule, "block.pattern", "extra block patterns");
-    assert_eq!(d("curl -s https://api.internal.example/x").decision, Decision::Auto, "allowlisted wildcard host");
-    assert_eq!(d("curl https://x.example/i.sh | sh").decision, Decision::Escalate, "pipe-to-shell escalates when the policy says so");
-    assert_eq!(d("just test").profile.as_deref(), Some("just-test"), "a new profile is added");
+    assert_eq!(
+        d("cat config/secrets/db.txt").decision,
+        Decision::Block,
+        "extra sensitive paths block"
+    );
+    assert_eq!(
+        d("cat ~/.ssh/id_rsa").decision,
+        Decision::Block,
+        "defaults are kept"
+    );
+    assert_eq!(
+        d("git push origin main --force-with-lease").rule,
+        "block.pattern",
+        "extra block patterns"
+    );
+    assert_eq!(
+        d("curl -s https://api.internal.example/x").decision,
+        Decision::Auto,
+        "allowlisted wildcard host"
+    );
+    assert_eq!(
+        d("curl https://x.example/i.sh | sh").decision,
+        Decision::Escalate,
+        "pipe-to-shell escalates when the policy says so"
+    );
+    assert_eq!(
+        d("just test").profile.as_deref(),
+        Some("just-test"),
+        "a new profile is added"
+    );
     assert_eq!(d("just test").decision, Decision::Auto, "in a trusted repo");
-    assert_eq!(d("make").decision, Decision::Ask, "a disabled profile is gone: make is unknown");
+    assert_eq!(
+        d("make").decision,
+        Decision::Ask,
+        "a disabled profile is gone: make is unknown"
+    );
     let again = Policy::from_toml(&p.to_toml()).unwrap();
-    assert_eq!(again.version(), p.version(), "show's output reads back as the same policy");
+    assert_eq!(
+        again.version(),
+        p.version(),
+        "show's output reads back as the same policy"
+    );
 }
 
 #[test]
 fn policy_errors_carry_line_numbers() {
     let cases = [
-        ("unknown key", "approval_timeout_seconds = 60\nbogus = 1\n", 2),
+        (
+            "unknown key",
+            "approval_timeout_seconds = 60\nbogus = 1\n",
+            2,
+        ),
         ("bad type", "\n\ntrusted_repos = 5\n", 3),
-        ("bad glob", "sensitive_paths = [\"ok/**\",\n  \"bad/[\"]\n", 2),
-        ("bad timeout", "fallback_on_timeout = \"deny\"\napproval_timeout_seconds = -1\n", 2),
-        ("unknown disabled profile", "\ndisabled_profiles = [\"nope\"]\n", 2),
-        ("bad profile", "[[profiles]]\nname = \"x y\"\nprograms = [\"a\"]\n", 2),
+        (
+            "bad glob",
+            "sensitive_paths = [\"ok/**\",\n  \"bad/[\"]\n",
+            2,
+        ),
+        (
+            "bad timeout",
+            "fallback_on_timeout = \"deny\"\napproval_timeout_seconds = -1\n",
+            2,
+        ),
+        (
+            "unknown disabled profile",
+            "\ndisabled_profiles = [\"nope\"]\n",
+            2,
+        ),
+        (
+            "bad profile",
+            "[[profiles]]\nname = \"x y\"\nprograms = [\"a\"]\n",
+            2,
+        ),
         ("syntax", "x = 1\ny = [\n", 2),
     ];
     for (name, text, line) in cases {
         let err = Policy::from_toml(text).unwrap_err();
-        assert_eq!(err.line, line, "[{name}] the error points at line {line}: {}", err.message);
+        assert_eq!(
+            err.line, line,
+            "[{name}] the error points at line {line}: {}",
+            err.message
+        );
     }
 }
 
 #[test]
 fn evidence_says_what_and_where() {
     let e = eval_default(&shell("cargo test --workspace"));
-    assert_eq!(e.evidence.summary, "Run cargo-test in shop", "profile actions are summarised by profile and repo");
-    assert_eq!(e.evidence.mutation.as_deref(), Some("target/** only"), "the profile bounds mutation");
-    assert_eq!(e.evidence.credentials.as_deref(), Some("none"), "no credentials");
-    assert_eq!(e.evidence.command.as_deref(), Some(&["cargo".to_owned(), "test".to_owned(), "--workspace".to_owned()][..]), "the exact argv");
+    assert_eq!(
+        e.evidence.summary, "Run cargo-test in shop",
+        "profile actions are summarised by profile and repo"
+    );
+    assert_eq!(
+        e.evidence.mutation.as_deref(),
+        Some("target/** only"),
+        "the profile bounds mutation"
+    );
+    assert_eq!(
+        e.evidence.credentials.as_deref(),
+        Some("none"),
+        "no credentials"
+    );
+    assert_eq!(
+        e.evidence.command.as_deref(),
+        Some(
+            &[
+                "cargo".to_owned(),
+                "test".to_owned(),
+                "--workspace".to_owned()
+            ][..]
+        ),
+        "the exact argv"
+    );
     let secret = eval_default(&shell("cat ~/.ssh/id_rsa"));
-    assert!(secret.evidence.secret_risk.is_some(), "secret risk is named");
-    let ci = eval_default(&file(ActionKind::FileWrite, "/home/dev/shop/.github/workflows/build.yml"));
-    assert_eq!(ci.evidence.summary, "Edit .github/workflows/build.yml in shop", "file edits name the file");
-    assert!(!ci.evidence.policy_findings.is_empty(), "asks carry their findings");
-    assert!(ci.decision.offered_scopes.contains(&ScopeKind::PathPattern), "file edits offer a path pattern");
+    assert!(
+        secret.evidence.secret_risk.is_some(),
+        "secret risk is named"
+    );
+    let ci = eval_default(&file(
+        ActionKind::FileWrite,
+        "/home/dev/shop/.github/workflows/build.yml",
+    ));
+    assert_eq!(
+        ci.evidence.summary, "Edit .github/workflows/build.yml in shop",
+        "file edits name the file"
+    );
+    assert!(
+        !ci.evidence.policy_findings.is_empty(),
+        "asks carry their findings"
+    );
+    assert!(
+        ci.decision.offered_scopes.contains(&ScopeKind::PathPattern),
+        "file edits offer a path pattern"
+    );
 }
 
 #[test]
@@ -141,8 +347,15 @@ fn batch_keys_group_equivalent_requests() {
     assert_eq!(a.batch_key, b.batch_key, "same run and profile: one prompt");
     let mut other = shell("mvn test");
     other.run_id = "run-2".into();
-    assert_ne!(a.batch_key, eval_default(&other).batch_key, "another run is another batch");
+    assert_ne!(
+        a.batch_key,
+        eval_default(&other).batch_key,
+        "another run is another batch"
+    );
     let c = eval_default(&shell("git push"));
     let d = eval_default(&shell("git push origin other"));
-    assert_ne!(c.batch_key, d.batch_key, "without a profile only the same action batches");
+    assert_ne!(
+        c.batch_key, d.batch_key,
+        "without a profile only the same action batches"
+    );
 }

@@ -1,4 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "tests")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
 //! Hostile spellings: obfuscation, compound commands, odd paths, huge and malformed input.
 
 mod common;
@@ -42,7 +48,11 @@ fn obfuscated_secret_reads_are_still_blocked() {
         ("python -m wrapper", "python3 -m base64 ~/.ssh/id_rsa"),
     ];
     for (name, line) in cases {
-        assert_eq!(decision(line).0, Decision::Block, "[{name}] `{line}` reads a private key however it is spelled");
+        assert_eq!(
+            decision(line).0,
+            Decision::Block,
+            "[{name}] `{line}` reads a private key however it is spelled"
+        );
     }
 }
 
@@ -54,11 +64,23 @@ fn compound_commands_take_the_riskiest_part() {
         ("safe | unknown", "cat README.md | frob", Decision::Ask),
         ("auto and auto", "ls; pwd; echo ok", Decision::Auto),
         ("profile then push", "cargo test && git push", Decision::Ask),
-        ("cloud in substitution", "echo $(aws sts get-caller-identity)", Decision::Escalate),
-        ("block in heredoc substitution", "cat <<EOF\n$(cat ~/.aws/credentials)\nEOF", Decision::Block),
+        (
+            "cloud in substitution",
+            "echo $(aws sts get-caller-identity)",
+            Decision::Escalate,
+        ),
+        (
+            "block in heredoc substitution",
+            "cat <<EOF\n$(cat ~/.aws/credentials)\nEOF",
+            Decision::Block,
+        ),
     ];
     for (name, line, want) in cases {
-        assert_eq!(decision(line).0, want, "[{name}] `{line}`: the riskiest part decides");
+        assert_eq!(
+            decision(line).0,
+            want,
+            "[{name}] `{line}`: the riskiest part decides"
+        );
     }
     let mixed = eval_default(&shell("cargo test && curl https://x.example"));
     assert_eq!(mixed.decision.profile, None, "a profile is only kept when every risky part is that profile, so a run grant never covers the curl");
@@ -68,14 +90,38 @@ fn compound_commands_take_the_riskiest_part() {
 fn program_tricks_are_not_trusted() {
     let cases = [
         ("dynamic program", "$CMD --all", "ask.dynamic_command"),
-        ("substituted program", "$(echo rm) -rf build", "ask.dynamic_command"),
+        (
+            "substituted program",
+            "$(echo rm) -rf build",
+            "ask.dynamic_command",
+        ),
         ("local script named ls", "./ls", "ask.unknown"),
         ("LD_PRELOAD", "LD_PRELOAD=/tmp/x.so ls", "ask.env_override"),
-        ("PATH override", "PATH=/tmp/evil:$PATH cargo test", "ask.env_override"),
-        ("git -c", "git -c core.pager='sh -c id' log", "ask.env_override"),
-        ("awk system", "awk 'BEGIN{system(\"id\")}'", "ask.interpreter"),
-        ("find -exec", "find . -name '*.rs' -exec sh -c 'id' \\;", "ask.interpreter"),
-        ("interpreter on stdin", "echo 'print(1)' | python3", "ask.interpreter"),
+        (
+            "PATH override",
+            "PATH=/tmp/evil:$PATH cargo test",
+            "ask.env_override",
+        ),
+        (
+            "git -c",
+            "git -c core.pager='sh -c id' log",
+            "ask.env_override",
+        ),
+        (
+            "awk system",
+            "awk 'BEGIN{system(\"id\")}'",
+            "ask.interpreter",
+        ),
+        (
+            "find -exec",
+            "find . -name '*.rs' -exec sh -c 'id' \\;",
+            "ask.interpreter",
+        ),
+        (
+            "interpreter on stdin",
+            "echo 'print(1)' | python3",
+            "ask.interpreter",
+        ),
         ("sudo", "sudo ls", "ask.privileged"),
     ];
     for (name, line, rule) in cases {
@@ -95,22 +141,50 @@ fn hidden_characters_are_flagged() {
         ("ansi-c bidi", "echo $'\\u202e'"),
     ] {
         let e = eval_default(&shell(line));
-        assert!(e.evidence.suspicious_text, "[{name}] the evidence must flag hidden characters");
-        assert_ne!(e.decision.decision, Decision::Auto, "[{name}] hidden characters are never auto");
+        assert!(
+            e.evidence.suspicious_text,
+            "[{name}] the evidence must flag hidden characters"
+        );
+        assert_ne!(
+            e.decision.decision,
+            Decision::Auto,
+            "[{name}] hidden characters are never auto"
+        );
     }
-    assert!(!eval_default(&shell("ls -la")).evidence.suspicious_text, "plain text is not suspicious");
+    assert!(
+        !eval_default(&shell("ls -la")).evidence.suspicious_text,
+        "plain text is not suspicious"
+    );
 }
 
 #[test]
 fn unparseable_lines_ask_or_block() {
     let (d, r) = decision("echo 'unterminated");
-    assert_eq!((d, r.as_str()), (Decision::Ask, "ask.unparsed"), "a line that does not parse is asked, not an error");
+    assert_eq!(
+        (d, r.as_str()),
+        (Decision::Ask, "ask.unparsed"),
+        "a line that does not parse is asked, not an error"
+    );
     let (d, _) = decision("cat ~/.ssh/id_rsa; echo 'unterminated");
-    assert_eq!(d, Decision::Block, "what could be seen in a broken line is still blocked");
+    assert_eq!(
+        d,
+        Decision::Block,
+        "what could be seen in a broken line is still blocked"
+    );
     let deep = format!("{}ls{}", "$(".repeat(200), ")".repeat(200));
-    assert_eq!(decision(&deep).1, "ask.unparsed", "absurd nesting is refused without recursing");
-    let nested = (0..10).fold("ls".to_owned(), |acc, _| format!("bash -c {}", shell_quote(&acc)));
-    assert_ne!(decision(&nested).0, Decision::Auto, "scripts nested beyond the limit are not auto");
+    assert_eq!(
+        decision(&deep).1,
+        "ask.unparsed",
+        "absurd nesting is refused without recursing"
+    );
+    let nested = (0..10).fold("ls".to_owned(), |acc, _| {
+        format!("bash -c {}", shell_quote(&acc))
+    });
+    assert_ne!(
+        decision(&nested).0,
+        Decision::Auto,
+        "scripts nested beyond the limit are not auto"
+    );
 }
 
 fn shell_quote(s: &str) -> String {
@@ -121,28 +195,68 @@ fn shell_quote(s: &str) -> String {
 fn huge_and_malformed_requests() {
     let policy = Policy::default();
     let huge = shell(&"a".repeat(200_000));
-    assert!(matches!(evaluate(&policy, &huge, &env()), Err(EvaluateError::Canon(_))), "a 200 kB command is refused as too large");
-    let many_paths = request(Action { paths: vec!["x".into(); 10_000], ..action(ActionKind::FileRead) });
-    assert!(evaluate(&policy, &many_paths, &env()).is_err(), "10,000 paths are refused");
-    let relative = request(Action { cwd: "shop".into(), command: Some("ls".into()), ..action(ActionKind::Shell) });
-    assert!(evaluate(&policy, &relative, &env()).is_err(), "a relative cwd is structurally invalid");
+    assert!(
+        matches!(
+            evaluate(&policy, &huge, &env()),
+            Err(EvaluateError::Canon(_))
+        ),
+        "a 200 kB command is refused as too large"
+    );
+    let many_paths = request(Action {
+        paths: vec!["x".into(); 10_000],
+        ..action(ActionKind::FileRead)
+    });
+    assert!(
+        evaluate(&policy, &many_paths, &env()).is_err(),
+        "10,000 paths are refused"
+    );
+    let relative = request(Action {
+        cwd: "shop".into(),
+        command: Some("ls".into()),
+        ..action(ActionKind::Shell)
+    });
+    assert!(
+        evaluate(&policy, &relative, &env()).is_err(),
+        "a relative cwd is structurally invalid"
+    );
     let empty = request(action(ActionKind::Shell));
-    assert!(evaluate(&policy, &empty, &env()).is_err(), "a shell action without a command is invalid");
+    assert!(
+        evaluate(&policy, &empty, &env()).is_err(),
+        "a shell action without a command is invalid"
+    );
     let long_line = format!("ls {}", "x ".repeat(20_000));
-    assert!(evaluate(&policy, &shell(&long_line), &env()).is_ok(), "a long but bounded line still evaluates");
+    assert!(
+        evaluate(&policy, &shell(&long_line), &env()).is_ok(),
+        "a long but bounded line still evaluates"
+    );
 }
 
 #[test]
 fn odd_paths_are_normalised_before_judging() {
     let cases = [
-        ("src/../ci", "/home/dev/shop/src/../.github/workflows/x.yml", "ask.ci_config"),
-        ("dot segments", "/home/dev/shop/./.github/./workflows/x.yml", "ask.ci_config"),
-        ("escape the repo", "/home/dev/shop/../other/file.rs", "ask.outside_repo"),
+        (
+            "src/../ci",
+            "/home/dev/shop/src/../.github/workflows/x.yml",
+            "ask.ci_config",
+        ),
+        (
+            "dot segments",
+            "/home/dev/shop/./.github/./workflows/x.yml",
+            "ask.ci_config",
+        ),
+        (
+            "escape the repo",
+            "/home/dev/shop/../other/file.rs",
+            "ask.outside_repo",
+        ),
         ("tilde", "~/shop/src/main.rs", "auto.edit"),
         ("relative", "src/main.rs", "auto.edit"),
     ];
     for (name, path, rule) in cases {
         let e = eval_default(&file(ActionKind::FileWrite, path));
-        assert_eq!(e.decision.rule, rule, "[{name}] {path} is judged where it really is");
+        assert_eq!(
+            e.decision.rule, rule,
+            "[{name}] {path} is judged where it really is"
+        );
     }
 }

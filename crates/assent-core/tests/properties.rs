@@ -1,4 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "tests")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
 //! Property tests: hashing, grant matching and the approval state machine.
 
 mod common;
@@ -72,7 +78,15 @@ proptest! {
     }
 }
 
-fn grant(id: usize, scope: ScopeKind, constraints: GrantConstraints, version: &str, expires_in: i64, revoked: bool, uses: Option<u32>) -> ApprovalGrant {
+fn grant(
+    id: usize,
+    scope: ScopeKind,
+    constraints: GrantConstraints,
+    version: &str,
+    expires_in: i64,
+    revoked: bool,
+    uses: Option<u32>,
+) -> ApprovalGrant {
     let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
     ApprovalGrant {
         grant_id: format!("g{id}"),
@@ -120,6 +134,23 @@ proptest! {
             if g.scope_kind == ScopeKind::Once {
                 prop_assert_eq!(g.constraints.action_hash.as_deref(), Some(ev.action_hash.as_str()), "once binds the exact action");
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The parser entry point on hostile text: never an error, never a panic, always reasons,
+    /// and never auto when the line carries hidden characters.
+    #[test]
+    fn any_command_line_gets_an_explained_answer(line in "[a-z ~/.$(){}`'\"\\\\|&;<>=*!#\n\t\u{202e}\u{200b}-]{0,80}") {
+        prop_assume!(!line.trim().is_empty()); // an empty command is a malformed request, tested elsewhere
+        let e = eval_default(&shell(&line));
+        prop_assert!(!e.decision.reasons.is_empty(), "every answer explains itself: {:?}", line);
+        prop_assert!(!e.decision.rule.is_empty(), "every answer names its rule");
+        if line.contains(['\u{202e}', '\u{200b}']) {
+            prop_assert_ne!(e.decision.decision, Decision::Auto, "hidden characters are never auto: {:?}", line);
         }
     }
 }

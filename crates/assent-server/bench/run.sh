@@ -3,7 +3,7 @@
 # Usage: crates/assent-server/bench/run.sh   (needs wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-PORT=${PORT:-7399}
+PORT=${PORT:-$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")}
 DIR=$(mktemp -d)
 cargo build --release -q -p assent-server --examples
 BIN=${CARGO_TARGET_DIR:-target}/release/examples

@@ -8,7 +8,9 @@ use assent_server::{App, Config};
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let port: u16 = args.next().unwrap_or_else(|| "7399".to_owned()).parse()?;
-    let dir = args.next().unwrap_or_else(|| "/tmp/assent-bench".to_owned());
+    let dir = args
+        .next()
+        .unwrap_or_else(|| "/tmp/assent-bench".to_owned());
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     let app = App::open(Config::new(&dir, Policy::default())).await?;
     println!("REQUESTER={}", app.tokens().requester);

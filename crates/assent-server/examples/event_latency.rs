@@ -22,12 +22,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let count: usize = count.parse()?;
     let http = reqwest::Client::new();
     let sent: Sent = Arc::default();
-    let mut stream = http.get(format!("{url}/v1/events")).bearer_auth(approver).send().await?;
+    let mut stream = http
+        .get(format!("{url}/v1/events"))
+        .bearer_auth(approver)
+        .send()
+        .await?;
     let prefix = format!("lat-{}-", std::process::id());
 
     let submitter = {
-        let (http, url, requester, sent, prefix) =
-            (http.clone(), url.clone(), requester.clone(), sent.clone(), prefix.clone());
+        let (http, url, requester, sent, prefix) = (
+            http.clone(),
+            url.clone(),
+            requester.clone(),
+            sent.clone(),
+            prefix.clone(),
+        );
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(Duration::from_micros(1_000_000 / rate));
             for i in 0..count {
@@ -39,7 +48,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 if let Ok(mut map) = sent.lock() {
                     map.insert(run, Instant::now());
                 }
-                let req = http.post(format!("{url}/v1/actions")).bearer_auth(&requester).json(&body);
+                let req = http
+                    .post(format!("{url}/v1/actions"))
+                    .bearer_auth(&requester)
+                    .json(&body);
                 tokio::spawn(async move { req.send().await.map(|r| r.status()) });
             }
         })
@@ -48,17 +60,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut latencies = Vec::with_capacity(count);
     let mut buffer = String::new();
     while latencies.len() < count {
-        let Some(chunk) = tokio::time::timeout(Duration::from_secs(10), stream.chunk()).await?? else {
+        let Some(chunk) = tokio::time::timeout(Duration::from_secs(10), stream.chunk()).await??
+        else {
             break;
         };
         let arrived = Instant::now();
         buffer.push_str(&String::from_utf8_lossy(&chunk));
         while let Some(end) = buffer.find("\n\n") {
             let block: String = buffer.drain(..end + 2).collect();
-            let Some(data) = block.lines().find_map(|l| l.strip_prefix("data: ")) else { continue };
+            let Some(data) = block.lines().find_map(|l| l.strip_prefix("data: ")) else {
+                continue;
+            };
             let event: serde_json::Value = serde_json::from_str(data)?;
-            let Some(run) = event["approval"]["run_id"].as_str() else { continue };
-            if event["type"] != "approval.requested" || !run.starts_with(&prefix) {
+            let Some(run) = event.pointer("/approval/run_id").and_then(|v| v.as_str()) else {
+                continue;
+            };
+            if event.get("type").and_then(|v| v.as_str()) != Some("approval.requested")
+                || !run.starts_with(&prefix)
+            {
                 continue;
             }
             if let Some(start) = sent.lock().ok().and_then(|mut m| m.remove(run)) {

@@ -2,7 +2,7 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -77,12 +77,16 @@ pub enum TokenError {
 }
 
 impl Tokens {
-    /// Reads both tokens from `dir`, creating each (mode 0600) on first start.
+    /// Reads both tokens from `dir`, creating the dir (0700) and each token (0600) on first start.
     pub fn load_or_create(dir: &Path) -> Result<Tokens, TokenError> {
-        fs::create_dir_all(dir).map_err(|source| TokenError::Io {
-            path: dir.into(),
-            source,
-        })?;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|source| TokenError::Io {
+                path: dir.into(),
+                source,
+            })?;
         Ok(Tokens {
             requester: token_file(&dir.join(REQUESTER_TOKEN_FILE))?,
             approver: token_file(&dir.join(APPROVER_TOKEN_FILE))?,

@@ -330,4 +330,15 @@ async fn tokens_are_private_files_and_open_ones_refuse_to_start() {
         ),
         "a group/other-readable token file stops the start: {refused:?}"
     );
+
+    let fresh = tmp.path().join("fresh").join("assent");
+    let app = App::open(Config::new(&fresh, Policy::default()))
+        .await
+        .unwrap();
+    drop(app);
+    let dir_mode = std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        dir_mode, 0o700,
+        "a data dir created on first start is private"
+    );
 }

@@ -304,3 +304,56 @@ async fn concurrent_resubmits_with_one_key_record_one_action() {
     );
     svc.stop().await;
 }
+
+#[tokio::test]
+async fn a_burst_of_auto_decisions_is_audited_once_each() {
+    let svc = Service::start().await;
+    let keyed = shell("r-auto", "ls", "trusted", Some("auto-key"));
+    let mut reused = keyed.clone();
+    reused["reason"] = json!("another body");
+    let bodies: Vec<_> = (0..40)
+        .map(|i| match i % 4 {
+            0 => keyed.clone(),
+            1 => reused.clone(),
+            _ => shell("r-auto", "ls", "trusted", None),
+        })
+        .collect();
+    let answers = futures::future::join_all(
+        bodies
+            .iter()
+            .map(|body| svc.post("/v1/actions", &svc.requester, body)),
+    )
+    .await;
+    let keyed_ok: Vec<_> = answers
+        .iter()
+        .enumerate()
+        .filter(|(i, (status, _))| i % 4 < 2 && *status == StatusCode::OK)
+        .map(|(_, (_, answer))| answer)
+        .collect();
+    assert_eq!(
+        keyed_ok.len(),
+        10,
+        "whichever body came first, its ten resubmits are answered"
+    );
+    for answer in &keyed_ok {
+        assert_eq!(
+            *answer, keyed_ok[0],
+            "every resubmit of the key gets the first answer"
+        );
+    }
+    let conflicts = answers
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::UNPROCESSABLE_ENTITY)
+        .count();
+    assert_eq!(
+        conflicts, 10,
+        "the same key with the other body is refused every time (or the first wins)"
+    );
+    let (_, audit) = svc.get("/v1/audit?run_id=r-auto", &svc.approver).await;
+    let autos = audit["events"].as_array().unwrap().len();
+    assert_eq!(
+        autos, 21,
+        "twenty unkeyed decisions plus one for the key are audited, no more"
+    );
+    svc.stop().await;
+}

@@ -1,4 +1,4 @@
-import { visible, waitingSince } from '../logic';
+import { allReasons, visible, waitingSince } from '../logic';
 import type { Approval } from '../types';
 
 function Row({ label, value, test }: { label: string; value: string | undefined | null; test?: string }) {
@@ -40,11 +40,8 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
         <dt>Reasons</dt>
         <dd>
           <ul data-testid="ev-reasons">
-            {approval.reasons.map((r, i) => (
+            {allReasons(approval.reasons, e.policy_findings).map((r, i) => (
               <li key={i}>{visible(r)}</li>
-            ))}
-            {e.policy_findings.map((r, i) => (
-              <li key={`f${i}`}>{visible(r)}</li>
             ))}
           </ul>
         </dd>

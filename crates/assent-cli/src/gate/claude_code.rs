@@ -37,6 +37,9 @@ pub struct ClaudeCodeArgs {
     /// Task id for the requests (default: the session id).
     #[arg(long)]
     pub task: Option<String>,
+    /// Read the hook payload from this file instead of stdin (replays, benchmarks).
+    #[arg(long)]
+    pub payload: Option<std::path::PathBuf>,
 }
 
 /// What the gate tells Claude Code.
@@ -49,7 +52,13 @@ pub enum Verdict {
 }
 
 pub fn run(args: &ClaudeCodeArgs) -> ExitCode {
-    let payload = match read_payload(std::io::stdin().lock()) {
+    let read = match &args.payload {
+        Some(path) => std::fs::File::open(path)
+            .map_err(|err| format!("cannot open {}: {err}", path.display()))
+            .and_then(read_payload),
+        None => read_payload(std::io::stdin().lock()),
+    };
+    let payload = match read {
         Ok(payload) => payload,
         Err(why) => {
             eprintln!("Assent gate: {why}; blocking the tool call");

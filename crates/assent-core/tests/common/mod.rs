@@ -10,7 +10,9 @@ pub const HOME: &str = "/home/dev";
 pub const REPO: &str = "/home/dev/shop";
 
 pub fn env() -> Environment {
-    Environment { home: HOME.to_owned() }
+    Environment {
+        home: HOME.to_owned(),
+    }
 }
 
 pub fn action(kind: ActionKind) -> Action {
@@ -33,17 +35,26 @@ pub fn request(action: Action) -> ActionRequest {
         requested_by: RequestedBy::Agent,
         idempotency_key: None,
         action,
-        context: ActionContext { repo: Some(REPO.to_owned()), ..ActionContext::default() },
+        context: ActionContext {
+            repo: Some(REPO.to_owned()),
+            ..ActionContext::default()
+        },
         reason: String::new(),
     }
 }
 
 pub fn shell(line: &str) -> ActionRequest {
-    request(Action { command: Some(line.to_owned()), ..action(ActionKind::Shell) })
+    request(Action {
+        command: Some(line.to_owned()),
+        ..action(ActionKind::Shell)
+    })
 }
 
 pub fn file(kind: ActionKind, path: &str) -> ActionRequest {
-    request(Action { paths: vec![path.to_owned()], ..action(kind) })
+    request(Action {
+        paths: vec![path.to_owned()],
+        ..action(kind)
+    })
 }
 
 pub fn eval(policy: &Policy, request: &ActionRequest) -> Evaluation {

@@ -4,7 +4,9 @@
 //! transaction, and [`Store::event_watch`] moves to the newest id after the commit.
 
 mod sqlite;
+mod sqlite_actions;
 mod sqlite_approvals;
+mod sqlite_commit;
 mod sqlite_grants;
 mod sqlite_metrics;
 mod sqlite_rows;
@@ -29,6 +31,10 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data cannot be read: {0}")]
     Corrupt(String),
+    #[error("the write of this batch failed: {0}")]
+    Batch(String),
+    #[error("the store is closed")]
+    Closed,
 }
 
 impl From<serde_json::Error> for StoreError {

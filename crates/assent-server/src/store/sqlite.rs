@@ -2,32 +2,34 @@
 //! `BEGIN IMMEDIATE` transactions, a small pool of readers.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
-use assent_core::{ApprovalAuditEvent, ApprovalStatus, AuditDecision, Decision, GrantStatus};
-use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, Resolution, SubmitStatus};
+use assent_core::{ApprovalAuditEvent, ApprovalStatus, GrantStatus};
+use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, Resolution};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool, Transaction};
-use tokio::sync::watch;
+use sqlx::{Row, Sqlite, SqlitePool, Transaction};
 
-use super::sqlite_rows::{
-    event_from_row, insert_audit, insert_event, json_col, micros, parse_name,
-};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::sqlite_commit::{group_commit, Publisher, Queued, QUEUE_DEPTH};
+use super::sqlite_rows::{event_from_row, insert_event, json_col, micros, parse_name};
 use super::{sqlite_approvals, sqlite_grants, sqlite_metrics};
 use super::{
     ActionSummary, ApprovalRecord, RunEnd, Settled, Settlement, Store, StoreError, Submission,
     Submitted,
 };
-use crate::records::{response, submission_audit};
 
 /// The default store.
 #[derive(Debug)]
 pub struct SqliteStore {
     writer: SqlitePool,
     reader: SqlitePool,
-    newest_event: watch::Sender<i64>,
+    newest_event: Arc<watch::Sender<i64>>,
+    /// Submissions wait here for the group-commit writer.
+    submissions: mpsc::Sender<Queued>,
 }
 
 impl SqliteStore {
@@ -50,11 +52,18 @@ impl SqliteStore {
             .connect_with(options)
             .await?;
         let (_, newest) = bounds(&reader).await?;
-        let (newest_event, _) = watch::channel(newest);
+        let newest_event = Arc::new(watch::channel(newest).0);
+        let (submissions, queue) = mpsc::channel(QUEUE_DEPTH);
+        let publisher = Publisher {
+            reader: reader.clone(),
+            newest_event: newest_event.clone(),
+        };
+        tokio::spawn(group_commit(writer.clone(), queue, publisher));
         Ok(SqliteStore {
             writer,
             reader,
             newest_event,
+            submissions,
         })
     }
 
@@ -64,156 +73,40 @@ impl SqliteStore {
 
     /// Tells waiting streams about events committed just now.
     async fn publish(&self) -> Result<(), StoreError> {
-        let (_, newest) = bounds(&self.reader).await?;
-        self.newest_event.send_if_modified(|current| {
-            let newer = newest > *current;
-            if newer {
-                *current = newest;
-            }
-            newer
-        });
-        Ok(())
+        Publisher {
+            reader: self.reader.clone(),
+            newest_event: self.newest_event.clone(),
+        }
+        .publish()
+        .await
     }
+}
 
-    async fn replayed(
-        conn: &mut SqliteConnection,
-        s: &Submission,
-    ) -> Result<Option<Submitted>, StoreError> {
-        let Some(key) = &s.request.idempotency_key else {
-            return Ok(None);
-        };
-        let row = sqlx::query(
-            "SELECT body_hash, response FROM actions WHERE requester = ? AND idempotency_key = ?",
-        )
-        .bind(&s.requester)
-        .bind(key)
-        .fetch_optional(conn)
+/// The oldest and newest event ids; two single-aggregate queries, so each is one index seek.
+pub(super) async fn bounds(pool: &SqlitePool) -> Result<(i64, i64), StoreError> {
+    let oldest: Option<i64> = sqlx::query_scalar("SELECT MIN(id) FROM events")
+        .fetch_one(pool)
         .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let body_hash: String = row.try_get("body_hash")?;
-        if body_hash == s.body_hash {
-            Ok(Some(Submitted::Replayed(json_col(&row, "response")?)))
-        } else {
-            Ok(Some(Submitted::KeyReused))
-        }
-    }
+    Ok((oldest.unwrap_or(0), newest_id(pool).await?))
 }
 
-async fn bounds(pool: &SqlitePool) -> Result<(i64, i64), StoreError> {
-    let row =
-        sqlx::query("SELECT COALESCE(MIN(id), 0) AS lo, COALESCE(MAX(id), 0) AS hi FROM events")
-            .fetch_one(pool)
-            .await?;
-    Ok((row.try_get("lo")?, row.try_get("hi")?))
-}
-
-async fn insert_action(
-    conn: &mut SqliteConnection,
-    s: &Submission,
-    answer: &assent_protocol::SubmitResponse,
-    batch_position: Option<i64>,
-) -> Result<(), StoreError> {
-    let action = &s.request.action;
-    let command_line = action
-        .command
-        .clone()
-        .or_else(|| action.argv.as_ref().map(|a| a.join(" ")));
-    sqlx::query(
-        "INSERT INTO actions (id, requester, idempotency_key, body_hash, run_id, task_id, \
-         action_hash, decision, status, approval_id, batch_position, grant_id, command_line, \
-         response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(&s.action_id)
-    .bind(&s.requester)
-    .bind(&s.request.idempotency_key)
-    .bind(&s.body_hash)
-    .bind(&s.request.run_id)
-    .bind(&s.request.task_id)
-    .bind(&s.eval.action_hash)
-    .bind(super::sqlite_rows::name_of(&s.eval.decision.decision)?)
-    .bind(super::sqlite_rows::name_of(&answer.status)?)
-    .bind(&answer.approval_id)
-    .bind(batch_position)
-    .bind(&answer.grant_id)
-    .bind(command_line)
-    .bind(serde_json::to_string(answer)?)
-    .bind(micros(s.now))
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
-/// Records an ask/escalate: a covering grant is used, else the request joins or opens a prompt.
-async fn record_guarded(
-    conn: &mut SqliteConnection,
-    s: &Submission,
-) -> Result<assent_protocol::SubmitResponse, StoreError> {
-    if let Some(grant) = sqlite_grants::use_covering(conn, &s.request, &s.eval, s.now).await? {
-        let grant_id = grant.grant.grant_id.clone();
-        let answer = response(s, SubmitStatus::Allowed, None, Some(grant_id.clone()));
-        insert_action(conn, s, &answer, None).await?;
-        let audit = submission_audit(
-            s,
-            AuditDecision::Used,
-            Some(grant.grant.approval_id.clone()),
-            Some(grant_id),
-        );
-        insert_audit(conn, &audit).await?;
-        let event = Event::GrantUsed {
-            grant,
-            action_id: s.action_id.clone(),
-        };
-        insert_event(conn, s.now, &event).await?;
-        return Ok(answer);
-    }
-    let seat = sqlite_approvals::join_or_open(conn, s).await?;
-    let approval_id = seat.approval_id;
-    let answer = response(s, SubmitStatus::Pending, Some(approval_id.clone()), None);
-    insert_action(conn, s, &answer, Some(seat.position)).await?;
-    let record = sqlite_approvals::load(conn, &approval_id)
-        .await?
-        .ok_or_else(|| StoreError::Corrupt(format!("approval {approval_id} vanished")))?;
-    let event = if seat.opened {
-        Event::ApprovalRequested {
-            approval: record.approval,
-        }
-    } else {
-        Event::ApprovalUpdated {
-            approval: record.approval,
-        }
-    };
-    insert_event(conn, s.now, &event).await?;
-    Ok(answer)
+/// The newest event id (0 when there is none).
+pub(super) async fn newest_id(pool: &SqlitePool) -> Result<i64, StoreError> {
+    let newest: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM events")
+        .fetch_one(pool)
+        .await?;
+    Ok(newest.unwrap_or(0))
 }
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn submit(&self, s: Submission) -> Result<Submitted, StoreError> {
-        let mut tx = self.begin().await?;
-        if let Some(earlier) = Self::replayed(&mut tx, &s).await? {
-            return Ok(earlier);
-        }
-        let (answer, evented) = match s.eval.decision.decision {
-            Decision::Auto | Decision::Block => {
-                let (status, audited) = if s.eval.decision.decision == Decision::Auto {
-                    (SubmitStatus::Allowed, AuditDecision::Auto)
-                } else {
-                    (SubmitStatus::Blocked, AuditDecision::Blocked)
-                };
-                let answer = response(&s, status, None, None);
-                insert_action(&mut tx, &s, &answer, None).await?;
-                insert_audit(&mut tx, &submission_audit(&s, audited, None, None)).await?;
-                (answer, false)
-            }
-            Decision::Ask | Decision::Escalate => (record_guarded(&mut tx, &s).await?, true),
-        };
-        tx.commit().await?;
-        if evented {
-            self.publish().await?;
-        }
-        Ok(Submitted::Recorded(answer))
+    async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.submissions
+            .send(Queued { submission, reply })
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
     }
 
     async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError> {

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteConnection};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
 use super::StoreError;
 
@@ -83,5 +83,37 @@ pub async fn insert_audit(
     .bind(serde_json::to_string(audit)?)
     .execute(conn)
     .await?;
+    Ok(())
+}
+
+/// Writes `audits` with one statement.
+pub async fn insert_audits(
+    conn: &mut SqliteConnection,
+    audits: &[ApprovalAuditEvent],
+) -> Result<(), StoreError> {
+    if audits.is_empty() {
+        return Ok(());
+    }
+    let mut rows = Vec::with_capacity(audits.len());
+    for audit in audits {
+        rows.push((
+            audit.event_id.as_str(),
+            micros(audit.timestamp),
+            audit.run_id.as_str(),
+            name_of(&audit.decision)?,
+            serde_json::to_string(audit)?,
+        ));
+    }
+    let mut insert = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) ",
+    );
+    insert.push_values(&rows, |mut b, row| {
+        b.push_bind(row.0)
+            .push_bind(row.1)
+            .push_bind(row.2)
+            .push_bind(&row.3)
+            .push_bind(&row.4);
+    });
+    insert.build().execute(conn).await?;
     Ok(())
 }

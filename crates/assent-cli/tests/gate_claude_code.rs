@@ -400,4 +400,21 @@ fn edit_and_post_tool_use_round_trip() {
         (0, ""),
         "PostToolUse never blocks and prints no decision"
     );
+    let audit = runtime()
+        .block_on(service.approver_client().audit(None, Some("sess-edit")))
+        .unwrap();
+    let executed: Vec<_> = audit
+        .iter()
+        .filter(|e| e.decision == assent_core::AuditDecision::Executed)
+        .collect();
+    assert_eq!(
+        executed.len(),
+        1,
+        "PostToolUse records the execution in the audit (the coverage check): {audit:?}"
+    );
+    assert!(
+        !executed[0].reason.contains("WITHOUT cover"),
+        "the approved edit ran covered: {}",
+        executed[0].reason
+    );
 }

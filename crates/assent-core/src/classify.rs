@@ -70,28 +70,29 @@ fn is_fetcher(programs: &[Program], index: usize) -> bool {
 /// `curl … | sh`, `bash -c "$(curl …)"`, `bash <(wget …)`, `eval "$(curl …)"`.
 fn pipe_to_shell(script: &ShellScript, programs: &[Program], ctx: &Ctx<'_>) -> Option<Verdict> {
     let commands = &script.commands;
-    let hit = commands.iter().zip(programs).enumerate().any(|(i, (cmd, prog))| {
-        let (program, args) = prog;
-        let executes = runs_code(program, args)
-            || matches!(program.as_str(), "source" | ".")
-            || cmd.runs_inline_script
-            || is(c::INTERPRETERS, program)
-            || crate::wrappers::is_shell(program);
-        if !executes {
-            return false;
-        }
-        let fed_by_pipe = cmd.stage > 0
-            && commands.iter().take(i).enumerate().any(|(j, other)| {
-                other.pipeline == cmd.pipeline
-                    && other.stage < cmd.stage
-                    && is_fetcher(programs, j)
-            });
-        let fed_by_substitution = cmd
-            .substitutions
-            .iter()
-            .any(|&s| is_fetcher(programs, s));
-        fed_by_pipe || fed_by_substitution
-    });
+    let hit = commands
+        .iter()
+        .zip(programs)
+        .enumerate()
+        .any(|(i, (cmd, prog))| {
+            let (program, args) = prog;
+            let executes = runs_code(program, args)
+                || matches!(program.as_str(), "source" | ".")
+                || cmd.runs_inline_script
+                || is(c::INTERPRETERS, program)
+                || crate::wrappers::is_shell(program);
+            if !executes {
+                return false;
+            }
+            let fed_by_pipe = cmd.stage > 0
+                && commands.iter().take(i).enumerate().any(|(j, other)| {
+                    other.pipeline == cmd.pipeline
+                        && other.stage < cmd.stage
+                        && is_fetcher(programs, j)
+                });
+            let fed_by_substitution = cmd.substitutions.iter().any(|&s| is_fetcher(programs, s));
+            fed_by_pipe || fed_by_substitution
+        });
     if !hit {
         return None;
     }

@@ -18,7 +18,11 @@ pub fn normalize(path: &str, cwd: &str, home: &str) -> String {
     };
     let base = if absolute { "" } else { cwd };
     let mut out = String::with_capacity(base.len() + head.len() + tail.len() + 1);
-    for part in base.split('/').chain(head.split('/')).chain(tail.split('/')) {
+    for part in base
+        .split('/')
+        .chain(head.split('/'))
+        .chain(tail.split('/'))
+    {
         match part {
             "" | "." => {}
             ".." => {

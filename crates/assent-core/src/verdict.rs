@@ -147,7 +147,8 @@ impl Ctx<'_> {
         let plain = globset::Candidate::new(path);
         let home = home_form.as_deref().map(globset::Candidate::new);
         let hit = |set: &globset::GlobSet| {
-            set.is_match_candidate(&plain) || home.as_ref().is_some_and(|h| set.is_match_candidate(h))
+            set.is_match_candidate(&plain)
+                || home.as_ref().is_some_and(|h| set.is_match_candidate(h))
         };
         hit(&c.sensitive) && !hit(&c.not_sensitive)
     }

@@ -18,7 +18,7 @@ pub use audit::{AuditList, BatchSizes, DecisionTimes, Health, Metrics};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
-pub use submit::{SubmitResponse, SubmitStatus};
+pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 
 /// Header carrying the bearer token (`Authorization: Bearer <token>`).
 pub const AUTHORIZATION: &str = "authorization";

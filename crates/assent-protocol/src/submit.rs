@@ -37,3 +37,20 @@ pub enum SubmitStatus {
     /// A person decides; wait on `GET /v1/approvals/{approval_id}?wait=`.
     Pending,
 }
+
+/// `POST /v1/actions/executed`: the agent reports that it ran an action it submitted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExecutedRequest {
+    pub run_id: String,
+    /// The idempotency key the action was submitted with (Claude Code: `tool_use_id`).
+    pub idempotency_key: String,
+}
+
+/// The answer: whether an auto decision, a grant or an approval covered what ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ExecutedResponse {
+    pub action_id: String,
+    /// False means the agent ran something Assent never allowed: the audit flags it.
+    pub covered: bool,
+}

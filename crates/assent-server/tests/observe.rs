@@ -17,6 +17,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/healthz"),
     ("get", "/v1/openapi.json"),
     ("post", "/v1/actions"),
+    ("post", "/v1/actions/executed"),
     ("get", "/v1/approvals"),
     ("get", "/v1/approvals/{id}"),
     ("post", "/v1/approvals/{id}/decision"),

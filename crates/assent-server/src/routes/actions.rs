@@ -1,7 +1,7 @@
 //! `POST /v1/actions`: an agent asks to act.
 
 use assent_core::{ActionRequest, FallbackOnTimeout};
-use assent_protocol::{ErrorBody, SubmitResponse};
+use assent_protocol::{ErrorBody, ExecutedRequest, ExecutedResponse, SubmitResponse};
 use axum::extract::State;
 use axum::Json;
 use sha2::{Digest, Sha256};
@@ -74,4 +74,36 @@ fn validate(request: &ActionRequest) -> Result<(), ApiError> {
         }
     }
     Ok(())
+}
+
+#[utoipa::path(post, path = "/v1/actions/executed", tag = "actions",
+    request_body = ExecutedRequest,
+    responses(
+        (status = 200, body = ExecutedResponse, description = "recorded (once) and audited; `covered` says whether anything allowed it"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "no action was submitted under this key in this run"),
+    ),
+    security(("bearer" = [])))]
+pub async fn action_executed(
+    State(state): State<AppState>,
+    _requester: Requester,
+    Body(report): Body<ExecutedRequest>,
+) -> Result<Json<ExecutedResponse>, ApiError> {
+    let shared = &state.inner;
+    let executed = shared
+        .store
+        .record_executed(
+            Role::Requester.name(),
+            &report.run_id,
+            &report.idempotency_key,
+            shared.clock.now(),
+        )
+        .await?
+        .ok_or_else(|| {
+            ApiError::NotFound("no action was submitted under this key in this run".to_owned())
+        })?;
+    Ok(Json(ExecutedResponse {
+        action_id: executed.action_id,
+        covered: executed.covered,
+    }))
 }

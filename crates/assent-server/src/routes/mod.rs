@@ -21,6 +21,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(observe::healthz))
         .route("/v1/openapi.json", get(openapi::openapi_json))
         .route("/v1/actions", post(actions::submit_action))
+        .route("/v1/actions/executed", post(actions::action_executed))
         .route("/v1/approvals", get(approvals::approval_list))
         .route("/v1/approvals/{id}", get(approvals::approval_get))
         .route("/v1/approvals/{id}/decision", post(decide::approval_decide))

@@ -11,6 +11,7 @@ use super::{actions, approvals, decide, events, grants, observe};
     info(title = "Assent approval service", description = "Agents submit actions; people decide."),
     paths(
         actions::submit_action,
+        actions::action_executed,
         approvals::approval_get,
         approvals::approval_list,
         decide::approval_decide,
@@ -26,6 +27,7 @@ use super::{actions, approvals, decide, events, grants, observe};
     ),
     components(schemas(
         assent_protocol::SubmitResponse, assent_protocol::SubmitStatus,
+        assent_protocol::ExecutedRequest, assent_protocol::ExecutedResponse,
         assent_protocol::Approval, assent_protocol::ApprovalMember, assent_protocol::ApprovalList,
         assent_protocol::Recommendation, assent_protocol::Resolution,
         assent_protocol::DecisionRequest, assent_protocol::DecisionResponse,

@@ -7,6 +7,7 @@ mod sqlite;
 mod sqlite_actions;
 mod sqlite_approvals;
 mod sqlite_commit;
+mod sqlite_executed;
 mod sqlite_grants;
 mod sqlite_metrics;
 mod sqlite_rows;
@@ -122,11 +123,28 @@ pub struct ActionSummary {
     pub approval_id: Option<String>,
 }
 
+/// An executed-action report, as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Executed {
+    pub action_id: String,
+    /// Whether an auto decision, a grant or an approval allowed what ran.
+    pub covered: bool,
+}
+
 /// The storage of the service.
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// Records a submission: the idempotency check, grant use or prompt, action and audit.
     async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError>;
+    /// Records that the requester ran what it submitted under `idempotency_key` in `run_id`
+    /// (audited once); `None` when it never submitted that.
+    async fn record_executed(
+        &self,
+        requester: &str,
+        run_id: &str,
+        idempotency_key: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Executed>, StoreError>;
     async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError>;
     async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError>;
     /// Approvals, newest first; only pending ones when `pending_only`.

@@ -16,10 +16,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::sqlite_commit::{group_commit, Publisher, Queued, QUEUE_DEPTH};
 use super::sqlite_rows::{event_from_row, insert_event, json_col, micros, parse_name};
-use super::{sqlite_approvals, sqlite_grants, sqlite_metrics};
+use super::{sqlite_approvals, sqlite_executed, sqlite_grants, sqlite_metrics};
 use super::{
-    ActionSummary, ApprovalRecord, RunEnd, Settled, Settlement, Store, StoreError, Submission,
-    Submitted,
+    ActionSummary, ApprovalRecord, Executed, RunEnd, Settled, Settlement, Store, StoreError,
+    Submission, Submitted,
 };
 
 /// The default store.
@@ -107,6 +107,20 @@ impl Store for SqliteStore {
             .await
             .map_err(|_| StoreError::Closed)?;
         answer.await.map_err(|_| StoreError::Closed)?
+    }
+
+    async fn record_executed(
+        &self,
+        requester: &str,
+        run_id: &str,
+        idempotency_key: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Executed>, StoreError> {
+        let mut tx = self.begin().await?;
+        let executed =
+            sqlite_executed::record(&mut tx, requester, run_id, idempotency_key, now).await?;
+        tx.commit().await?;
+        Ok(executed)
     }
 
     async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError> {

@@ -27,6 +27,8 @@ pub struct ActionRow {
     command_line: Option<String>,
     response: String,
     created_at: i64,
+    action_kind: String,
+    policy_version: String,
 }
 
 impl ActionRow {
@@ -55,6 +57,8 @@ impl ActionRow {
                 .or_else(|| action.argv.as_ref().map(|a| a.join(" "))),
             response: serde_json::to_string(answer)?,
             created_at: micros(s.now),
+            action_kind: name_of(&action.kind)?,
+            policy_version: s.eval.policy_version.clone(),
         })
     }
 }
@@ -70,7 +74,7 @@ pub async fn insert_actions(
     let mut insert = QueryBuilder::<Sqlite>::new(
         "INSERT INTO actions (id, requester, idempotency_key, body_hash, run_id, task_id, \
          action_hash, decision, status, approval_id, batch_position, grant_id, command_line, \
-         response, created_at) ",
+         response, created_at, action_kind, policy_version) ",
     );
     insert.push_values(rows, |mut b, r| {
         b.push_bind(&r.id)
@@ -87,7 +91,9 @@ pub async fn insert_actions(
             .push_bind(&r.grant_id)
             .push_bind(&r.command_line)
             .push_bind(&r.response)
-            .push_bind(r.created_at);
+            .push_bind(r.created_at)
+            .push_bind(&r.action_kind)
+            .push_bind(&r.policy_version);
     });
     insert.build().execute(conn).await?;
     Ok(())

@@ -12,6 +12,7 @@ apt_packages=(
   libwebkit2gtk-4.1-dev libayatana-appindicator3-1        # Tauri build + tray at run time
   xvfb xauth dbus webkit2gtk-driver fonts-dejavu-core      # headless desktop tests
   imagemagick                                              # screenshots of the e2e run
+  x11-utils                                                # xwininfo: the tray suite sees windows
   python3 python3-venv python3-pip nodejs npm sqlite3
 )
 missing=()

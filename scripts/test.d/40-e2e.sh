@@ -8,8 +8,8 @@ export ASSENT_SCREENSHOTS="${ASSENT_SCREENSHOTS:-$PWD/docs/screenshots}"
 mkdir -p "$ASSENT_SCREENSHOTS"
 features="e2e,custom-protocol"
 echo "==> building the app and the e2e suites (features: $features)"
-cargo test -p assent-desktop --features "$features" --locked --no-run --test e2e_notifications --test e2e_webdriver
-for suite in e2e_notifications e2e_webdriver; do
+cargo test -p assent-desktop --features "$features" --locked --no-run --test e2e_notifications --test e2e_webdriver --test e2e_tray --test e2e_settings
+for suite in e2e_notifications e2e_webdriver e2e_tray e2e_settings; do
   echo "==> $suite (Xvfb + dbus-run-session)"
   xvfb-run -a -s "-screen 0 1280x800x24" \
     dbus-run-session -- \

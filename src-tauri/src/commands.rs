@@ -6,13 +6,16 @@ use std::sync::Arc;
 use assent_core::{ApprovalAuditEvent, Role};
 use assent_protocol::DecisionRequest;
 use serde::{Deserialize, Serialize};
-use tauri::{AppHandle, Runtime, State};
+use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_autostart::ManagerExt;
 
 use crate::desk::DeskSnapshot;
+use crate::hub::{Hub, Switched};
 use crate::ipc::CommandError;
-use crate::live::{Hub, Input};
+use crate::live::Input;
 use crate::pause::PauseChoice;
+use crate::settings::Settings;
+use crate::ServiceGuard;
 
 type Shared<'a> = State<'a, Arc<Hub>>;
 
@@ -34,7 +37,7 @@ pub async fn approval_decide(
             ));
         }
     }
-    hub.client.decide(&approval_id, &decision).await?;
+    hub.client().decide(&approval_id, &decision).await?;
     Ok(())
 }
 
@@ -47,7 +50,7 @@ pub async fn grant_revoke(
     if reason.trim().is_empty() {
         return Err(CommandError::invalid("a revocation needs a reason"));
     }
-    hub.client.revoke(&grant_id, &reason).await?;
+    hub.client().revoke(&grant_id, &reason).await?;
     Ok(())
 }
 
@@ -57,7 +60,7 @@ pub async fn audit_list(
     run_id: Option<String>,
 ) -> Result<Vec<ApprovalAuditEvent>, CommandError> {
     let run_id = run_id.filter(|id| !id.trim().is_empty());
-    Ok(hub.client.audit(None, run_id.as_deref()).await?)
+    Ok(hub.client().audit(None, run_id.as_deref()).await?)
 }
 
 #[tauri::command]
@@ -74,7 +77,7 @@ pub struct SettingsView {
     /// The service in use now.
     pub connected_url: String,
     pub embedded: bool,
-    /// The stored remote service (applies at the next start).
+    /// The stored remote service (applies on save; `ASSENT_URL` + `ASSENT_TOKEN` win).
     pub service_url: String,
     pub has_token: bool,
     pub notifications: bool,
@@ -94,10 +97,11 @@ pub struct SettingsInput {
 
 fn view<R: Runtime>(app: &AppHandle<R>, hub: &Hub) -> SettingsView {
     let settings = hub.settings();
+    let current = hub.current();
     let autostart = app.autolaunch().is_enabled().unwrap_or(settings.autostart);
     SettingsView {
-        connected_url: hub.service_url.clone(),
-        embedded: hub.embedded,
+        connected_url: current.url,
+        embedded: current.embedded,
         service_url: settings.service_url.unwrap_or_default(),
         has_token: settings.token.is_some_and(|t| !t.is_empty()),
         notifications: !settings.notifications_off,
@@ -109,6 +113,28 @@ fn view<R: Runtime>(app: &AppHandle<R>, hub: &Hub) -> SettingsView {
 #[tauri::command]
 pub fn settings_get<R: Runtime>(app: AppHandle<R>, hub: Shared<'_>) -> SettingsView {
     view(&app, &hub)
+}
+
+/// Follows the service the settings name now, without a restart (the environment's
+/// `ASSENT_URL` + `ASSENT_TOKEN` still win).
+async fn follow_service<R: Runtime>(
+    app: &AppHandle<R>,
+    hub: &Hub,
+    settings: &Settings,
+) -> Result<(), CommandError> {
+    let wanted = settings.service(
+        std::env::var(assent_client::URL_ENV).ok(),
+        std::env::var(assent_client::TOKEN_ENV).ok(),
+    );
+    match hub.follow(wanted).await {
+        Ok(Switched::Unchanged) => Ok(()),
+        Ok(Switched::To { url, stop_embedded }) => {
+            tracing::info!(%url, "following the service from the settings");
+            app.state::<ServiceGuard>().keep(stop_embedded);
+            Ok(())
+        }
+        Err(err) => Err(CommandError::local(err.to_string())),
+    }
 }
 
 #[tauri::command]
@@ -132,6 +158,7 @@ pub async fn settings_save<R: Runtime>(
     settings.notifications_off = !input.notifications;
     settings.autostart = input.autostart;
     settings.roles = input.roles;
+    follow_service(&app, &hub, &settings).await?;
     let launcher = app.autolaunch();
     let toggled = if input.autostart {
         launcher.enable()

@@ -92,6 +92,8 @@ impl Desk {
                 self.pending
                     .retain(|_, approval| &approval.run_id != run_id);
             }
+            // A paused run's prompts already settled (approval.settled); a resume opens none.
+            Event::RunPaused { .. } | Event::RunResumed { .. } => {}
             Event::Reset {} => return Follow::Refetch,
         }
         Follow::Nothing

@@ -4,6 +4,7 @@
 mod commands;
 pub mod desk;
 mod embed;
+pub mod hub;
 pub mod ipc;
 mod live;
 pub mod notices;
@@ -26,7 +27,8 @@ use std::sync::Arc;
 use tauri::{AppHandle, Manager, RunEvent, Runtime};
 use tokio::sync::mpsc;
 
-use crate::live::{Hub, Input};
+use crate::hub::{Current, Hub};
+use crate::live::Input;
 use crate::notifier::{Notifier, Signal};
 use crate::settings::Settings;
 use crate::tray::MenuCommand;
@@ -44,8 +46,29 @@ enum StartError {
     Tauri(#[from] tauri::Error),
 }
 
+/// Rendering defaults set before GTK and WebKit start (a value the person set wins). The
+/// tray process draws nothing with OpenGL: without `GDK_GL=disable`, GDK probes GLX when it
+/// opens the display and maps the whole GL driver (Mesa llvmpipe here: ≈32 MiB PSS, mostly
+/// libLLVM) into a process that idles in the tray; the webview renders in WebKit's own
+/// process either way. The DMA-BUF renderer costs ≈60 MiB more while the window is open and
+/// shows the same page (docs/benchmarks.md has both measurements).
+const RENDERING_DEFAULTS: [(&str, &str); 2] = [
+    ("GDK_GL", "disable"),
+    ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
+];
+
+fn set_rendering_defaults() {
+    for (name, value) in RENDERING_DEFAULTS {
+        if std::env::var_os(name).is_none() {
+            // Before any thread exists: nothing reads the environment concurrently.
+            std::env::set_var(name, value);
+        }
+    }
+}
+
 /// The binary's entry point.
 pub fn main_entry() -> ExitCode {
+    set_rendering_defaults();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ASSENT_LOG")
@@ -111,19 +134,19 @@ fn start<R: Runtime>(
         std::env::var(assent_client::URL_ENV).ok(),
         std::env::var(assent_client::TOKEN_ENV).ok(),
     );
-    let connected = tauri::async_runtime::block_on(service::connect(service))?;
+    let connected = tauri::async_runtime::block_on(service::connect(service.clone()))?;
     tracing::info!(url = %connected.url, embedded = connected.embedded, "service");
     let (inputs, receiver) = mpsc::channel(64);
     let hub = Arc::new(Hub::new(
-        connected.client,
+        Current::of(&connected, service),
         inputs.clone(),
         settings,
         settings_path,
-        connected.url,
-        connected.embedded,
     ));
     app.manage(Arc::clone(&hub));
-    app.manage(ServiceGuard(std::sync::Mutex::new(connected.shutdown)));
+    let guard = ServiceGuard::default();
+    guard.keep(connected.shutdown);
+    app.manage(guard);
     let menu_inputs = inputs.clone();
     tray::create(app, move |app, command| on_menu(app, &menu_inputs, command))?;
     let handle = app.clone();
@@ -137,20 +160,25 @@ fn start<R: Runtime>(
     Ok(())
 }
 
-/// Holds the embedded service's shutdown sender for the app's lifetime.
-struct ServiceGuard(std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>);
+/// Holds the embedded service's shutdown sender for the app's lifetime (dropping it would
+/// stop the service). It is started at most once per process: a second start attaches.
+#[derive(Default)]
+pub(crate) struct ServiceGuard(std::sync::Mutex<Vec<tokio::sync::oneshot::Sender<()>>>);
+
+impl ServiceGuard {
+    pub(crate) fn keep(&self, stop: Option<tokio::sync::oneshot::Sender<()>>) {
+        if let Some(stop) = stop {
+            hub::locked(&self.0).push(stop);
+        }
+    }
+}
 
 /// Asks the embedded service to stop (on Quit).
 fn stop_service<R: Runtime>(app: &AppHandle<R>) {
     let Some(guard) = app.try_state::<ServiceGuard>() else {
         return;
     };
-    let sender = guard
-        .0
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    if let Some(sender) = sender {
+    for sender in hub::locked(&guard.0).drain(..) {
         let _ = sender.send(());
     }
 }

@@ -3,25 +3,24 @@
 //! notifications, the tray and the window up to date. Event-driven: the only timer is the end
 //! of a timed pause.
 
-use std::path::PathBuf;
-use std::pin::pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::pin::Pin;
+use std::sync::Arc;
 
-use assent_client::{Client, StreamItem};
+use assent_client::StreamItem;
 use assent_core::{Role, ScopeKind};
 use assent_protocol::DecisionRequest;
 use chrono::Utc;
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 use tauri::{AppHandle, Emitter, Runtime};
 use tokio::sync::mpsc;
 
-use crate::desk::{Desk, DeskSnapshot, Follow, Link};
+use crate::desk::{Desk, Follow, Link};
+use crate::hub::{locked, Hub};
 use crate::ipc::{DeskEvent, DESK_EVENT};
 use crate::notices::{NoticeOp, Notices};
 use crate::notifier::{Notifier, Signal};
 use crate::pause::{Pause, PauseChoice};
 use crate::prompt::{notice, PromptAction};
-use crate::settings::Settings;
 use crate::tray::{self, TrayView};
 use crate::window;
 
@@ -39,69 +38,15 @@ pub enum Input {
     Pause(PauseChoice),
     /// Settings changed (notifications on/off, roles): redraw.
     Redraw,
+    /// The service changed (URL or token in the settings): follow the new one.
+    Reconnect,
 }
 
-/// The app's shared state (Tauri-managed).
-pub struct Hub {
-    pub client: Client,
-    pub inputs: mpsc::Sender<Input>,
-    pub settings_path: PathBuf,
-    /// Where the service is, for the settings page.
-    pub service_url: String,
-    pub embedded: bool,
-    desk: Mutex<Desk>,
-    pause: Mutex<Pause>,
-    settings: Mutex<Settings>,
-}
+type Events = Pin<Box<dyn Stream<Item = StreamItem> + Send>>;
 
-fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl Hub {
-    pub fn new(
-        client: Client,
-        inputs: mpsc::Sender<Input>,
-        settings: Settings,
-        settings_path: PathBuf,
-        service_url: String,
-        embedded: bool,
-    ) -> Hub {
-        Hub {
-            client,
-            inputs,
-            settings_path,
-            service_url,
-            embedded,
-            desk: Mutex::new(Desk::default()),
-            pause: Mutex::new(Pause::Off),
-            settings: Mutex::new(settings),
-        }
-    }
-
-    pub fn settings(&self) -> Settings {
-        locked(&self.settings).clone()
-    }
-
-    pub fn set_settings(&self, settings: Settings) {
-        *locked(&self.settings) = settings;
-    }
-
-    fn paused(&self) -> bool {
-        let now = Utc::now();
-        locked(&self.pause).is_paused(now) || locked(&self.settings).notifications_off
-    }
-
-    pub fn snapshot(&self) -> DeskSnapshot {
-        let paused = locked(&self.pause).describe(Utc::now()).or_else(|| {
-            locked(&self.settings)
-                .notifications_off
-                .then(|| "off".to_owned())
-        });
-        locked(&self.desk).snapshot(paused)
-    }
+/// The event stream of the service in use now.
+fn subscribe(hub: &Hub) -> Events {
+    Box::pin(hub.client().events(None))
 }
 
 /// Runs until the app quits.
@@ -112,7 +57,8 @@ pub async fn run<R: Runtime>(
     notifier: Option<Notifier>,
 ) {
     let mut notices = Notices::default();
-    let mut events = pin!(hub.client.events(None));
+    let mut tray_shown: Option<TrayView> = None;
+    let mut events = subscribe(&hub);
     loop {
         let pause_end = locked(&hub.pause).ends_at();
         let pause_over = async {
@@ -126,10 +72,20 @@ pub async fn run<R: Runtime>(
                 Some(item) => on_stream(&hub, item).await,
                 None => break,
             },
-            Some(input) = inputs.recv() => on_input(&app, &hub, &mut notices, input),
+            Some(input) = inputs.recv() => {
+                if let Input::Reconnect = input {
+                    // Everything known came from the old service; the new one is fetched
+                    // on its `Connected`.
+                    events = subscribe(&hub);
+                    *locked(&hub.desk) = Desk::default();
+                } else {
+                    on_input(&app, &hub, &mut notices, input);
+                }
+            }
             () = pause_over => *locked(&hub.pause) = Pause::Off,
         }
-        reconcile(&app, &hub, &mut notices, notifier.as_ref()).await;
+        reconcile(&hub, &mut notices, notifier.as_ref()).await;
+        redraw(&app, &hub, &mut tray_shown);
     }
 }
 
@@ -150,7 +106,8 @@ async fn on_stream(hub: &Hub, item: StreamItem) {
 
 /// Pending prompts and grants, fetched afresh.
 async fn refetch(hub: &Hub) {
-    let (pending, grants) = tokio::join!(hub.client.pending(), hub.client.grants(false));
+    let client = hub.client();
+    let (pending, grants) = tokio::join!(client.pending(), client.grants(false));
     let mut desk = locked(&hub.desk);
     match (pending, grants) {
         (Ok(pending), Ok(grants)) => {
@@ -168,7 +125,7 @@ async fn refetch(hub: &Hub) {
 fn on_input<R: Runtime>(app: &AppHandle<R>, hub: &Arc<Hub>, notices: &mut Notices, input: Input) {
     match input {
         Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
-        Input::Redraw => {}
+        Input::Redraw | Input::Reconnect => {}
         Input::Signal(Signal::Closed { id }) => {
             notices.closed(id);
         }
@@ -211,7 +168,7 @@ fn on_action<R: Runtime>(
     };
     let hub = Arc::clone(hub);
     tokio::spawn(async move {
-        if let Err(err) = hub.client.decide(&approval_id, &request).await {
+        if let Err(err) = hub.client().decide(&approval_id, &request).await {
             tracing::warn!(%approval_id, %err, "the decision from the notification failed");
         }
     });
@@ -244,13 +201,8 @@ pub fn decision_for(action: PromptAction) -> Option<DecisionRequest> {
     }
 }
 
-/// Brings notifications, tray and window in line with the desk.
-async fn reconcile<R: Runtime>(
-    app: &AppHandle<R>,
-    hub: &Hub,
-    notices: &mut Notices,
-    notifier: Option<&Notifier>,
-) {
+/// Brings the notifications in line with the desk.
+async fn reconcile(hub: &Hub, notices: &mut Notices, notifier: Option<&Notifier>) {
     let paused = hub.paused();
     let roles: Vec<Role> = locked(&hub.settings).roles.clone();
     let ops = {
@@ -260,9 +212,19 @@ async fn reconcile<R: Runtime>(
     if let Some(notifier) = notifier {
         execute(notifier, notices, ops).await;
     }
-    let view = TrayView::of(&locked(&hub.desk), paused);
-    if let Err(err) = tray::apply(app, &view) {
-        tracing::warn!(%err, "cannot update the tray");
+}
+
+/// Brings the tray (what changed of it) and the window in line with the desk.
+fn redraw<R: Runtime>(app: &AppHandle<R>, hub: &Hub, tray_shown: &mut Option<TrayView>) {
+    let view = TrayView::of(&locked(&hub.desk), hub.paused());
+    if tray_shown.as_ref() != Some(&view) {
+        match tray::apply(app, &view, tray_shown.as_ref()) {
+            Ok(()) => *tray_shown = Some(view),
+            Err(err) => {
+                tracing::warn!(%err, "cannot update the tray");
+                *tray_shown = None;
+            }
+        }
     }
     let event = DeskEvent::State {
         snapshot: hub.snapshot(),

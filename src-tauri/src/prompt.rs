@@ -213,12 +213,16 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
     match (command_line(approval), open_only) {
         (Some(_), Some(OpenOnly::HiddenCharacters | OpenOnly::CommandTooLong)) => {}
         (Some(line), _) => lines.push(format!("$ {}", untrusted(&line, MAX_COMMAND_CHARS))),
-        (None, _) if !evidence.paths.is_empty() => lines.push(paths_line(&evidence.paths)),
+        (None, _) if !evidence.paths.is_empty() => lines.push(list_line("paths", &evidence.paths)),
         (None, _) if !evidence.network.is_empty() => lines.push(format!(
             "network: {}",
             untrusted(&evidence.network.join(", "), MAX_COMMAND_CHARS)
         )),
         (None, _) => {}
+    }
+    if !evidence.symlinks.is_empty() {
+        // Where a written path really leads matters more than the name the agent used.
+        lines.push(list_line("links", &evidence.symlinks));
     }
     match open_only {
         Some(OpenOnly::MissingRole(role)) => lines.push(format!(
@@ -236,17 +240,18 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
     lines.join("\n")
 }
 
-fn paths_line(paths: &[String]) -> String {
-    let shown: Vec<String> = paths
+/// `label: a, b, c (+N more)`, each item escaped and shortened.
+fn list_line(label: &str, items: &[String]) -> String {
+    let shown: Vec<String> = items
         .iter()
         .take(MAX_PATHS_SHOWN)
-        .map(|path| untrusted(path, MAX_SUMMARY_PART * 2))
+        .map(|item| untrusted(item, MAX_SUMMARY_PART * 2))
         .collect();
-    let more = paths.len().saturating_sub(MAX_PATHS_SHOWN);
+    let more = items.len().saturating_sub(MAX_PATHS_SHOWN);
     if more > 0 {
-        format!("paths: {} (+{more} more)", shown.join(", "))
+        format!("{label}: {} (+{more} more)", shown.join(", "))
     } else {
-        format!("paths: {}", shown.join(", "))
+        format!("{label}: {}", shown.join(", "))
     }
 }
 

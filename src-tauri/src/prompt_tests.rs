@@ -208,6 +208,23 @@ fn paths_are_listed_when_there_is_no_command() {
 }
 
 #[test]
+fn a_path_leading_elsewhere_shows_where_it_really_leads() {
+    let mut prompt = approval("p");
+    prompt.evidence.command = None;
+    prompt.evidence.command_line = None;
+    prompt.evidence.paths = vec!["src/out/x".to_owned()];
+    prompt.evidence.symlinks = vec!["src/out → /etc/<b>x</b>".to_owned()];
+    let notice = notice(&prompt, &[]).expect("prompts");
+    assert!(
+        notice
+            .body
+            .ends_with("paths: src/out/x\nlinks: src/out → /etc/&lt;b&gt;x&lt;/b&gt;"),
+        "the real target of a symlink is shown, escaped like any agent text: {}",
+        notice.body
+    );
+}
+
+#[test]
 fn action_keys_round_trip() {
     for action in [
         PromptAction::Open,

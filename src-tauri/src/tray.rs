@@ -204,15 +204,28 @@ pub fn create<R: Runtime>(
     Ok(())
 }
 
-/// Draws `view` on the tray.
-pub fn apply<R: Runtime>(app: &AppHandle<R>, view: &TrayView) -> tauri::Result<()> {
+/// Draws `view` on the tray, touching only what changed since `shown` (each icon change
+/// writes a PNG, each menu change renumbers the exported dbusmenu).
+pub fn apply<R: Runtime>(
+    app: &AppHandle<R>,
+    view: &TrayView,
+    shown: Option<&TrayView>,
+) -> tauri::Result<()> {
     let Some(tray) = app.tray_by_id(TRAY_ID) else {
         return Ok(());
     };
-    tray.set_icon(Some(icon(view.state)?))?;
-    tray.set_tooltip(Some(&view.tooltip))?;
-    tray.set_title(view.title())?;
-    tray.set_menu(Some(menu(app, view)?))?;
+    if shown.map(|s| s.state) != Some(view.state) {
+        tray.set_icon(Some(icon(view.state)?))?;
+    }
+    if shown.map(|s| &s.tooltip) != Some(&view.tooltip) {
+        tray.set_tooltip(Some(&view.tooltip))?;
+    }
+    if shown.map(TrayView::title) != Some(view.title()) {
+        tray.set_title(view.title())?;
+    }
+    if shown.map(|s| (&s.prompts, s.paused)) != Some((&view.prompts, view.paused)) {
+        tray.set_menu(Some(menu(app, view)?))?;
+    }
     Ok(())
 }
 

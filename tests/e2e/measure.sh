@@ -36,27 +36,29 @@ pss_mib() {
   echo "$((total / 1024))"
 }
 names() { for p in $(procs); do printf '%s ' "$(cat /proc/"$p"/comm)"; done; }
+# "pid/tid count" for every thread: the delta is taken over threads alive at both ends (threads
+# that end in between would otherwise make the sum go down).
 switches() {
-  local total=0 p f n
+  local p t
   for p in $(procs); do
-    for f in /proc/"$p"/task/*/status; do
-      n=$(awk '/^voluntary_ctxt_switches/ {s += $2} END {print s + 0}' "$f" 2>/dev/null || echo 0)
-      total=$((total + n))
+    for t in /proc/"$p"/task/*; do
+      echo "$p/${t##*/} $(awk '/^voluntary_ctxt_switches/ {print $2}' "$t/status" 2>/dev/null || echo 0)"
     done
-  done
-  echo "$total"
+  done | sort
 }
+woken() { join "$1" "$2" | awk '{d += $3 - $2} END {print d + 0}'; }
 measure() {
-  local label="$1" before after
+  local label="$1" n
   sleep "$settle"
   echo "$label: PSS $(pss_mib) MiB over [$(names)]"
   for p in $(procs); do
     awk -v name="$(cat /proc/"$p"/comm)" '/^Pss_(Anon|File|Shmem):/ {printf "  %s %s %d MiB\n", name, $1, $2 / 1024}' /proc/"$p"/smaps_rollup
   done
-  before=$(switches)
+  switches >"$tmp/before"
   sleep "$idle"
-  after=$(switches)
-  echo "$label: $((after - before)) wake-ups (voluntary context switches) in ${idle} s idle ($(awk "BEGIN {printf \"%.1f\", ($after - $before) / $idle}")/s)"
+  switches >"$tmp/after"
+  n=$(woken "$tmp/before" "$tmp/after")
+  echo "$label: $n wake-ups (voluntary context switches) in ${idle} s idle ($(awk "BEGIN {printf \"%.1f\", $n / $idle}")/s)"
 }
 
 measure "window closed"

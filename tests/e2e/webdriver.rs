@@ -13,97 +13,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
-
 use assent_core::{ApprovalStatus, ScopeKind};
-use common::{
-    app_binary, eventually, screenshot, shell_request, submit_pending, Desk, ASKED_COMMAND,
-};
-use fantoccini::{Client, ClientBuilder, Locator};
-
-const WAIT: Duration = Duration::from_secs(30);
-const DRIVER: &str = "http://127.0.0.1:4444";
-
-/// tauri-driver, stopped with SIGTERM (SIGKILL would leave WebKitWebDriver on port 4445).
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
-        let _ = self.0.wait();
-    }
-}
-
-fn tauri_driver() -> PathBuf {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
-    home.map(|h| h.join("bin").join("tauri-driver"))
-        .filter(|p| p.exists())
-        .unwrap_or_else(|| PathBuf::from("tauri-driver"))
-}
-
-async fn start_driver(desk: &Desk) -> Driver {
-    let mut command = Command::new(tauri_driver());
-    command.stdout(Stdio::null()).stderr(Stdio::inherit());
-    desk.configure(&mut command);
-    let driver = Driver(
-        command
-            .spawn()
-            .expect("tauri-driver (scripts/deps.d/50-desktop.sh installs it)"),
-    );
-    eventually("tauri-driver to listen", WAIT, || async {
-        tokio::net::TcpStream::connect("127.0.0.1:4444").await.ok()
-    })
-    .await;
-    driver
-}
-
-async fn session() -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "tauri:options".into(),
-        serde_json::json!({ "application": app_binary() }),
-    );
-    caps.insert("browserName".into(), serde_json::json!("wry"));
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(DRIVER)
-        .await
-        .expect("a WebDriver session on the app")
-}
-
-/// Waits for `css`; on a timeout the panic carries the page, to see what was shown instead.
-async fn element(client: &Client, css: &str) -> fantoccini::elements::Element {
-    match client
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css(css))
-        .await
-    {
-        Ok(element) => element,
-        Err(err) => {
-            let page = client.source().await.unwrap_or_default();
-            let page: String = page.chars().take(4000).collect();
-            panic!("{css} must appear: {err}\npage:\n{page}")
-        }
-    }
-}
-
-async fn text_of(client: &Client, css: &str) -> String {
-    element(client, css).await.text().await.expect("text")
-}
-
-async fn click(client: &Client, css: &str) {
-    element(client, css)
-        .await
-        .click()
-        .await
-        .unwrap_or_else(|err| panic!("{css} must be clickable: {err}"));
-}
+use common::driver::{click, session, start_driver, text_of, WAIT};
+use common::{eventually, screenshot, shell_request, submit_pending, Desk, ASKED_COMMAND};
+use fantoccini::Locator;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pending_to_grant_to_revoked_through_the_window() {
@@ -111,6 +24,16 @@ async fn pending_to_grant_to_revoked_through_the_window() {
     let _driver = start_driver(&desk).await;
     let client = session().await;
     let (requester, approver) = desk.wait_ready(WAIT).await;
+
+    let frozen = client
+        .execute("return Object.isFrozen(Object.prototype)", Vec::new())
+        .await
+        .expect("run a script in the page");
+    assert_eq!(
+        frozen,
+        serde_json::json!(true),
+        "freezePrototype is on: agent text can never pollute Object.prototype"
+    );
 
     let request = shell_request("run-window", ASKED_COMMAND, "/work/shop");
     let approval_id = submit_pending(&requester, &request).await;

@@ -8,8 +8,15 @@ function report(message: string) {
   box.dataset.testid = 'js-error';
   box.textContent = `${box.textContent ?? ''}${message}\n`;
 }
-window.addEventListener('error', (event) => report(String(event.error ?? event.message)));
-window.addEventListener('unhandledrejection', (event) => report(String(event.reason)));
+window.addEventListener('error', (event) => {
+  const error: unknown = event.error;
+  const where = error instanceof Error && error.stack ? `\n${error.stack}` : ` (${event.filename}:${event.lineno}:${event.colno})`;
+  report(`${String(error ?? event.message)}${where}`);
+});
+window.addEventListener('unhandledrejection', (event) => {
+  const reason: unknown = event.reason;
+  report(reason instanceof Error && reason.stack ? `${String(reason)}\n${reason.stack}` : String(reason));
+});
 
 const root = document.getElementById('app');
 if (root) render(<App />, root);

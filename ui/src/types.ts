@@ -10,6 +10,8 @@ export interface Evidence {
   command_line?: string;
   cwd: string;
   paths: string[];
+  /** Paths that lead elsewhere than written: `link → real path`. */
+  symlinks?: string[];
   network: string[];
   credentials?: string;
   mutation?: string;

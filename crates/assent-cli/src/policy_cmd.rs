@@ -80,7 +80,9 @@ fn load(path: Option<&Path>) -> Result<Policy, LoadError> {
 }
 
 fn eval_stdin(policy: &Policy) -> ExitCode {
-    let env = Environment { home: home_dir() };
+    // Symlinks are resolved on the machine `eval` runs on, as the service does.
+    let env = Environment::new(home_dir())
+        .with_resolver(std::sync::Arc::new(assent_server::realpath::FsResolver));
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

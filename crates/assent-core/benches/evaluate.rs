@@ -96,9 +96,7 @@ fn requests() -> Vec<ActionRequest> {
 
 fn bench(c: &mut Criterion) {
     let policy = Policy::default();
-    let env = Environment {
-        home: "/home/dev".into(),
-    };
+    let env = Environment::new("/home/dev");
     let reqs = requests();
     let mut group = c.benchmark_group("evaluate");
     group.throughput(Throughput::Elements(reqs.len() as u64));
@@ -135,9 +133,7 @@ fn main() {
         .and_then(|n| n.parse::<u32>().ok())
     {
         let policy = Policy::default();
-        let env = Environment {
-            home: "/home/dev".into(),
-        };
+        let env = Environment::new("/home/dev");
         let reqs = requests();
         for _ in 0..iters {
             for r in &reqs {

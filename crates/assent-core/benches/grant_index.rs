@@ -42,9 +42,7 @@ fn request(run: &str, line: &str) -> ActionRequest {
 
 fn bench(c: &mut Criterion) {
     let policy = Policy::default();
-    let env = Environment {
-        home: "/home/dev".into(),
-    };
+    let env = Environment::new("/home/dev");
     let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
     let mut index = GrantIndex::new();
     for i in 0..GRANTS {

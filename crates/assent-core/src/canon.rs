@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::links::RealPath;
 use crate::paths::normalize;
 use crate::request::Action;
 use crate::shell::{from_argv, parse_script, ShellScript};
@@ -33,6 +34,11 @@ pub struct CanonicalAction {
     pub network: Vec<String>,
     /// Normalised absolute paths, sorted.
     pub paths: Vec<String>,
+    /// Paths of the action (named or found in its commands) whose real path differs from
+    /// what was written, or cannot be known; sorted. Empty (and left out of the JSON, so the
+    /// hash is unchanged) when no symlink is involved or nothing resolves paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub real_paths: Vec<RealPath>,
     /// How the commands are joined (`_ && _ | _`); `None` for non-shell actions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
@@ -105,6 +111,7 @@ pub(crate) fn canonicalize_parsed(
         shape: script.as_ref().map(|s| s.shape.clone()),
         cwd,
         paths,
+        real_paths: Vec::new(),
         network,
         credential_scope: action.credential_scope.clone(),
         tool: action.tool.clone(),
@@ -167,7 +174,22 @@ pub(crate) fn sha256_json_hex<T: Serialize + ?Sized>(value: &T) -> String {
     let mut json = Vec::with_capacity(1024);
     // Writing into a Vec cannot fail; a value serde can't write hashes what was written.
     let _written = serde_json::to_writer(&mut json, value);
-    hex::encode(Sha256::digest(&json))
+    lower_hex(&Sha256::digest(&json))
+}
+
+/// Lowercase hex of `bytes`, written straight into one buffer (`hex::encode` collects
+/// chars one by one, which showed up in the profile of every evaluation).
+pub(crate) fn lower_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        for nibble in [b >> 4, b & 0x0f] {
+            out.push(char::from(
+                DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
+    }
+    out
 }
 
 /// JSON in the RFC 8785 style: object keys sorted, no insignificant whitespace.

@@ -50,15 +50,13 @@ pub(crate) fn classify_script(
 }
 
 /// The program a command really runs and its arguments (wrappers seen through).
-type Program = (String, Vec<String>);
+type Program<'a> = (&'a str, &'a [String]);
 
-fn program_of(cmd: &ParsedCommand) -> Program {
-    let mut eff = effective(&cmd.argv);
-    if eff.argv.is_empty() {
-        return (String::new(), Vec::new());
+fn program_of(cmd: &ParsedCommand) -> Program<'_> {
+    match effective(&cmd.argv).argv.split_first() {
+        Some((first, args)) => (program_name(first), args),
+        None => ("", &[]),
     }
-    let first = eff.argv.remove(0);
-    (program_name(&first).to_owned(), eff.argv)
 }
 
 fn is_fetcher(programs: &[Program], index: usize) -> bool {
@@ -77,7 +75,7 @@ fn pipe_to_shell(script: &ShellScript, programs: &[Program], ctx: &Ctx<'_>) -> O
         .any(|(i, (cmd, prog))| {
             let (program, args) = prog;
             let executes = runs_code(program, args)
-                || matches!(program.as_str(), "source" | ".")
+                || matches!(*program, "source" | ".")
                 || cmd.runs_inline_script
                 || is(c::INTERPRETERS, program)
                 || crate::wrappers::is_shell(program);
@@ -117,7 +115,7 @@ fn secret_to_network(
             .get(i)
             .is_some_and(|vs| vs.iter().any(|v| v.rule == "block.secret_path"));
         let env = programs.get(i).is_some_and(|(program, args)| {
-            matches!(program.as_str(), "env" | "printenv" | "set")
+            matches!(*program, "env" | "printenv" | "set")
                 && args.iter().all(|a| a.starts_with('-'))
         });
         secret || env

@@ -64,7 +64,7 @@ pub(crate) fn classify_command(
     {
         out.extend(check_assignment(assignment));
     }
-    if eff.wrappers.iter().any(|w| w == "sudo" || w == "doas") {
+    if eff.wrappers.iter().any(|w| *w == "sudo" || *w == "doas") {
         facts.command(CommandRisk::Mutation);
         out.push(Verdict::ask(
             "ask.privileged",
@@ -103,12 +103,12 @@ pub(crate) fn classify_command(
         return out;
     }
     out.extend(secret_arguments(&command, ctx, facts));
-    out.extend(block_patterns(&eff.argv, ctx));
+    out.extend(block_patterns(eff.argv, ctx));
     if eff.args_from_stdin {
         facts.command(CommandRisk::Mutation);
     }
     out.extend(crate::classify_tools::classify_program(
-        &command, &eff.argv, ctx, facts,
+        &command, eff.argv, ctx, facts,
     ));
     out
 }
@@ -141,7 +141,14 @@ fn secret_arguments(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verd
         }
         for candidate in path_candidates(arg) {
             let path = cmd.path(candidate, ctx);
-            if ctx.is_sensitive(&path) {
+            // A network program's arguments are followed through symlinks too; other
+            // programs' file arguments are judged (link and target) by their own rules.
+            let secret = if cmd.network_program {
+                ctx.is_sensitive_or_links_to(&path)
+            } else {
+                ctx.is_sensitive(&path)
+            };
+            if secret {
                 let mut v = ctx.check_path(&path, Access::Read, facts);
                 if cmd.network_program {
                     v = Some(Verdict::block(
@@ -236,10 +243,19 @@ pub(crate) fn check_args(
 pub(crate) fn destroys_system(cmd: &Cmd<'_>, ctx: &Ctx<'_>) -> Option<String> {
     cmd.positionals().find_map(|a| {
         let path = cmd.path(a, ctx);
-        let base = path.strip_suffix("/*").unwrap_or(&path);
-        let base = if base.is_empty() { "/" } else { base };
-        let hit = is(c::SYSTEM_DIRS, base) || base == ctx.home || path == "/*";
-        hit.then(|| crate::paths::display(&path, "/nonexistent-root", ctx.home))
+        let hits = |path: &str| {
+            let base = path.strip_suffix("/*").unwrap_or(path);
+            let base = if base.is_empty() { "/" } else { base };
+            is(c::SYSTEM_DIRS, base) || base == ctx.home || path == "/*"
+        };
+        let shown = |p: &str| crate::paths::display(p, "/nonexistent-root", ctx.home);
+        if hits(&path) {
+            return Some(shown(&path));
+        }
+        match ctx.links.real(&path) {
+            crate::links::Real::Differs(real) if hits(&real) => Some(shown(&real)),
+            _ => None,
+        }
     })
 }
 

@@ -1,5 +1,7 @@
 //! The one entry point: a request in, a canonical action, its hash, risk and decision out.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::canon::{action_hash, canonicalize_parsed, CanonError, CanonicalAction};
@@ -7,21 +9,56 @@ use crate::classify::{classify_other, classify_script};
 use crate::decide::{decide, Decided};
 use crate::decision::{ActionRiskInput, RiskDecision};
 use crate::evidence::ApprovalEvidence;
+use crate::links::{Links, PathResolver};
 use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::profile::{match_profile, normalize_flags};
 use crate::request::ActionRequest;
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
-use crate::types::{CommandRisk, RepoTrust, RiskLevel, RunMode};
+use crate::types::{CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
 use crate::verdict::{Ctx, Facts, Verdict};
 use crate::wrappers::effective;
 
 /// What the evaluation needs from the machine it runs on (no I/O happens in the core).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// `Environment::new(home)` takes every path as written; `.with_resolver(…)` lets the
+/// evaluation learn where symlinks really lead (see [`crate::links`]).
+#[derive(Clone)]
 pub struct Environment {
     /// The user's home directory, for `~` and `$HOME`.
     pub home: String,
+    resolver: Option<Arc<dyn PathResolver>>,
+}
+
+impl Environment {
+    /// An environment that resolves no symlinks.
+    pub fn new(home: impl Into<String>) -> Self {
+        Environment {
+            home: home.into(),
+            resolver: None,
+        }
+    }
+
+    /// Resolves every path through `resolver` (the machine's filesystem, or a fake in tests).
+    #[must_use]
+    pub fn with_resolver(mut self, resolver: Arc<dyn PathResolver>) -> Self {
+        self.resolver = Some(resolver);
+        self
+    }
+
+    pub fn resolver(&self) -> Option<&dyn PathResolver> {
+        self.resolver.as_deref()
+    }
+}
+
+impl std::fmt::Debug for Environment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Environment")
+            .field("home", &self.home)
+            .field("resolves_symlinks", &self.resolver.is_some())
+            .finish()
+    }
 }
 
 /// Everything the policy concluded about one request.
@@ -58,10 +95,12 @@ pub fn evaluate(
     let home = normalize(&env.home, "/", "/");
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
     canonical.diff_fingerprint = request.context.diff_fingerprint.clone();
+    let root = repo_root(request, &canonical.cwd, &home);
     let ctx = Ctx {
         policy,
         home: &home,
-        root: repo_root(request, &canonical.cwd, &home),
+        links: Links::new(env.resolver(), &root, &home),
+        root,
         trusted: is_trusted(policy, request, &home),
     };
     let mut facts = Facts::default();
@@ -69,15 +108,18 @@ pub fn evaluate(
         Some(s) => classify_script(s, request.action.command.as_deref(), &ctx, &mut facts),
         None => classify_other(&canonical, &ctx, &mut facts),
     };
-    verdicts.extend(context_verdicts(request, &canonical, &facts));
+    let hidden_text = suspicious(request, &canonical);
+    verdicts.extend(context_verdicts(request, hidden_text, &facts));
     let decided = decide(&verdicts, request.action.kind);
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
     }
+    canonical.real_paths = ctx.links.differing();
     let hash = action_hash(&canonical);
     let batch_key = batch_key(request, &decided.decision, &hash);
     let risk_input = risk_input(request, &facts, &decided.decision, ctx.trusted);
-    let evidence = crate::evidence_build::build(request, &canonical, &decided, &facts, &ctx);
+    let evidence =
+        crate::evidence_build::build(request, &canonical, &decided, &facts, &ctx, hidden_text);
     let Decided { decision, .. } = decided;
     Ok(Evaluation {
         canonical,
@@ -111,13 +153,9 @@ fn is_trusted(policy: &Policy, request: &ActionRequest, home: &str) -> bool {
 }
 
 /// Hidden characters, analysis-only runs and high-risk tasks.
-fn context_verdicts(
-    request: &ActionRequest,
-    canonical: &CanonicalAction,
-    facts: &Facts,
-) -> Vec<Verdict> {
+fn context_verdicts(request: &ActionRequest, hidden_text: bool, facts: &Facts) -> Vec<Verdict> {
     let mut out = Vec::new();
-    if suspicious(request, canonical) {
+    if hidden_text {
         out.push(Verdict::ask("ask.suspicious_text", RiskLevel::High, "the action carries NUL, control, bidi or zero-width characters that can hide what runs"));
     }
     let changes = facts.command_risk > CommandRisk::Readonly;
@@ -143,7 +181,7 @@ fn context_verdicts(
     out
 }
 
-pub(crate) fn suspicious(request: &ActionRequest, canonical: &CanonicalAction) -> bool {
+fn suspicious(request: &ActionRequest, canonical: &CanonicalAction) -> bool {
     let action = &request.action;
     action.command.as_deref().is_some_and(has_suspicious_chars)
         || canonical
@@ -163,7 +201,7 @@ pub(crate) fn suspicious(request: &ActionRequest, canonical: &CanonicalAction) -
 fn normalize_profile_flags(policy: &Policy, script: &ShellScript, canonical: &mut CanonicalAction) {
     for (parsed, words) in script.commands.iter().zip(canonical.commands.iter_mut()) {
         let eff = effective(&parsed.argv);
-        let unordered = match_profile(policy, &eff.argv).is_some_and(|p| p.unordered_flags);
+        let unordered = match_profile(policy, eff.argv).is_some_and(|p| p.unordered_flags);
         if unordered && parsed.assignments.is_empty() {
             let mut normalized = normalize_flags(&parsed.argv);
             normalized.extend(parsed.redirect_words.iter().cloned());
@@ -213,12 +251,30 @@ fn risk_input(
         command_risk: facts.command_risk,
         network_risk: facts.network_risk,
         credential_risk: facts.credential_risk,
-        diff_risk: Default::default(),
+        diff_risk: diff_risk(facts),
         task_risk: request.context.task_risk.unwrap_or(RiskLevel::Low),
         policy_findings: if decision.decision == crate::types::Decision::Auto {
             Vec::new()
         } else {
             decision.reasons.clone()
         },
+    }
+}
+
+/// How much the action may change, from what the request says (no diff is seen): `wide` for
+/// destructive commands and CI/security configuration, `small` for anything that only reads
+/// or builds, else by the number of paths it names (a manifest or lockfile is at least
+/// `medium`): up to 3 `small`, up to 20 `medium`, more `large`.
+fn diff_risk(facts: &Facts) -> DiffRisk {
+    if facts.command_risk == CommandRisk::Destructive || facts.path_risk >= PathRisk::Ci {
+        return DiffRisk::Wide;
+    }
+    if facts.command_risk < CommandRisk::Mutation {
+        return DiffRisk::Small;
+    }
+    match facts.paths.len() {
+        0..=3 if facts.path_risk < PathRisk::Generated => DiffRisk::Small,
+        0..=20 => DiffRisk::Medium,
+        _ => DiffRisk::Large,
     }
 }

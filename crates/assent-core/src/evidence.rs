@@ -17,6 +17,10 @@ pub struct ApprovalEvidence {
     pub paths: Vec<String>,
     #[serde(default)]
     pub network: Vec<String>,
+    /// Paths that lead somewhere else than written, as `link → real path`
+    /// (`src/key → /home/u/.ssh/id_rsa`; `→ (unknown)` when it could not be resolved).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symlinks: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credentials: Option<String>,
     /// What may change if approved, e.g. "target/** only".

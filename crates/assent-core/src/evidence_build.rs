@@ -17,6 +17,7 @@ pub(crate) fn build(
     decided: &Decided,
     facts: &Facts,
     ctx: &Ctx<'_>,
+    suspicious_text: bool,
 ) -> ApprovalEvidence {
     let d = &decided.decision;
     let profile = d.profile.as_deref().and_then(|p| ctx.policy.profile(p));
@@ -48,6 +49,17 @@ pub(crate) fn build(
         cwd: canonical.cwd.clone(),
         paths,
         network: facts.network.clone(),
+        symlinks: canonical
+            .real_paths
+            .iter()
+            .map(|link| {
+                format!(
+                    "{} → {}",
+                    display(&link.path, &ctx.root, ctx.home),
+                    link.real.as_deref().unwrap_or("(unknown)")
+                )
+            })
+            .collect(),
         credentials: Some(credentials(facts.credential_risk, canonical)),
         mutation: Some(mutation),
         diff_summary: None,
@@ -61,7 +73,7 @@ pub(crate) fn build(
             .secret
             .as_ref()
             .map(|p| format!("touches the secret file {p} (its content is never shown)")),
-        suspicious_text: crate::evaluate::suspicious(request, canonical),
+        suspicious_text,
     }
 }
 

@@ -116,7 +116,9 @@ fn bound_fields(
 }
 
 /// Every path of the action must fall under a pattern, relative to the repo root, with
-/// hidden files (`.env`, `.git/…`) only covered when a pattern names them.
+/// hidden files (`.env`, `.git/…`) only covered when a pattern names them. A path that is a
+/// symlink is covered only when where it really leads is covered too; one whose real path
+/// is unknown never is.
 fn paths_match(
     patterns: &[String],
     request: &ActionRequest,
@@ -131,7 +133,7 @@ fn paths_match(
     }
     let set =
         crate::policy::glob_set(patterns, true).map_err(|_| NotCovered::Mismatch("these paths"))?;
-    for path in &eval.canonical.paths {
+    let covered = |path: &str| {
         let rel = relative_to(path, &root)
             .filter(|r| !r.is_empty())
             .ok_or(NotCovered::Mismatch("paths outside the repository"))?;
@@ -139,8 +141,19 @@ fn paths_match(
             .split('/')
             .filter(|seg| seg.starts_with('.'))
             .all(|seg| patterns.iter().any(|p| p.split('/').any(|ps| ps == seg)));
-        if !hidden_ok || !set.is_match(rel) {
-            return Err(NotCovered::Mismatch("these paths"));
+        if hidden_ok && set.is_match(rel) {
+            Ok(())
+        } else {
+            Err(NotCovered::Mismatch("these paths"))
+        }
+    };
+    for path in &eval.canonical.paths {
+        covered(path)?;
+        let link = eval.canonical.real_paths.iter().find(|l| &l.path == path);
+        match link.map(|l| l.real.as_deref()) {
+            None => {}
+            Some(None) => return Err(NotCovered::Mismatch("paths whose real location is unknown")),
+            Some(Some(real)) => covered(real)?,
         }
     }
     Ok(())

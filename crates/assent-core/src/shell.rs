@@ -11,7 +11,10 @@ use brush_parser::ast::{
 use brush_parser::ParserOptions;
 
 use crate::paths::normalize;
-use crate::shell_word::{expand, heredoc_substitutions, quote, WordEnv};
+use crate::shell_guard::{
+    bracket_depth, has_empty_heredoc_delimiter, has_oversized_fd, spaced_parens,
+};
+use crate::shell_word::{expand, guarded, heredoc_substitutions, quote, WordEnv};
 
 use crate::wrappers::{effective, program_name};
 
@@ -19,6 +22,12 @@ use crate::wrappers::{effective, program_name};
 const MAX_DEPTH: usize = 8;
 /// Deepest bracket nesting handed to the parser (it recurses).
 const MAX_BRACKETS: usize = 64;
+/// Most `(` operators (subshells, groups, function parens) in one script handed to the
+/// parser, and in one line overall. The parser backtracks on each unclosed `(`, so its time
+/// grows about 2.3× per one (found by fuzzing: 26 of them took 82 s); 12 bound it to ~1 ms
+/// per script, the total to a few ms per line.
+const MAX_PARENS: usize = 12;
+const MAX_PARENS_PER_LINE: usize = 64;
 
 /// A file a command's redirection opens.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,10 +78,22 @@ struct Walker<'a> {
     options: ParserOptions,
     script: ShellScript,
     next_pipeline: usize,
+    /// `(` operators the parser may still be handed for this line.
+    parens_left: usize,
+    /// Per script being walked: where a `(` is followed by a spaced `(` (`( (cmd) )`).
+    spaced_parens: Vec<Vec<usize>>,
 }
 
 /// Parses `line` run in `cwd`; `home` expands `~` and `$HOME`.
 pub fn parse_script(line: &str, cwd: &str, home: &str) -> ShellScript {
+    match crate::shell_plain::plain_words(line) {
+        Some(words) => from_argv(&words, cwd, home),
+        None => parse_with_parser(line, cwd, home),
+    }
+}
+
+/// [`parse_script`] without the fast path for plain lines: always through the parser.
+pub fn parse_with_parser(line: &str, cwd: &str, home: &str) -> ShellScript {
     let mut walker = Walker::new(cwd, home);
     let rendered = walker.script_text(line, 0, &mut Vec::new());
     walker.script.shape = rendered;
@@ -106,6 +127,8 @@ impl<'a> Walker<'a> {
             options: ParserOptions::default(),
             script: ShellScript::default(),
             next_pipeline: 0,
+            parens_left: MAX_PARENS_PER_LINE,
+            spaced_parens: Vec::new(),
         }
     }
 }
@@ -122,8 +145,56 @@ impl Walker<'_> {
             self.fail("brackets nested too deeply to follow");
             return line.to_owned();
         }
-        let mut parser = brush_parser::Parser::new(std::io::Cursor::new(line), &self.options);
-        match parser.parse_program() {
+        if has_empty_heredoc_delimiter(line) {
+            self.fail("a here-document has no body or an empty delimiter");
+            return line.to_owned();
+        }
+        let options = self.options.tokenizer_options();
+        let tokens = match guarded(|| brush_parser::uncached_tokenize_str(line, &options)) {
+            Some(Ok(tokens)) => tokens,
+            Some(Err(err)) => {
+                self.fail(&format!("the shell line does not parse: {err}"));
+                return line.to_owned();
+            }
+            None => {
+                self.fail("the shell parser cannot read this line");
+                return line.to_owned();
+            }
+        };
+        let parens = tokens
+            .iter()
+            .filter(|t| matches!(t, brush_parser::Token::Operator(op, _) if op == "("))
+            .count();
+        if parens > MAX_PARENS || parens > self.parens_left {
+            self.fail("too many subshell brackets to parse safely");
+            return line.to_owned();
+        }
+        if has_oversized_fd(&tokens) {
+            self.fail("a redirection names a file descriptor too large to be one");
+            return line.to_owned();
+        }
+        self.parens_left -= parens;
+        self.spaced_parens.push(spaced_parens(&tokens));
+        let options = &self.options;
+        let rendered = match guarded(|| brush_parser::parse_tokens(&tokens, options)) {
+            Some(parsed) => self.walk_program(parsed, line, depth, subs),
+            None => {
+                self.fail("the shell parser cannot read this line");
+                line.to_owned()
+            }
+        };
+        self.spaced_parens.pop();
+        rendered
+    }
+
+    fn walk_program(
+        &mut self,
+        parsed: Result<ast::Program, brush_parser::ParseError>,
+        line: &str,
+        depth: usize,
+        subs: &mut Vec<usize>,
+    ) -> String {
+        match parsed {
             Ok(program) => {
                 let first = self.script.commands.len();
                 let parts: Vec<String> = program
@@ -246,7 +317,19 @@ impl Walker<'_> {
                 self.command(&c.body, depth, (usize::MAX, 0, 1));
                 compound.to_string()
             }
-            CompoundCommand::Arithmetic(_) => compound.to_string(),
+            CompoundCommand::Arithmetic(a) => {
+                // `( (cmd) )` is two subshells to bash, though the parser reads an arithmetic
+                // command, and `$(…)` inside `((…))` runs: either way the text is judged
+                // as commands.
+                let spaced = self
+                    .spaced_parens
+                    .last()
+                    .is_some_and(|at| at.contains(&a.loc.start.index));
+                if spaced || a.expr.value.contains(['$', '`']) {
+                    self.script_text(&a.expr.value, depth + 1, &mut Vec::new());
+                }
+                compound.to_string()
+            }
         }
     }
 
@@ -302,7 +385,7 @@ impl Walker<'_> {
             parsed.runs_inline_script = true;
             self.script_text(script, depth + 1, &mut subs);
         }
-        self.follow_cd(&eff.argv);
+        self.follow_cd(eff.argv);
         parsed.substitutions = subs;
         parsed.redirect_words = rendered_redirects;
         self.script.commands.push(parsed);
@@ -337,6 +420,9 @@ impl Walker<'_> {
         };
         let expanded = expand(raw, &env, &self.options);
         *dynamic |= expanded.dynamic;
+        if expanded.unreadable {
+            self.fail("a word is too complex to read safely");
+        }
         for script in &expanded.substitutions {
             let saved = self.cwd.clone();
             self.script_text(script, depth + 1, subs);
@@ -378,8 +464,13 @@ impl Walker<'_> {
             }
             IoRedirect::HereDocument(_, doc) => {
                 if doc.requires_expansion {
-                    for script in heredoc_substitutions(&doc.doc.value, &self.options) {
-                        self.script_text(&script, depth + 1, subs);
+                    match heredoc_substitutions(&doc.doc.value, &self.options) {
+                        Some(scripts) => {
+                            for script in scripts {
+                                self.script_text(&script, depth + 1, subs);
+                            }
+                        }
+                        None => self.fail("a here-document is too complex to read safely"),
                     }
                 }
                 r.to_string()
@@ -420,20 +511,4 @@ fn join_words(body: String, extra: &[String]) -> String {
     } else {
         format!("{body} {}", extra.join(" "))
     }
-}
-
-/// The deepest nesting of `(`/`{`/`` ` `` (an upper bound; quotes are not looked at).
-fn bracket_depth(line: &str) -> usize {
-    let (mut depth, mut max) = (0usize, 0usize);
-    for b in line.bytes() {
-        match b {
-            b'(' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b')' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
 }

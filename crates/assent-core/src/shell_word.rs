@@ -12,12 +12,55 @@ pub(crate) struct ExpandedWord {
     pub dynamic: bool,
     /// The scripts of its command substitutions, in order.
     pub substitutions: Vec<String>,
+    /// The word could not be read safely (its substitutions are unknown): the line is
+    /// treated as unparsed.
+    pub unreadable: bool,
 }
 
 /// Where `~`, `$HOME` and `$PWD` point.
 pub(crate) struct WordEnv<'a> {
     pub home: &'a str,
     pub cwd: &'a str,
+}
+
+/// Runs a `brush-parser` call, turning a panic inside it into `None`. The parser unwraps some
+/// numbers it reads (`~99999999999999999999`, `{1..99999999999999999999}`, a huge file
+/// descriptor), found by fuzzing; a line it cannot read is asked, never a crash.
+pub(crate) fn guarded<T>(call: impl FnOnce() -> T) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).ok()
+}
+
+/// Words the word parser must not be handed: a huge number it would unwrap, or a `${…[`
+/// subscript left open, on which it backtracks exponentially (found by fuzzing: five of
+/// them took 40 s).
+fn too_hard(raw: &str) -> bool {
+    has_huge_number(raw) || has_open_subscript(raw)
+}
+
+/// `${name[…` without its `]` before the closing `}`.
+fn has_open_subscript(raw: &str) -> bool {
+    let mut rest = raw;
+    while let Some(at) = rest.find("${") {
+        let after = rest.get(at + 2..).unwrap_or_default();
+        let inside = after.split('}').next().unwrap_or_default();
+        if let Some(open) = inside.find('[') {
+            if !inside.get(open..).unwrap_or_default().contains(']') {
+                return true;
+            }
+        }
+        rest = after;
+    }
+    false
+}
+
+/// A run of 19 or more digits: more than the parser's numbers hold (checked first, so the
+/// known cases never reach [`guarded`] and print a panic message).
+pub(crate) fn has_huge_number(raw: &str) -> bool {
+    let mut run = 0usize;
+    raw.bytes().any(|b| {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        run >= 19
+    })
 }
 
 /// Expands `raw` (a word as written, quotes included).
@@ -28,9 +71,22 @@ pub(crate) fn expand(raw: &str, env: &WordEnv<'_>, options: &ParserOptions) -> E
         out.text = raw.to_owned();
         return out;
     }
-    match brush_parser::word::parse(raw, options) {
-        Ok(pieces) => expand_pieces(raw, &pieces, env, &mut out),
-        Err(_) => {
+    if too_hard(raw) {
+        out.text = raw.to_owned();
+        out.dynamic = true;
+        out.unreadable = true;
+        return out;
+    }
+    let parsed = match guarded(|| brush_parser::word::parse(raw, options)) {
+        Some(parsed) => parsed.ok(),
+        None => {
+            out.unreadable = true;
+            None
+        }
+    };
+    match parsed {
+        Some(pieces) => expand_pieces(raw, &pieces, env, &mut out),
+        None => {
             out.text = raw.to_owned();
             out.dynamic = true;
         }
@@ -38,14 +94,18 @@ pub(crate) fn expand(raw: &str, env: &WordEnv<'_>, options: &ParserOptions) -> E
     out
 }
 
-/// Expands a here-document body: only its substitutions matter.
-pub(crate) fn heredoc_substitutions(raw: &str, options: &ParserOptions) -> Vec<String> {
+/// Expands a here-document body: only its substitutions matter (`None`: it cannot be read).
+pub(crate) fn heredoc_substitutions(raw: &str, options: &ParserOptions) -> Option<Vec<String>> {
     let mut out = ExpandedWord::default();
     let env = WordEnv { home: "", cwd: "" };
-    if let Ok(pieces) = brush_parser::word::parse_heredoc(raw, options) {
-        expand_pieces(raw, &pieces, &env, &mut out);
+    if too_hard(raw) {
+        return None;
     }
-    out.substitutions
+    match guarded(|| brush_parser::word::parse_heredoc(raw, options))? {
+        Ok(pieces) => expand_pieces(raw, &pieces, &env, &mut out),
+        Err(_) => return Some(Vec::new()),
+    }
+    Some(out.substitutions)
 }
 
 fn expand_pieces(

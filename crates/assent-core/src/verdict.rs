@@ -1,5 +1,6 @@
 //! What one rule concludes about one part of an action, and the facts gathered on the way.
 
+use crate::links::{Links, Real};
 use crate::paths::{is_within, relative_to};
 use crate::policy::Policy;
 use crate::types::{CommandRisk, CredentialRisk, Decision, NetworkRisk, PathRisk, RiskLevel, Role};
@@ -45,6 +46,12 @@ impl Verdict {
 
     pub fn role(mut self, role: Role) -> Self {
         self.role = Some(role);
+        self
+    }
+
+    /// The verdict on a symlink's target, said of the link.
+    pub fn via_link(mut self, link: &str) -> Self {
+        self.reason = format!("{} (through the symlink {link})", self.reason);
         self
     }
 
@@ -117,6 +124,8 @@ impl Facts {
 pub(crate) struct Ctx<'a> {
     pub policy: &'a Policy,
     pub home: &'a str,
+    /// Where paths really lead (nothing resolves without a resolver).
+    pub links: Links<'a>,
     /// The repository root: the request's absolute repo path, else the cwd.
     pub root: String,
     pub trusted: bool,
@@ -153,9 +162,39 @@ impl Ctx<'_> {
         hit(&c.sensitive) && !hit(&c.not_sensitive)
     }
 
-    /// Checks one path access; `None` when the path is unremarkable inside the repo.
+    /// Whether `path`, or where it really leads, is a secret file.
+    pub fn is_sensitive_or_links_to(&self, path: &str) -> bool {
+        self.is_sensitive(path)
+            || matches!(self.links.real(path), Real::Differs(real) if self.is_sensitive(&real))
+    }
+
+    /// Checks one path access, judging both the written path and where it really leads;
+    /// `None` when both are unremarkable inside the repo.
     pub fn check_path(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
         facts.add_path(path);
+        let written = self.check_one(path, access, facts);
+        let through = match self.links.real(path) {
+            Real::Same => return written,
+            Real::Differs(real) => self
+                .check_one(&real, access, facts)
+                .map(|v| v.via_link(&crate::paths::display(path, &self.root, self.home))),
+            Real::Unknown => Some(Verdict::ask(
+                "ask.unresolved_path",
+                RiskLevel::Medium,
+                format!(
+                    "cannot tell where {} really leads (a symlink loop, no permission, or too many paths)",
+                    crate::paths::display(path, &self.root, self.home)
+                ),
+            )),
+        };
+        match (written, through) {
+            (Some(w), Some(t)) => Some(if t.weight() > w.weight() { t } else { w }),
+            (w, t) => w.or(t),
+        }
+    }
+
+    /// Checks one path as it stands.
+    fn check_one(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
         if self.is_sensitive(path) {
             let shown = crate::paths::display(path, &self.root, self.home);
             facts.path(PathRisk::Sensitive);

@@ -2,12 +2,15 @@
 //! `command`, `exec`, `nice`, `python -m`, and shells with `-c` (whose script is parsed).
 
 /// The command that really runs, once wrappers are seen through.
+///
+/// It borrows the argv it was worked out from (the wrapped command is always a suffix of it),
+/// so seeing through wrappers allocates nothing in the common case.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Effective {
+pub struct Effective<'a> {
     /// The wrappers, outermost first (`sudo`, `env`, …).
-    pub wrappers: Vec<String>,
+    pub wrappers: Vec<&'a str>,
     /// The wrapped command's argv; empty when the wrapper runs nothing we can see.
-    pub argv: Vec<String>,
+    pub argv: &'a [String],
     /// A script a shell runs (`bash -c SCRIPT`, `eval …`, `env -S …`).
     pub inline_script: Option<String>,
     /// Arguments come from stdin at run time (`xargs`).
@@ -45,7 +48,7 @@ pub fn is_shell(name: &str) -> bool {
 }
 
 /// Sees through wrappers in `argv`.
-pub fn effective(argv: &[String]) -> Effective {
+pub fn effective(argv: &[String]) -> Effective<'_> {
     let mut out = Effective::default();
     let mut rest: &[String] = argv;
     for _ in 0..MAX_WRAPPERS {
@@ -72,7 +75,7 @@ pub fn effective(argv: &[String]) -> Effective {
                 EnvArgs::Command([]) => break,
                 EnvArgs::Command(cmd) => cmd,
                 EnvArgs::Script(script) => {
-                    out.wrappers.push(name.to_owned());
+                    out.wrappers.push(name);
                     out.inline_script = Some(script);
                     return out;
                 }
@@ -102,7 +105,7 @@ pub fn effective(argv: &[String]) -> Effective {
                 )
             }
             "eval" => {
-                out.wrappers.push(name.to_owned());
+                out.wrappers.push(name);
                 out.inline_script = Some(args.join(" "));
                 return out;
             }
@@ -111,7 +114,7 @@ pub fn effective(argv: &[String]) -> Effective {
             }
             shell if is_shell(shell) => {
                 if let Some(script) = shell_dash_c(args) {
-                    out.wrappers.push(name.to_owned());
+                    out.wrappers.push(name);
                     out.inline_script = Some(script);
                     return out;
                 }
@@ -119,10 +122,10 @@ pub fn effective(argv: &[String]) -> Effective {
             }
             _ => break,
         };
-        out.wrappers.push(name.to_owned());
+        out.wrappers.push(name);
         rest = next;
     }
-    out.argv = rest.to_vec();
+    out.argv = rest;
     out
 }
 

@@ -154,3 +154,75 @@ proptest! {
         }
     }
 }
+
+fn segment() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "src", "docs", "a.rs", "b", ".env", "..", "out", "x.md",
+    ])
+    .prop_map(str::to_owned)
+}
+
+/// A link target: relative (from the link's directory) or absolute, in or out of the repo.
+fn target() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "/etc",
+        "/etc/passwd",
+        "/home/dev/.ssh/id_rsa",
+        "/home/dev/shop/docs",
+        "/home/dev/shop/src/a.rs",
+        "/home/dev/shop/src",
+        "..",
+        "../..",
+        "../docs/x.md",
+        "b",
+        "out/../../..",
+        "/tmp",
+    ])
+    .prop_map(str::to_owned)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the links, a path-pattern grant covers a path only if where it really leads
+    /// falls under the pattern too (checked against the resolver itself, not the core's view).
+    #[test]
+    fn a_path_pattern_never_covers_a_real_path_outside_it(
+        path in prop::collection::vec(segment(), 1..5),
+        links in prop::collection::vec((prop::collection::vec(segment(), 1..3), target()), 0..5),
+        pattern in prop::sample::select(vec!["src/*", "src/**", "docs/*", "**/*.rs", "src/*.rs", "**"]),
+    ) {
+        use common::links::FakeLinks;
+        use assent_core::{ActionKind, PathResolver};
+        let fake = FakeLinks {
+            links: links
+                .iter()
+                .map(|(at, to)| (assent_core::paths::normalize(&at.join("/"), "/home/dev/shop/src", "/"), to.clone()))
+                .filter(|(at, _)| at.starts_with("/home/dev/shop/") && at != "/home/dev/shop/src")
+                .collect(),
+            unreadable: Vec::new(),
+        };
+        let env = fake.clone().env(HOME);
+        let req = file(ActionKind::FileDelete, &path.join("/"));
+        let e = eval_in(&env, &req);
+        let constraints = GrantConstraints { path_patterns: vec![pattern.to_owned()], ..GrantConstraints::default() };
+        let mut g = grant(0, ScopeKind::PathPattern, constraints, &e.policy_version, 3600, false, None);
+        g.action_kinds = vec![ActionKind::FileDelete];
+        let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        if g.covers(&req, &e, now).is_ok() {
+            let set = globset::GlobSetBuilder::new()
+                .add(globset::GlobBuilder::new(pattern).literal_separator(true).build().unwrap())
+                .build()
+                .unwrap();
+            for written in &e.canonical.paths {
+                let real = fake.real_path(written);
+                let rel = real.as_deref().and_then(|r| r.strip_prefix("/home/dev/shop/"));
+                prop_assert!(
+                    rel.is_some_and(|r| set.is_match(r)),
+                    "{written} really leads to {real:?}, outside {pattern}, yet the grant covers it (links {:?})",
+                    fake.links
+                );
+            }
+        }
+    }
+}

@@ -3,6 +3,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::approval::Approval;
 use crate::grant::Grant;
+use crate::run::RunState;
 
 /// Every event of `/v1/events` (and to the desktop UI). The SSE `event:` field is
 /// [`Event::name`]; `data:` is the JSON of the [`EventEnvelope`].
@@ -26,6 +27,13 @@ pub enum Event {
     GrantExpired { grant: Grant },
     #[serde(rename = "run.ended")]
     RunEnded { run_id: String },
+    /// A prompt with `fallback_on_timeout = pause` went unanswered: the run's non-auto
+    /// requests are blocked until an approver resumes it.
+    #[serde(rename = "run.paused")]
+    RunPaused { run: RunState },
+    /// An approver resumed a paused run (`POST /v1/runs/{id}/resume`).
+    #[serde(rename = "run.resumed")]
+    RunResumed { run: RunState },
     /// The client is too far behind to replay: refetch everything.
     #[serde(rename = "reset")]
     Reset {},
@@ -43,6 +51,8 @@ impl Event {
             Event::GrantRevoked { .. } => "grant.revoked",
             Event::GrantExpired { .. } => "grant.expired",
             Event::RunEnded { .. } => "run.ended",
+            Event::RunPaused { .. } => "run.paused",
+            Event::RunResumed { .. } => "run.resumed",
             Event::Reset {} => "reset",
         }
     }

@@ -8,6 +8,7 @@ mod audit;
 mod error;
 mod event;
 mod grant;
+mod run;
 mod submit;
 
 pub use approval::{
@@ -18,6 +19,7 @@ pub use audit::{AuditList, BatchSizes, DecisionTimes, Health, Metrics};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
+pub use run::{RunState, RunStatus};
 pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 
 /// Header carrying the bearer token (`Authorization: Bearer <token>`).

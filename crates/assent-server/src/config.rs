@@ -26,12 +26,15 @@ pub struct Config {
     pub replay_limit: i64,
     /// Interval of the `:heartbeat` comment on `/v1/events`.
     pub heartbeat: Duration,
-    /// How often expired approvals and grants are settled and announced.
-    pub sweep_interval: Duration,
+    /// The longest the expiry sweeper sleeps. It sleeps until the next deadline and is woken
+    /// when an earlier one appears; this cap only bounds the damage of a missed wake-up (or of
+    /// a machine suspended mid-sleep). Expiry is checked on every match regardless.
+    pub expiry_recheck: Duration,
 }
 
 impl Config {
-    /// Defaults: the system clock, `$HOME`, a 10 000-event replay window, 15 s heartbeat.
+    /// Defaults: the system clock, `$HOME`, a 10 000-event replay window, 15 s heartbeat, an
+    /// expiry re-check at least every 5 minutes.
     pub fn new(data_dir: impl Into<PathBuf>, policy: Policy) -> Self {
         Config {
             data_dir: data_dir.into(),
@@ -40,7 +43,7 @@ impl Config {
             home: std::env::var("HOME").unwrap_or_else(|_| "/".to_owned()),
             replay_limit: 10_000,
             heartbeat: Duration::from_secs(15),
-            sweep_interval: Duration::from_secs(1),
+            expiry_recheck: Duration::from_secs(300),
         }
     }
 

@@ -6,8 +6,10 @@
 mod clock;
 mod config;
 mod error;
+mod expiry;
 mod guard;
 mod json;
+pub mod realpath;
 mod records;
 mod routes;
 mod state;
@@ -79,7 +81,7 @@ impl App {
             port,
             stopping.clone(),
         );
-        let sweeper = tokio::spawn(sweep(state.clone(), self.config.sweep_interval));
+        let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
         tokio::spawn(async move {
             shutdown.await;
             let _ = stop.send(true);
@@ -104,17 +106,4 @@ pub async fn launch(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), LaunchError> {
     App::open(config).await?.serve(listener, shutdown).await
-}
-
-/// Settles approvals past their time and announces expired grants, every `interval`.
-async fn sweep(state: AppState, interval: std::time::Duration) {
-    let mut ticks = tokio::time::interval(interval);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        ticks.tick().await;
-        let shared = &state.inner;
-        if let Err(err) = shared.store.expire_due(shared.clock.now()).await {
-            tracing::warn!(error = %err, "expiry sweep failed");
-        }
-    }
 }

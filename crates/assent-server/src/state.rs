@@ -8,6 +8,7 @@ use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::config::{Config, Tokens};
+use crate::expiry::Deadlines;
 use crate::store::Store;
 
 /// The service's shared state; cheap to clone.
@@ -29,6 +30,8 @@ pub(crate) struct Shared {
     pub heartbeat: Duration,
     /// Turns true when the service is shutting down; streams and long polls end.
     pub shutdown: watch::Receiver<bool>,
+    /// Wakes the expiry sweeper when something with an earlier deadline is created.
+    pub deadlines: Arc<Deadlines>,
 }
 
 impl AppState {
@@ -45,14 +48,14 @@ impl AppState {
                 store,
                 policy: config.policy.clone(),
                 clock: config.clock.clone(),
-                env: Environment {
-                    home: config.home.clone(),
-                },
+                env: Environment::new(config.home.clone())
+                    .with_resolver(Arc::new(crate::realpath::FsResolver)),
                 tokens,
                 port,
                 replay_limit: config.replay_limit,
                 heartbeat: config.heartbeat,
                 shutdown,
+                deadlines: Arc::default(),
             }),
         }
     }

@@ -3,7 +3,9 @@
 //! notification server on the session bus that records every call.
 #![allow(dead_code, reason = "each suite uses a different part")]
 
+pub mod driver;
 pub mod notification_server;
+pub mod status_notifier;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,7 +36,7 @@ impl Desk {
             .expect("free port")
             .port();
         std::fs::create_dir_all(dir.path().join("data")).expect("data dir");
-        std::fs::create_dir_all(dir.path().join("config")).expect("config dir");
+        std::fs::create_dir_all(dir.path().join(".config")).expect("config dir");
         Desk { dir, port }
     }
 
@@ -46,24 +48,28 @@ impl Desk {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// The environment the app runs with: embedded service on the private port.
+    /// `$XDG_CONFIG_HOME`, which is also `$HOME/.config` (autostart writes there).
+    pub fn config_dir(&self) -> PathBuf {
+        self.dir.path().join(".config")
+    }
+
+    /// The environment the app runs with: a private `$HOME`, embedded service on the private
+    /// port.
     pub fn env(&self) -> Vec<(String, String)> {
         let root = self.dir.path();
         vec![
+            ("HOME".into(), root.display().to_string()),
             (
                 "XDG_DATA_HOME".into(),
                 root.join("data").display().to_string(),
             ),
             (
                 "XDG_CONFIG_HOME".into(),
-                root.join("config").display().to_string(),
+                self.config_dir().display().to_string(),
             ),
             (
                 "ASSENT_DESKTOP_SETTINGS".into(),
-                root.join("config")
-                    .join("desktop.json")
-                    .display()
-                    .to_string(),
+                self.config_dir().join("desktop.json").display().to_string(),
             ),
             (
                 "ASSENT_DESKTOP_LISTEN".into(),
@@ -185,4 +191,101 @@ pub fn screenshot(name: &str) {
         "screenshot {} must be written",
         path.display()
     );
+}
+
+/// A service the test runs itself (the app connects to it as a remote one), which the test can
+/// stop and start again on the same port and data.
+pub struct TestService {
+    pub dir: tempfile::TempDir,
+    pub port: u16,
+    pub tokens: assent_server::Tokens,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    served: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl TestService {
+    pub async fn start() -> TestService {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        let mut service = TestService {
+            dir,
+            port,
+            tokens: assent_server::Tokens {
+                requester: String::new(),
+                approver: String::new(),
+            },
+            stop: None,
+            served: None,
+        };
+        service.serve(listener).await;
+        service
+    }
+
+    async fn serve(&mut self, listener: tokio::net::TcpListener) {
+        let config = assent_server::Config::new(self.dir.path(), assent_core::Policy::default());
+        let app = assent_server::App::open(config)
+            .await
+            .expect("open the service");
+        self.tokens = app.tokens().clone();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        self.stop = Some(stop);
+        self.served = Some(tokio::spawn(async move {
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            app.serve(listener, shutdown).await.expect("serve");
+        }));
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops it (open event streams end) and waits until it is down.
+    pub async fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(served) = self.served.take() {
+            served.await.expect("the service stops cleanly");
+        }
+    }
+
+    /// Serves again on the same port and data.
+    pub async fn restart(&mut self) {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", self.port))
+            .await
+            .expect("the same port again");
+        self.serve(listener).await;
+    }
+
+    pub fn requester(&self) -> Client {
+        Client::new(&self.url(), &self.tokens.requester).expect("requester client")
+    }
+
+    pub fn approver(&self) -> Client {
+        Client::new(&self.url(), &self.tokens.approver).expect("approver client")
+    }
+}
+
+/// The X server's window tree (`xwininfo -root -tree`).
+pub fn x_tree() -> String {
+    let output = Command::new("xwininfo")
+        .args(["-root", "-tree"])
+        .output()
+        .expect("xwininfo (x11-utils)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Whether the X server shows a window titled exactly `title`.
+pub fn x_window_titled(title: &str) -> bool {
+    let quoted = format!("\"{title}\"");
+    x_tree().lines().any(|line| {
+        line.split(':')
+            .next()
+            .is_some_and(|head| head.trim_end().ends_with(&quoted))
+    })
 }

@@ -30,6 +30,7 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
           </>
         )}
         <Row label="Paths" value={e.paths.join(', ')} test="ev-paths" />
+        <Row label="Leads to" value={e.symlinks?.join(', ')} test="ev-symlinks" />
         <Row label="Cwd" value={e.cwd} test="ev-cwd" />
         <Row label="Network" value={e.network.length ? e.network.join(', ') : 'none'} test="ev-network" />
         <Row label="Credentials" value={e.credentials ?? 'none'} test="ev-credentials" />

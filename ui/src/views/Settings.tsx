@@ -54,7 +54,10 @@ export function Settings({ paused }: { paused: string | null }) {
           Approver token {view.has_token ? '(stored)' : ''}
           <input data-testid="token" type="password" autocomplete="off" value={token} onInput={(e) => setToken(e.currentTarget.value)} />
         </label>
-        <button onClick={() => void save({}, token === '' ? null : token)}>Save (applies at next start)</button>
+        <button data-testid="save-service" onClick={() => void save({}, token === '' ? null : token)}>
+          Save and connect
+        </button>
+        <p class="sub">A new URL or token takes effect at once. An embedded service keeps running until Quit.</p>
       </section>
       <section>
         <h2>Notifications</h2>

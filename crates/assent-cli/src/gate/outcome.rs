@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use assent_client::{blocking, ClientError};
-use assent_core::ActionRequest;
+use assent_core::{ActionRequest, FallbackOnTimeout};
 use assent_protocol::{Approval, Resolution, SubmitResponse, SubmitStatus};
 use serde::Serialize;
 
@@ -155,16 +155,33 @@ pub fn settled(approval: &Approval) -> Outcome {
         (Some(Resolution::Denied), None) => {
             "Assent: denied by a person (no reason given)".to_owned()
         }
-        (Some(Resolution::TimedOut), _) => {
-            "Assent: nobody decided before the approval expired; denied".to_owned()
+        (Some(Resolution::TimedOut), _) => timed_out(approval),
+        (Some(Resolution::Cancelled), Some(why)) => {
+            format!("Assent: the run ended before anyone decided ({why}); denied")
         }
-        (Some(Resolution::Cancelled), _) => {
+        (Some(Resolution::Cancelled), None) => {
             "Assent: the run ended before anyone decided; denied".to_owned()
         }
         (_, Some(why)) => format!("Assent: not approved ({:?}): {why}", approval.status),
         (_, None) => format!("Assent: not approved ({:?})", approval.status),
     };
     Outcome::Denied { reason }
+}
+
+/// Why an approval nobody answered is not an allow: its `fallback_on_timeout`, by name.
+fn timed_out(approval: &Approval) -> String {
+    let (id, run) = (&approval.approval_id, &approval.run_id);
+    let fallback = match approval.fallback_on_timeout {
+        FallbackOnTimeout::Deny => "denied (fallback_on_timeout = deny)".to_owned(),
+        FallbackOnTimeout::Pause => format!(
+            "run {run} is paused until a person resumes it; its requests are blocked until \
+             then (fallback_on_timeout = pause)"
+        ),
+        FallbackOnTimeout::CancelRun => {
+            format!("run {run} is cancelled (fallback_on_timeout = cancel_run)")
+        }
+    };
+    format!("Assent: nobody answered approval {id} in time; {fallback}")
 }
 
 /// The outcome when the service could not give an answer.

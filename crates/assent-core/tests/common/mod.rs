@@ -1,6 +1,8 @@
 //! Shared builders for the scenario tests.
 #![allow(dead_code, reason = "each test file uses a subset")]
 
+pub mod links;
+
 use assent_core::{
     evaluate, Action, ActionContext, ActionKind, ActionRequest, Environment, Evaluation, Policy,
     RequestedBy,
@@ -10,9 +12,7 @@ pub const HOME: &str = "/home/dev";
 pub const REPO: &str = "/home/dev/shop";
 
 pub fn env() -> Environment {
-    Environment {
-        home: HOME.to_owned(),
-    }
+    Environment::new(HOME)
 }
 
 pub fn action(kind: ActionKind) -> Action {
@@ -67,4 +67,9 @@ pub fn eval_default(request: &ActionRequest) -> Evaluation {
 
 pub fn hash_of(line: &str) -> String {
     eval_default(&shell(line)).action_hash
+}
+
+pub fn eval_in(env: &Environment, request: &ActionRequest) -> Evaluation {
+    evaluate(&Policy::default(), request, env)
+        .unwrap_or_else(|e| panic!("{request:?} must evaluate: {e}"))
 }

@@ -1,7 +1,7 @@
 //! `POST /v1/actions`: an agent asks to act.
 
-use assent_core::{ActionRequest, FallbackOnTimeout};
-use assent_protocol::{ErrorBody, ExecutedRequest, ExecutedResponse, SubmitResponse};
+use assent_core::ActionRequest;
+use assent_protocol::{ErrorBody, ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 use axum::extract::State;
 use axum::Json;
 use sha2::{Digest, Sha256};
@@ -41,6 +41,7 @@ pub async fn submit(state: &AppState, request: ActionRequest) -> Result<SubmitRe
     let body = serde_json::to_vec(&request)
         .map_err(|err| ApiError::BadRequest(format!("invalid body: {err}")))?;
     let now = shared.clock.now();
+    let approval_expires_at = now + shared.policy.approval_timeout();
     let submission = Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: Role::Requester.name().to_owned(),
@@ -48,11 +49,18 @@ pub async fn submit(state: &AppState, request: ActionRequest) -> Result<SubmitRe
         request,
         eval,
         now,
-        approval_expires_at: now + shared.policy.approval_timeout(),
-        fallback_on_timeout: FallbackOnTimeout::Deny,
+        approval_expires_at,
+        fallback_on_timeout: shared.policy.fallback_on_timeout(),
     };
     match shared.store.submit(submission).await? {
-        Submitted::Recorded(answer) | Submitted::Replayed(answer) => Ok(answer),
+        Submitted::Recorded(answer) => {
+            if answer.status == SubmitStatus::Pending {
+                // A new prompt (a joined one expires sooner, which the sweeper knows).
+                shared.deadlines.propose(approval_expires_at);
+            }
+            Ok(answer)
+        }
+        Submitted::Replayed(answer) => Ok(answer),
         Submitted::KeyReused => Err(ApiError::Unprocessable(
             "this idempotency key was used with another request".to_owned(),
         )),

@@ -75,6 +75,9 @@ pub async fn decide(
         }
     };
     let settled = state.inner.store.settle(settlement).await?;
+    if let Some(grant) = &settled.grant {
+        state.inner.deadlines.propose(grant.grant.expires_at);
+    }
     Ok(DecisionResponse {
         approval: settled.approval,
         grant: settled.grant,

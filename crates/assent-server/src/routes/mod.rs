@@ -7,6 +7,7 @@ pub mod events;
 pub mod grants;
 pub mod observe;
 pub mod openapi;
+pub mod runs;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -27,7 +28,9 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/approvals/{id}/decision", post(decide::approval_decide))
         .route("/v1/grants", get(grants::grant_list))
         .route("/v1/grants/{id}/revoke", post(grants::grant_revoke))
+        .route("/v1/runs/{id}", get(runs::run_get))
         .route("/v1/runs/{id}/end", post(grants::run_end))
+        .route("/v1/runs/{id}/resume", post(runs::run_resume))
         .route("/v1/events", get(events::event_stream))
         .route("/v1/audit", get(observe::audit_list))
         .route("/v1/metrics", get(observe::metrics_json))

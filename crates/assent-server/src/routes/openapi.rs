@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{actions, approvals, decide, events, grants, observe};
+use super::{actions, approvals, decide, events, grants, observe, runs};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -18,6 +18,8 @@ use super::{actions, approvals, decide, events, grants, observe};
         grants::grant_list,
         grants::grant_revoke,
         grants::run_end,
+        runs::run_get,
+        runs::run_resume,
         events::event_stream,
         observe::healthz,
         observe::audit_list,
@@ -32,7 +34,8 @@ use super::{actions, approvals, decide, events, grants, observe};
         assent_protocol::Recommendation, assent_protocol::Resolution,
         assent_protocol::DecisionRequest, assent_protocol::DecisionResponse,
         assent_protocol::Grant, assent_protocol::GrantList, assent_protocol::RevokeRequest,
-        assent_protocol::RunEndResponse, assent_protocol::Event, assent_protocol::EventEnvelope,
+        assent_protocol::RunEndResponse, assent_protocol::RunState, assent_protocol::RunStatus,
+        assent_protocol::Event, assent_protocol::EventEnvelope,
         assent_protocol::AuditList, assent_protocol::Metrics, assent_protocol::Health,
         assent_protocol::ErrorBody, assent_protocol::ErrorDetail, assent_protocol::ErrorCode,
     )),

@@ -6,15 +6,20 @@
 mod sqlite;
 mod sqlite_actions;
 mod sqlite_approvals;
+mod sqlite_checkpoint;
 mod sqlite_commit;
 mod sqlite_executed;
+mod sqlite_expiry;
 mod sqlite_grants;
 mod sqlite_metrics;
 mod sqlite_rows;
+mod sqlite_runs;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus};
-use assent_protocol::{Approval, EventEnvelope, Grant, Metrics, Resolution, SubmitResponse};
+use assent_protocol::{
+    Approval, EventEnvelope, Grant, Metrics, Resolution, RunState, SubmitResponse,
+};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use tokio::sync::watch;
@@ -164,8 +169,16 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         now: DateTime<Utc>,
     ) -> Result<Option<Grant>, StoreError>;
     async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError>;
-    /// Settles approvals past `expires_at` and announces grants past theirs.
+    /// Settles approvals past `expires_at` (each with its `fallback_on_timeout`: deny, pause
+    /// the run, or cancel the run) and announces grants past theirs.
     async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError>;
+    /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
+    /// announced yet; `None` when nothing will expire.
+    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError>;
+    /// Whether a run is running, paused or cancelled.
+    async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError>;
+    /// Lets a paused run ask again; `Conflict` when it is not paused.
+    async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError>;
     /// Events with an id above `after`, oldest first.
     async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError>;
     /// The oldest and newest stored event ids (0 when there are none).

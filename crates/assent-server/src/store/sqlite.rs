@@ -5,29 +5,39 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_core::{ApprovalAuditEvent, ApprovalStatus, GrantStatus};
-use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, Resolution};
+use assent_core::{ApprovalAuditEvent, GrantStatus};
+use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, RunState};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, Sqlite, SqlitePool, Transaction};
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
+use tokio::task::JoinHandle;
 
 use super::sqlite_commit::{group_commit, Publisher, Queued, QUEUE_DEPTH};
 use super::sqlite_rows::{event_from_row, insert_event, json_col, micros, parse_name};
-use super::{sqlite_approvals, sqlite_executed, sqlite_grants, sqlite_metrics};
+use super::{sqlite_approvals, sqlite_executed, sqlite_expiry, sqlite_grants, sqlite_metrics};
+use super::{sqlite_checkpoint, sqlite_runs};
 use super::{
     ActionSummary, ApprovalRecord, Executed, RunEnd, Settled, Settlement, Store, StoreError,
     Submission, Submitted,
 };
+
+/// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
+const JOURNAL_SIZE_LIMIT: &str = "33554432";
 
 /// The default store.
 #[derive(Debug)]
 pub struct SqliteStore {
     writer: SqlitePool,
     reader: SqlitePool,
+    /// The checkpointer's own connection, and the task.
+    checkpoint: SqlitePool,
+    checkpointer: JoinHandle<()>,
     newest_event: Arc<watch::Sender<i64>>,
+    /// Told after every commit, so the checkpointer runs soon after writes.
+    writes: Arc<Notify>,
     /// Submissions wait here for the group-commit writer.
     submissions: mpsc::Sender<Queued>,
 }
@@ -44,25 +54,39 @@ impl SqliteStore {
             .foreign_keys(true);
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
-            .connect_with(options.clone())
+            .connect_with(
+                options
+                    .clone()
+                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT),
+            )
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(4)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
+        let checkpoint = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.pragma("journal_size_limit", JOURNAL_SIZE_LIMIT))
+            .await?;
+        let writes = Arc::new(Notify::new());
+        let checkpointer = sqlite_checkpoint::spawn(checkpoint.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let newest_event = Arc::new(watch::channel(newest).0);
         let (submissions, queue) = mpsc::channel(QUEUE_DEPTH);
         let publisher = Publisher {
             reader: reader.clone(),
             newest_event: newest_event.clone(),
+            writes: writes.clone(),
         };
         tokio::spawn(group_commit(writer.clone(), queue, publisher));
         Ok(SqliteStore {
             writer,
             reader,
+            checkpoint,
+            checkpointer,
             newest_event,
+            writes,
             submissions,
         })
     }
@@ -71,11 +95,19 @@ impl SqliteStore {
         Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
     }
 
+    /// Commits `tx` and schedules a checkpoint.
+    async fn commit(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
+        tx.commit().await?;
+        self.writes.notify_one();
+        Ok(())
+    }
+
     /// Tells waiting streams about events committed just now.
     async fn publish(&self) -> Result<(), StoreError> {
         Publisher {
             reader: self.reader.clone(),
             newest_event: self.newest_event.clone(),
+            writes: self.writes.clone(),
         }
         .publish()
         .await
@@ -119,7 +151,7 @@ impl Store for SqliteStore {
         let mut tx = self.begin().await?;
         let executed =
             sqlite_executed::record(&mut tx, requester, run_id, idempotency_key, now).await?;
-        tx.commit().await?;
+        self.commit(tx).await?;
         Ok(executed)
     }
 
@@ -151,7 +183,7 @@ impl Store for SqliteStore {
     async fn settle(&self, settlement: Settlement) -> Result<Settled, StoreError> {
         let mut tx = self.begin().await?;
         let settled = sqlite_approvals::settle(&mut tx, &settlement).await?;
-        tx.commit().await?;
+        self.commit(tx).await?;
         self.publish().await?;
         Ok(settled)
     }
@@ -173,63 +205,59 @@ impl Store for SqliteStore {
     ) -> Result<Option<Grant>, StoreError> {
         let mut tx = self.begin().await?;
         let grant = sqlite_grants::revoke(&mut tx, grant_id, reason, now).await?;
-        tx.commit().await?;
+        self.commit(tx).await?;
         self.publish().await?;
         Ok(grant)
     }
 
     async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError> {
         let mut tx = self.begin().await?;
-        let ids = sqlite_approvals::pending_ids(&mut tx, None, Some(run_id)).await?;
-        let mut approvals_cancelled = 0_u32;
-        for approval_id in ids {
-            let settlement = closing(approval_id, Resolution::Cancelled, "its run ended", now);
-            sqlite_approvals::settle(&mut tx, &settlement).await?;
-            approvals_cancelled = approvals_cancelled.saturating_add(1);
-        }
-        let grants_expired = sqlite_grants::expire_run(&mut tx, run_id, now).await?;
-        insert_event(
-            &mut tx,
-            now,
-            &Event::RunEnded {
-                run_id: run_id.to_owned(),
-            },
-        )
-        .await?;
-        tx.commit().await?;
+        let ended = sqlite_expiry::end_run(&mut tx, run_id, "its run ended", now).await?;
+        self.commit(tx).await?;
         self.publish().await?;
-        Ok(RunEnd {
-            grants_expired,
-            approvals_cancelled,
-        })
+        Ok(ended)
     }
 
     async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         let mut conn = self.reader.acquire().await?;
-        let due = sqlite_approvals::pending_ids(&mut conn, Some(now), None).await?;
-        let grants_due: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM approval_grants \
-             WHERE expiry_announced = 0 AND revoked_at IS NULL AND expires_at <= ?",
-        )
-        .bind(micros(now))
-        .fetch_one(&mut *conn)
-        .await?;
+        let due = sqlite_expiry::anything_due(&mut conn, now).await?;
         drop(conn);
-        if due.is_empty() && grants_due == 0 {
+        if !due {
             return Ok(());
         }
         let mut tx = self.begin().await?;
-        for approval_id in due {
-            let reason = "nobody answered in time; the fallback applies (deny)";
-            let settlement = closing(approval_id, Resolution::TimedOut, reason, now);
-            match sqlite_approvals::settle(&mut tx, &settlement).await {
-                Ok(_) | Err(StoreError::Conflict(_)) => {}
-                Err(other) => return Err(other),
-            }
+        let wrote = sqlite_expiry::expire_due(&mut tx, now).await?;
+        self.commit(tx).await?;
+        if wrote {
+            self.publish().await?;
         }
-        sqlite_grants::announce_expired(&mut tx, now, "its time ran out").await?;
-        tx.commit().await?;
-        self.publish().await
+        Ok(())
+    }
+
+    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_expiry::next_deadline(&mut conn).await
+    }
+
+    async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_runs::get(&mut conn, run_id).await
+    }
+
+    async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError> {
+        let mut tx = self.begin().await?;
+        let resumed = sqlite_runs::resume(&mut tx, run_id, now).await?;
+        insert_event(
+            &mut tx,
+            now,
+            &Event::RunResumed {
+                run: resumed.clone(),
+            },
+        )
+        .await?;
+        self.commit(tx).await?;
+        self.publish().await?;
+        Ok(resumed)
     }
 
     async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
@@ -281,30 +309,9 @@ impl Store for SqliteStore {
     }
 
     async fn close(&self) {
+        self.checkpointer.abort();
         self.writer.close().await;
         self.reader.close().await;
-    }
-}
-
-/// A settlement nobody decided: the timeout or the end of the run.
-fn closing(
-    approval_id: String,
-    resolution: Resolution,
-    reason: &str,
-    now: DateTime<Utc>,
-) -> Settlement {
-    let by = if resolution == Resolution::TimedOut {
-        "timeout"
-    } else {
-        "run-end"
-    };
-    Settlement {
-        approval_id,
-        status: ApprovalStatus::Expired,
-        resolution,
-        decided_by: by.to_owned(),
-        reason: Some(reason.to_owned()),
-        grant: None,
-        now,
+        self.checkpoint.close().await;
     }
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use assent_core::{ApprovalAuditEvent, AuditDecision, Decision};
-use assent_protocol::{Event, SubmitResponse, SubmitStatus};
+use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
 use super::sqlite_rows::{insert_audit, insert_audits, insert_event, json_col, micros, name_of};
@@ -184,11 +184,14 @@ async fn record_guarded(
 pub async fn record_submission(
     conn: &mut SqliteConnection,
     s: &Submission,
+    hold: Option<&RunState>,
     deferred: &mut Deferred,
 ) -> Result<(Submitted, bool), StoreError> {
     if let Some(earlier) = replayed(conn, s, deferred).await? {
         return Ok((earlier, false));
     }
+    let held = hold.and_then(|run| held_by(run, s));
+    let s = held.as_ref().unwrap_or(s);
     let audited = match s.eval.decision.decision {
         Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
         Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),
@@ -209,6 +212,29 @@ pub async fn record_submission(
             .insert((s.requester.clone(), key.clone()), entry);
     }
     Ok((Submitted::Recorded(answer), false))
+}
+
+/// The submission as its held run answers it: blocked with the hold's reason. A paused run
+/// blocks what is not auto (never silently allowed, not even by a grant); a cancelled run
+/// blocks everything. `None` when the hold does not apply.
+fn held_by(run: &RunState, s: &Submission) -> Option<Submission> {
+    let rule = match run.status {
+        RunStatus::Running => return None,
+        RunStatus::Paused if s.eval.decision.decision == Decision::Auto => return None,
+        RunStatus::Paused => "run.paused",
+        RunStatus::Cancelled => "run.cancelled",
+    };
+    let mut blocked = s.clone();
+    let decision = &mut blocked.eval.decision;
+    decision.decision = Decision::Block;
+    decision.rule = rule.to_owned();
+    decision.reasons = vec![run
+        .reason
+        .clone()
+        .unwrap_or_else(|| format!("run {} is held", run.run_id))];
+    decision.offered_scopes.clear();
+    decision.required_role = None;
+    Some(blocked)
 }
 
 /// The first answer when this requester used this idempotency key before.

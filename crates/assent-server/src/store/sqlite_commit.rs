@@ -5,10 +5,12 @@
 use std::sync::Arc;
 
 use sqlx::SqlitePool;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
 
 use super::sqlite::newest_id;
 use super::sqlite_actions::{record_submission, Deferred};
+use super::sqlite_expiry::{anything_due, expire_due};
+use super::sqlite_runs;
 use super::{StoreError, Submission, Submitted};
 
 /// How many submissions may wait for the writer.
@@ -27,6 +29,8 @@ pub struct Queued {
 pub struct Publisher {
     pub reader: SqlitePool,
     pub newest_event: Arc<watch::Sender<i64>>,
+    /// Told after every commit (the checkpointer).
+    pub writes: Arc<Notify>,
 }
 
 impl Publisher {
@@ -56,6 +60,7 @@ pub async fn group_commit(
             queued.into_iter().map(|q| (q.submission, q.reply)).unzip();
         match write_batch(&writer, &submissions).await {
             Ok((outcomes, evented)) => {
+                publisher.writes.notify_one();
                 if evented {
                     if let Err(err) = publisher.publish().await {
                         tracing::warn!(error = %err, "cannot announce new events");
@@ -109,11 +114,25 @@ async fn write_together(
     submissions: &[Submission],
 ) -> Result<(Outcomes, bool), StoreError> {
     let mut tx = writer.begin_with("BEGIN IMMEDIATE").await?;
+    // Expiry is checked on every match: a prompt past its time settles (and its fallback
+    // holds its run) before anything of this batch could join it or slip past the hold.
+    let mut evented = match submissions.iter().map(|s| s.now).max() {
+        Some(now) if anything_due(&mut tx, now).await? => expire_due(&mut tx, now).await?,
+        _ => false,
+    };
+    let mut run_ids: Vec<&str> = submissions
+        .iter()
+        .map(|s| s.request.run_id.as_str())
+        .collect();
+    run_ids.sort_unstable();
+    run_ids.dedup();
+    let holds = sqlite_runs::holds(&mut tx, &run_ids).await?;
     let mut deferred = Deferred::default();
     let mut outcomes = Vec::with_capacity(submissions.len());
-    let mut evented = false;
     for submission in submissions {
-        let (outcome, wrote_events) = record_submission(&mut tx, submission, &mut deferred).await?;
+        let hold = holds.get(&submission.request.run_id);
+        let (outcome, wrote_events) =
+            record_submission(&mut tx, submission, hold, &mut deferred).await?;
         evented |= wrote_events;
         outcomes.push(Ok(outcome));
     }

@@ -51,7 +51,9 @@ impl Service {
         let mut config = Config::new(dir.path(), Policy::default());
         config.clock = clock.clone();
         config.home = "/home/dev".to_owned();
-        config.sweep_interval = Duration::from_millis(50);
+        // No periodic tick: the sweeper sleeps until the next deadline and wakes when the
+        // fake clock moves; an hour-long safety cap never fires within a test.
+        config.expiry_recheck = Duration::from_secs(3600);
         tweak(&mut config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();

@@ -1,0 +1,106 @@
+//! The expiry sweeper. It does not tick: it sleeps until the earliest deadline of a pending
+//! approval or an unannounced grant, is woken sooner when something with an earlier deadline
+//! is created (or a fake clock is moved), and with nothing pending it sleeps until the safety
+//! cap. Expiry is also checked on every match, so the sweeper only makes expiry *visible*
+//! (events, audit, fallbacks) without anyone asking.
+
+use std::future::pending;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::{watch, Notify};
+
+use crate::state::AppState;
+
+/// How long the sweeper waits after a failed sweep before it tries again.
+const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
+
+/// The shortest sleep, so clocks that disagree by a hair cannot make the sweeper spin.
+const MIN_SLEEP: Duration = Duration::from_millis(1);
+
+/// What the sweeper plans to sleep until, and how to wake it sooner.
+#[derive(Debug, Default)]
+pub struct Deadlines {
+    /// `None` while the sweeper looks for the next deadline, or when nothing is pending:
+    /// then every new deadline wakes it.
+    sleeping_until: Mutex<Option<DateTime<Utc>>>,
+    wake: Notify,
+}
+
+impl Deadlines {
+    /// Something now expires at `at`: wakes the sweeper if that is sooner than it planned.
+    pub fn propose(&self, at: DateTime<Utc>) {
+        let planned = *self
+            .sleeping_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if planned.is_none_or(|planned| at < planned) {
+            // A stored permit: a wake-up while the sweeper is busy is not lost.
+            self.wake.notify_one();
+        }
+    }
+
+    fn plan(&self, until: Option<DateTime<Utc>>) {
+        *self
+            .sleeping_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = until;
+    }
+}
+
+/// Settles approvals at their `expires_at` and announces expired grants, until aborted.
+pub async fn sweep(state: AppState, cap: Duration) {
+    let shared = &state.inner;
+    let mut clock_moves = shared.clock.moves();
+    loop {
+        // From here until the plan is set, any new deadline wakes the next sleep.
+        shared.deadlines.plan(None);
+        let wait = match next_wait(&state, cap).await {
+            Ok((until, wait)) => {
+                shared.deadlines.plan(until);
+                wait
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "expiry sweep failed");
+                RETRY_AFTER_FAILURE
+            }
+        };
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            () = shared.deadlines.wake.notified() => {}
+            () = moved(&mut clock_moves) => {}
+        }
+    }
+}
+
+/// Sweeps what is due now; answers the next deadline and how long to sleep for it.
+async fn next_wait(
+    state: &AppState,
+    cap: Duration,
+) -> Result<(Option<DateTime<Utc>>, Duration), crate::StoreError> {
+    let shared = &state.inner;
+    shared.store.expire_due(shared.clock.now()).await?;
+    let next = shared.store.next_deadline().await?;
+    let wait = match next {
+        None => cap,
+        Some(at) => (at - shared.clock.now())
+            .to_std()
+            .unwrap_or(Duration::ZERO)
+            .clamp(MIN_SLEEP, cap.max(MIN_SLEEP)),
+    };
+    Ok((next, wait))
+}
+
+/// Resolves when a hand-moved clock moves; never for a clock that only runs.
+async fn moved(moves: &mut Option<watch::Receiver<DateTime<Utc>>>) {
+    match moves {
+        Some(receiver) => {
+            if receiver.changed().await.is_err() {
+                *moves = None;
+                pending::<()>().await;
+            }
+        }
+        None => pending::<()>().await,
+    }
+}

@@ -1,0 +1,155 @@
+//! Following a changed service at once, against two real services (assent-server in this
+//! process, real SQLite files, real HTTP on free ports).
+#![allow(clippy::expect_used, clippy::panic, reason = "tests")]
+
+use super::*;
+use assent_core::{Action, ActionContext, ActionKind, ActionRequest, Policy, RequestedBy};
+use assent_server::{App, Config, Tokens};
+
+struct Running {
+    _dir: tempfile::TempDir,
+    url: String,
+    tokens: Tokens,
+    _stop: oneshot::Sender<()>,
+}
+
+async fn service() -> Running {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    let app = App::open(Config::new(dir.path(), Policy::default()))
+        .await
+        .expect("open");
+    let tokens = app.tokens().clone();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(app.serve(listener, async {
+        let _ = stopped.await;
+    }));
+    Running {
+        _dir: dir,
+        url,
+        tokens,
+        _stop: stop,
+    }
+}
+
+fn remote(running: &Running, token: &str) -> Service {
+    Service::Remote {
+        url: running.url.clone(),
+        token: token.to_owned(),
+    }
+}
+
+fn asked(run_id: &str) -> ActionRequest {
+    ActionRequest {
+        run_id: run_id.to_owned(),
+        task_id: "task".to_owned(),
+        requested_by: RequestedBy::Agent,
+        idempotency_key: None,
+        action: Action {
+            kind: ActionKind::Shell,
+            command: Some("mvn -q test".to_owned()),
+            argv: None,
+            cwd: "/work/shop".to_owned(),
+            paths: Vec::new(),
+            network: Vec::new(),
+            credential_scope: None,
+            tool: None,
+        },
+        context: ActionContext::default(),
+        reason: "run the tests".to_owned(),
+    }
+}
+
+fn hub_on(running: &Running) -> (Hub, mpsc::Receiver<Input>) {
+    let service = remote(running, &running.tokens.approver);
+    let client = Client::new(&running.url, &running.tokens.approver).expect("client");
+    let current = Current {
+        client,
+        url: running.url.clone(),
+        embedded: false,
+        service,
+    };
+    let (inputs, received) = mpsc::channel(8);
+    let hub = Hub::new(
+        current,
+        inputs,
+        Settings::default(),
+        PathBuf::from("unused.json"),
+    );
+    (hub, received)
+}
+
+#[tokio::test]
+async fn a_changed_service_is_followed_at_once_and_the_same_one_is_kept() {
+    let first = service().await;
+    let second = service().await;
+    let (hub, mut received) = hub_on(&first);
+
+    let same = hub
+        .follow(remote(&first, &first.tokens.approver))
+        .await
+        .expect("follow");
+    assert!(
+        matches!(same, Switched::Unchanged),
+        "saving the same service keeps the connection"
+    );
+    assert!(
+        received.try_recv().is_err(),
+        "no resubscription when nothing changed"
+    );
+
+    let requester = Client::new(&second.url, &second.tokens.requester).expect("client");
+    let submitted = requester.submit(&asked("run-2")).await.expect("submit");
+    let waiting = submitted.approval_id.expect("the second service asks");
+
+    let switched = hub
+        .follow(remote(&second, &second.tokens.approver))
+        .await
+        .expect("follow");
+    match switched {
+        Switched::To { url, stop_embedded } => {
+            assert_eq!(url, second.url, "switched to the new URL");
+            assert!(stop_embedded.is_none(), "a remote service embeds nothing");
+        }
+        Switched::Unchanged => panic!("a new URL must switch"),
+    }
+    assert!(
+        matches!(received.try_recv(), Ok(Input::Reconnect)),
+        "the live task is told to resubscribe"
+    );
+    assert_eq!(hub.current().url, second.url, "the settings page shows it");
+    let pending = hub.client().pending().await.expect("pending");
+    assert_eq!(
+        pending
+            .iter()
+            .map(|a| a.approval_id.as_str())
+            .collect::<Vec<_>>(),
+        [waiting.as_str()],
+        "decisions and fetches now go to the new service"
+    );
+}
+
+#[tokio::test]
+async fn a_changed_token_alone_reconnects_and_a_wrong_one_is_refused_by_the_service() {
+    let running = service().await;
+    let (hub, mut received) = hub_on(&running);
+    let switched = hub
+        .follow(remote(&running, "not-the-approver-token"))
+        .await
+        .expect("a token is only checked by the service");
+    assert!(
+        matches!(switched, Switched::To { .. }),
+        "a new token is a new connection"
+    );
+    assert!(
+        matches!(received.try_recv(), Ok(Input::Reconnect)),
+        "the live task resubscribes with the new token"
+    );
+    assert!(
+        hub.client().pending().await.is_err(),
+        "the service refuses a wrong token (the desk shows it as disconnected)"
+    );
+}

@@ -1,0 +1,121 @@
+//! WebDriver plumbing for the window suites: tauri-driver (which starts WebKitWebDriver and the
+//! app), a session on the app, and waits that show the page when they time out.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+
+use super::{app_binary, eventually, Desk};
+
+pub const WAIT: Duration = Duration::from_secs(30);
+const DRIVER: &str = "http://127.0.0.1:4444";
+
+/// tauri-driver, stopped with SIGTERM (SIGKILL would leave WebKitWebDriver on port 4445).
+/// The processes it started (WebKitWebDriver, the app and its WebKit children) are ended
+/// first, by id, so a failed test leaves no app holding the single-instance name.
+pub struct Driver(Child);
+
+/// The processes below `pid`, children before their parents' later siblings.
+fn descendants(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let children: Vec<u32> = tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|id| id.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect();
+    children
+        .into_iter()
+        .flat_map(|child| {
+            let mut below = descendants(child);
+            below.push(child);
+            below
+        })
+        .collect()
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        for pid in descendants(self.0.id()) {
+            let _ = Command::new("kill").arg(pid.to_string()).status();
+        }
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn tauri_driver() -> PathBuf {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    home.map(|h| h.join("bin").join("tauri-driver"))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| PathBuf::from("tauri-driver"))
+}
+
+pub async fn start_driver(desk: &Desk) -> Driver {
+    let mut command = Command::new(tauri_driver());
+    command.stdout(Stdio::null()).stderr(Stdio::inherit());
+    desk.configure(&mut command);
+    let driver = Driver(
+        command
+            .spawn()
+            .expect("tauri-driver (scripts/deps.d/50-desktop.sh installs it)"),
+    );
+    eventually("tauri-driver to listen", WAIT, || async {
+        tokio::net::TcpStream::connect("127.0.0.1:4444").await.ok()
+    })
+    .await;
+    driver
+}
+
+pub async fn session() -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "tauri:options".into(),
+        serde_json::json!({ "application": app_binary() }),
+    );
+    caps.insert("browserName".into(), serde_json::json!("wry"));
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(DRIVER)
+        .await
+        .expect("a WebDriver session on the app")
+}
+
+/// Waits for `css`; on a timeout the panic carries the page, to see what was shown instead.
+pub async fn element(client: &Client, css: &str) -> fantoccini::elements::Element {
+    match client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(css))
+        .await
+    {
+        Ok(element) => element,
+        Err(err) => {
+            let page = client.source().await.unwrap_or_default();
+            let page: String = page.chars().take(4000).collect();
+            panic!("{css} must appear: {err}\npage:\n{page}")
+        }
+    }
+}
+
+pub async fn text_of(client: &Client, css: &str) -> String {
+    element(client, css).await.text().await.expect("text")
+}
+
+pub async fn click(client: &Client, css: &str) {
+    element(client, css)
+        .await
+        .click()
+        .await
+        .unwrap_or_else(|err| panic!("{css} must be clickable: {err}"));
+}

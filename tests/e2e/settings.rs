@@ -1,0 +1,174 @@
+//! End-to-end through the Settings page, with WebDriver (tauri-driver + WebKitWebDriver)
+//! driving the real app: toggling "start at login" writes and removes the XDG autostart entry
+//! (which starts the app with `--tray`), and a new service URL + token take effect at once —
+//! the desk follows the new service's prompts without a restart, and back to the embedded one.
+//! Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::driver::{click, element, session, start_driver, text_of, WAIT};
+use common::{
+    app_binary, eventually, shell_request, submit_pending, Desk, TestService, ASKED_COMMAND,
+};
+
+/// The `.desktop` files in the private `$XDG_CONFIG_HOME/autostart`.
+fn autostart_entries(desk: &Desk) -> Vec<PathBuf> {
+    let dir = desk.config_dir().join("autostart");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "desktop"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
+    let desk = Desk::new();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    desk.wait_ready(WAIT).await;
+    assert!(
+        autostart_entries(&desk).is_empty(),
+        "no autostart entry before the person asks for one"
+    );
+
+    click(&client, "[data-testid=tab-settings]").await;
+    click(&client, "[data-testid=autostart]").await;
+    let entry = eventually("the autostart entry", WAIT, || async {
+        autostart_entries(&desk).into_iter().next()
+    })
+    .await;
+    let text = std::fs::read_to_string(&entry).expect("read the entry");
+    let exec = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Exec="))
+        .unwrap_or_else(|| panic!("the entry has an Exec line: {text}"));
+    let binary = app_binary().canonicalize().expect("the app binary");
+    assert!(
+        exec.starts_with(&binary.display().to_string()),
+        "the entry starts this binary: {exec}"
+    );
+    assert!(
+        exec.split_whitespace().any(|arg| arg == "--tray"),
+        "at login the app starts in the tray, without a window: {exec}"
+    );
+    assert!(
+        text.contains("Type=Application"),
+        "a valid XDG autostart entry: {text}"
+    );
+    let checked = element(&client, "[data-testid=autostart]")
+        .await
+        .prop("checked")
+        .await
+        .expect("checked");
+    assert_eq!(checked.as_deref(), Some("true"), "the setting shows as on");
+
+    click(&client, "[data-testid=autostart]").await;
+    eventually("the autostart entry to go", WAIT, || async {
+        autostart_entries(&desk).is_empty().then_some(())
+    })
+    .await;
+
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_service_url_and_token_apply_at_once() {
+    let desk = Desk::new();
+    let other = TestService::start().await;
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (embedded_requester, _approver) = desk.wait_ready(WAIT).await;
+
+    click(&client, "[data-testid=tab-settings]").await;
+    let shown = text_of(&client, "[data-testid=connected-url]").await;
+    assert_eq!(shown, desk.url(), "starts on the embedded service");
+    element(&client, "[data-testid=service-url]")
+        .await
+        .send_keys(&other.url())
+        .await
+        .expect("type the URL");
+    element(&client, "[data-testid=token]")
+        .await
+        .send_keys(&other.tokens.approver)
+        .await
+        .expect("type the token");
+    click(&client, "[data-testid=save-service]").await;
+    eventually("the desk to follow the new service", WAIT, || async {
+        let shown = text_of(&client, "[data-testid=connected-url]").await;
+        (shown == other.url()).then_some(())
+    })
+    .await;
+    eventually("the link to come up", WAIT, || async {
+        let link = text_of(&client, "[data-testid=link]").await;
+        (link == "connected").then_some(())
+    })
+    .await;
+
+    let request = shell_request("run-elsewhere", ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&other.requester(), &request).await;
+    click(&client, "[data-testid=tab-pending]").await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{approval_id}']"),
+    )
+    .await;
+    let stored = std::fs::read_to_string(desk.config_dir().join("desktop.json"))
+        .expect("the settings are saved");
+    assert!(
+        stored.contains(&other.url()),
+        "the next start uses it too: {stored}"
+    );
+
+    click(&client, "[data-testid=tab-settings]").await;
+    let url_field = element(&client, "[data-testid=service-url]").await;
+    // Backspaces, not WebDriver's Clear: the page follows typing (input events).
+    let backspaces = char::from(fantoccini::key::Key::Backspace)
+        .to_string()
+        .repeat(other.url().len());
+    url_field
+        .send_keys(&backspaces)
+        .await
+        .expect("erase the URL");
+    click(&client, "[data-testid=save-service]").await;
+    eventually(
+        "the desk to return to the embedded service",
+        WAIT,
+        || async {
+            let shown = text_of(&client, "[data-testid=connected-url]").await;
+            (shown == desk.url()).then_some(())
+        },
+    )
+    .await;
+    let request = shell_request("run-home", ASKED_COMMAND, "/work/shop");
+    let home_id = submit_pending(&embedded_requester, &request).await;
+    click(&client, "[data-testid=tab-pending]").await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{home_id}']"),
+    )
+    .await;
+    assert!(
+        client
+            .find(fantoccini::Locator::Css(&format!(
+                "[data-approval-id='{approval_id}']"
+            )))
+            .await
+            .is_err(),
+        "the other service's prompt is gone with it"
+    );
+
+    client.close().await.expect("end the session");
+}

@@ -1,0 +1,335 @@
+//! End-to-end: the tray as a panel sees it. On Linux the tray is a StatusNotifierItem (via
+//! libayatana-appindicator) with a `com.canonical.dbusmenu` menu; this suite plays the panel
+//! on a private session bus (it owns `org.kde.StatusNotifierWatcher`), reads the item's icon,
+//! label and menu as the desk goes idle → pending → disconnected, and clicks the menu:
+//! a pause silences notifications, "Open Assent" and a prompt entry open the window, "Quit"
+//! exits 0. Also: a second launch exits and makes the first one open its window. Run by
+//! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
+
+mod common;
+
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::Duration;
+
+use common::notification_server::{Call, NotificationServer};
+use common::status_notifier::{MenuNode, Registered, TrayHost};
+use common::{
+    app_binary, eventually, shell_request, submit_pending, x_tree, x_window_titled, Desk,
+    TestService, ASKED_COMMAND,
+};
+
+const WAIT: Duration = Duration::from_secs(30);
+const WINDOW_TITLE: &str = "Assent";
+const XEMBED_CLASS: &str = "tray-icon tray app assent";
+
+struct App(Child);
+
+impl App {
+    fn start(desk: &Desk, args: &[&str], remote: Option<&TestService>) -> App {
+        let mut command = Command::new(app_binary());
+        command
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        desk.configure(&mut command);
+        if let Some(service) = remote {
+            command
+                .env("ASSENT_URL", service.url())
+                .env("ASSENT_TOKEN", &service.tokens.approver);
+        }
+        App(command.spawn().expect("start assent-desktop"))
+    }
+
+    async fn exited(&mut self) -> ExitStatus {
+        eventually("the app to exit", WAIT, || {
+            let status = self.0.try_wait().expect("wait");
+            async move { status }
+        })
+        .await
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        if self.0.wait().is_err() {
+            let _ = self.0.kill();
+        }
+    }
+}
+
+/// The decoded RGBA pixels of a PNG.
+fn pixels(bytes: &[u8]) -> Vec<u8> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let frame = reader.next_frame(&mut buffer).expect("a frame");
+    buffer.truncate(frame.buffer_size());
+    buffer
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Icon {
+    Idle,
+    Pending,
+    Disconnected,
+    Other,
+}
+
+/// Which of the app's tray icons the item shows now (its IconName is a PNG file).
+async fn icon(host: &TrayHost, item: &Registered) -> Icon {
+    let path = host.item_string(item, "IconName").await;
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Icon::Other;
+    };
+    let shown = pixels(&bytes);
+    let candidates = [
+        (Icon::Idle, &include_bytes!("../../icons/tray-idle.png")[..]),
+        (
+            Icon::Pending,
+            &include_bytes!("../../icons/tray-pending.png")[..],
+        ),
+        (
+            Icon::Disconnected,
+            &include_bytes!("../../icons/tray-disconnected.png")[..],
+        ),
+    ];
+    candidates
+        .into_iter()
+        .find(|(_, png)| pixels(png) == shown)
+        .map_or(Icon::Other, |(icon, _)| icon)
+}
+
+async fn until_icon(host: &TrayHost, item: &Registered, want: Icon, why: &str) {
+    eventually(why, WAIT, || async {
+        (icon(host, item).await == want).then_some(())
+    })
+    .await;
+}
+
+async fn until_label(host: &TrayHost, item: &Registered, want: &str) {
+    eventually(&format!("the tray label {want:?}"), WAIT, || async {
+        (host.item_string(item, "XAyatanaLabel").await == want).then_some(())
+    })
+    .await;
+}
+
+async fn register(host: &mut TrayHost) -> Registered {
+    host.registered(WAIT)
+        .await
+        .expect("the app registers its tray item with the StatusNotifierWatcher")
+}
+
+/// The entries before the first separator: the pending prompts (or "Nothing waiting").
+fn prompt_entries(menu: &MenuNode) -> Vec<&MenuNode> {
+    menu.children
+        .iter()
+        .take_while(|node| !node.separator)
+        .collect()
+}
+
+fn entry<'a>(menu: &'a MenuNode, label: &str) -> &'a MenuNode {
+    menu.find(label)
+        .unwrap_or_else(|| panic!("the tray menu has {label:?}: {menu:#?}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tray_shows_idle_pending_and_disconnected_with_the_menu() {
+    let mut host = TrayHost::start().await;
+    let mut service = TestService::start().await;
+    let desk = Desk::new();
+    let _app = App::start(&desk, &["--tray"], Some(&service));
+    let item = register(&mut host).await;
+
+    until_icon(&host, &item, Icon::Idle, "the idle icon once connected").await;
+    // libayatana-appindicator falls back to an XEmbed GtkStatusIcon (a window of class
+    // "tray-icon tray app assent") only when no watcher owns the name.
+    let tree = x_tree();
+    assert!(
+        !tree.contains(XEMBED_CLASS),
+        "with a StatusNotifierWatcher there is no XEmbed fallback icon: {tree}"
+    );
+    let properties = host.item_properties(&item).await;
+    let status = properties.get("Status").map(|v| format!("{v:?}"));
+    assert!(
+        status.as_deref().is_some_and(|s| s.contains("Active")),
+        "the item is shown (Status Active): {status:?}"
+    );
+    assert_eq!(
+        host.item_string(&item, "XAyatanaLabel").await,
+        "",
+        "no count beside the icon while nothing waits"
+    );
+    let menu = host.menu(&item).await;
+    let top: Vec<String> = menu
+        .children
+        .iter()
+        .filter(|node| !node.separator)
+        .map(|node| node.label.clone())
+        .collect();
+    assert_eq!(
+        top,
+        [
+            "Nothing waiting",
+            "Pause notifications",
+            "Open Assent",
+            "Quit"
+        ],
+        "the idle menu"
+    );
+    assert!(
+        !entry(&menu, "Nothing waiting").enabled,
+        "the placeholder cannot be clicked"
+    );
+    let pause = entry(&menu, "Pause notifications");
+    assert_eq!(
+        pause.labels(),
+        ["30 minutes", "1 hour", "Until resumed", "Resume"],
+        "the pause submenu"
+    );
+    assert!(
+        !entry(pause, "Resume").enabled,
+        "nothing to resume while not paused"
+    );
+
+    let requester = service.requester();
+    for n in 0..6 {
+        let request = shell_request(&format!("run-tray-{n}"), ASKED_COMMAND, "/work/shop");
+        submit_pending(&requester, &request).await;
+    }
+    until_label(&host, &item, "6").await;
+    until_icon(&host, &item, Icon::Pending, "the pending icon").await;
+    let menu = host.menu(&item).await;
+    let prompts = prompt_entries(&menu);
+    assert_eq!(
+        prompts.len(),
+        5,
+        "at most five prompts in the menu: {menu:#?}"
+    );
+    for prompt in &prompts {
+        assert!(
+            prompt.enabled && prompt.label.contains("maven-test"),
+            "each prompt entry names its action: {prompt:?}"
+        );
+    }
+
+    assert!(
+        !x_window_titled(WINDOW_TITLE),
+        "--tray starts without a window"
+    );
+    let first_prompt = prompts[0].label.clone();
+    host.click_label(&item, &first_prompt).await;
+    eventually("a prompt entry to open the window", WAIT, || async {
+        x_window_titled(WINDOW_TITLE).then_some(())
+    })
+    .await;
+
+    service.stop().await;
+    until_icon(&host, &item, Icon::Disconnected, "the disconnected icon").await;
+    // No count while the service is out of reach.
+    until_label(&host, &item, "").await;
+    service.restart().await;
+    until_icon(
+        &host,
+        &item,
+        Icon::Pending,
+        "pending again after reconnecting",
+    )
+    .await;
+    until_label(&host, &item, "6").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tray_menu_pauses_opens_and_quits() {
+    let mut notifications = NotificationServer::start().await;
+    let mut host = TrayHost::start().await;
+    let desk = Desk::new();
+    let mut app = App::start(&desk, &["--tray"], None);
+    let item = register(&mut host).await;
+    let (requester, _approver) = desk.wait_ready(WAIT).await;
+    until_icon(&host, &item, Icon::Idle, "the idle icon").await;
+
+    host.click_label(&item, "30 minutes").await;
+    eventually("'Resume' to be offered while paused", WAIT, || async {
+        let menu = host.menu(&item).await;
+        menu.find("Resume")
+            .is_some_and(|resume| resume.enabled)
+            .then_some(())
+    })
+    .await;
+    let request = shell_request("run-paused", ASKED_COMMAND, "/work/shop");
+    submit_pending(&requester, &request).await;
+    until_label(&host, &item, "1").await;
+    // The app sends a Notify before it redraws the tray: the count shows, so none came.
+    let call = notifications.calls.try_recv();
+    assert!(
+        call.is_err(),
+        "paused: the prompt shows in the tray only, no popup: {call:?}"
+    );
+
+    host.click_label(&item, "Resume").await;
+    let Some(Call::Notify { summary, .. }) = notifications.next(WAIT).await else {
+        panic!("after resuming, the waiting prompt gets its notification");
+    };
+    assert!(summary.starts_with("Allow "), "its summary asks: {summary}");
+
+    assert!(!x_window_titled(WINDOW_TITLE), "no window yet");
+    host.click_label(&item, "Open Assent").await;
+    eventually("'Open Assent' to open the window", WAIT, || async {
+        x_window_titled(WINDOW_TITLE).then_some(())
+    })
+    .await;
+
+    host.click_label(&item, "Quit").await;
+    let status = app.exited().await;
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "Quit ends the app with exit 0: {status:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_launch_exits_and_the_first_opens_its_window() {
+    let desk = Desk::new();
+    let first = App::start(&desk, &["--tray"], None);
+    desk.wait_ready(WAIT).await;
+    assert!(
+        !x_window_titled(WINDOW_TITLE),
+        "--tray starts without a window"
+    );
+    // No watcher in this test: the tray falls back to an XEmbed icon (what a desktop without
+    // StatusNotifier support, e.g. a plain X session with a classic tray, gets).
+    eventually("the XEmbed fallback icon", WAIT, || async {
+        x_tree().contains(XEMBED_CLASS).then_some(())
+    })
+    .await;
+
+    let mut second = App::start(&desk, &[], None);
+    let status = second.exited().await;
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "the second launch hands over and exits 0"
+    );
+    eventually("the first instance to open its window", WAIT, || async {
+        x_window_titled(WINDOW_TITLE).then_some(())
+    })
+    .await;
+    let mut first = first;
+    assert!(
+        first.0.try_wait().expect("wait").is_none(),
+        "the first instance keeps running"
+    );
+}

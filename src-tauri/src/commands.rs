@@ -55,6 +55,15 @@ pub async fn grant_revoke(
 }
 
 #[tauri::command]
+pub async fn run_resume(hub: Shared<'_>, run_id: String) -> Result<(), CommandError> {
+    if run_id.trim().is_empty() {
+        return Err(CommandError::invalid("which run to resume?"));
+    }
+    hub.client().resume_run(&run_id).await?;
+    Ok(())
+}
+
+#[tauri::command]
 pub async fn audit_list(
     hub: Shared<'_>,
     run_id: Option<String>,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use assent_core::ApprovalStatus;
-use assent_protocol::{Approval, Event, Grant};
+use assent_protocol::{Approval, Event, Grant, RunState};
 use serde::Serialize;
 
 /// The connection to the service as the person sees it.
@@ -31,6 +31,8 @@ pub struct Desk {
     pub link: Link,
     pending: BTreeMap<String, Approval>,
     grants: BTreeMap<String, Grant>,
+    /// Runs paused by an unanswered prompt, waiting for a person to resume them.
+    held_runs: BTreeMap<String, RunState>,
 }
 
 impl Default for Desk {
@@ -39,6 +41,7 @@ impl Default for Desk {
             link: Link::Connecting,
             pending: BTreeMap::new(),
             grants: BTreeMap::new(),
+            held_runs: BTreeMap::new(),
         }
     }
 }
@@ -49,13 +52,19 @@ pub struct DeskSnapshot {
     pub link: Link,
     pub pending: Vec<Approval>,
     pub grants: Vec<Grant>,
+    /// Runs paused by an unanswered prompt (most recently paused first); resuming is a person's call.
+    pub held_runs: Vec<RunState>,
     /// Set while notifications are paused (RFC 3339 end, or `"until_resumed"`).
     pub paused: Option<String>,
 }
 
 impl Desk {
     /// Replaces everything with a fresh fetch (on every (re)connect and `reset`).
-    pub fn replace(&mut self, pending: Vec<Approval>, grants: Vec<Grant>) {
+    pub fn replace(&mut self, pending: Vec<Approval>, grants: Vec<Grant>, held: Vec<RunState>) {
+        self.held_runs = held
+            .into_iter()
+            .map(|run| (run.run_id.clone(), run))
+            .collect();
         self.pending = pending
             .into_iter()
             .filter(|approval| approval.status == ApprovalStatus::Requested)
@@ -91,9 +100,14 @@ impl Desk {
             Event::RunEnded { run_id } => {
                 self.pending
                     .retain(|_, approval| &approval.run_id != run_id);
+                self.held_runs.remove(run_id);
             }
-            // A paused run's prompts already settled (approval.settled); a resume opens none.
-            Event::RunPaused { .. } | Event::RunResumed { .. } => {}
+            Event::RunPaused { run } => {
+                self.held_runs.insert(run.run_id.clone(), run.clone());
+            }
+            Event::RunResumed { run } => {
+                self.held_runs.remove(&run.run_id);
+            }
             Event::Reset {} => return Follow::Refetch,
         }
         Follow::Nothing
@@ -125,11 +139,23 @@ impl Desk {
         grants
     }
 
+    /// Paused runs, most recently paused first.
+    pub fn held_runs_newest_first(&self) -> Vec<&RunState> {
+        let mut runs: Vec<&RunState> = self.held_runs.values().collect();
+        runs.sort_by(|a, b| {
+            b.updated_at
+                .cmp(&a.updated_at)
+                .then_with(|| a.run_id.cmp(&b.run_id))
+        });
+        runs
+    }
+
     pub fn snapshot(&self, paused: Option<String>) -> DeskSnapshot {
         DeskSnapshot {
             link: self.link.clone(),
             pending: self.pending_newest_first().into_iter().cloned().collect(),
             grants: self.grants_newest_first().into_iter().cloned().collect(),
+            held_runs: self.held_runs_newest_first().into_iter().cloned().collect(),
             paused,
         }
     }

@@ -61,7 +61,7 @@ fn reset_asks_for_a_refetch_and_replace_keeps_only_pending() {
     );
     let mut done = approval("done");
     done.status = ApprovalStatus::ApprovedOnce;
-    desk.replace(vec![approval("a"), done], Vec::new());
+    desk.replace(vec![approval("a"), done], Vec::new(), Vec::new());
     assert_eq!(
         desk.pending_count(),
         1,
@@ -72,5 +72,43 @@ fn reset_asks_for_a_refetch_and_replace_keeps_only_pending() {
         snapshot.pending.len(),
         1,
         "the snapshot carries the pending prompt"
+    );
+}
+
+fn held(run_id: &str, second: i64) -> assent_protocol::RunState {
+    assent_protocol::RunState {
+        run_id: run_id.to_owned(),
+        status: assent_protocol::RunStatus::Paused,
+        reason: Some(format!("run {run_id} is paused awaiting a person")),
+        approval_id: Some(format!("ap-{run_id}")),
+        updated_at: Some(at(second)),
+    }
+}
+
+#[test]
+fn paused_runs_come_and_go_with_their_events() {
+    let mut desk = Desk::default();
+    desk.replace(Vec::new(), Vec::new(), vec![held("r1", 1)]);
+    desk.apply(&Event::RunPaused { run: held("r2", 5) });
+    let ids: Vec<&str> = desk
+        .held_runs_newest_first()
+        .iter()
+        .map(|run| run.run_id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        vec!["r2", "r1"],
+        "a fetched and an announced pause both show, most recent first"
+    );
+
+    let mut resumed = held("r2", 6);
+    resumed.status = assent_protocol::RunStatus::Running;
+    desk.apply(&Event::RunResumed { run: resumed });
+    desk.apply(&Event::RunEnded {
+        run_id: "r1".to_owned(),
+    });
+    assert!(
+        desk.snapshot(None).held_runs.is_empty(),
+        "a resumed run and an ended run are no longer waiting for anyone"
     );
 }

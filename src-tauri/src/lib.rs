@@ -95,6 +95,7 @@ pub fn main_entry() -> ExitCode {
             commands::desk_snapshot,
             commands::approval_decide,
             commands::grant_revoke,
+            commands::run_resume,
             commands::audit_list,
             commands::pause_set,
             commands::settings_get,

@@ -107,14 +107,15 @@ async fn on_stream(hub: &Hub, item: StreamItem) {
 /// Pending prompts and grants, fetched afresh.
 async fn refetch(hub: &Hub) {
     let client = hub.client();
-    let (pending, grants) = tokio::join!(client.pending(), client.grants(false));
+    let (pending, grants, held) =
+        tokio::join!(client.pending(), client.grants(false), client.paused_runs());
     let mut desk = locked(&hub.desk);
-    match (pending, grants) {
-        (Ok(pending), Ok(grants)) => {
-            desk.replace(pending, grants);
+    match (pending, grants, held) {
+        (Ok(pending), Ok(grants), Ok(held)) => {
+            desk.replace(pending, grants, held);
             desk.link = Link::Connected;
         }
-        (Err(err), _) | (_, Err(err)) => {
+        (Err(err), _, _) | (_, Err(err), _) | (_, _, Err(err)) => {
             desk.link = Link::Disconnected {
                 reason: err.to_string(),
             };

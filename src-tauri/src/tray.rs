@@ -255,7 +255,7 @@ mod tests {
                 a
             })
             .collect();
-        desk.replace(prompts, Vec::new());
+        desk.replace(prompts, Vec::new(), Vec::new());
         let view = TrayView::of(&desk, true);
         assert_eq!(view.state, TrayState::Pending, "prompts waiting");
         assert_eq!(

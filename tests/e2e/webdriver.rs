@@ -1,7 +1,8 @@
 //! End-to-end through the window, with WebDriver (tauri-driver + WebKitWebDriver) driving the
 //! real app binary, which embeds the real service: a submitted request appears in Pending
 //! with its evidence; "Allow for this run" settles it; the grant appears in Grants with a
-//! countdown; revoke moves it to revoked. Run by scripts/test.d/40-e2e.sh under Xvfb +
+//! countdown; revoke moves it to revoked; a run paused by an unanswered prompt is shown and
+//! resumed from the window. Run by scripts/test.d/40-e2e.sh under Xvfb +
 //! dbus-run-session, one suite at a time (tauri-driver's ports are fixed).
 #![allow(
     clippy::unwrap_used,
@@ -114,6 +115,55 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         status,
         Some(assent_core::GrantStatus::Revoked),
         "revoked in the service"
+    );
+
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_paused_by_an_unanswered_prompt_is_resumed_from_the_window() {
+    // Prompts of this desk's embedded service time out after 2 s and pause their run.
+    let desk = Desk::with_policy("approval_timeout_seconds = 2\nfallback_on_timeout = \"pause\"\n");
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+
+    let request = shell_request("run-paused", ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+    let held = "[data-testid=held-run-paused]";
+    let line = text_of(&client, held).await;
+    assert!(
+        line.contains("run-paused") && line.contains("paused awaiting a person"),
+        "once nobody answered in time, Pending shows the paused run and why: {line}"
+    );
+    let approval = approver
+        .approval(&approval_id, None)
+        .await
+        .expect("approval");
+    assert_eq!(
+        approval.status,
+        ApprovalStatus::Expired,
+        "the unanswered prompt expired"
+    );
+    let paused = approver.paused_runs().await.expect("paused runs");
+    assert_eq!(
+        paused.len(),
+        1,
+        "the service holds exactly this run: {paused:?}"
+    );
+
+    click(&client, "[data-testid=resume-run-paused]").await;
+    eventually("the paused run to leave the window", WAIT, || async {
+        client.find(Locator::Css(held)).await.is_err().then_some(())
+    })
+    .await;
+    assert!(
+        approver
+            .paused_runs()
+            .await
+            .expect("paused runs")
+            .is_empty(),
+        "the click resumed the run in the service, not only in the window"
     );
 
     client.close().await.expect("end the session");

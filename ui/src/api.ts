@@ -10,6 +10,7 @@ export const api = {
   decide: (approvalId: string, decision: DecisionRequest) =>
     invoke<void>('approval_decide', { approvalId, decision }),
   revoke: (grantId: string, reason: string) => invoke<void>('grant_revoke', { grantId, reason }),
+  resumeRun: (runId: string) => invoke<void>('run_resume', { runId }),
   audit: (runId: string | null) => invoke<AuditEvent[]>('audit_list', { runId }),
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),

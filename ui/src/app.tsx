@@ -4,12 +4,13 @@ import { focusFromHash } from './logic';
 import type { DeskSnapshot } from './types';
 import { Grants } from './views/Grants';
 import { History } from './views/History';
+import { HeldRuns } from './views/HeldRuns';
 import { Pending } from './views/Pending';
 import { Settings } from './views/Settings';
 
 type Tab = 'pending' | 'grants' | 'history' | 'settings';
 
-const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, pending: [], grants: [], paused: null };
+const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, pending: [], grants: [], held_runs: [], paused: null };
 
 export function App() {
   const [tab, setTab] = useState<Tab>('pending');
@@ -70,6 +71,7 @@ export function App() {
             {ipcError}
           </p>
         )}
+        {tab === 'pending' && <HeldRuns runs={desk.held_runs} />}
         {tab === 'pending' && <Pending pending={desk.pending} focus={focus} onFocused={() => setFocus(null)} />}
         {tab === 'grants' && <Grants grants={desk.grants} />}
         {tab === 'history' && <History />}

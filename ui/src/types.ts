@@ -108,10 +108,21 @@ export interface AuditEvent {
 
 export type Link = { state: 'connecting' } | { state: 'connected' } | { state: 'disconnected'; reason: string };
 
+/** A run held by a timeout fallback (`GET /v1/runs?status=paused`). */
+export interface RunState {
+  run_id: string;
+  status: 'running' | 'paused' | 'cancelled';
+  reason?: string;
+  approval_id?: string;
+  updated_at?: string;
+}
+
 export interface DeskSnapshot {
   link: Link;
   pending: Approval[];
   grants: Grant[];
+  /** Runs paused by an unanswered prompt, most recently paused first. */
+  held_runs: RunState[];
   paused: string | null;
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use assent_core::{ActionRequest, ApprovalAuditEvent};
 use assent_protocol::{
     Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, RevokeRequest,
-    RunEndResponse, SubmitResponse,
+    RunEndResponse, RunList, RunState, SubmitResponse,
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -161,6 +161,20 @@ impl Client {
     /// `POST /v1/runs/{id}/end`.
     pub async fn end_run(&self, run_id: &str) -> Result<RunEndResponse, ClientError> {
         let path = format!("/v1/runs/{}/end", encode_segment(run_id));
+        self.send(self.post(&path), CALL_TIMEOUT).await
+    }
+
+    /// `GET /v1/runs?status=paused` (approver): runs waiting for a person to resume them.
+    pub async fn paused_runs(&self) -> Result<Vec<RunState>, ClientError> {
+        let list: RunList = self
+            .send(self.get("/v1/runs?status=paused"), CALL_TIMEOUT)
+            .await?;
+        Ok(list.runs)
+    }
+
+    /// `POST /v1/runs/{id}/resume` (approver).
+    pub async fn resume_run(&self, run_id: &str) -> Result<RunState, ClientError> {
+        let path = format!("/v1/runs/{}/resume", encode_segment(run_id));
         self.send(self.post(&path), CALL_TIMEOUT).await
     }
 

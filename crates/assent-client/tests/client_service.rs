@@ -317,3 +317,80 @@ async fn the_event_stream_reconnects_and_resumes_with_last_event_id() {
     );
     restarted.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_paused_by_an_unanswered_prompt_is_listed_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = std::sync::Arc::new(assent_server::FakeClock::new(chrono::Utc::now()));
+    let mut config = assent_server::Config::new(dir.path(), assent_core::Policy::default());
+    config.policy.fallback_on_timeout = assent_core::FallbackOnTimeout::Pause;
+    config.clock = clock.clone();
+    let app = assent_server::App::open(config).await.unwrap();
+    let tokens = app.tokens().clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        app.serve(listener, async move {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
+    });
+    let agent = Client::new(&url, &tokens.requester).unwrap();
+    let desk = Client::new(&url, &tokens.approver).unwrap();
+
+    let asked = agent
+        .submit(&request("r9", "cargo test", "p1"))
+        .await
+        .unwrap();
+    let id = asked.approval_id.clone().unwrap();
+    assert!(
+        desk.paused_runs().await.unwrap().is_empty(),
+        "nothing is paused while the prompt waits"
+    );
+    let expires_at = desk.approval(&id, None).await.unwrap().expires_at;
+    clock.set(expires_at);
+    // Reading the approval applies expiry (checked on every read), so no waiting is needed.
+    let timed_out = desk.approval(&id, None).await.unwrap();
+    assert_eq!(
+        timed_out.status,
+        ApprovalStatus::Expired,
+        "nobody answered by expires_at"
+    );
+    let paused = desk.paused_runs().await.unwrap();
+    assert_eq!(
+        paused
+            .iter()
+            .map(|run| run.run_id.as_str())
+            .collect::<Vec<_>>(),
+        vec!["r9"],
+        "the desk learns which run waits for a person"
+    );
+    assert!(
+        matches!(
+            agent.paused_runs().await,
+            Err(ClientError::Api { status: 403, .. })
+        ),
+        "an agent may not list held runs"
+    );
+    let resumed = desk.resume_run("r9").await.unwrap();
+    assert_eq!(
+        resumed.status,
+        assent_protocol::RunStatus::Running,
+        "the approver resumes it"
+    );
+    assert!(
+        desk.paused_runs().await.unwrap().is_empty(),
+        "a resumed run is no longer listed"
+    );
+    assert!(
+        matches!(
+            desk.resume_run("r9").await,
+            Err(ClientError::Api { status: 409, .. })
+        ),
+        "a running run cannot be resumed twice"
+    );
+    let _ = stop.send(());
+    task.await.unwrap();
+}

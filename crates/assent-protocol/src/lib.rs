@@ -19,7 +19,7 @@ pub use audit::{AuditList, BatchSizes, DecisionTimes, Health, Metrics};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
-pub use run::{RunState, RunStatus};
+pub use run::{RunList, RunState, RunStatus};
 pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 
 /// Header carrying the bearer token (`Authorization: Bearer <token>`).

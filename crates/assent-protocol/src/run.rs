@@ -15,6 +15,12 @@ pub enum RunStatus {
     Cancelled,
 }
 
+/// `GET /v1/runs?status=paused|cancelled`: the runs a timeout fallback holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct RunList {
+    pub runs: Vec<RunState>,
+}
+
 /// `GET /v1/runs/{id}` and the answer of `POST /v1/runs/{id}/resume`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RunState {

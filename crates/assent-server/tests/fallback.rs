@@ -175,6 +175,30 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
     assert_eq!(paused["run"]["status"], "paused", "as paused: {paused}");
     let run = run_state(&svc, "r-1").await;
     assert_eq!(run["status"], "paused", "the run is paused: {run}");
+    let (status, held) = svc.get("/v1/runs?status=paused", &svc.approver).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the approver lists paused runs: {held}"
+    );
+    assert_eq!(
+        held["runs"].as_array().unwrap().len(),
+        1,
+        "only r-1 is paused, r-2 still waits on its prompt: {held}"
+    );
+    assert_eq!(held["runs"][0]["run_id"], "r-1", "the paused run: {held}");
+    let (status, _) = svc.get("/v1/runs", &svc.requester).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "an agent cannot list the runs people are holding"
+    );
+    let (status, body) = svc.get("/v1/runs?status=running", &svc.approver).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "running runs are not a list Assent keeps: {body}"
+    );
     assert_eq!(
         run["approval_id"],
         id.as_str(),
@@ -258,6 +282,12 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
         "the approver resumes the run: {resumed}"
     );
     assert_eq!(resumed["status"], "running", "the run runs again");
+    let (_, held) = svc.get("/v1/runs", &svc.approver).await;
+    assert_eq!(
+        held["runs"].as_array().map(Vec::len),
+        Some(0),
+        "a resumed run is no longer listed as paused: {held}"
+    );
     let announced = next_named(&mut events, "run.resumed").await;
     assert_eq!(
         announced["run"]["status"], "running",

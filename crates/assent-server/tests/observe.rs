@@ -23,6 +23,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/approvals/{id}/decision"),
     ("get", "/v1/grants"),
     ("post", "/v1/grants/{id}/revoke"),
+    ("get", "/v1/runs"),
     ("get", "/v1/runs/{id}"),
     ("post", "/v1/runs/{id}/end"),
     ("post", "/v1/runs/{id}/resume"),

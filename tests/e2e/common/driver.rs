@@ -41,13 +41,31 @@ fn descendants(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Whether `pid` still runs (a zombie or a vanished process does not).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(')')
+                .map(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        })
+        .unwrap_or(false)
+}
+
 impl Drop for Driver {
     fn drop(&mut self) {
-        for pid in descendants(self.0.id()) {
+        let below = descendants(self.0.id());
+        for pid in &below {
             let _ = Command::new("kill").arg(pid.to_string()).status();
         }
         let _ = Command::new("kill").arg(self.0.id().to_string()).status();
         let _ = self.0.wait();
+        // The next suite's tauri-driver starts WebKitWebDriver on the same fixed port (4445):
+        // wait until this one's processes are really gone, or its session fails half-way.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while below.iter().any(|pid| running(*pid)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -71,6 +89,12 @@ pub async fn start_driver(desk: &Desk) -> Driver {
     );
     eventually("tauri-driver to listen", WAIT, || async {
         tokio::net::TcpStream::connect("127.0.0.1:4444").await.ok()
+    })
+    .await;
+    // tauri-driver listens before the WebKitWebDriver it spawned does (port 4445); a session
+    // asked for in between is dropped half-way (seen on a loaded machine), so wait for both.
+    eventually("WebKitWebDriver to listen", WAIT, || async {
+        tokio::net::TcpStream::connect("127.0.0.1:4445").await.ok()
     })
     .await;
     driver

@@ -26,6 +26,8 @@ pub fn app_binary() -> PathBuf {
 pub struct Desk {
     pub dir: tempfile::TempDir,
     pub port: u16,
+    /// A policy file for the embedded service (`ASSENT_POLICY`), when the test needs one.
+    pub policy: Option<PathBuf>,
 }
 
 impl Desk {
@@ -37,7 +39,20 @@ impl Desk {
             .port();
         std::fs::create_dir_all(dir.path().join("data")).expect("data dir");
         std::fs::create_dir_all(dir.path().join(".config")).expect("config dir");
-        Desk { dir, port }
+        Desk {
+            dir,
+            port,
+            policy: None,
+        }
+    }
+
+    /// A desk whose embedded service runs `policy_toml` instead of the default policy.
+    pub fn with_policy(policy_toml: &str) -> Desk {
+        let mut desk = Desk::new();
+        let path = desk.dir.path().join("policy.toml");
+        std::fs::write(&path, policy_toml).expect("write the policy");
+        desk.policy = Some(path);
+        desk
     }
 
     pub fn data_dir(&self) -> PathBuf {
@@ -77,7 +92,17 @@ impl Desk {
             ),
             ("WEBKIT_DISABLE_DMABUF_RENDERER".into(), "1".into()),
             ("ASSENT_LOG".into(), "info".into()),
+            (
+                "ASSENT_POLICY".into(),
+                self.policy
+                    .as_ref()
+                    .map(|path| path.display().to_string())
+                    .unwrap_or_default(),
+            ),
         ]
+        .into_iter()
+        .filter(|(_, value)| !value.is_empty())
+        .collect()
     }
 
     /// Applies [`Desk::env`] to a command and removes a configured remote service.

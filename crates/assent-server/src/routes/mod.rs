@@ -28,6 +28,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/approvals/{id}/decision", post(decide::approval_decide))
         .route("/v1/grants", get(grants::grant_list))
         .route("/v1/grants/{id}/revoke", post(grants::grant_revoke))
+        .route("/v1/runs", get(runs::run_list))
         .route("/v1/runs/{id}", get(runs::run_get))
         .route("/v1/runs/{id}/end", post(grants::run_end))
         .route("/v1/runs/{id}/resume", post(runs::run_resume))

@@ -1,12 +1,45 @@
-//! `GET /v1/runs/{id}` and `POST /v1/runs/{id}/resume`: runs held by a timeout fallback.
+//! `GET /v1/runs?status=`, `GET /v1/runs/{id}` and `POST /v1/runs/{id}/resume`: runs held by
+//! a timeout fallback.
 
-use assent_protocol::{ErrorBody, RunState};
+use assent_protocol::{ErrorBody, RunList, RunState, RunStatus};
 use axum::extract::{Path, State};
 use axum::Json;
+use serde::Deserialize;
 
 use crate::error::ApiError;
 use crate::guard::{Approver, Caller};
+use crate::json::Params;
 use crate::state::AppState;
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RunQuery {
+    /// `paused` (the default) or `cancelled`.
+    #[param(value_type = Option<String>)]
+    pub status: Option<RunStatus>,
+}
+
+#[utoipa::path(get, path = "/v1/runs", tag = "runs", params(RunQuery),
+    responses((status = 200, body = RunList, description = "the runs held with that status, most recent first"),
+        (status = 400, body = ErrorBody, description = "`running` is not a held status"),
+        (status = 403, body = ErrorBody, description = "not the approver")),
+    security(("bearer" = [])))]
+pub async fn run_list(
+    State(state): State<AppState>,
+    _approver: Approver,
+    Params(query): Params<RunQuery>,
+) -> Result<Json<RunList>, ApiError> {
+    let status = query.status.unwrap_or(RunStatus::Paused);
+    if status == RunStatus::Running {
+        return Err(ApiError::BadRequest(
+            "status must be paused or cancelled: running runs are not listed".to_owned(),
+        ));
+    }
+    let shared = &state.inner;
+    shared.store.expire_due(shared.clock.now()).await?;
+    let runs = shared.store.held_runs(status).await?;
+    Ok(Json(RunList { runs }))
+}
 
 #[utoipa::path(get, path = "/v1/runs/{id}", tag = "runs",
     params(("id" = String, Path, description = "run id")),

@@ -18,7 +18,7 @@ mod sqlite_runs;
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus};
 use assent_protocol::{
-    Approval, EventEnvelope, Grant, Metrics, Resolution, RunState, SubmitResponse,
+    Approval, EventEnvelope, Grant, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -177,6 +177,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError>;
     /// Whether a run is running, paused or cancelled.
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError>;
+    /// The runs held with `status` (paused or cancelled), most recently held first.
+    async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError>;
     /// Lets a paused run ask again; `Conflict` when it is not paused.
     async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError>;
     /// Events with an id above `after`, oldest first.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assent_core::{ApprovalAuditEvent, GrantStatus};
-use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, RunState};
+use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, RunState, RunStatus};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -242,6 +242,11 @@ impl Store for SqliteStore {
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_runs::get(&mut conn, run_id).await
+    }
+
+    async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_runs::list(&mut conn, status).await
     }
 
     async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError> {

@@ -41,6 +41,21 @@ pub async fn get(conn: &mut SqliteConnection, run_id: &str) -> Result<RunState, 
     }
 }
 
+/// Every run with `status`, most recently changed first (a desk lists the paused ones).
+pub async fn list(
+    conn: &mut SqliteConnection,
+    status: RunStatus,
+) -> Result<Vec<RunState>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT run_id, status, reason, approval_id, updated_at FROM runs \
+         WHERE status = ? ORDER BY updated_at DESC, run_id",
+    )
+    .bind(name_of(&status)?)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(state_of).collect()
+}
+
 /// The held (paused or cancelled) runs among `run_ids`: one query for a whole batch.
 pub async fn holds(
     conn: &mut SqliteConnection,

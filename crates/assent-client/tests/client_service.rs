@@ -33,7 +33,14 @@ impl Running {
 }
 
 async fn start(dir: &std::path::Path, addr: &str) -> Running {
-    let config = assent_server::Config::new(dir, assent_core::Policy::default());
+    start_with(
+        assent_server::Config::new(dir, assent_core::Policy::default()),
+        addr,
+    )
+    .await
+}
+
+async fn start_with(config: assent_server::Config, addr: &str) -> Running {
     let app = assent_server::App::open(config).await.unwrap();
     let tokens = app.tokens().clone();
     let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
@@ -325,20 +332,9 @@ async fn a_run_paused_by_an_unanswered_prompt_is_listed_and_resumed() {
     let mut config = assent_server::Config::new(dir.path(), assent_core::Policy::default());
     config.policy.fallback_on_timeout = assent_core::FallbackOnTimeout::Pause;
     config.clock = clock.clone();
-    let app = assent_server::App::open(config).await.unwrap();
-    let tokens = app.tokens().clone();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        app.serve(listener, async move {
-            let _ = stopped.await;
-        })
-        .await
-        .unwrap();
-    });
-    let agent = Client::new(&url, &tokens.requester).unwrap();
-    let desk = Client::new(&url, &tokens.approver).unwrap();
+    let service = start_with(config, "127.0.0.1:0").await;
+    let agent = Client::new(&service.url, &service.requester).unwrap();
+    let desk = Client::new(&service.url, &service.approver).unwrap();
 
     let asked = agent
         .submit(&request("r9", "cargo test", "p1"))
@@ -391,6 +387,5 @@ async fn a_run_paused_by_an_unanswered_prompt_is_listed_and_resumed() {
         ),
         "a running run cannot be resumed twice"
     );
-    let _ = stop.send(());
-    task.await.unwrap();
+    service.stop().await;
 }

@@ -11,7 +11,7 @@
 //! home directory is itself behind a symlink (`/home/u` → `/data/u`), a real path below it is
 //! mapped back under the written root or home, so such a setup is not mistaken for links.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 use serde::{Deserialize, Serialize};
 
@@ -46,12 +46,14 @@ pub(crate) enum Real {
     Unknown,
 }
 
-/// One evaluation's view of the resolver: the root and home mapped once, answers cached,
-/// the number of resolved paths bounded.
+/// One evaluation's view of the resolver: the root and home mapped once (only when a path is
+/// resolved at all), answers cached, the number of resolved paths bounded.
 pub(crate) struct Links<'a> {
     resolver: Option<&'a dyn PathResolver>,
-    /// (written, real) pairs for the repository root and the home directory.
-    bases: [(String, Option<String>); 2],
+    /// The written repository root and home directory.
+    written: [String; 2],
+    /// (written, real) pairs for the root and the home, resolved on first need.
+    bases: OnceCell<[(String, Option<String>); 2]>,
     seen: RefCell<Vec<(String, Real)>>,
 }
 
@@ -60,19 +62,20 @@ impl<'a> Links<'a> {
     pub fn none() -> Self {
         Links {
             resolver: None,
-            bases: Default::default(),
+            written: Default::default(),
+            bases: OnceCell::new(),
             seen: RefCell::new(Vec::new()),
         }
     }
 
     pub fn new(resolver: Option<&'a dyn PathResolver>, root: &str, home: &str) -> Self {
-        let Some(r) = resolver else {
+        if resolver.is_none() {
             return Links::none();
-        };
-        let base = |p: &str| (p.to_owned(), r.real_path(p).filter(|real| real != p));
+        }
         Links {
             resolver,
-            bases: [base(root), base(home)],
+            written: [root.to_owned(), home.to_owned()],
+            bases: OnceCell::new(),
             seen: RefCell::new(Vec::new()),
         }
     }
@@ -95,7 +98,7 @@ impl<'a> Links<'a> {
             match resolver.real_path(path) {
                 None => Real::Unknown,
                 Some(real) => {
-                    let mapped = self.rebase(&real);
+                    let mapped = self.rebase(resolver, &real);
                     if mapped == path {
                         Real::Same
                     } else {
@@ -109,8 +112,14 @@ impl<'a> Links<'a> {
     }
 
     /// A real path below the real root or home, written below the written one.
-    fn rebase(&self, real: &str) -> String {
-        for (written, real_base) in &self.bases {
+    fn rebase(&self, resolver: &dyn PathResolver, real: &str) -> String {
+        let bases = self.bases.get_or_init(|| {
+            self.written.clone().map(|written| {
+                let real = resolver.real_path(&written).filter(|r| *r != written);
+                (written, real)
+            })
+        });
+        for (written, real_base) in bases {
             if let Some(rel) = real_base.as_deref().and_then(|b| relative_to(real, b)) {
                 return join(written, rel);
             }

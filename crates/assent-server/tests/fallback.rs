@@ -73,16 +73,6 @@ async fn pending_until_the_boundary(svc: &Service, body: &Value) -> (String, Dat
     (id, expires_at)
 }
 
-/// The next `approval.settled` event (skipping others), as its approval.
-async fn next_settled(events: &mut SseReader) -> Value {
-    loop {
-        let event = events.next_event().await;
-        if event.event.as_deref() == Some("approval.settled") {
-            return event.json()["approval"].clone();
-        }
-    }
-}
-
 /// The next event called `name` (others in between are skipped), as JSON.
 async fn next_named(events: &mut SseReader, name: &str) -> Value {
     loop {
@@ -91,6 +81,11 @@ async fn next_named(events: &mut SseReader, name: &str) -> Value {
             return event.json();
         }
     }
+}
+
+/// The next `approval.settled` event (skipping others), as its approval.
+async fn next_settled(events: &mut SseReader) -> Value {
+    next_named(events, "approval.settled").await["approval"].clone()
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command: installs what Assent needs (scripts/deps.sh), builds the window's
-# UI, the desktop app (release, embedded UI) and the `assent` CLI, then starts the desk in the
+# UI, the desktop app (the tray process and its window process, embedded UI) and the `assent`
+# CLI, then starts the desk in the
 # tray, embedding the service on 127.0.0.1:7391. Without a display it starts `assent serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,10 +13,12 @@ root="$PWD"
 
 echo "==> building the window (ui/)"
 (cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build)
-echo "==> building assent-desktop and assent (optimised; ~15-25 min the first time on 2 cores)"
+echo "==> building assent-desktop, assent-window and assent (optimised; ~15-25 min the first time on 2 cores)"
 # The desktop app uses the size-optimised `desktop` profile (Cargo.toml): a tray idling all day
 # maps fewer pages (docs/benchmarks.md); the CLI and service keep the speed-optimised release.
-cargo build --profile desktop --locked -p assent-desktop --features custom-protocol
+# assent-desktop (tray, notifications, embedded service) starts assent-window (the Tauri
+# window) from its own directory on Open.
+cargo build --profile desktop --locked -p assent-desktop -p assent-window --features assent-window/custom-protocol
 cargo build --release --locked -p assent-cli
 target_root="${CARGO_TARGET_DIR:-$root/target}"
 target="$target_root/release"
@@ -25,7 +28,7 @@ bin="$HOME/.local/bin"
 mkdir -p "$bin"
 ln -sf "$target/assent" "$bin/assent"
 ln -sf "$desktop" "$bin/assent-desktop"
-echo "==> installed assent and assent-desktop in $bin"
+echo "==> installed assent and assent-desktop in $bin (its window: $target_root/desktop/assent-window)"
 
 log_dir="${XDG_STATE_HOME:-$HOME/.local/state}/assent"
 mkdir -p "$log_dir"

@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export ASSENT_SCREENSHOTS="${ASSENT_SCREENSHOTS:-$PWD/docs/screenshots}"
 mkdir -p "$ASSENT_SCREENSHOTS"
-features="e2e,custom-protocol"
-echo "==> building the app and the e2e suites (features: $features)"
+features="e2e"
+echo "==> building the window (assent-window, embedded UI), the app and the e2e suites"
+# assent-desktop starts the window binary from its own directory (target/debug).
+cargo build -p assent-window --features custom-protocol --locked
 cargo test -p assent-desktop --features "$features" --locked --no-run --test e2e_notifications --test e2e_webdriver --test e2e_tray --test e2e_settings
 for suite in e2e_notifications e2e_webdriver e2e_tray e2e_settings; do
   echo "==> $suite (Xvfb + dbus-run-session)"

@@ -1,6 +1,176 @@
-//! `assent-desktop`: the tray app. `--tray` starts without opening the window.
+//! `assent-window`: the approval window, a second process `assent-desktop` starts on *Open*
+//! (see `assent_desktop::window`). It shows the page and forwards each command the page
+//! invokes to the tray process over stdout, answered on stdin; it holds no token. Closing the
+//! window ends this process; so does the tray process closing our stdin.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
-fn main() -> std::process::ExitCode {
-    assent_desktop::main_entry()
+mod bridge;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use assent_desktop::ipc::{CommandError, DeskEvent, DESK_EVENT};
+use assent_desktop::window::{plain_id, WindowCall, FOCUS_ARG};
+use assent_protocol::DecisionRequest;
+use serde_json::Value;
+use tauri::{AppHandle, Emitter, Manager, State, WebviewUrl, WebviewWindowBuilder};
+
+use crate::bridge::Bridge;
+
+const MAIN: &str = "main";
+
+/// Rendering defaults set before GTK and WebKit start (a value the person set wins). The
+/// DMA-BUF renderer costs ≈60 MiB more while the window is open and shows the same page; GTK's
+/// own GL (the webview renders in WebKit's process) is not needed for this window's chrome
+/// (docs/benchmarks.md has both measurements).
+const RENDERING_DEFAULTS: [(&str, &str); 2] = [
+    ("GDK_GL", "disable"),
+    ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
+];
+
+fn set_rendering_defaults() {
+    for (name, value) in RENDERING_DEFAULTS {
+        if std::env::var_os(name).is_none() {
+            // Before any thread exists: nothing reads the environment concurrently.
+            std::env::set_var(name, value);
+        }
+    }
+}
+
+type Shared<'a> = State<'a, Arc<Bridge>>;
+
+#[tauri::command]
+async fn desk_snapshot(bridge: Shared<'_>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::DeskSnapshot).await
+}
+
+#[tauri::command]
+async fn approval_decide(
+    bridge: Shared<'_>,
+    approval_id: String,
+    decision: DecisionRequest,
+) -> Result<Value, CommandError> {
+    bridge
+        .call(WindowCall::ApprovalDecide {
+            approval_id,
+            decision,
+        })
+        .await
+}
+
+#[tauri::command]
+async fn grant_revoke(
+    bridge: Shared<'_>,
+    grant_id: String,
+    reason: String,
+) -> Result<Value, CommandError> {
+    bridge
+        .call(WindowCall::GrantRevoke { grant_id, reason })
+        .await
+}
+
+#[tauri::command]
+async fn run_resume(bridge: Shared<'_>, run_id: String) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::RunResume { run_id }).await
+}
+
+#[tauri::command]
+async fn audit_list(bridge: Shared<'_>, run_id: Option<String>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::AuditList { run_id }).await
+}
+
+#[tauri::command]
+async fn pause_set(
+    bridge: Shared<'_>,
+    choice: assent_desktop::pause::PauseChoice,
+) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::PauseSet { choice }).await
+}
+
+#[tauri::command]
+async fn settings_get(bridge: Shared<'_>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::SettingsGet).await
+}
+
+#[tauri::command]
+async fn settings_save(
+    bridge: Shared<'_>,
+    input: assent_desktop::window::SettingsInput,
+) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::SettingsSave { input }).await
+}
+
+/// Shows and focuses the window, on `focus` if given (a tray entry or a notification click).
+pub fn focus(app: &AppHandle, approval_id: Option<String>) {
+    let Some(window) = app.get_webview_window(MAIN) else {
+        return;
+    };
+    let _ = window.unminimize();
+    let _ = window.show();
+    let _ = window.set_focus();
+    if let Some(approval_id) = approval_id.filter(|id| plain_id(id)) {
+        if let Err(err) = app.emit(DESK_EVENT, DeskEvent::Focus { approval_id }) {
+            tracing::warn!(%err, "cannot focus the prompt");
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    set_rendering_defaults();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ASSENT_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    if std::io::stdin().is_terminal() {
+        eprintln!("assent-window is the window of assent-desktop: run assent-desktop to open it");
+        return ExitCode::from(2);
+    }
+    let args: Vec<String> = std::env::args().collect();
+    let focus = args
+        .iter()
+        .position(|arg| arg == FOCUS_ARG)
+        .and_then(|at| args.get(at + 1))
+        .filter(|id| plain_id(id))
+        .cloned();
+    let built = tauri::Builder::default()
+        .invoke_handler(tauri::generate_handler![
+            desk_snapshot,
+            approval_decide,
+            grant_revoke,
+            run_resume,
+            audit_list,
+            pause_set,
+            settings_get,
+            settings_save,
+        ])
+        .setup(move |app| {
+            let bridge = Bridge::start(app.handle().clone());
+            app.manage(bridge);
+            let path = match &focus {
+                Some(id) => format!("index.html#/pending/{id}"),
+                None => "index.html".to_owned(),
+            };
+            WebviewWindowBuilder::new(app, MAIN, WebviewUrl::App(path.into()))
+                .title("Assent")
+                .inner_size(1100.0, 760.0)
+                .min_inner_size(720.0, 480.0)
+                .build()?;
+            Ok(())
+        })
+        .build(tauri::generate_context!());
+    match built {
+        Ok(app) => {
+            // The last window closed: this process ends (the tray process stays).
+            app.run(|_, _| {});
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            tracing::error!(%err, "cannot open the window");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Memory (PSS summed over the app and its WebKit children) and idle wake-ups (voluntary context switches
-# of all their threads) of the desktop app, with the window closed and open.
+# Memory (PSS summed over the app, its window process and their WebKit children) and idle
+# wake-ups (voluntary context switches of all their threads) of the desktop app, with the
+# window closed and open.
 # Usage (see docs/benchmarks.md):
 #   xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- \
 #     tests/e2e/measure.sh target/release/assent-desktop

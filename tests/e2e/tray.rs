@@ -1,7 +1,7 @@
-//! End-to-end: the tray as a panel sees it. On Linux the tray is a StatusNotifierItem (via
-//! libayatana-appindicator) with a `com.canonical.dbusmenu` menu; this suite plays the panel
+//! End-to-end: the tray as a panel sees it. On Linux the tray is a StatusNotifierItem (ksni,
+//! D-Bus only: the tray process links no GTK) with a `com.canonical.dbusmenu` menu; this suite plays the panel
 //! on a private session bus (it owns `org.kde.StatusNotifierWatcher`), reads the item's icon,
-//! label and menu as the desk goes idle → pending → disconnected, and clicks the menu:
+//! title and menu as the desk goes idle → pending → disconnected, and clicks the menu:
 //! a pause silences notifications, "Open Assent" and a prompt entry open the window, "Quit"
 //! exits 0. Also: a second launch exits and makes the first one open its window. Run by
 //! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
@@ -21,13 +21,14 @@ use std::time::Duration;
 use common::notification_server::{Call, NotificationServer};
 use common::status_notifier::{MenuNode, Registered, TrayHost};
 use common::{
-    app_binary, eventually, shell_request, submit_pending, x_tree, x_window_titled, Desk,
-    TestService, ASKED_COMMAND,
+    app_binary, eventually, shell_request, submit_pending, x_window_titled, Desk, TestService,
+    ASKED_COMMAND,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
 const WINDOW_TITLE: &str = "Assent";
-const XEMBED_CLASS: &str = "tray-icon tray app assent";
+/// The single-instance name the running desk owns on the session bus.
+const DESK_BUS_NAME: &str = "dev.assent.Desktop";
 
 struct App(Child);
 
@@ -118,9 +119,16 @@ async fn until_icon(host: &TrayHost, item: &Registered, want: Icon, why: &str) {
     .await;
 }
 
-async fn until_label(host: &TrayHost, item: &Registered, want: &str) {
-    eventually(&format!("the tray label {want:?}"), WAIT, || async {
-        (host.item_string(item, "XAyatanaLabel").await == want).then_some(())
+/// Waits until the item's title shows the pending count `count` ("" for none): hosts that
+/// draw text beside the icon use the title.
+async fn until_label(host: &TrayHost, item: &Registered, count: &str) {
+    let want = if count.is_empty() {
+        "Assent".to_owned()
+    } else {
+        format!("Assent ({count})")
+    };
+    eventually(&format!("the tray title {want:?}"), WAIT, || async {
+        (host.item_string(item, "Title").await == want).then_some(())
     })
     .await;
 }
@@ -153,13 +161,6 @@ async fn tray_shows_idle_pending_and_disconnected_with_the_menu() {
     let item = register(&mut host).await;
 
     until_icon(&host, &item, Icon::Idle, "the idle icon once connected").await;
-    // libayatana-appindicator falls back to an XEmbed GtkStatusIcon (a window of class
-    // "tray-icon tray app assent") only when no watcher owns the name.
-    let tree = x_tree();
-    assert!(
-        !tree.contains(XEMBED_CLASS),
-        "with a StatusNotifierWatcher there is no XEmbed fallback icon: {tree}"
-    );
     let properties = host.item_properties(&item).await;
     let status = properties.get("Status").map(|v| format!("{v:?}"));
     assert!(
@@ -167,9 +168,14 @@ async fn tray_shows_idle_pending_and_disconnected_with_the_menu() {
         "the item is shown (Status Active): {status:?}"
     );
     assert_eq!(
-        host.item_string(&item, "XAyatanaLabel").await,
-        "",
+        host.item_string(&item, "Title").await,
+        "Assent",
         "no count beside the icon while nothing waits"
+    );
+    let pixmap = properties.get("IconPixmap").map(|v| format!("{v:?}"));
+    assert!(
+        pixmap.as_ref().is_some_and(|p| p.len() > 1000),
+        "the icon also travels as pixels, for hosts that do not read files: {pixmap:.100?}"
     );
     let menu = host.menu(&item).await;
     let top: Vec<String> = menu
@@ -309,10 +315,15 @@ async fn a_second_launch_exits_and_the_first_opens_its_window() {
         !x_window_titled(WINDOW_TITLE),
         "--tray starts without a window"
     );
-    // No watcher in this test: the tray falls back to an XEmbed icon (what a desktop without
-    // StatusNotifier support, e.g. a plain X session with a classic tray, gets).
-    eventually("the XEmbed fallback icon", WAIT, || async {
-        x_tree().contains(XEMBED_CLASS).then_some(())
+    // No watcher in this test (a desktop without StatusNotifier support): the desk still
+    // runs and owns its single-instance name.
+    let bus = zbus::Connection::session().await.expect("the session bus");
+    let dbus = zbus::fdo::DBusProxy::new(&bus)
+        .await
+        .expect("the bus daemon");
+    eventually("the first instance to own its bus name", WAIT, || async {
+        let name = zbus::names::BusName::try_from(DESK_BUS_NAME).ok()?;
+        dbus.name_has_owner(name).await.ok()?.then_some(())
     })
     .await;
 
@@ -332,4 +343,137 @@ async fn a_second_launch_exits_and_the_first_opens_its_window() {
         first.0.try_wait().expect("wait").is_none(),
         "the first instance keeps running"
     );
+}
+
+/// The direct children of `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+fn comm(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// Whether `pid` runs (a zombie does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(')')
+                .map(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        })
+        .unwrap_or(false)
+}
+
+/// The window process the app started, once it runs.
+async fn window_process(app: u32) -> u32 {
+    eventually("the window process", WAIT, || async {
+        children(app)
+            .into_iter()
+            .find(|pid| comm(*pid) == "assent-window" && alive(*pid))
+    })
+    .await
+}
+
+/// The libraries a process has mapped.
+fn maps(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tray() {
+    let service = TestService::start().await;
+    let desk = Desk::new();
+    let mut app = App::start(&desk, &["--tray"], Some(&service));
+    let tray = app.0.id();
+    let bus = zbus::Connection::session().await.expect("the session bus");
+    let dbus = zbus::fdo::DBusProxy::new(&bus)
+        .await
+        .expect("the bus daemon");
+    eventually("the app to own its bus name", WAIT, || async {
+        let name = zbus::names::BusName::try_from(DESK_BUS_NAME).ok()?;
+        dbus.name_has_owner(name).await.ok()?.then_some(())
+    })
+    .await;
+    let tray_maps = maps(tray);
+    for library in ["libwebkit2gtk", "libjavascriptcoregtk", "libgtk-3"] {
+        assert!(
+            !tray_maps.contains(library),
+            "the idle tray process must not map {library}: that is what kept it above 60 MB"
+        );
+    }
+    assert!(children(tray).is_empty(), "--tray starts no window process");
+
+    // A second launch opens the window: a child process, which WebKit lives in.
+    let mut second = App::start(&desk, &[], Some(&service));
+    assert_eq!(
+        second.exited().await.code(),
+        Some(0),
+        "the second launch hands over"
+    );
+    let window = window_process(tray).await;
+    eventually("the window to show", WAIT, || async {
+        x_window_titled(WINDOW_TITLE).then_some(())
+    })
+    .await;
+    assert!(
+        maps(window).contains("libwebkit2gtk"),
+        "the webview lives in the window process"
+    );
+    let environ =
+        std::fs::read(format!("/proc/{window}/environ")).expect("the window's environment");
+    let environ = String::from_utf8_lossy(&environ);
+    assert!(
+        !environ.contains(&service.tokens.approver),
+        "the approver token never reaches the window process"
+    );
+    assert!(
+        !environ
+            .split('\0')
+            .any(|entry| entry.starts_with("ASSENT_TOKEN=")),
+        "no token variable in the window's environment"
+    );
+
+    // The window process ending (a crash, or the window closed) leaves the tray running, and
+    // the next Open starts a new one.
+    let _ = Command::new("kill").arg(window.to_string()).status();
+    eventually("the window process to end", WAIT, || async {
+        (!alive(window)).then_some(())
+    })
+    .await;
+    assert!(
+        app.0.try_wait().expect("wait").is_none(),
+        "the tray keeps running"
+    );
+    let mut third = App::start(&desk, &[], Some(&service));
+    assert_eq!(
+        third.exited().await.code(),
+        Some(0),
+        "the third launch hands over"
+    );
+    let reopened = window_process(tray).await;
+    assert_ne!(reopened, window, "a new window process");
+
+    // The tray process dying (even SIGKILL) closes the window's link: no orphan window.
+    let _ = Command::new("kill")
+        .args(["-KILL", &tray.to_string()])
+        .status();
+    let _ = app.exited().await;
+    eventually("the orphaned window to close itself", WAIT, || async {
+        (!alive(reopened)).then_some(())
+    })
+    .await;
 }

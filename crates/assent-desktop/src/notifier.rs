@@ -64,9 +64,11 @@ pub struct Notifier {
 impl Notifier {
     /// Connects to the session bus and starts the one listener, which forwards every
     /// signal to `signals` until the receiver is dropped.
-    pub async fn connect(signals: mpsc::Sender<Signal>) -> zbus::Result<Notifier> {
-        let connection = zbus::Connection::session().await?;
-        let proxy = NotificationsProxy::new(&connection).await?;
+    pub async fn connect(
+        connection: &zbus::Connection,
+        signals: mpsc::Sender<Signal>,
+    ) -> zbus::Result<Notifier> {
+        let proxy = NotificationsProxy::new(connection).await?;
         let mut actions = proxy.receive_action_invoked().await?;
         let mut closed = proxy.receive_notification_closed().await?;
         tokio::spawn(async move {

@@ -3,7 +3,7 @@
 
 use assent_client::ClientError;
 use assent_protocol::ErrorCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::desk::DeskSnapshot;
 
@@ -21,13 +21,13 @@ pub enum DeskEvent {
 }
 
 /// Why a command failed. The UI branches on `code`, never on `message`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandError {
     pub code: CommandErrorCode,
     pub message: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CommandErrorCode {
     /// The input is not acceptable (e.g. a deny without a reason).
@@ -46,6 +46,13 @@ impl CommandError {
     pub fn invalid(message: impl Into<String>) -> CommandError {
         CommandError {
             code: CommandErrorCode::Invalid,
+            message: message.into(),
+        }
+    }
+
+    pub fn unavailable(message: impl Into<String>) -> CommandError {
+        CommandError {
+            code: CommandErrorCode::Unavailable,
             message: message.into(),
         }
     }

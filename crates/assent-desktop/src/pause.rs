@@ -1,7 +1,7 @@
 //! "Pause notifications": 30 min, 1 h, or until resumed. Paused means tray only, no popups.
 
 use chrono::{DateTime, Duration, Utc};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The pause in force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -13,7 +13,7 @@ pub enum Pause {
 }
 
 /// What the person picked (tray menu or window).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PauseChoice {
     HalfHour,

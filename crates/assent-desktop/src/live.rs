@@ -11,18 +11,17 @@ use assent_core::{Role, ScopeKind};
 use assent_protocol::DecisionRequest;
 use chrono::Utc;
 use futures::{Stream, StreamExt};
-use tauri::{AppHandle, Emitter, Runtime};
 use tokio::sync::mpsc;
 
 use crate::desk::{Desk, Follow, Link};
 use crate::hub::{locked, Hub};
-use crate::ipc::{DeskEvent, DESK_EVENT};
+use crate::ipc::DeskEvent;
 use crate::notices::{NoticeOp, Notices};
 use crate::notifier::{Notifier, Signal};
 use crate::pause::{Pause, PauseChoice};
 use crate::prompt::{notice, PromptAction};
-use crate::tray::{self, TrayView};
-use crate::window;
+use crate::tray::{Tray, TrayView};
+use crate::Shell;
 
 /// Expiry of a grant made from a notification's "Allow once".
 pub const ONCE_EXPIRY_SECONDS: i64 = 15 * 60;
@@ -50,13 +49,16 @@ fn subscribe(hub: &Hub) -> Events {
 }
 
 /// Runs until the app quits.
-pub async fn run<R: Runtime>(
-    app: AppHandle<R>,
-    hub: Arc<Hub>,
+pub(crate) async fn run(
+    shell: Arc<Shell>,
+    tray: Option<Tray>,
     mut inputs: mpsc::Receiver<Input>,
     notifier: Option<Notifier>,
 ) {
+    let hub = Arc::clone(&shell.hub);
     let mut notices = Notices::default();
+    // Whether the last Notify failed: say so once, not once per prompt and event.
+    let mut notify_failing = false;
     let mut tray_shown: Option<TrayView> = None;
     let mut events = subscribe(&hub);
     loop {
@@ -79,13 +81,13 @@ pub async fn run<R: Runtime>(
                     events = subscribe(&hub);
                     *locked(&hub.desk) = Desk::default();
                 } else {
-                    on_input(&app, &hub, &mut notices, input);
+                    on_input(&shell, &mut notices, input);
                 }
             }
             () = pause_over => *locked(&hub.pause) = Pause::Off,
         }
-        reconcile(&hub, &mut notices, notifier.as_ref()).await;
-        redraw(&app, &hub, &mut tray_shown);
+        reconcile(&hub, &mut notices, notifier.as_ref(), &mut notify_failing).await;
+        redraw(&shell, tray.as_ref(), &mut tray_shown).await;
     }
 }
 
@@ -123,7 +125,8 @@ async fn refetch(hub: &Hub) {
     }
 }
 
-fn on_input<R: Runtime>(app: &AppHandle<R>, hub: &Arc<Hub>, notices: &mut Notices, input: Input) {
+fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
+    let hub = &shell.hub;
     match input {
         Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
         Input::Redraw | Input::Reconnect => {}
@@ -136,23 +139,19 @@ fn on_input<R: Runtime>(app: &AppHandle<R>, hub: &Arc<Hub>, notices: &mut Notice
             else {
                 return;
             };
-            on_action(app, hub, approval_id.to_owned(), action);
+            on_action(shell, approval_id.to_owned(), action);
         }
     }
 }
 
 /// A notification button: opens the window, or decides through the service with the
 /// approver token (never the webview's business).
-fn on_action<R: Runtime>(
-    app: &AppHandle<R>,
-    hub: &Arc<Hub>,
-    approval_id: String,
-    action: PromptAction,
-) {
+fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
     if action == PromptAction::Open {
-        window::open(app, Some(&approval_id));
+        shell.open_window(Some(&approval_id));
         return;
     }
+    let hub = &shell.hub;
     let roles = locked(&hub.settings).roles.clone();
     let offered = {
         let desk = locked(&hub.desk);
@@ -203,7 +202,12 @@ pub fn decision_for(action: PromptAction) -> Option<DecisionRequest> {
 }
 
 /// Brings the notifications in line with the desk.
-async fn reconcile(hub: &Hub, notices: &mut Notices, notifier: Option<&Notifier>) {
+async fn reconcile(
+    hub: &Hub,
+    notices: &mut Notices,
+    notifier: Option<&Notifier>,
+    failing: &mut bool,
+) {
     let paused = hub.paused();
     let roles: Vec<Role> = locked(&hub.settings).roles.clone();
     let ops = {
@@ -211,31 +215,35 @@ async fn reconcile(hub: &Hub, notices: &mut Notices, notifier: Option<&Notifier>
         notices.plan(&desk.pending_newest_first(), paused, &roles)
     };
     if let Some(notifier) = notifier {
-        execute(notifier, notices, ops).await;
+        execute(notifier, notices, ops, failing).await;
     }
 }
 
 /// Brings the tray (what changed of it) and the window in line with the desk.
-fn redraw<R: Runtime>(app: &AppHandle<R>, hub: &Hub, tray_shown: &mut Option<TrayView>) {
+async fn redraw(shell: &Shell, tray: Option<&Tray>, tray_shown: &mut Option<TrayView>) {
+    let hub = &shell.hub;
     let view = TrayView::of(&locked(&hub.desk), hub.paused());
     if tray_shown.as_ref() != Some(&view) {
-        match tray::apply(app, &view, tray_shown.as_ref()) {
-            Ok(()) => *tray_shown = Some(view),
-            Err(err) => {
-                tracing::warn!(%err, "cannot update the tray");
-                *tray_shown = None;
-            }
+        if let Some(tray) = tray {
+            tray.show(view.clone()).await;
         }
+        *tray_shown = Some(view);
     }
-    let event = DeskEvent::State {
-        snapshot: hub.snapshot(),
-    };
-    if let Err(err) = app.emit(DESK_EVENT, event) {
-        tracing::warn!(%err, "cannot update the window");
+    if shell.window.is_open() {
+        shell.window.emit(&DeskEvent::State {
+            snapshot: hub.snapshot(),
+        });
     }
 }
 
-async fn execute(notifier: &Notifier, notices: &mut Notices, ops: Vec<NoticeOp>) {
+/// Sends the plan. A prompt whose Notify failed stays unshown and is tried again on the next
+/// change (a notification server may start later).
+async fn execute(
+    notifier: &Notifier,
+    notices: &mut Notices,
+    ops: Vec<NoticeOp>,
+    failing: &mut bool,
+) {
     for op in ops {
         match op {
             NoticeOp::Show {
@@ -245,8 +253,17 @@ async fn execute(notifier: &Notifier, notices: &mut Notices, ops: Vec<NoticeOp>)
                 count,
                 updated_at,
             } => match notifier.show(&notice, replaces).await {
-                Ok(id) => notices.shown(&approval_id, id, count, updated_at),
-                Err(err) => tracing::warn!(%err, %approval_id, "cannot show the notification"),
+                Ok(id) => {
+                    notices.shown(&approval_id, id, count, updated_at);
+                    *failing = false;
+                }
+                Err(err) if *failing => {
+                    tracing::debug!(%err, %approval_id, "cannot show the notification");
+                }
+                Err(err) => {
+                    tracing::warn!(%err, %approval_id, "cannot show notifications; the tray and the window still show every prompt");
+                    *failing = true;
+                }
             },
             NoticeOp::Close {
                 approval_id,

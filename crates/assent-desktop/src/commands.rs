@@ -1,0 +1,157 @@
+//! The window's commands, answered in the tray process (the window forwards each one, see
+//! [`crate::window`]). Each extracts its inputs, makes one call, maps the error. Decisions and
+//! revocations go through the service with the approver token held here, never in the window.
+
+use std::sync::Arc;
+
+use assent_core::Role;
+use serde::{Deserialize, Serialize};
+
+use crate::hub::{Hub, Switched};
+use crate::ipc::CommandError;
+use crate::live::Input;
+use crate::settings::Settings;
+use crate::window::WindowCall;
+use crate::Shell;
+
+/// Answers one call from the window with the JSON the page expects.
+pub(crate) async fn handle(
+    shell: &Arc<Shell>,
+    call: WindowCall,
+) -> Result<serde_json::Value, CommandError> {
+    let hub = &shell.hub;
+    match call {
+        WindowCall::DeskSnapshot => to_json(&hub.snapshot()),
+        WindowCall::ApprovalDecide {
+            approval_id,
+            decision,
+        } => {
+            if let assent_protocol::DecisionRequest::Deny { reason } = &decision {
+                if reason.trim().is_empty() {
+                    return Err(CommandError::invalid(
+                        "a denial needs a reason for the agent",
+                    ));
+                }
+            }
+            hub.client().decide(&approval_id, &decision).await?;
+            Ok(serde_json::Value::Null)
+        }
+        WindowCall::GrantRevoke { grant_id, reason } => {
+            if reason.trim().is_empty() {
+                return Err(CommandError::invalid("a revocation needs a reason"));
+            }
+            hub.client().revoke(&grant_id, &reason).await?;
+            Ok(serde_json::Value::Null)
+        }
+        WindowCall::RunResume { run_id } => {
+            if run_id.trim().is_empty() {
+                return Err(CommandError::invalid("which run to resume?"));
+            }
+            hub.client().resume_run(&run_id).await?;
+            Ok(serde_json::Value::Null)
+        }
+        WindowCall::AuditList { run_id } => {
+            let run_id = run_id.filter(|id| !id.trim().is_empty());
+            to_json(&hub.client().audit(None, run_id.as_deref()).await?)
+        }
+        WindowCall::PauseSet { choice } => {
+            hub.inputs
+                .send(Input::Pause(choice))
+                .await
+                .map_err(|_| CommandError::local("the app is shutting down"))?;
+            Ok(serde_json::Value::Null)
+        }
+        WindowCall::SettingsGet => to_json(&view(shell)),
+        WindowCall::SettingsSave { input } => to_json(&settings_save(shell, input).await?),
+    }
+}
+
+fn to_json(value: &impl Serialize) -> Result<serde_json::Value, CommandError> {
+    serde_json::to_value(value).map_err(|err| CommandError::local(err.to_string()))
+}
+
+/// The settings as the window sees them: never the token itself.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettingsView {
+    /// The service in use now.
+    pub connected_url: String,
+    pub embedded: bool,
+    /// The stored remote service (applies on save; `ASSENT_URL` + `ASSENT_TOKEN` win).
+    pub service_url: String,
+    pub has_token: bool,
+    pub notifications: bool,
+    pub autostart: bool,
+    pub roles: Vec<Role>,
+}
+
+/// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SettingsInput {
+    pub service_url: String,
+    pub token: Option<String>,
+    pub notifications: bool,
+    pub autostart: bool,
+    pub roles: Vec<Role>,
+}
+
+fn view(shell: &Shell) -> SettingsView {
+    let settings = shell.hub.settings();
+    let current = shell.hub.current();
+    let autostart = shell.autostart.is_enabled().unwrap_or(settings.autostart);
+    SettingsView {
+        connected_url: current.url,
+        embedded: current.embedded,
+        service_url: settings.service_url.unwrap_or_default(),
+        has_token: settings.token.is_some_and(|t| !t.is_empty()),
+        notifications: !settings.notifications_off,
+        autostart,
+        roles: settings.roles,
+    }
+}
+
+/// Follows the service the settings name now, without a restart (the environment's
+/// `ASSENT_URL` + `ASSENT_TOKEN` still win).
+async fn follow_service(shell: &Shell, settings: &Settings) -> Result<(), CommandError> {
+    let wanted = settings.service(
+        std::env::var(assent_client::URL_ENV).ok(),
+        std::env::var(assent_client::TOKEN_ENV).ok(),
+    );
+    match shell.hub.follow(wanted).await {
+        Ok(Switched::Unchanged) => Ok(()),
+        Ok(Switched::To { url, stop_embedded }) => {
+            tracing::info!(%url, "following the service from the settings");
+            shell.guard.keep(stop_embedded);
+            Ok(())
+        }
+        Err(err) => Err(CommandError::local(err.to_string())),
+    }
+}
+
+async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsView, CommandError> {
+    let hub: &Hub = &shell.hub;
+    let mut settings = hub.settings();
+    let url = input.service_url.trim();
+    if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(CommandError::invalid(
+            "the service URL starts with http:// or https://",
+        ));
+    }
+    settings.service_url = (!url.is_empty()).then(|| url.to_owned());
+    if let Some(token) = input.token {
+        let token = token.trim().to_owned();
+        settings.token = (!token.is_empty()).then_some(token);
+    }
+    settings.notifications_off = !input.notifications;
+    settings.autostart = input.autostart;
+    settings.roles = input.roles;
+    follow_service(shell, &settings).await?;
+    if let Err(err) = shell.autostart.set(input.autostart) {
+        tracing::warn!(%err, "cannot change autostart");
+    }
+    settings
+        .save(&hub.settings_path)
+        .map_err(|err| CommandError::local(err.to_string()))?;
+    hub.set_settings(settings);
+    let _ = hub.inputs.send(Input::Redraw).await;
+    Ok(view(shell))
+}

@@ -9,7 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 apt_packages=(
   build-essential pkg-config curl ca-certificates git
-  libwebkit2gtk-4.1-dev libayatana-appindicator3-1        # Tauri build + tray at run time
+  libwebkit2gtk-4.1-dev                                    # the window (Tauri) builds against WebKitGTK
   xvfb xauth dbus webkit2gtk-driver fonts-dejavu-core      # headless desktop tests
   imagemagick                                              # screenshots of the e2e run
   x11-utils                                                # xwininfo: the tray suite sees windows

@@ -30,6 +30,21 @@ ln -sf "$target/assent" "$bin/assent"
 ln -sf "$desktop" "$bin/assent-desktop"
 echo "==> installed assent and assent-desktop in $bin (its window: $target_root/desktop/assent-window)"
 
+# The app menu entry (its name is also the `desktop-entry` hint of every notification).
+apps="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
+mkdir -p "$apps"
+cat >"$apps/assent-desktop.desktop" <<EOF
+[Desktop Entry]
+Type=Application
+Name=Assent
+Comment=Approve what your coding agents want to run
+Exec=$bin/assent-desktop
+Icon=$root/icons/app.png
+Categories=Development;
+StartupNotify=false
+EOF
+echo "==> app menu entry: $apps/assent-desktop.desktop"
+
 log_dir="${XDG_STATE_HOME:-$HOME/.local/state}/assent"
 mkdir -p "$log_dir"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

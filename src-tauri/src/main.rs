@@ -118,13 +118,7 @@ pub fn focus(app: &AppHandle, approval_id: Option<String>) {
 
 fn main() -> ExitCode {
     set_rendering_defaults();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ASSENT_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    assent_desktop::init_logging();
     if std::io::stdin().is_terminal() {
         eprintln!("assent-window is the window of assent-desktop: run assent-desktop to open it");
         return ExitCode::from(2);

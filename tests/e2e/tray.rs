@@ -21,8 +21,8 @@ use std::time::Duration;
 use common::notification_server::{Call, NotificationServer};
 use common::status_notifier::{MenuNode, Registered, TrayHost};
 use common::{
-    app_binary, eventually, shell_request, submit_pending, x_window_titled, Desk, TestService,
-    ASKED_COMMAND,
+    app_binary, children, eventually, running, shell_request, submit_pending, x_window_titled,
+    Desk, TestService, ASKED_COMMAND,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -345,37 +345,10 @@ async fn a_second_launch_exits_and_the_first_opens_its_window() {
     );
 }
 
-/// The direct children of `pid`.
-fn children(pid: u32) -> Vec<u32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return Vec::new();
-    };
-    tasks
-        .flatten()
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-        .flat_map(|list| {
-            list.split_whitespace()
-                .filter_map(|p| p.parse().ok())
-                .collect::<Vec<u32>>()
-        })
-        .collect()
-}
-
 fn comm(pid: u32) -> String {
     std::fs::read_to_string(format!("/proc/{pid}/comm"))
         .map(|name| name.trim().to_owned())
         .unwrap_or_default()
-}
-
-/// Whether `pid` runs (a zombie does not).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(')')
-                .map(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
-        })
-        .unwrap_or(false)
 }
 
 /// The window process the app started, once it runs.
@@ -383,7 +356,7 @@ async fn window_process(app: u32) -> u32 {
     eventually("the window process", WAIT, || async {
         children(app)
             .into_iter()
-            .find(|pid| comm(*pid) == "assent-window" && alive(*pid))
+            .find(|pid| comm(*pid) == "assent-window" && running(*pid))
     })
     .await
 }
@@ -451,7 +424,7 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
     // the next Open starts a new one.
     let _ = Command::new("kill").arg(window.to_string()).status();
     eventually("the window process to end", WAIT, || async {
-        (!alive(window)).then_some(())
+        (!running(window)).then_some(())
     })
     .await;
     assert!(
@@ -473,7 +446,7 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
         .status();
     let _ = app.exited().await;
     eventually("the orphaned window to close itself", WAIT, || async {
-        (!alive(reopened)).then_some(())
+        (!running(reopened)).then_some(())
     })
     .await;
 }

@@ -71,8 +71,8 @@ impl Shell {
     }
 }
 
-/// The binary's entry point.
-pub fn main_entry() -> ExitCode {
+/// Logs to stderr (both processes: the window's stdout is its link), filtered by `ASSENT_LOG`.
+pub fn init_logging() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ASSENT_LOG")
@@ -80,6 +80,11 @@ pub fn main_entry() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
+}
+
+/// The binary's entry point.
+pub fn main_entry() -> ExitCode {
+    init_logging();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let settings_path = std::env::var_os(SETTINGS_ENV)
         .map(PathBuf::from)

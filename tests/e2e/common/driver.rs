@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use fantoccini::{Client, ClientBuilder, Locator};
 
-use super::{app_binary, eventually, Desk};
+use super::{app_binary, children, eventually, running, Desk};
 
 pub const WAIT: Duration = Duration::from_secs(30);
 const DRIVER: &str = "http://127.0.0.1:4444";
@@ -19,19 +19,7 @@ pub struct Driver(Child);
 
 /// The processes below `pid`, children before their parents' later siblings.
 fn descendants(pid: u32) -> Vec<u32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return Vec::new();
-    };
-    let children: Vec<u32> = tasks
-        .filter_map(Result::ok)
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-        .flat_map(|list| {
-            list.split_whitespace()
-                .filter_map(|id| id.parse().ok())
-                .collect::<Vec<u32>>()
-        })
-        .collect();
-    children
+    children(pid)
         .into_iter()
         .flat_map(|child| {
             let mut below = descendants(child);
@@ -39,17 +27,6 @@ fn descendants(pid: u32) -> Vec<u32> {
             below
         })
         .collect()
-}
-
-/// Whether `pid` still runs (a zombie or a vanished process does not).
-fn running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(')')
-                .map(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
-        })
-        .unwrap_or(false)
 }
 
 impl Drop for Driver {

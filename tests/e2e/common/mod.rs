@@ -314,3 +314,30 @@ pub fn x_window_titled(title: &str) -> bool {
             .is_some_and(|head| head.trim_end().ends_with(&quoted))
     })
 }
+
+/// The direct children of `pid` (over all its threads).
+pub fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|id| id.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// Whether `pid` still runs (a zombie or a vanished process does not).
+pub fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(')')
+                .map(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        })
+        .unwrap_or(false)
+}

@@ -11,12 +11,15 @@ export function Settings({ paused }: { paused: string | null }) {
   const [message, setMessage] = useState<string | null>(null);
 
   useEffect(() => {
-    void api.settings().then((v) => {
-      setView(v);
-      setUrl(v.service_url);
-    });
+    api
+      .settings()
+      .then((v) => {
+        setView(v);
+        setUrl(v.service_url);
+      })
+      .catch((err: unknown) => setMessage(`Cannot read the settings: ${(err as CommandError).message ?? String(err)}`));
   }, []);
-  if (!view) return <p>Loading…</p>;
+  if (!view) return <p role="status">{message ?? 'Loading…'}</p>;
 
   const save = async (patch: Partial<SettingsView>, newToken: string | null = null) => {
     const next = { ...view, ...patch };

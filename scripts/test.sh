@@ -13,6 +13,8 @@ echo "==> cargo fmt --check"
 cargo fmt --all --check
 echo "==> cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The end-to-end suites and the notify bench need the e2e feature to compile at all.
+cargo clippy -p assent-desktop --features e2e --all-targets --locked -- -D warnings
 echo "==> cargo test"
 cargo test --workspace --locked
 

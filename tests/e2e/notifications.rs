@@ -17,7 +17,10 @@ use std::time::Duration;
 
 use assent_core::{ApprovalStatus, ScopeKind};
 use common::notification_server::{Call, NotificationServer};
-use common::{app_binary, eventually, shell_request, submit_pending, Desk, ASKED_COMMAND};
+use common::{
+    app_binary, children, eventually, running, shell_request, submit_pending, x_window_titled,
+    Desk, ASKED_COMMAND,
+};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -131,5 +134,53 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
     assert!(
         again.is_none(),
         "no second notification for a settled prompt: {again:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_on_the_body_opens_the_window_process_on_that_prompt() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let app = start_app(&desk);
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let request = shell_request("run-body-click", ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+    let Some(Call::Notify { id, .. }) = server.next(WAIT).await else {
+        panic!("a submitted request must raise a notification");
+    };
+    assert!(
+        children(app.0.id()).is_empty(),
+        "--tray: no window process before the click"
+    );
+
+    server.invoke(id, "default").await;
+
+    // The tray process starts the window on the prompt: `assent-window --focus <id>`.
+    let window = eventually("the window process", WAIT, || async {
+        children(app.0.id()).into_iter().find(|pid| running(*pid))
+    })
+    .await;
+    let cmdline = std::fs::read(format!("/proc/{window}/cmdline")).expect("its command line");
+    let args: Vec<String> = cmdline
+        .split(|byte| *byte == 0)
+        .map(|arg| String::from_utf8_lossy(arg).into_owned())
+        .collect();
+    assert!(
+        args.windows(2)
+            .any(|pair| pair[0] == "--focus" && pair[1] == approval_id),
+        "the window opens on the clicked prompt: {args:?}"
+    );
+    eventually("the window to show", WAIT, || async {
+        x_window_titled("Assent").then_some(())
+    })
+    .await;
+    let approval = approver
+        .approval(&approval_id, None)
+        .await
+        .expect("approval");
+    assert_eq!(
+        approval.status,
+        ApprovalStatus::Requested,
+        "a click on the body decides nothing"
     );
 }

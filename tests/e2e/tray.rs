@@ -327,6 +327,15 @@ async fn a_second_launch_exits_and_the_first_opens_its_window() {
     })
     .await;
 
+    let mut quiet = App::start(&desk, &["--tray"], None);
+    let status = quiet.exited().await;
+    assert_eq!(status.code(), Some(0), "a second --tray launch exits 0");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !x_window_titled(WINDOW_TITLE),
+        "a second launch with --tray (autostart) opens no window"
+    );
+
     let mut second = App::start(&desk, &[], None);
     let status = second.exited().await;
     assert_eq!(

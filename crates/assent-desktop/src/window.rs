@@ -208,15 +208,15 @@ impl WindowHost {
         let replies = to_window.clone();
         let shell = Arc::clone(shell);
         tokio::spawn(async move {
-            let mut lines = BufReader::new(stdout).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                if line.len() > MAX_LINE_BYTES {
-                    tracing::warn!(
-                        bytes = line.len(),
-                        "ignoring an oversized line from the window"
-                    );
-                    continue;
-                }
+            let mut stdout = BufReader::new(stdout);
+            while let Ok(Some(line)) = next_line(&mut stdout, MAX_LINE_BYTES).await {
+                let line = match line {
+                    Line::Text(line) => line,
+                    Line::TooLong(bytes) => {
+                        tracing::warn!(bytes, "ignoring an oversized line from the window");
+                        continue;
+                    }
+                };
                 match serde_json::from_str::<FromWindow>(&line) {
                     Ok(FromWindow::Call { id, call }) => {
                         let shell = Arc::clone(&shell);

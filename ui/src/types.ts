@@ -88,7 +88,16 @@ export interface Grant {
   summary: string;
 }
 
-export type AuditDecision = 'auto' | 'approved' | 'denied' | 'blocked' | 'expired' | 'revoked' | 'used' | 'executed';
+export type AuditDecision =
+  | 'auto'
+  | 'approved'
+  | 'denied'
+  | 'blocked'
+  | 'expired'
+  | 'revoked'
+  | 'used'
+  | 'executed'
+  | 'resumed';
 
 export interface AuditEvent {
   event_id: string;

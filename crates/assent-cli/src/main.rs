@@ -44,6 +44,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    assent_core::quiet_parser_panics();
     let cli = Cli::parse();
     match cli.command {
         Command::Policy(cmd) => policy_cmd::run(cmd),

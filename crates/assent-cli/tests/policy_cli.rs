@@ -218,3 +218,33 @@ fn show_and_check() {
         "the error names the file and line 2: {err}"
     );
 }
+
+#[test]
+fn a_line_the_parser_panics_on_is_asked_without_a_panic_message() {
+    // Found by fuzzing (fuzz/regressions/crash-604bc…): brush-parser unwraps a None on it.
+    // The core catches that and answers ask; the binary keeps the caught panic off stderr,
+    // where a hook's output or a service log would show a crash that did not happen.
+    let line = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/regressions/crash-604bc7846d46275b317ad7eba58cbe70490cc980"
+    ))
+    .expect("the regression input");
+    let command = String::from_utf8_lossy(&line).into_owned();
+    let home = tempfile::tempdir().unwrap();
+    let out = assent(
+        &["policy", "eval"],
+        home.path(),
+        &hook("/tmp", "Bash", json!({ "command": command })),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked"),
+        "a caught parser panic prints nothing: {stderr}"
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
+    assert_eq!(
+        answer["decision"], "ask",
+        "a line the parser cannot read is asked, never auto: {answer}"
+    );
+    assert!(out.status.success(), "handled input is no failure");
+}

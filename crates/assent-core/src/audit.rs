@@ -19,6 +19,8 @@ pub enum AuditDecision {
     Used,
     /// The agent reported the action as executed (coverage check).
     Executed,
+    /// An approver let a run that an unanswered prompt had paused ask again.
+    Resumed,
 }
 
 /// One audited decision.

@@ -52,6 +52,6 @@ pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
 pub use policy::{CommandProfile, Lifetimes, PipeToShell, Policy, PolicyError};
 pub use request::{Action, ActionContext, ActionRequest};
 pub use scope::ScopeError;
-pub use shell_word::has_suspicious_chars;
+pub use shell_word::{has_suspicious_chars, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};
 pub use types::*;

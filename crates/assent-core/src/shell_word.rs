@@ -30,6 +30,25 @@ pub(crate) fn guarded<T>(call: impl FnOnce() -> T) -> Option<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)).ok()
 }
 
+/// Keeps the shell parser's caught panics off stderr. [`guarded`] turns a panic inside
+/// `brush-parser` into "could not read this line" (answered *ask*), but the default panic hook
+/// has printed `thread 'main' panicked at …/brush-parser…` by then — noise in a hook's output
+/// or a service log for an input that was handled. This installs a process-wide hook that
+/// drops panics raised inside `brush-parser` and hands every other panic to the hook that was
+/// there before. For binaries: a library must not change its process's panic hook, so the core
+/// never calls it itself.
+pub fn quiet_parser_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let in_parser = info
+            .location()
+            .is_some_and(|at| at.file().contains("brush-parser"));
+        if !in_parser {
+            previous(info);
+        }
+    }));
+}
+
 /// Words the word parser must not be handed: a huge number it would unwrap, or a `${…[`
 /// subscript left open, on which it backtracks exponentially (found by fuzzing: five of
 /// them took 40 s).

@@ -85,6 +85,7 @@ pub fn init_logging() {
 /// The binary's entry point.
 pub fn main_entry() -> ExitCode {
     init_logging();
+    assent_core::quiet_parser_panics();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let settings_path = std::env::var_os(SETTINGS_ENV)
         .map(PathBuf::from)

@@ -7,7 +7,7 @@ use assent_protocol::{Approval, ApprovalMember, Recommendation, SubmitResponse, 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::store::Submission;
+use crate::store::{ApprovalRecord, Submission};
 
 /// The answer to a submission.
 pub fn response(
@@ -87,6 +87,39 @@ pub fn settlement_audit(
         evidence_artifact_id: approval.approval_id.clone(),
         grant_id: approval.grant_id.clone(),
         repo: approval.repo.clone(),
+    }
+}
+
+/// The audit record of an approver resuming a run held by `pausing`, the prompt whose
+/// unanswered timeout paused it (its action is what the record names).
+pub fn resume_audit(
+    run_id: &str,
+    pausing: Option<&ApprovalRecord>,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> ApprovalAuditEvent {
+    let approval = pausing.map(|record| &record.approval);
+    let member = approval.and_then(|approval| approval.members.first());
+    ApprovalAuditEvent {
+        event_id: uuid::Uuid::new_v4().to_string(),
+        timestamp: now,
+        approval_id: approval.map(|a| a.approval_id.clone()),
+        action_id: member.map(|m| m.action_id.clone()),
+        run_id: run_id.to_owned(),
+        task_id: member.map(|m| m.task_id.clone()).unwrap_or_default(),
+        action_kind: approval.map_or(assent_core::ActionKind::Other, |a| a.action_kind),
+        action_hash: member.map(|m| m.action_hash.clone()).unwrap_or_default(),
+        requested_scope: serde_json::json!("run"),
+        decision: AuditDecision::Resumed,
+        approver: Some(crate::guard::Role::Approver.name().to_owned()),
+        approver_role: None,
+        reason: reason.to_owned(),
+        policy_version: pausing
+            .map(|record| record.policy_version.clone())
+            .unwrap_or_default(),
+        evidence_artifact_id: approval.map(|a| a.approval_id.clone()).unwrap_or_default(),
+        grant_id: None,
+        repo: approval.and_then(|a| a.repo.clone()),
     }
 }
 

@@ -288,11 +288,44 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
         announced["run"]["status"], "running",
         "the resume is announced so every desk clears the hold: {announced}"
     );
+    let resumes: Vec<_> = audit(&svc, "r-1")
+        .await
+        .into_iter()
+        .filter(|e| e["decision"] == "resumed")
+        .collect();
+    assert_eq!(
+        resumes.len(),
+        1,
+        "every decision is audited, the resume too (once): {resumes:?}"
+    );
+    let resumed_audit = &resumes[0];
+    assert_eq!(
+        resumed_audit["approver"], "approver",
+        "a person resumed it, never the agent: {resumed_audit}"
+    );
+    assert_eq!(
+        resumed_audit["approval_id"],
+        id.as_str(),
+        "the record names the prompt whose timeout paused the run: {resumed_audit}"
+    );
+    assert!(
+        !resumed_audit["action_hash"].as_str().unwrap().is_empty(),
+        "and its action: {resumed_audit}"
+    );
     let (status, _) = svc.post(resume, &svc.approver, &json!({})).await;
     assert_eq!(
         status,
         StatusCode::CONFLICT,
         "a running run cannot be resumed"
+    );
+    assert_eq!(
+        audit(&svc, "r-1")
+            .await
+            .iter()
+            .filter(|e| e["decision"] == "resumed")
+            .count(),
+        1,
+        "a refused resume writes no record"
     );
     assert_eq!(
         svc.submit(&pytest("r-1")).await["status"],

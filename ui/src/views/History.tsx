@@ -3,7 +3,7 @@ import { api } from '../api';
 import { filterAudit, visible, type AuditFilter } from '../logic';
 import type { AuditEvent, CommandError } from '../types';
 
-const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed'];
+const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed', 'resumed'];
 
 export function History() {
   const [events, setEvents] = useState<AuditEvent[]>([]);

@@ -16,13 +16,16 @@ use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio::task::JoinHandle;
 
 use super::sqlite_commit::{group_commit, Publisher, Queued, QUEUE_DEPTH};
-use super::sqlite_rows::{event_from_row, insert_event, json_col, micros, parse_name};
+use super::sqlite_rows::{
+    event_from_row, insert_audit, insert_event, json_col, micros, parse_name,
+};
 use super::{sqlite_approvals, sqlite_executed, sqlite_expiry, sqlite_grants, sqlite_metrics};
 use super::{sqlite_checkpoint, sqlite_runs};
 use super::{
     ActionSummary, ApprovalRecord, Executed, RunEnd, Settled, Settlement, Store, StoreError,
     Submission, Submitted,
 };
+use crate::records::resume_audit;
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
@@ -252,6 +255,16 @@ impl Store for SqliteStore {
     async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError> {
         let mut tx = self.begin().await?;
         let resumed = sqlite_runs::resume(&mut tx, run_id, now).await?;
+        let pausing = match &resumed.approval_id {
+            Some(id) => sqlite_approvals::load(&mut tx, id).await?,
+            None => None,
+        };
+        let reason = resumed.reason.clone().unwrap_or_default();
+        insert_audit(
+            &mut tx,
+            &resume_audit(run_id, pausing.as_ref(), &reason, now),
+        )
+        .await?;
         insert_event(
             &mut tx,
             now,

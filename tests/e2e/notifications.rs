@@ -46,15 +46,42 @@ fn start_app(desk: &Desk) -> App {
     App(command.spawn().expect("start assent-desktop"))
 }
 
+/// An app in the tray with one prompt waiting: the test notification server, the desk (kept
+/// alive for its temp dirs), the app, an approver client and the prompt's id.
+struct Prompted {
+    server: NotificationServer,
+    _desk: Desk,
+    app: App,
+    approver: assent_client::Client,
+    approval_id: String,
+}
+
+async fn prompted(run_id: &str) -> Prompted {
+    let server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let app = start_app(&desk);
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let request = shell_request(run_id, ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+    Prompted {
+        server,
+        _desk: desk,
+        app,
+        approver,
+        approval_id,
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
-    let mut server = NotificationServer::start().await;
-    let desk = Desk::new();
-    let _app = start_app(&desk);
-    let (requester, approver) = desk.wait_ready(WAIT).await;
-
-    let request = shell_request("run-notify", ASKED_COMMAND, "/work/shop");
-    let approval_id = submit_pending(&requester, &request).await;
+    // Bound, not `..`: fields left in the temporary would drop (and stop the app) at once.
+    let Prompted {
+        mut server,
+        _desk,
+        app: _app,
+        approver,
+        approval_id,
+    } = prompted("run-notify").await;
 
     let Some(Call::Notify {
         id,
@@ -139,12 +166,13 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_click_on_the_body_opens_the_window_process_on_that_prompt() {
-    let mut server = NotificationServer::start().await;
-    let desk = Desk::new();
-    let app = start_app(&desk);
-    let (requester, approver) = desk.wait_ready(WAIT).await;
-    let request = shell_request("run-body-click", ASKED_COMMAND, "/work/shop");
-    let approval_id = submit_pending(&requester, &request).await;
+    let Prompted {
+        mut server,
+        _desk,
+        app,
+        approver,
+        approval_id,
+    } = prompted("run-body-click").await;
     let Some(Call::Notify { id, .. }) = server.next(WAIT).await else {
         panic!("a submitted request must raise a notification");
     };

@@ -18,8 +18,8 @@ use std::time::Duration;
 use assent_core::{ApprovalStatus, ScopeKind};
 use common::notification_server::{Call, NotificationServer};
 use common::{
-    app_binary, children, eventually, running, shell_request, submit_pending, x_window_titled,
-    Desk, ASKED_COMMAND,
+    app_binary, children, eventually, shell_request, status_of, submit_pending, window_process,
+    x_window_titled, Desk, ASKED_COMMAND,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -135,12 +135,8 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
     };
     assert_eq!(closed, id, "the app closes exactly that notification");
 
-    let approval = approver
-        .approval(&approval_id, None)
-        .await
-        .expect("approval");
     assert_eq!(
-        approval.status,
+        status_of(&approver, &approval_id).await,
         ApprovalStatus::ApprovedOnce,
         "'Allow once' is an approver decision through the service"
     );
@@ -184,10 +180,7 @@ async fn a_click_on_the_body_opens_the_window_process_on_that_prompt() {
     server.invoke(id, "default").await;
 
     // The tray process starts the window on the prompt: `assent-window --focus <id>`.
-    let window = eventually("the window process", WAIT, || async {
-        children(app.0.id()).into_iter().find(|pid| running(*pid))
-    })
-    .await;
+    let window = window_process(app.0.id(), WAIT).await;
     let cmdline = std::fs::read(format!("/proc/{window}/cmdline")).expect("its command line");
     let args: Vec<String> = cmdline
         .split(|byte| *byte == 0)
@@ -202,12 +195,8 @@ async fn a_click_on_the_body_opens_the_window_process_on_that_prompt() {
         x_window_titled("Assent").then_some(())
     })
     .await;
-    let approval = approver
-        .approval(&approval_id, None)
-        .await
-        .expect("approval");
     assert_eq!(
-        approval.status,
+        status_of(&approver, &approval_id).await,
         ApprovalStatus::Requested,
         "a click on the body decides nothing"
     );

@@ -21,8 +21,8 @@ use std::time::Duration;
 use common::notification_server::{Call, NotificationServer};
 use common::status_notifier::{MenuNode, Registered, TrayHost};
 use common::{
-    app_binary, children, eventually, running, shell_request, submit_pending, x_window_titled,
-    Desk, TestService, ASKED_COMMAND,
+    app_binary, children, eventually, running, shell_request, submit_pending, window_process,
+    x_window_titled, Desk, TestService, ASKED_COMMAND,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -354,22 +354,6 @@ async fn a_second_launch_exits_and_the_first_opens_its_window() {
     );
 }
 
-fn comm(pid: u32) -> String {
-    std::fs::read_to_string(format!("/proc/{pid}/comm"))
-        .map(|name| name.trim().to_owned())
-        .unwrap_or_default()
-}
-
-/// The window process the app started, once it runs.
-async fn window_process(app: u32) -> u32 {
-    eventually("the window process", WAIT, || async {
-        children(app)
-            .into_iter()
-            .find(|pid| comm(*pid) == "assent-window" && running(*pid))
-    })
-    .await
-}
-
 /// The libraries a process has mapped.
 fn maps(pid: u32) -> String {
     std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default()
@@ -406,7 +390,7 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
         Some(0),
         "the second launch hands over"
     );
-    let window = window_process(tray).await;
+    let window = window_process(tray, WAIT).await;
     eventually("the window to show", WAIT, || async {
         x_window_titled(WINDOW_TITLE).then_some(())
     })
@@ -446,7 +430,7 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
         Some(0),
         "the third launch hands over"
     );
-    let reopened = window_process(tray).await;
+    let reopened = window_process(tray, WAIT).await;
     assert_ne!(reopened, window, "a new window process");
 
     // The tray process dying (even SIGKILL) closes the window's link: no orphan window.

@@ -16,7 +16,9 @@ mod common;
 
 use assent_core::{ApprovalStatus, ScopeKind};
 use common::driver::{click, session, start_driver, text_of, WAIT};
-use common::{eventually, screenshot, shell_request, submit_pending, Desk, ASKED_COMMAND};
+use common::{
+    eventually, screenshot, shell_request, status_of, submit_pending, Desk, ASKED_COMMAND,
+};
 use fantoccini::Locator;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -71,12 +73,8 @@ async fn pending_to_grant_to_revoked_through_the_window() {
             .then_some(())
     })
     .await;
-    let approval = approver
-        .approval(&approval_id, None)
-        .await
-        .expect("approval");
     assert_eq!(
-        approval.status,
+        status_of(&approver, &approval_id).await,
         ApprovalStatus::ApprovedForRun,
         "approved for this run"
     );
@@ -136,12 +134,8 @@ async fn a_run_paused_by_an_unanswered_prompt_is_resumed_from_the_window() {
         line.contains("run-paused") && line.contains("paused awaiting a person"),
         "once nobody answered in time, Pending shows the paused run and why: {line}"
     );
-    let approval = approver
-        .approval(&approval_id, None)
-        .await
-        .expect("approval");
     assert_eq!(
-        approval.status,
+        status_of(&approver, &approval_id).await,
         ApprovalStatus::Expired,
         "the unanswered prompt expired"
     );

@@ -104,16 +104,15 @@ pub fn window_binary() -> PathBuf {
 }
 
 struct Open {
-    generation: u64,
     to_window: mpsc::UnboundedSender<ToWindow>,
     /// Killed when dropped (Quit); tokio reaps it once it has exited.
-    process: Arc<Mutex<tokio::process::Child>>,
+    process: tokio::process::Child,
 }
 
 impl Open {
     /// Whether the process still runs (it may have ended a moment before its pipe said so).
-    fn runs(&self) -> bool {
-        matches!(locked(&self.process).try_wait(), Ok(None))
+    fn runs(&mut self) -> bool {
+        matches!(self.process.try_wait(), Ok(None))
     }
 }
 
@@ -121,7 +120,6 @@ impl Open {
 pub struct WindowHost {
     binary: PathBuf,
     open: Mutex<Option<Open>>,
-    generation: Mutex<u64>,
 }
 
 impl WindowHost {
@@ -129,7 +127,6 @@ impl WindowHost {
         WindowHost {
             binary,
             open: Mutex::new(None),
-            generation: Mutex::new(0),
         }
     }
 
@@ -137,27 +134,16 @@ impl WindowHost {
     pub(crate) fn open(&self, shell: &Arc<Shell>, focus: Option<&str>) {
         let focus = focus.filter(|id| plain_id(id));
         let mut open = locked(&self.open);
-        if let Some(running) = open.as_ref().filter(|running| running.runs()) {
+        if let Some(running) = open.as_mut() {
             let focus = ToWindow::Focus {
                 approval_id: focus.map(str::to_owned),
             };
-            if running.to_window.send(focus).is_ok() {
+            if running.runs() && running.to_window.send(focus).is_ok() {
                 return;
             }
         }
-        let generation = {
-            let mut generation = locked(&self.generation);
-            *generation += 1;
-            *generation
-        };
-        match self.spawn(shell, focus, generation) {
-            Ok((to_window, process)) => {
-                *open = Some(Open {
-                    generation,
-                    to_window,
-                    process,
-                })
-            }
+        match self.spawn(shell, focus) {
+            Ok((to_window, process)) => *open = Some(Open { to_window, process }),
             Err(err) => {
                 tracing::error!(%err, binary = %self.binary.display(), "cannot open the window");
                 *open = None;
@@ -169,11 +155,7 @@ impl WindowHost {
         &self,
         shell: &Arc<Shell>,
         focus: Option<&str>,
-        generation: u64,
-    ) -> std::io::Result<(
-        mpsc::UnboundedSender<ToWindow>,
-        Arc<Mutex<tokio::process::Child>>,
-    )> {
+    ) -> std::io::Result<(mpsc::UnboundedSender<ToWindow>, tokio::process::Child)> {
         let mut command = tokio::process::Command::new(&self.binary);
         if let Some(id) = focus {
             command.arg(FOCUS_ARG).arg(id);
@@ -204,7 +186,6 @@ impl WindowHost {
             }
             // Dropping stdin tells the window to close.
         });
-        let process = Arc::new(Mutex::new(child));
         let replies = to_window.clone();
         let shell = Arc::clone(shell);
         tokio::spawn(async move {
@@ -230,15 +211,19 @@ impl WindowHost {
                 }
             }
             tracing::info!("the window closed");
-            shell.window.ended(generation);
+            shell.window.ended(&replies);
         });
-        Ok((to_window, process))
+        Ok((to_window, child))
     }
 
-    /// The window process `generation` ended (its stdout closed).
-    fn ended(&self, generation: u64) {
+    /// The window process whose link `to_window` is ended (its stdout closed); a newer one
+    /// started since stays.
+    fn ended(&self, to_window: &mpsc::UnboundedSender<ToWindow>) {
         let mut open = locked(&self.open);
-        if open.as_ref().is_some_and(|o| o.generation == generation) {
+        if open
+            .as_ref()
+            .is_some_and(|o| o.to_window.same_channel(to_window))
+        {
             *open = None;
         }
     }

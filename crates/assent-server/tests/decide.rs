@@ -329,13 +329,7 @@ async fn long_poll_sees_the_timeout_fallback() {
     let ask = svc.submit(&maven("r-1")).await;
     let id = ask["approval_id"].as_str().unwrap().to_owned();
     let expires_at = at(&svc.approval(&id).await["expires_at"]);
-    let path = format!("/v1/approvals/{id}?wait=30");
-    let waiter = svc.get(&path, &svc.requester);
-    let timeout = async {
-        tokio::task::yield_now().await;
-        svc.clock.set(expires_at);
-    };
-    let ((status, waited), ()) = tokio::join!(waiter, timeout);
+    let (status, waited) = svc.wait_across_expiry(&id, expires_at).await;
     assert_eq!(status, StatusCode::OK, "the wait ends");
     assert_eq!(
         waited["status"], "expired",

@@ -13,20 +13,10 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 async fn executed_audits(svc: &Service, run: &str) -> Vec<Value> {
-    let (status, audit) = svc
-        .get(&format!("/v1/audit?run_id={run}"), &svc.approver)
-        .await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "the approver reads the audit: {audit}"
-    );
-    audit["events"]
-        .as_array()
-        .unwrap()
-        .iter()
+    svc.audit(run)
+        .await
+        .into_iter()
         .filter(|e| e["decision"] == "executed")
-        .cloned()
         .collect()
 }
 

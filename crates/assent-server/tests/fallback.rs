@@ -35,18 +35,6 @@ fn ls(run: &str) -> Value {
     shell(run, "ls", "trusted", None)
 }
 
-async fn audit(svc: &Service, run: &str) -> Vec<Value> {
-    let (status, body) = svc
-        .get(&format!("/v1/audit?run_id={run}"), &svc.approver)
-        .await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "the approver reads the audit: {body}"
-    );
-    body["events"].as_array().unwrap().clone()
-}
-
 async fn run_state(svc: &Service, run: &str) -> Value {
     let (status, body) = svc.get(&format!("/v1/runs/{run}"), &svc.requester).await;
     assert_eq!(
@@ -113,7 +101,8 @@ async fn deny_fallback_denies_every_member_at_expires_at() {
         "members are told why they were denied"
     );
 
-    let expired: Vec<Value> = audit(&svc, "r-1")
+    let expired: Vec<Value> = svc
+        .audit("r-1")
         .await
         .into_iter()
         .filter(|e| e["decision"] == "expired")
@@ -245,7 +234,7 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
         "a blocked action is never decided"
     );
 
-    let audited = audit(&svc, "r-1").await;
+    let audited = svc.audit("r-1").await;
     assert!(
         audited.iter().any(|e| e["decision"] == "expired"
             && e["approval_id"] == id.as_str()
@@ -288,7 +277,8 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
         announced["run"]["status"], "running",
         "the resume is announced so every desk clears the hold: {announced}"
     );
-    let resumes: Vec<_> = audit(&svc, "r-1")
+    let resumes: Vec<_> = svc
+        .audit("r-1")
         .await
         .into_iter()
         .filter(|e| e["decision"] == "resumed")
@@ -319,7 +309,7 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
         "a running run cannot be resumed"
     );
     assert_eq!(
-        audit(&svc, "r-1")
+        svc.audit("r-1")
             .await
             .iter()
             .filter(|e| e["decision"] == "resumed")
@@ -458,7 +448,7 @@ async fn cancel_run_fallback_ends_the_run_like_run_end() {
         "a cancelled run is never resumed"
     );
 
-    let audited = audit(&svc, "r-1").await;
+    let audited = svc.audit("r-1").await;
     let count = |decision: &str| audited.iter().filter(|e| e["decision"] == decision).count();
     assert_eq!(
         count("expired"),
@@ -477,13 +467,7 @@ async fn cancel_run_fallback_ends_the_run_like_run_end() {
 async fn the_long_poll_answers_with_the_fallback_that_applied() {
     let svc = start(FallbackOnTimeout::Pause).await;
     let (id, expires_at) = pending_until_the_boundary(&svc, &maven("r-1")).await;
-    let path = format!("/v1/approvals/{id}?wait=30");
-    let waiter = svc.get(&path, &svc.requester);
-    let timeout = async {
-        tokio::task::yield_now().await;
-        svc.clock.set(expires_at);
-    };
-    let ((status, waited), ()) = tokio::join!(waiter, timeout);
+    let (status, waited) = svc.wait_across_expiry(&id, expires_at).await;
     assert_eq!(
         status,
         StatusCode::OK,

@@ -341,3 +341,29 @@ pub fn running(pid: u32) -> bool {
         })
         .unwrap_or(false)
 }
+
+/// The name of process `pid` (its `comm`).
+fn comm(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// The window process (`assent-window`) the app `app` started, once it runs.
+pub async fn window_process(app: u32, timeout: Duration) -> u32 {
+    eventually("the window process", timeout, || async {
+        children(app)
+            .into_iter()
+            .find(|pid| comm(*pid) == "assent-window" && running(*pid))
+    })
+    .await
+}
+
+/// The status of approval `approval_id`, as the service has it now.
+pub async fn status_of(approver: &Client, approval_id: &str) -> assent_core::ApprovalStatus {
+    approver
+        .approval(approval_id, None)
+        .await
+        .expect("the approval exists")
+        .status
+}

@@ -156,6 +156,35 @@ impl Service {
         approval
     }
 
+    /// Long-polls approval `id` as the requester while the fake clock reaches `expires_at`
+    /// (after the poll has started): what the waiting agent is answered.
+    pub async fn wait_across_expiry(
+        &self,
+        id: &str,
+        expires_at: chrono::DateTime<Utc>,
+    ) -> (StatusCode, Value) {
+        let path = format!("/v1/approvals/{id}?wait=30");
+        let waiter = self.get(&path, &self.requester);
+        let timeout = async {
+            tokio::task::yield_now().await;
+            self.clock.set(expires_at);
+        };
+        tokio::join!(waiter, timeout).0
+    }
+
+    /// The audit trail of run `run`, as the approver reads it.
+    pub async fn audit(&self, run: &str) -> Vec<Value> {
+        let (status, body) = self
+            .get(&format!("/v1/audit?run_id={run}"), &self.approver)
+            .await;
+        assert_eq!(
+            status,
+            StatusCode::OK,
+            "the approver reads the audit: {body}"
+        );
+        body["events"].as_array().unwrap().clone()
+    }
+
     /// Opens `/v1/events`, optionally resuming after `last_event_id`.
     pub async fn events(&self, last_event_id: Option<&str>) -> SseReader {
         let mut req = self

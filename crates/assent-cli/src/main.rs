@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod gate;
 mod install;
+mod people;
 mod policy_cmd;
 mod request;
 mod serve;
@@ -39,6 +40,12 @@ enum Command {
     /// Remove exactly the entries `assent install` added.
     #[command(subcommand)]
     Uninstall(install::UninstallCommand),
+    /// People who decide, and their roles: add (prints the token), list, remove, roles.
+    #[command(subcommand)]
+    People(people::PeopleCommand),
+    /// Agents that request: add (prints a requester token), list, remove.
+    #[command(subcommand)]
+    Agents(people::AgentsCommand),
     /// Run the approval service: `assent serve [--listen ADDR] [--data-dir DIR] [--policy FILE]`.
     Serve(serve::ServeArgs),
 }
@@ -54,5 +61,7 @@ fn main() -> ExitCode {
         Command::Install(cmd) => install::run_install(cmd),
         Command::Uninstall(cmd) => install::run_uninstall(cmd),
         Command::Serve(args) => serve::run(args),
+        Command::People(cmd) => people::run_people(cmd),
+        Command::Agents(cmd) => people::run_agents(cmd),
     }
 }

@@ -107,7 +107,7 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
             data_dir.join(REQUESTER_TOKEN_FILE).display()
         );
         println!(
-            "assent: approver token  {}",
+            "assent: approver token  {} (the person `owner`; add people with `assent people add`)",
             data_dir.join(APPROVER_TOKEN_FILE).display()
         );
         println!(

@@ -49,4 +49,13 @@ pub struct ApprovalAuditEvent {
     pub grant_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repo: Option<String>,
+    /// The scope actually granted (an approval, a grant's revoke or expiry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub granted_scope: Option<crate::types::ScopeKind>,
+    /// Until when the grant ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_expires_at: Option<DateTime<Utc>>,
+    /// What was decided, for people: the command line, the paths or the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }

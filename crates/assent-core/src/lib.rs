@@ -6,6 +6,7 @@
 //! [`ApprovalStatus::apply`] moves an approval through its checked states.
 
 pub mod audit;
+pub mod authority;
 pub mod canon;
 mod classify;
 mod classify_cloud;
@@ -41,6 +42,10 @@ mod verdict;
 pub mod wrappers;
 
 pub use audit::{ApprovalAuditEvent, AuditDecision};
+pub use authority::{
+    check_name, may_decide, role_name, tally, Decidable, Identity, IdentityKind, NameError,
+    Refusal, Tally, Vote, ALL_ROLES,
+};
 pub use canon::{action_hash, canonical_json, canonicalize, CanonError, CanonicalAction};
 pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};

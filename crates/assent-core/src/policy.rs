@@ -43,6 +43,9 @@ pub struct Policy {
     pub max_grant_lifetime: Lifetimes,
     /// Command profiles: named classes of equivalent verifier commands.
     pub profiles: Vec<CommandProfile>,
+    /// How many distinct people must approve, keyed by a role (`platform_admin`) or a rule
+    /// name; an approval needs the largest count that applies, 1 when none does.
+    pub approvals_required: std::collections::BTreeMap<String, u32>,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]
@@ -169,6 +172,21 @@ impl Policy {
     /// Hash of the effective policy; grants made under another version never cover.
     pub fn version(&self) -> &str {
         &self.version
+    }
+
+    /// How many distinct people must approve a prompt needing `role` (if any) opened by
+    /// `rule`: the largest count the policy's `[approvals] required` gives either, at least 1.
+    pub fn approvals_required(&self, role: Option<crate::types::Role>, rule: &str) -> u32 {
+        let by_role =
+            role.and_then(|r| self.approvals_required.get(crate::authority::role_name(r)));
+        let by_rule = self.approvals_required.get(rule);
+        by_role
+            .into_iter()
+            .chain(by_rule)
+            .copied()
+            .max()
+            .unwrap_or(1)
+            .max(1)
     }
 
     /// The longest lifetime a grant of `scope` may have.

@@ -38,7 +38,20 @@ pub struct PolicyFile {
     /// Default profiles to drop.
     #[serde(default)]
     pub disabled_profiles: Vec<String>,
+    #[serde(default)]
+    pub approvals: ApprovalsFile,
 }
+
+/// `[approvals]`: `required = { platform_admin = 2, "cloud-mutation" = 2 }`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalsFile {
+    #[serde(default)]
+    pub required: std::collections::BTreeMap<String, u32>,
+}
+
+/// The most people one approval may need.
+const MAX_APPROVERS: u32 = 10;
 
 /// Lifetime overrides in seconds.
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -100,6 +113,17 @@ impl PolicyFile {
             .max_grant_lifetime
             .apply(p.max_grant_lifetime)
             .map_err(|(key, message)| at(key, message))?;
+        for (key, count) in self.approvals.required {
+            if key.is_empty() || !(1..=MAX_APPROVERS).contains(&count) {
+                return Err(at(
+                    "required",
+                    format!(
+                        "approvals.required.{key} must name a role or rule and be 1..={MAX_APPROVERS}, got {count}"
+                    ),
+                ));
+            }
+            p.approvals_required.insert(key, count);
+        }
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {
                 return Err(at(

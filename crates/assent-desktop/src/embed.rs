@@ -46,7 +46,10 @@ pub async fn start(data_dir: &Path) -> Result<Connected, ServiceError> {
             )))
         }
     };
-    let app = App::open(Config::new(data_dir, policy()?))
+    // The owner's credential lives only in this process: no approver.token for an agent to read.
+    let mut config = Config::new(data_dir, policy()?);
+    config.owner_in_memory = true;
+    let app = App::open(config)
         .await
         .map_err(|err| ServiceError::Embed(err.to_string()))?;
     let token = app.tokens().approver.clone();

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::grant::Grant;
+use crate::identity::ApprovalVote;
 
 /// One prompt: a batch of equivalent requests a person decides at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -61,6 +62,24 @@ pub struct Approval {
     pub decision_reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grant_id: Option<String>,
+    /// The role the deciding person acted in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub decided_role: Option<Role>,
+    /// The identity (agent, or person) whose requests wait on this prompt; it can never
+    /// decide it.
+    #[serde(default)]
+    pub requester: String,
+    /// How many distinct people must approve (the policy's `[approvals] required`).
+    #[serde(default = "one")]
+    pub required_approvals: u32,
+    /// Who approved so far, while more are needed (and, once settled, everyone who did).
+    #[serde(default)]
+    pub approvals: Vec<ApprovalVote>,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// One request waiting in a batch.

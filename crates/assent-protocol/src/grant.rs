@@ -13,6 +13,13 @@ pub struct Grant {
     pub revoke_reason: Option<String>,
     /// A one-line description for people, e.g. "cargo-test for run r-42".
     pub summary: String,
+    /// The role the granting person acted in (`created_by` names them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub created_by_role: Option<assent_core::Role>,
+    /// Who revoked it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revoked_by: Option<String>,
 }
 
 /// `GET /v1/grants`.

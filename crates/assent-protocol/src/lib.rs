@@ -8,6 +8,7 @@ mod audit;
 mod error;
 mod event;
 mod grant;
+mod identity;
 mod run;
 mod submit;
 
@@ -19,6 +20,7 @@ pub use audit::{AuditList, BatchSizes, DecisionTimes, Health, Metrics};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
+pub use identity::{ApprovalVote, IdentityInfo, IdentityList, Me};
 pub use run::{RunList, RunState, RunStatus};
 pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 

@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use assent_core::IdentityKind;
 use assent_core::Policy;
 use assent_protocol::{APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
-use rand::RngCore;
+
+use crate::identities::new_token;
 
 use crate::clock::{Clock, SystemClock};
 
@@ -30,6 +32,9 @@ pub struct Config {
     /// when an earlier one appears; this cap only bounds the damage of a missed wake-up (or of
     /// a machine suspended mid-sleep). Expiry is checked on every match regardless.
     pub expiry_recheck: Duration,
+    /// The desktop's embedded mode: the owner's token is made fresh at each start and held
+    /// only in memory (no `approver.token` on disk for an agent to read).
+    pub owner_in_memory: bool,
 }
 
 impl Config {
@@ -44,6 +49,7 @@ impl Config {
             replay_limit: 10_000,
             heartbeat: Duration::from_secs(15),
             expiry_recheck: Duration::from_secs(300),
+            owner_in_memory: false,
         }
     }
 
@@ -52,7 +58,8 @@ impl Config {
     }
 }
 
-/// The two credentials: agents hold the requester token, the desktop app the approver token.
+/// The local install's two credentials: the agent `default` holds the requester token, the
+/// person `owner` the approver token (in a file for `assent serve`, in memory for the desk).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Tokens {
     pub requester: String,
@@ -81,7 +88,9 @@ pub enum TokenError {
 
 impl Tokens {
     /// Reads both tokens from `dir`, creating the dir (0700) and each token (0600) on first start.
-    pub fn load_or_create(dir: &Path) -> Result<Tokens, TokenError> {
+    /// With `owner_in_memory` the approver token is made fresh and never written; an older
+    /// `approver.token` is deleted.
+    pub fn load_or_create(dir: &Path, owner_in_memory: bool) -> Result<Tokens, TokenError> {
         fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -90,14 +99,28 @@ impl Tokens {
                 path: dir.into(),
                 source,
             })?;
+        let approver_file = dir.join(APPROVER_TOKEN_FILE);
+        let approver = if owner_in_memory {
+            match fs::remove_file(&approver_file) {
+                Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(TokenError::Io {
+                        path: approver_file,
+                        source: err,
+                    })
+                }
+                _ => new_token(IdentityKind::Person),
+            }
+        } else {
+            token_file(&approver_file, IdentityKind::Person)?
+        };
         Ok(Tokens {
-            requester: token_file(&dir.join(REQUESTER_TOKEN_FILE))?,
-            approver: token_file(&dir.join(APPROVER_TOKEN_FILE))?,
+            requester: token_file(&dir.join(REQUESTER_TOKEN_FILE), IdentityKind::Agent)?,
+            approver,
         })
     }
 }
 
-fn token_file(path: &Path) -> Result<String, TokenError> {
+fn token_file(path: &Path, kind: IdentityKind) -> Result<String, TokenError> {
     let io = |source| TokenError::Io {
         path: path.into(),
         source,
@@ -118,9 +141,7 @@ fn token_file(path: &Path) -> Result<String, TokenError> {
             Ok(token)
         }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            let mut bytes = [0_u8; 32];
-            rand::rng().fill_bytes(&mut bytes);
-            let token = hex::encode(bytes);
+            let token = new_token(kind);
             let mut file = OpenOptions::new()
                 .write(true)
                 .create_new(true)

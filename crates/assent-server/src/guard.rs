@@ -1,14 +1,15 @@
 //! Who may call, from where: Host and Origin checks, bearer tokens, roles.
 
+use assent_core::Identity;
 use assent_protocol::AUTHORIZATION;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, HOST, ORIGIN};
 use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use subtle::ConstantTimeEq;
 
 use crate::error::ApiError;
+use crate::identities::token_hash;
 use crate::state::AppState;
 
 /// Query keys that look like credentials; tokens travel only in `Authorization`.
@@ -47,16 +48,10 @@ fn check_request(state: &AppState, req: &Request) -> Result<(), ApiError> {
         ));
     }
     if let Some(query) = req.uri().query() {
-        let tokens = &state.inner.tokens;
         let carries_token = query.split('&').any(|pair| {
-            let key = pair
-                .split('=')
-                .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            TOKEN_KEYS.contains(&key.as_str())
-        }) || query.contains(&tokens.requester)
-            || query.contains(&tokens.approver);
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            TOKEN_KEYS.contains(&key.to_ascii_lowercase().as_str()) || looks_like_token(value)
+        });
         if carries_token {
             return Err(ApiError::BadRequest(
                 "tokens are accepted only in the Authorization header".to_owned(),
@@ -64,6 +59,14 @@ fn check_request(state: &AppState, req: &Request) -> Result<(), ApiError> {
         }
     }
     Ok(())
+}
+
+/// A token of ours (`assent_p_…`, `assent_a_…`) or an older one (64 hex digits) in a URL,
+/// where it would end up in logs and histories.
+fn looks_like_token(value: &str) -> bool {
+    value.contains("assent_p_")
+        || value.contains("assent_a_")
+        || (value.len() >= 64 && value.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, nothing else.
@@ -77,36 +80,21 @@ pub fn is_loopback_host(host: &str, port: u16) -> bool {
     name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost") || name == "[::1]"
 }
 
-/// What a token allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// Agents and gates: submit, read their own approvals, end runs.
-    Requester,
-    /// The person's app: decide, revoke, read everything.
-    Approver,
-}
+/// Whoever presented a known token: a person or an agent.
+#[derive(Debug, Clone)]
+pub struct Caller(pub Identity);
 
-impl Role {
-    /// The identity recorded as `decided_by` and used for "its own" checks.
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Requester => "requester",
-            Role::Approver => "approver",
-        }
+/// A person's token: decide (within their roles), revoke, resume, read everything.
+#[derive(Debug, Clone)]
+pub struct Person(pub Identity);
+
+impl Caller {
+    /// Whether this caller may read what `requester` asked for: people see everything, an
+    /// agent only its own requests.
+    pub fn may_read(&self, requester: &str) -> bool {
+        self.0.is_person() || self.0.name == requester
     }
 }
-
-/// Any valid token.
-#[derive(Debug, Clone, Copy)]
-pub struct Caller(pub Role);
-
-/// A requester token.
-#[derive(Debug, Clone, Copy)]
-pub struct Requester;
-
-/// An approver token.
-#[derive(Debug, Clone, Copy)]
-pub struct Approver;
 
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
@@ -118,41 +106,31 @@ impl FromRequestParts<AppState> for Caller {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.strip_prefix("Bearer "))
             .map(str::trim)
+            .filter(|token| !token.is_empty())
             .ok_or(ApiError::Unauthorized)?;
-        let tokens = &state.inner.tokens;
-        let same = |token: &str| bool::from(presented.as_bytes().ct_eq(token.as_bytes()));
-        if same(&tokens.approver) {
-            Ok(Caller(Role::Approver))
-        } else if same(&tokens.requester) {
-            Ok(Caller(Role::Requester))
+        // Looked up by hash on every request, so a removed identity's token stops at once.
+        state
+            .inner
+            .store
+            .identity_by_token(&token_hash(presented))
+            .await?
+            .map(Caller)
+            .ok_or(ApiError::Unauthorized)
+    }
+}
+
+impl FromRequestParts<AppState> for Person {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Caller(identity) = Caller::from_request_parts(parts, state).await?;
+        if identity.is_person() {
+            Ok(Person(identity))
         } else {
-            Err(ApiError::Unauthorized)
-        }
-    }
-}
-
-impl FromRequestParts<AppState> for Requester {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        match Caller::from_request_parts(parts, state).await? {
-            Caller(Role::Requester) => Ok(Requester),
-            Caller(Role::Approver) => Err(ApiError::Forbidden(
-                "this call takes the requester token".to_owned(),
-            )),
-        }
-    }
-}
-
-impl FromRequestParts<AppState> for Approver {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        match Caller::from_request_parts(parts, state).await? {
-            Caller(Role::Approver) => Ok(Approver),
-            Caller(Role::Requester) => Err(ApiError::Forbidden(
-                "only the approver may do this".to_owned(),
-            )),
+            Err(ApiError::Forbidden(format!(
+                "this call takes a person's token; {} is an agent",
+                identity.name
+            )))
         }
     }
 }

@@ -8,6 +8,7 @@ mod config;
 mod error;
 mod expiry;
 mod guard;
+pub mod identities;
 mod json;
 pub mod realpath;
 mod records;
@@ -24,7 +25,8 @@ use tokio::sync::watch;
 pub use clock::{Clock, FakeClock, SystemClock};
 pub use config::{Config, TokenError, Tokens};
 pub use error::ApiError;
-pub use guard::{is_loopback_host, Role};
+pub use guard::is_loopback_host;
+pub use identities::{Directory, DirectoryError};
 pub use json::BODY_LIMIT;
 pub use routes::openapi::ApiDoc;
 pub use routes::router;
@@ -53,8 +55,9 @@ pub struct App {
 impl App {
     /// Creates the data dir, the tokens (first start) and the database; runs migrations.
     pub async fn open(config: Config) -> Result<App, LaunchError> {
-        let tokens = Tokens::load_or_create(&config.data_dir)?;
+        let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
         let store = SqliteStore::open(&config.database_path()).await?;
+        identities::attach(&store, &tokens, config.owner_in_memory, config.clock.now()).await?;
         Ok(App {
             config,
             tokens,
@@ -74,13 +77,7 @@ impl App {
     ) -> Result<(), LaunchError> {
         let port = listener.local_addr()?.port();
         let (stop, stopping) = watch::channel(false);
-        let state = AppState::new(
-            self.store.clone(),
-            &self.config,
-            self.tokens.clone(),
-            port,
-            stopping.clone(),
-        );
+        let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone());
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
         tokio::spawn(async move {
             shutdown.await;

@@ -3,11 +3,13 @@
 use assent_core::{
     ApprovalAuditEvent, ApprovalGrant, AuditDecision, Decision, RiskLevel, ScopeKind,
 };
-use assent_protocol::{Approval, ApprovalMember, Recommendation, SubmitResponse, SubmitStatus};
+use assent_protocol::{
+    Approval, ApprovalMember, Grant, Recommendation, SubmitResponse, SubmitStatus,
+};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::store::{ApprovalRecord, Submission};
+use crate::store::{Actor, ApprovalRecord, Submission};
 
 /// The answer to a submission.
 pub fn response(
@@ -57,6 +59,9 @@ pub fn submission_audit(
         policy_version: s.eval.policy_version.clone(),
         grant_id,
         repo: s.request.context.repo.clone(),
+        granted_scope: None,
+        grant_expires_at: None,
+        subject: Some(s.eval.evidence.summary.clone()),
     }
 }
 
@@ -65,7 +70,7 @@ pub fn settlement_audit(
     approval: &Approval,
     member: &ApprovalMember,
     decision: AuditDecision,
-    approver: Option<String>,
+    granted: Option<&ApprovalGrant>,
     reason: &str,
     policy_version: &str,
 ) -> ApprovalAuditEvent {
@@ -80,13 +85,16 @@ pub fn settlement_audit(
         action_hash: member.action_hash.clone(),
         requested_scope: serde_json::json!(approval.offered_scopes),
         decision,
-        approver,
-        approver_role: None,
+        approver: approval.decided_by.clone(),
+        approver_role: approval.decided_role,
         reason: reason.to_owned(),
         policy_version: policy_version.to_owned(),
         evidence_artifact_id: approval.approval_id.clone(),
         grant_id: approval.grant_id.clone(),
         repo: approval.repo.clone(),
+        granted_scope: granted.map(|g| g.scope_kind),
+        grant_expires_at: granted.map(|g| g.expires_at),
+        subject: Some(subject(approval, member)),
     }
 }
 
@@ -95,6 +103,7 @@ pub fn settlement_audit(
 pub fn resume_audit(
     run_id: &str,
     pausing: Option<&ApprovalRecord>,
+    by: Actor<'_>,
     reason: &str,
     now: DateTime<Utc>,
 ) -> ApprovalAuditEvent {
@@ -111,8 +120,8 @@ pub fn resume_audit(
         action_hash: member.map(|m| m.action_hash.clone()).unwrap_or_default(),
         requested_scope: serde_json::json!("run"),
         decision: AuditDecision::Resumed,
-        approver: Some(crate::guard::Role::Approver.name().to_owned()),
-        approver_role: None,
+        approver: Some(by.name.to_owned()),
+        approver_role: by.role,
         reason: reason.to_owned(),
         policy_version: pausing
             .map(|record| record.policy_version.clone())
@@ -120,16 +129,24 @@ pub fn resume_audit(
         evidence_artifact_id: approval.map(|a| a.approval_id.clone()).unwrap_or_default(),
         grant_id: None,
         repo: approval.and_then(|a| a.repo.clone()),
+        granted_scope: Some(ScopeKind::Run),
+        grant_expires_at: None,
+        subject: match (approval, member) {
+            (Some(approval), Some(member)) => Some(subject(approval, member)),
+            _ => Some(format!("run {run_id}")),
+        },
     }
 }
 
 /// The audit record of something that happened to a grant (revoked, expired).
 pub fn grant_audit(
-    grant: &ApprovalGrant,
+    wire: &Grant,
     decision: AuditDecision,
+    by: Actor<'_>,
     reason: &str,
     now: DateTime<Utc>,
 ) -> ApprovalAuditEvent {
+    let grant = &wire.grant;
     ApprovalAuditEvent {
         event_id: uuid::Uuid::new_v4().to_string(),
         timestamp: now,
@@ -145,14 +162,26 @@ pub fn grant_audit(
         action_hash: grant.constraints.action_hash.clone().unwrap_or_default(),
         requested_scope: serde_json::json!(grant.scope_kind),
         decision,
-        approver: None,
-        approver_role: None,
+        approver: Some(by.name.to_owned()),
+        approver_role: by.role,
         reason: reason.to_owned(),
         policy_version: grant.policy_version.clone(),
         evidence_artifact_id: grant.approval_id.clone(),
         grant_id: Some(grant.grant_id.clone()),
         repo: grant.constraints.repo.clone(),
+        granted_scope: Some(grant.scope_kind),
+        grant_expires_at: Some(grant.expires_at),
+        subject: Some(wire.summary.clone()),
     }
+}
+
+/// What a member of an approval asked for, for people: its command line, else the evidence's
+/// one-line summary (paths, target).
+fn subject(approval: &Approval, member: &ApprovalMember) -> String {
+    member
+        .command_line
+        .clone()
+        .unwrap_or_else(|| approval.evidence.summary.clone())
 }
 
 /// The parts of a prompt fixed when it opens (stored as one JSON document).
@@ -173,6 +202,13 @@ pub struct PromptDetail {
     pub reason: String,
     pub fallback_on_timeout: assent_core::FallbackOnTimeout,
     pub policy_version: String,
+    /// How many distinct people must approve (prompts from before thresholds need one).
+    #[serde(default = "one")]
+    pub required_approvals: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl PromptDetail {
@@ -194,6 +230,7 @@ impl PromptDetail {
             reason: s.request.reason.clone(),
             fallback_on_timeout: s.fallback_on_timeout,
             policy_version: s.eval.policy_version.clone(),
+            required_approvals: s.required_approvals,
         }
     }
 }

@@ -7,7 +7,7 @@ use assent_core::{Environment, Policy};
 use tokio::sync::watch;
 
 use crate::clock::Clock;
-use crate::config::{Config, Tokens};
+use crate::config::Config;
 use crate::expiry::Deadlines;
 use crate::store::Store;
 
@@ -23,7 +23,6 @@ pub(crate) struct Shared {
     pub policy: Policy,
     pub clock: Arc<dyn Clock>,
     pub env: Environment,
-    pub tokens: Tokens,
     /// The port clients must name in `Host`.
     pub port: u16,
     pub replay_limit: i64,
@@ -39,7 +38,6 @@ impl AppState {
     pub fn new(
         store: Arc<dyn Store>,
         config: &Config,
-        tokens: Tokens,
         port: u16,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
@@ -50,7 +48,6 @@ impl AppState {
                 clock: config.clock.clone(),
                 env: Environment::new(config.home.clone())
                     .with_resolver(Arc::new(crate::realpath::FsResolver)),
-                tokens,
                 port,
                 replay_limit: config.replay_limit,
                 heartbeat: config.heartbeat,

@@ -132,8 +132,8 @@ async fn executed_reports_are_checked() {
         .await;
     assert_eq!(
         status,
-        StatusCode::FORBIDDEN,
-        "only a requester reports executions"
+        StatusCode::NOT_FOUND,
+        "a key is only found for the identity that submitted it: the owner never submitted tool-3"
     );
 
     let (status, body) = svc

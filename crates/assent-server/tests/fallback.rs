@@ -290,8 +290,12 @@ async fn pause_fallback_blocks_the_run_until_an_approver_resumes_it() {
     );
     let resumed_audit = &resumes[0];
     assert_eq!(
-        resumed_audit["approver"], "approver",
-        "a person resumed it, never the agent: {resumed_audit}"
+        resumed_audit["approver"], "owner",
+        "a person resumed it (the owner holds approver.token), never the agent: {resumed_audit}"
+    );
+    assert_eq!(
+        resumed_audit["approver_role"], "task_author",
+        "the record names the role the person acted in: {resumed_audit}"
     );
     assert_eq!(
         resumed_audit["approval_id"],

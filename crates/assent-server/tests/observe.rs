@@ -16,6 +16,9 @@ use serde_json::json;
 const ROUTES: &[(&str, &str)] = &[
     ("get", "/healthz"),
     ("get", "/v1/openapi.json"),
+    ("get", "/v1/me"),
+    ("get", "/v1/people"),
+    ("get", "/v1/agents"),
     ("post", "/v1/actions"),
     ("post", "/v1/actions/executed"),
     ("get", "/v1/approvals"),

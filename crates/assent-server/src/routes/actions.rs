@@ -7,7 +7,7 @@ use axum::Json;
 use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
-use crate::guard::{Requester, Role};
+use crate::guard::Caller;
 use crate::json::Body;
 use crate::state::AppState;
 use crate::store::{Submission, Submitted};
@@ -25,15 +25,20 @@ const MAX_ID_LEN: usize = 200;
     security(("bearer" = [])))]
 pub async fn submit_action(
     State(state): State<AppState>,
-    _requester: Requester,
+    Caller(who): Caller,
     Body(request): Body<ActionRequest>,
 ) -> Result<Json<SubmitResponse>, ApiError> {
-    submit(&state, request).await.map(Json)
+    submit(&state, &who.name, request).await.map(Json)
 }
 
 /// Evaluates the request and records it: auto → allowed, block → blocked, ask → a covering
-/// grant's use or a (batched) prompt.
-pub async fn submit(state: &AppState, request: ActionRequest) -> Result<SubmitResponse, ApiError> {
+/// grant's use or a (batched) prompt. `requester` is the identity asking: it sees only its own
+/// requests and can never decide them.
+pub async fn submit(
+    state: &AppState,
+    requester: &str,
+    request: ActionRequest,
+) -> Result<SubmitResponse, ApiError> {
     validate(&request)?;
     let shared = &state.inner;
     let eval = assent_core::evaluate(&shared.policy, &request, &shared.env)
@@ -42,15 +47,19 @@ pub async fn submit(state: &AppState, request: ActionRequest) -> Result<SubmitRe
         .map_err(|err| ApiError::BadRequest(format!("invalid body: {err}")))?;
     let now = shared.clock.now();
     let approval_expires_at = now + shared.policy.approval_timeout();
+    let required_approvals = shared
+        .policy
+        .approvals_required(eval.decision.required_role, &eval.decision.rule);
     let submission = Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
-        requester: Role::Requester.name().to_owned(),
+        requester: requester.to_owned(),
         body_hash: hex::encode(Sha256::digest(&body)),
         request,
         eval,
         now,
         approval_expires_at,
         fallback_on_timeout: shared.policy.fallback_on_timeout(),
+        required_approvals,
     };
     match shared.store.submit(submission).await? {
         Submitted::Recorded(answer) => {
@@ -94,14 +103,14 @@ fn validate(request: &ActionRequest) -> Result<(), ApiError> {
     security(("bearer" = [])))]
 pub async fn action_executed(
     State(state): State<AppState>,
-    _requester: Requester,
+    Caller(who): Caller,
     Body(report): Body<ExecutedRequest>,
 ) -> Result<Json<ExecutedResponse>, ApiError> {
     let shared = &state.inner;
     let executed = shared
         .store
         .record_executed(
-            Role::Requester.name(),
+            &who.name,
             &report.run_id,
             &report.idempotency_key,
             shared.clock.now(),

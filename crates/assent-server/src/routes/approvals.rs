@@ -10,7 +10,7 @@ use serde::Deserialize;
 use tokio::time::Instant;
 
 use crate::error::ApiError;
-use crate::guard::{Approver, Caller, Role};
+use crate::guard::{Caller, Person};
 use crate::json::Params;
 use crate::state::AppState;
 use crate::store::ApprovalRecord;
@@ -38,12 +38,14 @@ pub struct ListQuery {
     security(("bearer" = [])))]
 pub async fn approval_get(
     State(state): State<AppState>,
-    Caller(role): Caller,
+    caller: Caller,
     Path(id): Path<String>,
     Params(query): Params<WaitQuery>,
 ) -> Result<Json<Approval>, ApiError> {
     let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
-    wait_for_settlement(&state, role, &id, wait).await.map(Json)
+    wait_for_settlement(&state, &caller, &id, wait)
+        .await
+        .map(Json)
 }
 
 #[utoipa::path(get, path = "/v1/approvals", tag = "approvals", params(ListQuery),
@@ -51,7 +53,7 @@ pub async fn approval_get(
     security(("bearer" = [])))]
 pub async fn approval_list(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
     Params(query): Params<ListQuery>,
 ) -> Result<Json<ApprovalList>, ApiError> {
     let pending_only = match query.status.as_deref() {
@@ -82,7 +84,7 @@ pub async fn current(state: &AppState, id: &str) -> Result<Option<ApprovalRecord
 /// Answers at once when settled or `wait` is zero; otherwise when it settles or `wait` passes.
 async fn wait_for_settlement(
     state: &AppState,
-    role: Role,
+    caller: &Caller,
     id: &str,
     wait: Duration,
 ) -> Result<Approval, ApiError> {
@@ -93,7 +95,7 @@ async fn wait_for_settlement(
         changes.borrow_and_update();
         let record = current(state, id)
             .await?
-            .filter(|record| role == Role::Approver || record.requester == role.name())
+            .filter(|record| caller.may_read(&record.requester))
             .ok_or_else(|| ApiError::NotFound(format!("no approval {id}")))?;
         if record.approval.status != ApprovalStatus::Requested || Instant::now() >= deadline {
             return Ok(record.approval);

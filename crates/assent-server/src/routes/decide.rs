@@ -1,7 +1,8 @@
 //! `POST /v1/approvals/{id}/decision`: a person approves (with a scope) or denies.
 
 use assent_core::{
-    ApprovalEvent, ApprovalGrant, ApprovalStatus, Decision, GrantConstraints, ScopeError, ScopeKind,
+    may_decide, tally, ApprovalEvent, ApprovalGrant, ApprovalStatus, Decidable, Decision,
+    GrantConstraints, Identity, Role, ScopeError, ScopeKind, Tally, Vote,
 };
 use assent_protocol::{
     Approval, DecisionRequest, DecisionResponse, ErrorBody, Resolution, SubmitStatus,
@@ -10,7 +11,7 @@ use axum::extract::{Path, State};
 use axum::Json;
 
 use crate::error::ApiError;
-use crate::guard::{Approver, Role};
+use crate::guard::Person;
 use crate::json::Body;
 use crate::records::grant_summary;
 use crate::routes::approvals::current;
@@ -23,23 +24,26 @@ use crate::store::{ApprovalRecord, NewGrant, Settlement};
     responses(
         (status = 200, body = DecisionResponse),
         (status = 400, body = ErrorBody, description = "scope not offered, or lifetime past the policy maximum"),
-        (status = 403, body = ErrorBody, description = "not the approver"),
+        (status = 403, body = ErrorBody, description = "an agent, the requester itself, or a person without the required role"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "already settled, expired, or blocked"),
     ),
     security(("bearer" = [])))]
 pub async fn approval_decide(
     State(state): State<AppState>,
-    _approver: Approver,
+    Person(who): Person,
     Path(id): Path<String>,
     Body(request): Body<DecisionRequest>,
 ) -> Result<Json<DecisionResponse>, ApiError> {
-    decide(&state, &id, request).await.map(Json)
+    decide(&state, &who, &id, request).await.map(Json)
 }
 
-/// Settles the approval `id` and every member of its batch, creating the grant if approved.
+/// `who` decides the approval `id`: a deny, or the approval that meets its threshold, settles
+/// it and every member of its batch (creating the grant if approved); an approval short of
+/// the threshold is recorded and the prompt stays pending.
 pub async fn decide(
     state: &AppState,
+    who: &Identity,
     id: &str,
     request: DecisionRequest,
 ) -> Result<DecisionResponse, ApiError> {
@@ -52,10 +56,26 @@ pub async fn decide(
             status_name(record.approval.status)
         )));
     }
+    let requesters = [record.requester.clone()];
+    let role = may_decide(
+        who,
+        Decidable {
+            required_role: record.approval.required_role,
+            requesters: &requesters,
+        },
+    )
+    .map_err(|refusal| ApiError::Forbidden(refusal.to_string()))?;
+    let by = Decider { who, role };
     let settlement = match request {
-        DecisionRequest::Deny { reason } => {
-            settlement(state, &record, ApprovalEvent::Deny, reason.into(), None)?
-        }
+        DecisionRequest::Deny { reason } => settlement(
+            state,
+            &record,
+            by,
+            ApprovalEvent::Deny,
+            reason.into(),
+            None,
+            Vec::new(),
+        )?,
         DecisionRequest::Approve {
             scope,
             expires_in_seconds,
@@ -66,12 +86,45 @@ pub async fn decide(
             let grant = grant_for(
                 state,
                 &record,
-                scope,
-                expires_in_seconds,
-                max_uses,
-                path_patterns,
+                by,
+                GrantChoice {
+                    scope,
+                    expires_in_seconds,
+                    max_uses,
+                    path_patterns,
+                },
             )?;
-            settlement(state, &record, approve_event(scope), reason, Some(grant))?
+            let vote = Vote {
+                by: who.name.clone(),
+                role,
+                at: state.inner.clock.now(),
+            };
+            let so_far: Vec<Vote> = record
+                .approval
+                .approvals
+                .iter()
+                .cloned()
+                .map(Into::into)
+                .collect();
+            match tally(&so_far, vote.clone(), record.approval.required_approvals) {
+                Tally::Short { .. } => {
+                    let at = vote.at;
+                    let approval = state.inner.store.vote(id, vote, at).await?;
+                    return Ok(DecisionResponse {
+                        approval,
+                        grant: None,
+                    });
+                }
+                Tally::Met(votes) => settlement(
+                    state,
+                    &record,
+                    by,
+                    approve_event(scope),
+                    reason,
+                    Some(grant),
+                    votes,
+                )?,
+            }
         }
     };
     let settled = state.inner.store.settle(settlement).await?;
@@ -95,12 +148,30 @@ async fn missing(state: &AppState, id: &str) -> ApiError {
     }
 }
 
+/// The person deciding and the role they decide in.
+#[derive(Debug, Clone, Copy)]
+struct Decider<'a> {
+    who: &'a Identity,
+    role: Role,
+}
+
+/// What an approving person chose.
+#[derive(Debug)]
+struct GrantChoice {
+    scope: ScopeKind,
+    expires_in_seconds: i64,
+    max_uses: Option<u32>,
+    path_patterns: Option<Vec<String>>,
+}
+
 fn settlement(
     state: &AppState,
     record: &ApprovalRecord,
+    by: Decider<'_>,
     event: ApprovalEvent,
     reason: Option<String>,
     grant: Option<NewGrant>,
+    votes: Vec<Vote>,
 ) -> Result<Settlement, ApiError> {
     let status = record
         .approval
@@ -116,7 +187,9 @@ fn settlement(
         approval_id: record.approval.approval_id.clone(),
         status,
         resolution,
-        decided_by: Role::Approver.name().to_owned(),
+        decided_by: by.who.name.clone(),
+        decided_role: Some(by.role),
+        votes,
         reason,
         grant,
         now: state.inner.clock.now(),
@@ -135,11 +208,15 @@ fn approve_event(scope: ScopeKind) -> ApprovalEvent {
 fn grant_for(
     state: &AppState,
     record: &ApprovalRecord,
-    scope: ScopeKind,
-    expires_in_seconds: i64,
-    max_uses: Option<u32>,
-    path_patterns: Option<Vec<String>>,
+    by: Decider<'_>,
+    choice: GrantChoice,
 ) -> Result<NewGrant, ApiError> {
+    let GrantChoice {
+        scope,
+        expires_in_seconds,
+        max_uses,
+        path_patterns,
+    } = choice;
     let shared = &state.inner;
     let approval: &Approval = &record.approval;
     if !approval.offered_scopes.contains(&scope) {
@@ -185,7 +262,7 @@ fn grant_for(
         expires_at: now + chrono::Duration::seconds(expires_in_seconds),
         max_uses: max_uses.or((scope == ScopeKind::Once).then_some(1)),
         used_count: 0,
-        created_by: Role::Approver.name().to_owned(),
+        created_by: by.who.name.clone(),
         revocable: true,
         revoked_at: None,
         policy_version: eval.policy_version.clone(),
@@ -195,7 +272,11 @@ fn grant_for(
         approval.profile.as_deref(),
         &approval.evidence.summary,
     );
-    Ok(NewGrant { grant, summary })
+    Ok(NewGrant {
+        grant,
+        summary,
+        created_by_role: Some(by.role),
+    })
 }
 
 fn scope_name(scope: ScopeKind) -> String {

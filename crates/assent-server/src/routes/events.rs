@@ -11,7 +11,7 @@ use futures::stream::{self, Stream};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
-use crate::guard::Approver;
+use crate::guard::Person;
 use crate::state::AppState;
 
 /// Events read from the log per query.
@@ -26,7 +26,7 @@ const PAGE: i64 = 256;
     security(("bearer" = [])))]
 pub async fn event_stream(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let last_seen = headers

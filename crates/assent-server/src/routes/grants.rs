@@ -7,9 +7,10 @@ use axum::Json;
 use serde::Deserialize;
 
 use crate::error::ApiError;
-use crate::guard::{Approver, Caller};
+use crate::guard::{Caller, Person};
 use crate::json::{Body, Params};
 use crate::state::AppState;
+use crate::store::{Actor, Revocation};
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -24,7 +25,7 @@ pub struct GrantQuery {
     security(("bearer" = [])))]
 pub async fn grant_list(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
     Params(query): Params<GrantQuery>,
 ) -> Result<Json<GrantList>, ApiError> {
     let shared = &state.inner;
@@ -39,18 +40,28 @@ pub async fn grant_list(
     params(("id" = String, Path, description = "grant id")),
     request_body = RevokeRequest,
     responses((status = 200, body = Grant), (status = 404, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "an agent's token"),
         (status = 409, body = ErrorBody, description = "already revoked")),
     security(("bearer" = [])))]
 pub async fn grant_revoke(
     State(state): State<AppState>,
-    _approver: Approver,
+    Person(who): Person,
     Path(id): Path<String>,
     Body(request): Body<RevokeRequest>,
 ) -> Result<Json<Grant>, ApiError> {
     let shared = &state.inner;
+    // Any person may revoke: taking authority back is never a risk. The audit names the role
+    // they hold closest to the grant's (task_author first).
+    let revoke = Revocation {
+        by: Actor {
+            name: &who.name,
+            role: who.role_for(None),
+        },
+        reason: &request.reason,
+    };
     shared
         .store
-        .revoke_grant(&id, &request.reason, shared.clock.now())
+        .revoke_grant(&id, revoke, shared.clock.now())
         .await?
         .map(Json)
         .ok_or_else(|| ApiError::NotFound(format!("no grant {id}")))

@@ -5,6 +5,7 @@ pub mod approvals;
 pub mod decide;
 pub mod events;
 pub mod grants;
+pub mod me;
 pub mod observe;
 pub mod openapi;
 pub mod runs;
@@ -21,6 +22,9 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(observe::healthz))
         .route("/v1/openapi.json", get(openapi::openapi_json))
+        .route("/v1/me", get(me::me))
+        .route("/v1/people", get(me::people_list))
+        .route("/v1/agents", get(me::agent_list))
         .route("/v1/actions", post(actions::submit_action))
         .route("/v1/actions/executed", post(actions::action_executed))
         .route("/v1/approvals", get(approvals::approval_list))

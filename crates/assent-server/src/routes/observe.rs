@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use crate::error::ApiError;
-use crate::guard::Approver;
+use crate::guard::Person;
 use crate::json::Params;
 use crate::state::AppState;
 
@@ -39,7 +39,7 @@ pub struct AuditQuery {
     security(("bearer" = [])))]
 pub async fn audit_list(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
     Params(query): Params<AuditQuery>,
 ) -> Result<Json<AuditList>, ApiError> {
     let limit = query.limit.unwrap_or(10_000).clamp(1, 10_000);
@@ -56,7 +56,7 @@ pub async fn audit_list(
     security(("bearer" = [])))]
 pub async fn metrics_json(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
 ) -> Result<Json<Metrics>, ApiError> {
     let shared = &state.inner;
     Ok(Json(shared.store.metrics(shared.clock.now()).await?))
@@ -67,7 +67,7 @@ pub async fn metrics_json(
     security(("bearer" = [])))]
 pub async fn metrics_prometheus(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
 ) -> Result<impl IntoResponse, ApiError> {
     let shared = &state.inner;
     let metrics = shared.store.metrics(shared.clock.now()).await?;

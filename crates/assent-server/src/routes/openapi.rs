@@ -4,12 +4,15 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{actions, approvals, decide, events, grants, observe, runs};
+use super::{actions, approvals, decide, events, grants, me, observe, runs};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Assent approval service", description = "Agents submit actions; people decide."),
     paths(
+        me::me,
+        me::people_list,
+        me::agent_list,
         actions::submit_action,
         actions::action_executed,
         approvals::approval_get,
@@ -40,6 +43,8 @@ use super::{actions, approvals, decide, events, grants, observe, runs};
         assent_protocol::Event, assent_protocol::EventEnvelope,
         assent_protocol::AuditList, assent_protocol::Metrics, assent_protocol::Health,
         assent_protocol::ErrorBody, assent_protocol::ErrorDetail, assent_protocol::ErrorCode,
+        assent_protocol::Me, assent_protocol::IdentityInfo, assent_protocol::IdentityList,
+        assent_protocol::ApprovalVote,
     )),
     modifiers(&BearerAuth),
 )]

@@ -7,9 +7,10 @@ use axum::Json;
 use serde::Deserialize;
 
 use crate::error::ApiError;
-use crate::guard::{Approver, Caller};
+use crate::guard::{Caller, Person};
 use crate::json::Params;
 use crate::state::AppState;
+use crate::store::Actor;
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -26,7 +27,7 @@ pub struct RunQuery {
     security(("bearer" = [])))]
 pub async fn run_list(
     State(state): State<AppState>,
-    _approver: Approver,
+    _person: Person,
     Params(query): Params<RunQuery>,
 ) -> Result<Json<RunList>, ApiError> {
     let status = query.status.unwrap_or(RunStatus::Paused);
@@ -64,11 +65,21 @@ pub async fn run_get(
     security(("bearer" = [])))]
 pub async fn run_resume(
     State(state): State<AppState>,
-    _approver: Approver,
+    Person(who): Person,
     Path(run_id): Path<String>,
 ) -> Result<Json<RunState>, ApiError> {
     let shared = &state.inner;
     let now = shared.clock.now();
     shared.store.expire_due(now).await?;
-    Ok(Json(shared.store.resume_run(&run_id, now).await?))
+    if who.roles.is_empty() {
+        return Err(ApiError::Forbidden(format!(
+            "{} holds no role, so may not resume a run",
+            who.name
+        )));
+    }
+    let by = Actor {
+        name: &who.name,
+        role: who.role_for(None),
+    };
+    Ok(Json(shared.store.resume_run(&run_id, by, now).await?))
 }

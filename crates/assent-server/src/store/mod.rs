@@ -11,14 +11,16 @@ mod sqlite_commit;
 mod sqlite_executed;
 mod sqlite_expiry;
 mod sqlite_grants;
+mod sqlite_identities;
 mod sqlite_metrics;
 mod sqlite_rows;
 mod sqlite_runs;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
-use assent_core::{FallbackOnTimeout, GrantStatus};
+use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
 use assent_protocol::{
-    Approval, EventEnvelope, Grant, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
+    Approval, EventEnvelope, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus,
+    SubmitResponse,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -63,6 +65,8 @@ pub struct Submission {
     /// When a prompt opened now would expire.
     pub approval_expires_at: DateTime<Utc>,
     pub fallback_on_timeout: FallbackOnTimeout,
+    /// How many distinct people a prompt opened now needs.
+    pub required_approvals: u32,
 }
 
 /// What recording a submission came to.
@@ -93,7 +97,12 @@ pub struct Settlement {
     pub approval_id: String,
     pub status: ApprovalStatus,
     pub resolution: Resolution,
+    /// The person (or `timeout`, `run-end`).
     pub decided_by: String,
+    /// The role the person acted in.
+    pub decided_role: Option<Role>,
+    /// Everyone who approved, where the policy asked for more than one person.
+    pub votes: Vec<Vote>,
     pub reason: Option<String>,
     pub grant: Option<NewGrant>,
     pub now: DateTime<Utc>,
@@ -104,6 +113,8 @@ pub struct Settlement {
 pub struct NewGrant {
     pub grant: ApprovalGrant,
     pub summary: String,
+    /// The role the granting person acted in.
+    pub created_by_role: Option<Role>,
 }
 
 /// A settled approval and the grant it created.
@@ -136,6 +147,27 @@ pub struct Executed {
     pub covered: bool,
 }
 
+/// A token as stored: its hash and where it lives.
+#[derive(Debug, Clone, Copy)]
+pub struct TokenRecord<'a> {
+    pub hash: &'a str,
+    pub label: &'a str,
+}
+
+/// A person acting, and the role they act in.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor<'a> {
+    pub name: &'a str,
+    pub role: Option<Role>,
+}
+
+/// Who revokes a grant, and why.
+#[derive(Debug, Clone, Copy)]
+pub struct Revocation<'a> {
+    pub by: Actor<'a>,
+    pub reason: &'a str,
+}
+
 /// The storage of the service.
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
@@ -156,6 +188,14 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError>;
     /// Settles a pending approval; `Conflict` when it is no longer pending.
     async fn settle(&self, settlement: Settlement) -> Result<Settled, StoreError>;
+    /// Records one person's approval of a prompt that needs more people (`approval.updated`);
+    /// `Conflict` when it is no longer pending.
+    async fn vote(
+        &self,
+        approval_id: &str,
+        vote: Vote,
+        now: DateTime<Utc>,
+    ) -> Result<Approval, StoreError>;
     async fn grants(
         &self,
         status: Option<GrantStatus>,
@@ -165,7 +205,7 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn revoke_grant(
         &self,
         grant_id: &str,
-        reason: &str,
+        revoke: Revocation<'_>,
         now: DateTime<Utc>,
     ) -> Result<Option<Grant>, StoreError>;
     async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError>;
@@ -180,7 +220,12 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The runs held with `status` (paused or cancelled), most recently held first.
     async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError>;
     /// Lets a paused run ask again; `Conflict` when it is not paused.
-    async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError>;
+    async fn resume_run(
+        &self,
+        run_id: &str,
+        by: Actor<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<RunState, StoreError>;
     /// Events with an id above `after`, oldest first.
     async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError>;
     /// The oldest and newest stored event ids (0 when there are none).
@@ -194,5 +239,39 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         limit: i64,
     ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError>;
+
+    /// The identity holding the token whose SHA-256 is `token_hash`.
+    async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError>;
+    async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError>;
+    async fn identities(&self, kind: IdentityKind) -> Result<Vec<IdentityInfo>, StoreError>;
+    /// Creates an identity holding one token; `Conflict` when the name is taken.
+    async fn identity_add(
+        &self,
+        identity: &Identity,
+        token: TokenRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Removes an identity of `kind` and its tokens (they stop working at once); false when
+    /// there is none.
+    async fn identity_remove(&self, name: &str, kind: IdentityKind) -> Result<bool, StoreError>;
+    /// Adds and removes a person's roles; `None` when there is no such person.
+    async fn person_roles(
+        &self,
+        name: &str,
+        add: &[Role],
+        remove: &[Role],
+    ) -> Result<Option<Identity>, StoreError>;
+    /// Makes `token` the one token of `name` with its label; false when `name` does not exist.
+    async fn token_set(
+        &self,
+        name: &str,
+        token: TokenRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+    /// Forgets `name`'s token with `label`.
+    async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError>;
+    /// Creates the person `owner` and the agent `default` the first time; true when it did.
+    async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError>;
+
     async fn close(&self);
 }

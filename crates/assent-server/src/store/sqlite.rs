@@ -5,8 +5,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_core::{ApprovalAuditEvent, GrantStatus};
-use assent_protocol::{Approval, Event, EventEnvelope, Grant, Metrics, RunState, RunStatus};
+use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role, Vote};
+use assent_protocol::{
+    Approval, Event, EventEnvelope, Grant, IdentityInfo, Metrics, RunState, RunStatus,
+};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -20,10 +22,10 @@ use super::sqlite_rows::{
     event_from_row, insert_audit, insert_event, json_col, micros, parse_name,
 };
 use super::{sqlite_approvals, sqlite_executed, sqlite_expiry, sqlite_grants, sqlite_metrics};
-use super::{sqlite_checkpoint, sqlite_runs};
+use super::{sqlite_checkpoint, sqlite_identities, sqlite_runs};
 use super::{
-    ActionSummary, ApprovalRecord, Executed, RunEnd, Settled, Settlement, Store, StoreError,
-    Submission, Submitted,
+    ActionSummary, Actor, ApprovalRecord, Executed, Revocation, RunEnd, Settled, Settlement, Store,
+    StoreError, Submission, Submitted, TokenRecord,
 };
 use crate::records::resume_audit;
 
@@ -191,6 +193,19 @@ impl Store for SqliteStore {
         Ok(settled)
     }
 
+    async fn vote(
+        &self,
+        approval_id: &str,
+        vote: Vote,
+        now: DateTime<Utc>,
+    ) -> Result<Approval, StoreError> {
+        let mut tx = self.begin().await?;
+        let approval = sqlite_approvals::vote(&mut tx, approval_id, &vote, now).await?;
+        self.commit(tx).await?;
+        self.publish().await?;
+        Ok(approval)
+    }
+
     async fn grants(
         &self,
         status: Option<GrantStatus>,
@@ -203,11 +218,11 @@ impl Store for SqliteStore {
     async fn revoke_grant(
         &self,
         grant_id: &str,
-        reason: &str,
+        revoke: Revocation<'_>,
         now: DateTime<Utc>,
     ) -> Result<Option<Grant>, StoreError> {
         let mut tx = self.begin().await?;
-        let grant = sqlite_grants::revoke(&mut tx, grant_id, reason, now).await?;
+        let grant = sqlite_grants::revoke(&mut tx, grant_id, revoke, now).await?;
         self.commit(tx).await?;
         self.publish().await?;
         Ok(grant)
@@ -252,7 +267,12 @@ impl Store for SqliteStore {
         sqlite_runs::list(&mut conn, status).await
     }
 
-    async fn resume_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunState, StoreError> {
+    async fn resume_run(
+        &self,
+        run_id: &str,
+        by: Actor<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<RunState, StoreError> {
         let mut tx = self.begin().await?;
         let resumed = sqlite_runs::resume(&mut tx, run_id, now).await?;
         let pausing = match &resumed.approval_id {
@@ -262,7 +282,7 @@ impl Store for SqliteStore {
         let reason = resumed.reason.clone().unwrap_or_default();
         insert_audit(
             &mut tx,
-            &resume_audit(run_id, pausing.as_ref(), &reason, now),
+            &resume_audit(run_id, pausing.as_ref(), by, &reason, now),
         )
         .await?;
         insert_event(
@@ -324,6 +344,82 @@ impl Store for SqliteStore {
 
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
         sqlite_metrics::metrics(&self.reader, now).await
+    }
+
+    async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_identities::by_token(&mut conn, token_hash).await
+    }
+
+    async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_identities::get(&mut conn, name).await
+    }
+
+    async fn identities(&self, kind: IdentityKind) -> Result<Vec<IdentityInfo>, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_identities::list(&mut conn, kind).await
+    }
+
+    async fn identity_add(
+        &self,
+        identity: &Identity,
+        token: TokenRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin().await?;
+        sqlite_identities::add(&mut tx, identity, token.hash, token.label, now).await?;
+        self.commit(tx).await
+    }
+
+    async fn identity_remove(&self, name: &str, kind: IdentityKind) -> Result<bool, StoreError> {
+        let mut tx = self.begin().await?;
+        let removed = sqlite_identities::remove(&mut tx, name, kind).await?;
+        self.commit(tx).await?;
+        Ok(removed)
+    }
+
+    async fn person_roles(
+        &self,
+        name: &str,
+        add: &[Role],
+        remove: &[Role],
+    ) -> Result<Option<Identity>, StoreError> {
+        let mut tx = self.begin().await?;
+        let person = sqlite_identities::update_roles(&mut tx, name, add, remove).await?;
+        self.commit(tx).await?;
+        Ok(person)
+    }
+
+    async fn token_set(
+        &self,
+        name: &str,
+        token: TokenRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.begin().await?;
+        let set = sqlite_identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
+        self.commit(tx).await?;
+        Ok(set)
+    }
+
+    async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError> {
+        let mut tx = self.begin().await?;
+        sqlite_identities::drop_token(&mut tx, name, label).await?;
+        self.commit(tx).await
+    }
+
+    async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut tx = self.begin().await?;
+        let seeded = sqlite_identities::seed_once(
+            &mut tx,
+            crate::identities::OWNER,
+            crate::identities::DEFAULT_AGENT,
+            now,
+        )
+        .await?;
+        self.commit(tx).await?;
+        Ok(seeded)
     }
 
     async fn close(&self) {

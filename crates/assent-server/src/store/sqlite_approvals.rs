@@ -9,12 +9,14 @@ use sqlx::{Row, SqliteConnection};
 use super::sqlite_rows::{
     from_micros, insert_audit, insert_event, json_col, micros, name_of, opt_from_micros, parse_name,
 };
-use super::{sqlite_grants, ApprovalRecord, Settled, Settlement, StoreError, Submission};
+use super::{
+    sqlite_grants, sqlite_identities, ApprovalRecord, Settled, Settlement, StoreError, Submission,
+};
 use crate::records::{settlement_audit, PromptDetail};
 
 const COLUMNS: &str = "id, run_id, task_id, requester, batch_key, status, resolution, \
     first_request, detail, member_count, expires_at, created_at, updated_at, decided_at, \
-    decided_by, decision_reason, grant_id";
+    decided_by, decision_reason, grant_id, decided_role";
 
 /// Where a submission went: the prompt it joined or opened, and its place in the batch.
 pub struct BatchSeat {
@@ -32,13 +34,14 @@ pub async fn join_or_open(
     let joined: Option<(String, i64)> = sqlx::query_as(
         "UPDATE approval_requests SET member_count = member_count + 1, updated_at = ? \
          WHERE id = (SELECT id FROM approval_requests \
-                     WHERE status = ? AND batch_key = ? AND expires_at > ? \
+                     WHERE status = ? AND batch_key = ? AND requester = ? AND expires_at > ? \
                      ORDER BY created_at LIMIT 1) \
          RETURNING id, member_count",
     )
     .bind(micros(s.now))
     .bind(&pending)
     .bind(&s.eval.batch_key)
+    .bind(&s.requester)
     .bind(micros(s.now))
     .fetch_optional(&mut *conn)
     .await?;
@@ -118,6 +121,8 @@ async fn record_of(
     let detail: PromptDetail = json_col(row, "detail")?;
     let resolution: Option<String> = row.try_get("resolution")?;
     let count: i64 = row.try_get("member_count")?;
+    let decided_role: Option<String> = row.try_get("decided_role")?;
+    let votes = sqlite_identities::votes(conn, &id).await?;
     let approval = Approval {
         run_id: row.try_get("run_id")?,
         task_id: row.try_get("task_id")?,
@@ -147,6 +152,10 @@ async fn record_of(
         decided_by: row.try_get("decided_by")?,
         decision_reason: row.try_get("decision_reason")?,
         grant_id: row.try_get("grant_id")?,
+        decided_role: decided_role.as_deref().map(parse_name).transpose()?,
+        requester: row.try_get("requester")?,
+        required_approvals: detail.required_approvals,
+        approvals: votes.into_iter().map(Into::into).collect(),
         approval_id: id,
     };
     Ok(ApprovalRecord {
@@ -199,7 +208,7 @@ pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settl
     let grant_id = s.grant.as_ref().map(|g| g.grant.grant_id.clone());
     let settled = sqlx::query(
         "UPDATE approval_requests SET status = ?, resolution = ?, decided_at = ?, \
-         decided_by = ?, decision_reason = ?, grant_id = ?, updated_at = ? \
+         decided_by = ?, decision_reason = ?, grant_id = ?, updated_at = ?, decided_role = ? \
          WHERE id = ? AND status = ?",
     )
     .bind(name_of(&s.status)?)
@@ -209,6 +218,7 @@ pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settl
     .bind(&s.reason)
     .bind(&grant_id)
     .bind(micros(s.now))
+    .bind(s.decided_role.map(|r| name_of(&r)).transpose()?)
     .bind(&s.approval_id)
     .bind(name_of(&ApprovalStatus::Requested)?)
     .execute(&mut *conn)
@@ -217,6 +227,9 @@ pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settl
         return Err(StoreError::Conflict(
             "the approval is no longer pending".to_owned(),
         ));
+    }
+    for vote in &s.votes {
+        sqlite_identities::insert_vote(conn, &s.approval_id, vote).await?;
     }
     if let Some(new) = &s.grant {
         sqlite_grants::insert(conn, new).await?;
@@ -230,13 +243,13 @@ pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settl
         Resolution::TimedOut | Resolution::Cancelled => AuditDecision::Expired,
     };
     let reason = s.reason.clone().unwrap_or_default();
+    let granted = s.grant.as_ref().map(|g| &g.grant);
     for member in &record.approval.members {
-        let approver = Some(s.decided_by.clone());
         let audit = settlement_audit(
             &record.approval,
             member,
             decision,
-            approver,
+            granted,
             &reason,
             &record.policy_version,
         );
@@ -268,6 +281,41 @@ pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settl
         approval: record.approval,
         grant,
     })
+}
+
+/// Records one person's approval of a prompt that needs more, in the caller's transaction;
+/// `Conflict` when it is no longer pending.
+pub async fn vote(
+    conn: &mut SqliteConnection,
+    approval_id: &str,
+    vote: &assent_core::Vote,
+    now: DateTime<Utc>,
+) -> Result<Approval, StoreError> {
+    let touched =
+        sqlx::query("UPDATE approval_requests SET updated_at = ? WHERE id = ? AND status = ?")
+            .bind(micros(now))
+            .bind(approval_id)
+            .bind(name_of(&ApprovalStatus::Requested)?)
+            .execute(&mut *conn)
+            .await?;
+    if touched.rows_affected() != 1 {
+        return Err(StoreError::Conflict(
+            "the approval is no longer pending".to_owned(),
+        ));
+    }
+    sqlite_identities::insert_vote(conn, approval_id, vote).await?;
+    let record = load(conn, approval_id)
+        .await?
+        .ok_or_else(|| StoreError::Corrupt(format!("approval {approval_id} vanished")))?;
+    insert_event(
+        conn,
+        now,
+        &Event::ApprovalUpdated {
+            approval: record.approval.clone(),
+        },
+    )
+    .await?;
+    Ok(record.approval)
 }
 
 /// Ids of pending approvals matching a filter: past their time, or of a run.

@@ -19,7 +19,8 @@ pub async fn record(
 ) -> Result<Option<Executed>, StoreError> {
     let row = sqlx::query(
         "SELECT a.id, a.task_id, a.action_hash, a.status, a.approval_id, a.grant_id, \
-         a.action_kind, a.policy_version, a.executed_at, r.status AS approval_status \
+         a.action_kind, a.policy_version, a.executed_at, a.command_line, \
+         r.status AS approval_status \
          FROM actions a LEFT JOIN approval_requests r ON r.id = a.approval_id \
          WHERE a.requester = ? AND a.idempotency_key = ? AND a.run_id = ?",
     )
@@ -72,6 +73,9 @@ pub async fn record(
         policy_version: row.try_get("policy_version")?,
         grant_id: row.try_get("grant_id")?,
         repo: None,
+        granted_scope: None,
+        grant_expires_at: None,
+        subject: row.try_get("command_line")?,
     };
     insert_audit(conn, &audit).await?;
     Ok(Some(executed))

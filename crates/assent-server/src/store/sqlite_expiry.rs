@@ -156,6 +156,8 @@ pub fn closing(
         status: ApprovalStatus::Expired,
         resolution,
         decided_by: by.to_owned(),
+        decided_role: None,
+        votes: Vec::new(),
         reason: Some(reason.to_owned()),
         grant: None,
         now,

@@ -11,12 +11,12 @@ use sqlx::{Row, SqliteConnection};
 use super::sqlite_rows::{
     from_micros, insert_audit, insert_event, json_col, micros, name_of, opt_from_micros, parse_name,
 };
-use super::{NewGrant, StoreError};
+use super::{Actor, NewGrant, Revocation, StoreError};
 use crate::records::grant_audit;
 
 const COLUMNS: &str = "id, approval_request_id, run_id, scope_kind, action_kinds, constraints, \
     max_uses, used_count, expires_at, revoked_at, revoke_reason, created_at, created_by, \
-    revocable, policy_version, summary";
+    revocable, policy_version, summary, created_by_role, revoked_by";
 
 fn domain_grant(row: &SqliteRow) -> Result<ApprovalGrant, StoreError> {
     let count = |col: &str| -> Result<Option<u32>, StoreError> {
@@ -45,11 +45,14 @@ fn domain_grant(row: &SqliteRow) -> Result<ApprovalGrant, StoreError> {
 
 fn wire_grant(row: &SqliteRow, now: DateTime<Utc>) -> Result<Grant, StoreError> {
     let grant = domain_grant(row)?;
+    let role: Option<String> = row.try_get("created_by_role")?;
     Ok(Grant {
         status: grant.status(now),
         grant,
         revoke_reason: row.try_get("revoke_reason")?,
         summary: row.try_get("summary")?,
+        created_by_role: role.as_deref().map(parse_name).transpose()?,
+        revoked_by: row.try_get("revoked_by")?,
     })
 }
 
@@ -57,7 +60,7 @@ pub async fn insert(conn: &mut SqliteConnection, new: &NewGrant) -> Result<(), S
     let g = &new.grant;
     sqlx::query(&format!(
         "INSERT INTO approval_grants ({COLUMNS}) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)"
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, NULL)"
     ))
     .bind(&g.grant_id)
     .bind(&g.approval_id)
@@ -74,6 +77,7 @@ pub async fn insert(conn: &mut SqliteConnection, new: &NewGrant) -> Result<(), S
     .bind(i64::from(g.revocable))
     .bind(&g.policy_version)
     .bind(&new.summary)
+    .bind(new.created_by_role.map(|r| name_of(&r)).transpose()?)
     .execute(conn)
     .await?;
     Ok(())
@@ -155,9 +159,10 @@ pub async fn list(
 pub async fn revoke(
     conn: &mut SqliteConnection,
     grant_id: &str,
-    reason: &str,
+    revoke: Revocation<'_>,
     now: DateTime<Utc>,
 ) -> Result<Option<Grant>, StoreError> {
+    let reason = revoke.reason;
     let Some(before) = load(conn, grant_id, now).await? else {
         return Ok(None);
     };
@@ -166,18 +171,21 @@ pub async fn revoke(
             "the grant is already revoked".to_owned(),
         ));
     }
-    sqlx::query("UPDATE approval_grants SET revoked_at = ?, revoke_reason = ? WHERE id = ?")
-        .bind(micros(now))
-        .bind(reason)
-        .bind(grant_id)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "UPDATE approval_grants SET revoked_at = ?, revoke_reason = ?, revoked_by = ? WHERE id = ?",
+    )
+    .bind(micros(now))
+    .bind(reason)
+    .bind(revoke.by.name)
+    .bind(grant_id)
+    .execute(&mut *conn)
+    .await?;
     let Some(grant) = load(conn, grant_id, now).await? else {
         return Ok(None);
     };
     insert_audit(
         conn,
-        &grant_audit(&grant.grant, AuditDecision::Revoked, reason, now),
+        &grant_audit(&grant, AuditDecision::Revoked, revoke.by, reason, now),
     )
     .await?;
     insert_event(
@@ -232,9 +240,14 @@ pub async fn announce_expired(
             .bind(&grant.grant.grant_id)
             .execute(&mut *conn)
             .await?;
+        // An expiry names the person who granted it: whose decision ran out.
+        let by = Actor {
+            name: &grant.grant.created_by,
+            role: grant.created_by_role,
+        };
         insert_audit(
             conn,
-            &grant_audit(&grant.grant, AuditDecision::Expired, reason, now),
+            &grant_audit(&grant, AuditDecision::Expired, by, reason, now),
         )
         .await?;
         insert_event(conn, now, &Event::GrantExpired { grant }).await?;

@@ -1,0 +1,230 @@
+//! `assent people …` and `assent agents …`: the identities of a service's database. They work
+//! on the database directly (beside a running service on the same data dir), so they need no
+//! token — whoever can write the data dir is the service's administrator.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use assent_core::{IdentityKind, Role};
+use assent_protocol::IdentityInfo;
+use assent_server::{Directory, DirectoryError};
+
+/// Where the database is.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Database {
+    /// The service's data dir (default: the XDG data dir, e.g. ~/.local/share/assent).
+    #[arg(long, global = true)]
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum PeopleCommand {
+    /// Add a person; prints their token as the only line on stdout (shown once).
+    Add {
+        name: String,
+        /// task_author, repo_maintainer, security_reviewer or platform_admin (repeatable).
+        #[arg(long = "role")]
+        roles: Vec<String>,
+        #[command(flatten)]
+        db: Database,
+    },
+    /// List people and their roles.
+    List {
+        /// One JSON document instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: Database,
+    },
+    /// Remove a person; their tokens stop working at once.
+    Remove {
+        name: String,
+        #[command(flatten)]
+        db: Database,
+    },
+    /// Change a person's roles.
+    Roles {
+        name: String,
+        #[arg(long = "add")]
+        add: Vec<String>,
+        #[arg(long = "remove")]
+        remove: Vec<String>,
+        #[command(flatten)]
+        db: Database,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum AgentsCommand {
+    /// Add an agent (or CI job); prints its requester token as the only line on stdout.
+    Add {
+        name: String,
+        #[command(flatten)]
+        db: Database,
+    },
+    /// List agents.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: Database,
+    },
+    /// Remove an agent; its tokens stop working at once.
+    Remove {
+        name: String,
+        #[command(flatten)]
+        db: Database,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+enum AdminError {
+    #[error(transparent)]
+    Directory(#[from] DirectoryError),
+    #[error(transparent)]
+    Role(#[from] assent_core::NameError),
+    #[error("no data dir: pass --data-dir")]
+    NoDataDir,
+    #[error("name the roles to change with --add ROLE and/or --remove ROLE")]
+    NothingToChange,
+    #[error("cannot start: {0}")]
+    Runtime(std::io::Error),
+}
+
+pub fn run_people(command: PeopleCommand) -> ExitCode {
+    report("people", people(command))
+}
+
+pub fn run_agents(command: AgentsCommand) -> ExitCode {
+    report("agents", agents(command))
+}
+
+fn report(what: &str, outcome: Result<String, AdminError>) -> ExitCode {
+    match outcome {
+        Ok(out) => {
+            if !out.is_empty() {
+                println!("{out}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("assent {what}: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn people(command: PeopleCommand) -> Result<String, AdminError> {
+    match command {
+        PeopleCommand::Add { name, roles, db } => {
+            let roles = parse_roles(&roles)?;
+            with_directory(
+                &db,
+                |dir| async move { dir.add_person(&name, &roles).await },
+            )
+        }
+        PeopleCommand::List { json, db } => with_directory(&db, |dir| async move {
+            dir.list(IdentityKind::Person)
+                .await
+                .map(|list| render(&list, json))
+        }),
+        PeopleCommand::Remove { name, db } => with_directory(&db, |dir| async move {
+            dir.remove(&name, IdentityKind::Person).await?;
+            eprintln!("assent people: removed {name}; their tokens no longer work");
+            Ok(String::new())
+        }),
+        PeopleCommand::Roles {
+            name,
+            add,
+            remove,
+            db,
+        } => {
+            if add.is_empty() && remove.is_empty() {
+                return Err(AdminError::NothingToChange);
+            }
+            let (add, remove) = (parse_roles(&add)?, parse_roles(&remove)?);
+            with_directory(&db, |dir| async move {
+                let person = dir.roles(&name, &add, &remove).await?;
+                Ok(format!(
+                    "{}: {}",
+                    person.name,
+                    roles_text(person.roles.iter())
+                ))
+            })
+        }
+    }
+}
+
+fn agents(command: AgentsCommand) -> Result<String, AdminError> {
+    match command {
+        AgentsCommand::Add { name, db } => {
+            with_directory(&db, |dir| async move { dir.add_agent(&name).await })
+        }
+        AgentsCommand::List { json, db } => with_directory(&db, |dir| async move {
+            dir.list(IdentityKind::Agent)
+                .await
+                .map(|list| render(&list, json))
+        }),
+        AgentsCommand::Remove { name, db } => with_directory(&db, |dir| async move {
+            dir.remove(&name, IdentityKind::Agent).await?;
+            eprintln!("assent agents: removed {name}; its tokens no longer work");
+            Ok(String::new())
+        }),
+    }
+}
+
+fn parse_roles(names: &[String]) -> Result<Vec<Role>, AdminError> {
+    Ok(names
+        .iter()
+        .map(|name| name.parse::<Role>())
+        .collect::<Result<_, _>>()?)
+}
+
+/// Opens the directory, runs `op`, closes it (so the database is released cleanly).
+fn with_directory<F, Fut>(db: &Database, op: F) -> Result<String, AdminError>
+where
+    F: FnOnce(Directory) -> Fut,
+    Fut: std::future::Future<Output = Result<String, DirectoryError>>,
+{
+    let data_dir = match &db.data_dir {
+        Some(dir) => dir.clone(),
+        None => assent_client::default_data_dir().ok_or(AdminError::NoDataDir)?,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(AdminError::Runtime)?;
+    runtime.block_on(async move {
+        let directory = Directory::open(&data_dir).await?;
+        let outcome = op(directory.clone()).await;
+        directory.close().await;
+        Ok(outcome?)
+    })
+}
+
+fn roles_text<'a>(roles: impl Iterator<Item = &'a Role>) -> String {
+    let names: Vec<&str> = roles.map(|r| assent_core::role_name(*r)).collect();
+    if names.is_empty() {
+        "(no roles)".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn render(list: &[IdentityInfo], json: bool) -> String {
+    if json {
+        return serde_json::to_string_pretty(&serde_json::json!({ "identities": list }))
+            .unwrap_or_default();
+    }
+    let mut out = format!("{:<24} {:<7} {:<6} ROLES", "NAME", "KIND", "TOKENS");
+    for identity in list {
+        out.push_str(&format!(
+            "\n{:<24} {:<7} {:<6} {}",
+            identity.name,
+            identity.kind.as_str(),
+            identity.tokens,
+            roles_text(identity.roles.iter())
+        ));
+    }
+    out
+}

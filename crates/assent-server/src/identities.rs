@@ -1,0 +1,205 @@
+//! People and agents: tokens (made here, stored hashed), the first identities of a local
+//! install, and the admin operations behind `assent people|agents …`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use assent_core::{check_name, Identity, IdentityKind, NameError, Role, ALL_ROLES};
+use assent_protocol::IdentityInfo;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::clock::{Clock, SystemClock};
+use crate::store::{SqliteStore, Store, StoreError, TokenRecord};
+
+/// The person a local install starts with (every role); `approver.token` is theirs.
+pub const OWNER: &str = "owner";
+/// The agent a local install starts with; `requester.token` is theirs.
+pub const DEFAULT_AGENT: &str = "default";
+/// Token labels: where the token lives.
+pub const LABEL_APPROVER_FILE: &str = "approver.token";
+pub const LABEL_REQUESTER_FILE: &str = "requester.token";
+pub const LABEL_DESK: &str = "desk";
+pub const LABEL_CLI: &str = "cli";
+
+/// A new token: 256 random bits, hex, prefixed by kind so a person can tell which is which
+/// (and a secret scanner can find them).
+pub fn new_token(kind: IdentityKind) -> String {
+    let mut bytes = [0_u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    let prefix = match kind {
+        IdentityKind::Person => "assent_p_",
+        IdentityKind::Agent => "assent_a_",
+    };
+    format!("{prefix}{}", hex::encode(bytes))
+}
+
+/// How a token is stored: SHA-256, hex. Tokens carry 256 random bits, so no slow hash is
+/// needed to resist guessing; a leaked database holds no usable token.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.trim().as_bytes()))
+}
+
+/// Why an admin operation on identities failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DirectoryError {
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error("{0} already exists (names are shared by people and agents)")]
+    Exists(String),
+    #[error("there is no {kind} named {name}")]
+    NotFound { kind: &'static str, name: String },
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for DirectoryError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Conflict(name) => DirectoryError::Exists(name),
+            other => DirectoryError::Store(other),
+        }
+    }
+}
+
+/// The identities of a service's database, for admin commands (`assent people add …`). Works
+/// beside a running service on the same database.
+#[derive(Debug, Clone)]
+pub struct Directory {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+}
+
+impl Directory {
+    /// Opens (creating and migrating) the database in `data_dir`.
+    pub async fn open(data_dir: &Path) -> Result<Directory, DirectoryError> {
+        std::fs::create_dir_all(data_dir).map_err(|err| {
+            DirectoryError::Store(StoreError::Corrupt(format!(
+                "cannot create {}: {err}",
+                data_dir.display()
+            )))
+        })?;
+        let store = SqliteStore::open(&data_dir.join("assent.db")).await?;
+        let directory = Directory::over(Arc::new(store), Arc::new(SystemClock));
+        directory
+            .store
+            .seed_identities(directory.clock.now())
+            .await?;
+        Ok(directory)
+    }
+
+    pub fn over(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Directory {
+        Directory { store, clock }
+    }
+
+    /// Creates a person with `roles`; returns their token (shown once, stored hashed).
+    pub async fn add_person(&self, name: &str, roles: &[Role]) -> Result<String, DirectoryError> {
+        self.add(Identity::person(name, roles.iter().copied()))
+            .await
+    }
+
+    /// Creates an agent; returns its requester token.
+    pub async fn add_agent(&self, name: &str) -> Result<String, DirectoryError> {
+        self.add(Identity::agent(name)).await
+    }
+
+    async fn add(&self, identity: Identity) -> Result<String, DirectoryError> {
+        check_name(&identity.name)?;
+        let token = new_token(identity.kind);
+        let record = TokenRecord {
+            hash: &token_hash(&token),
+            label: LABEL_CLI,
+        };
+        self.store
+            .identity_add(&identity, record, self.clock.now())
+            .await?;
+        Ok(token)
+    }
+
+    pub async fn list(&self, kind: IdentityKind) -> Result<Vec<IdentityInfo>, DirectoryError> {
+        Ok(self.store.identities(kind).await?)
+    }
+
+    /// Removes a person or agent; its tokens stop working at once.
+    pub async fn remove(&self, name: &str, kind: IdentityKind) -> Result<(), DirectoryError> {
+        if self.store.identity_remove(name, kind).await? {
+            Ok(())
+        } else {
+            Err(not_found(kind, name))
+        }
+    }
+
+    /// Adds and removes a person's roles.
+    pub async fn roles(
+        &self,
+        name: &str,
+        add: &[Role],
+        remove: &[Role],
+    ) -> Result<Identity, DirectoryError> {
+        self.store
+            .person_roles(name, add, remove)
+            .await?
+            .ok_or_else(|| not_found(IdentityKind::Person, name))
+    }
+
+    pub async fn close(&self) {
+        self.store.close().await;
+    }
+}
+
+fn not_found(kind: IdentityKind, name: &str) -> DirectoryError {
+    DirectoryError::NotFound {
+        kind: kind.as_str(),
+        name: name.to_owned(),
+    }
+}
+
+/// Attaches the data dir's token files (or the desk's in-memory credential) to the identities
+/// they stand for, creating `owner` and `default` on a fresh database.
+pub(crate) async fn attach(
+    store: &dyn Store,
+    tokens: &crate::config::Tokens,
+    owner_in_memory: bool,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), StoreError> {
+    store.seed_identities(now).await?;
+    let requester = TokenRecord {
+        hash: &token_hash(&tokens.requester),
+        label: LABEL_REQUESTER_FILE,
+    };
+    if !store.token_set(DEFAULT_AGENT, requester, now).await? {
+        tracing::warn!(
+            "the agent {DEFAULT_AGENT} was removed, so requester.token no longer works; \
+             make agents with `assent agents add NAME`"
+        );
+    }
+    let owner_hash = token_hash(&tokens.approver);
+    if owner_in_memory {
+        // The desk holds the owner's credential in memory only: a token file an agent could
+        // read would undo that, so an older install's file stops working.
+        store.token_drop(OWNER, LABEL_APPROVER_FILE).await?;
+        let desk = TokenRecord {
+            hash: &owner_hash,
+            label: LABEL_DESK,
+        };
+        if !store.token_set(OWNER, desk, now).await? {
+            // The person at this machine is the desk's owner: recreate them if removed.
+            tracing::warn!("the person {OWNER} was removed; the desk recreates them");
+            store
+                .identity_add(&Identity::person(OWNER, ALL_ROLES), desk, now)
+                .await?;
+        }
+    } else {
+        let file = TokenRecord {
+            hash: &owner_hash,
+            label: LABEL_APPROVER_FILE,
+        };
+        if !store.token_set(OWNER, file, now).await? {
+            tracing::warn!(
+                "the person {OWNER} was removed, so approver.token no longer works; \
+                 people decide with their own tokens (`assent people add NAME --role …`)"
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,273 @@
+//! People and agents in SQLite: identities, their hashed tokens, and approvals by several
+//! people.
+
+use std::collections::BTreeSet;
+
+use assent_core::{Identity, IdentityKind, Role, Vote, ALL_ROLES};
+use assent_protocol::IdentityInfo;
+use chrono::{DateTime, Utc};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqliteConnection};
+
+use super::sqlite_rows::{from_micros, json_col, micros, name_of, parse_name};
+use super::StoreError;
+
+/// The `service_meta` key set once the first identities exist.
+const SEEDED: &str = "identities_seeded";
+
+fn identity_of(row: &SqliteRow) -> Result<Identity, StoreError> {
+    let roles: BTreeSet<Role> = json_col(row, "roles")?;
+    Ok(Identity {
+        name: row.try_get("name")?,
+        kind: parse_name(&row.try_get::<String, _>("kind")?)?,
+        roles,
+    })
+}
+
+/// The identity holding the token whose hash is `token_hash`.
+pub async fn by_token(
+    conn: &mut SqliteConnection,
+    token_hash: &str,
+) -> Result<Option<Identity>, StoreError> {
+    let row = sqlx::query(
+        "SELECT i.name, i.kind, i.roles FROM identity_tokens t \
+         JOIN identities i ON i.name = t.identity WHERE t.token_hash = ?",
+    )
+    .bind(token_hash)
+    .fetch_optional(conn)
+    .await?;
+    row.as_ref().map(identity_of).transpose()
+}
+
+pub async fn get(conn: &mut SqliteConnection, name: &str) -> Result<Option<Identity>, StoreError> {
+    let row = sqlx::query("SELECT name, kind, roles FROM identities WHERE name = ?")
+        .bind(name)
+        .fetch_optional(conn)
+        .await?;
+    row.as_ref().map(identity_of).transpose()
+}
+
+pub async fn list(
+    conn: &mut SqliteConnection,
+    kind: IdentityKind,
+) -> Result<Vec<IdentityInfo>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT i.name, i.kind, i.roles, i.created_at, \
+         (SELECT COUNT(*) FROM identity_tokens t WHERE t.identity = i.name) AS tokens \
+         FROM identities i WHERE i.kind = ? ORDER BY i.name",
+    )
+    .bind(name_of(&kind)?)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let identity = identity_of(row)?;
+            let tokens: i64 = row.try_get("tokens")?;
+            Ok(IdentityInfo {
+                name: identity.name,
+                kind: identity.kind,
+                roles: identity.roles.into_iter().collect(),
+                created_at: from_micros(row.try_get("created_at")?)?,
+                tokens: u32::try_from(tokens).unwrap_or(u32::MAX),
+            })
+        })
+        .collect()
+}
+
+/// Creates `identity` with one token; `Conflict` when the name is taken (by anyone).
+pub async fn add(
+    conn: &mut SqliteConnection,
+    identity: &Identity,
+    token_hash: &str,
+    label: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let inserted = sqlx::query(
+        "INSERT INTO identities (name, kind, roles, created_at) VALUES (?, ?, ?, ?) \
+         ON CONFLICT (name) DO NOTHING",
+    )
+    .bind(&identity.name)
+    .bind(name_of(&identity.kind)?)
+    .bind(serde_json::to_string(&identity.roles)?)
+    .bind(micros(now))
+    .execute(&mut *conn)
+    .await?;
+    if inserted.rows_affected() != 1 {
+        return Err(StoreError::Conflict(format!(
+            "{} already exists",
+            identity.name
+        )));
+    }
+    insert_token(conn, &identity.name, label, token_hash, now).await
+}
+
+async fn insert_token(
+    conn: &mut SqliteConnection,
+    name: &str,
+    label: &str,
+    token_hash: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO identity_tokens (token_hash, identity, label, created_at) VALUES (?, ?, ?, ?)",
+    )
+    .bind(token_hash)
+    .bind(name)
+    .bind(label)
+    .bind(micros(now))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Removes the identity `name` of `kind` and its tokens; false when there is none.
+pub async fn remove(
+    conn: &mut SqliteConnection,
+    name: &str,
+    kind: IdentityKind,
+) -> Result<bool, StoreError> {
+    sqlx::query("DELETE FROM identity_tokens WHERE identity = ?")
+        .bind(name)
+        .execute(&mut *conn)
+        .await?;
+    let removed = sqlx::query("DELETE FROM identities WHERE name = ? AND kind = ?")
+        .bind(name)
+        .bind(name_of(&kind)?)
+        .execute(conn)
+        .await?;
+    Ok(removed.rows_affected() == 1)
+}
+
+/// Adds and removes roles of the person `name`; `None` when there is no such person.
+pub async fn update_roles(
+    conn: &mut SqliteConnection,
+    name: &str,
+    add: &[Role],
+    remove: &[Role],
+) -> Result<Option<Identity>, StoreError> {
+    let Some(mut person) = get(conn, name).await? else {
+        return Ok(None);
+    };
+    if person.kind != IdentityKind::Person {
+        return Ok(None);
+    }
+    person.roles.extend(add.iter().copied());
+    for role in remove {
+        person.roles.remove(role);
+    }
+    sqlx::query("UPDATE identities SET roles = ? WHERE name = ?")
+        .bind(serde_json::to_string(&person.roles)?)
+        .bind(name)
+        .execute(conn)
+        .await?;
+    Ok(Some(person))
+}
+
+/// Makes `token_hash` the one token of `name` labelled `label` (replacing an older one);
+/// false when `name` does not exist.
+pub async fn set_token(
+    conn: &mut SqliteConnection,
+    name: &str,
+    label: &str,
+    token_hash: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    if get(conn, name).await?.is_none() {
+        return Ok(false);
+    }
+    drop_token(conn, name, label).await?;
+    sqlx::query("DELETE FROM identity_tokens WHERE token_hash = ?")
+        .bind(token_hash)
+        .execute(&mut *conn)
+        .await?;
+    insert_token(conn, name, label, token_hash, now).await?;
+    Ok(true)
+}
+
+pub async fn drop_token(
+    conn: &mut SqliteConnection,
+    name: &str,
+    label: &str,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM identity_tokens WHERE identity = ? AND label = ?")
+        .bind(name)
+        .bind(label)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Creates the person `owner` (every role) and the agent `default` the first time a database
+/// is opened; true when it did. Removing either later is final: they are not seeded again.
+pub async fn seed_once(
+    conn: &mut SqliteConnection,
+    owner: &str,
+    agent: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let seeded = sqlx::query(
+        "INSERT INTO service_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+    )
+    .bind(SEEDED)
+    .bind(micros(now).to_string())
+    .execute(&mut *conn)
+    .await?;
+    if seeded.rows_affected() != 1 {
+        return Ok(false);
+    }
+    for identity in [Identity::person(owner, ALL_ROLES), Identity::agent(agent)] {
+        sqlx::query(
+            "INSERT INTO identities (name, kind, roles, created_at) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(&identity.name)
+        .bind(name_of(&identity.kind)?)
+        .bind(serde_json::to_string(&identity.roles)?)
+        .bind(micros(now))
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(true)
+}
+
+/// The approvals recorded for a prompt, in the order they came.
+pub async fn votes(
+    conn: &mut SqliteConnection,
+    approval_id: &str,
+) -> Result<Vec<Vote>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT voter, role, voted_at FROM approval_votes WHERE approval_id = ? \
+         ORDER BY voted_at, voter",
+    )
+    .bind(approval_id)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(Vote {
+                by: row.try_get("voter")?,
+                role: parse_name(&row.try_get::<String, _>("role")?)?,
+                at: from_micros(row.try_get("voted_at")?)?,
+            })
+        })
+        .collect()
+}
+
+/// Records `vote` (once per person).
+pub async fn insert_vote(
+    conn: &mut SqliteConnection,
+    approval_id: &str,
+    vote: &Vote,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO approval_votes (approval_id, voter, role, voted_at) VALUES (?, ?, ?, ?) \
+         ON CONFLICT (approval_id, voter) DO NOTHING",
+    )
+    .bind(approval_id)
+    .bind(&vote.by)
+    .bind(name_of(&vote.role)?)
+    .bind(micros(vote.at))
+    .execute(conn)
+    .await?;
+    Ok(())
+}

@@ -54,7 +54,7 @@ pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, Not
 pub use grant_index::GrantIndex;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};
 pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
-pub use policy::{CommandProfile, Lifetimes, PipeToShell, Policy, PolicyError};
+pub use policy::{Approvals, CommandProfile, Lifetimes, PipeToShell, Policy, PolicyError};
 pub use request::{Action, ActionContext, ActionRequest};
 pub use scope::ScopeError;
 pub use shell_word::{has_suspicious_chars, quiet_parser_panics};

@@ -43,13 +43,22 @@ pub struct Policy {
     pub max_grant_lifetime: Lifetimes,
     /// Command profiles: named classes of equivalent verifier commands.
     pub profiles: Vec<CommandProfile>,
-    /// How many distinct people must approve, keyed by a role (`platform_admin`) or a rule
-    /// name; an approval needs the largest count that applies, 1 when none does.
-    pub approvals_required: std::collections::BTreeMap<String, u32>,
+    /// `[approvals]`: how many distinct people must approve.
+    pub approvals: Approvals,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]
     pub(crate) version: String,
+}
+
+/// `[approvals]` of the policy.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Approvals {
+    /// Distinct people needed, keyed by a role (`platform_admin`) or a rule name; an approval
+    /// needs the largest count that applies, 1 when none does.
+    #[serde(default)]
+    pub required: std::collections::BTreeMap<String, u32>,
 }
 
 /// What the policy does with a download piped into a shell.
@@ -177,9 +186,9 @@ impl Policy {
     /// How many distinct people must approve a prompt needing `role` (if any) opened by
     /// `rule`: the largest count the policy's `[approvals] required` gives either, at least 1.
     pub fn approvals_required(&self, role: Option<crate::types::Role>, rule: &str) -> u32 {
-        let by_role =
-            role.and_then(|r| self.approvals_required.get(crate::authority::role_name(r)));
-        let by_rule = self.approvals_required.get(rule);
+        let required = &self.approvals.required;
+        let by_role = role.and_then(|r| required.get(crate::authority::role_name(r)));
+        let by_rule = required.get(rule);
         by_role
             .into_iter()
             .chain(by_rule)

@@ -135,7 +135,7 @@ pub(crate) fn default_policy() -> Policy {
         block_patterns: Vec::new(),
         network_allowlist: strings(NETWORK),
         profiles: default_profiles(),
-        approvals_required: std::collections::BTreeMap::new(),
+        approvals: crate::policy::Approvals::default(),
         max_grant_lifetime: Lifetimes::default(),
         compiled: Default::default(),
         version: String::new(),

@@ -38,16 +38,9 @@ pub struct PolicyFile {
     /// Default profiles to drop.
     #[serde(default)]
     pub disabled_profiles: Vec<String>,
+    /// `[approvals]`: `required = { platform_admin = 2, "cloud-mutation" = 2 }`.
     #[serde(default)]
-    pub approvals: ApprovalsFile,
-}
-
-/// `[approvals]`: `required = { platform_admin = 2, "cloud-mutation" = 2 }`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ApprovalsFile {
-    #[serde(default)]
-    pub required: std::collections::BTreeMap<String, u32>,
+    pub approvals: crate::policy::Approvals,
 }
 
 /// The most people one approval may need.
@@ -122,7 +115,7 @@ impl PolicyFile {
                     ),
                 ));
             }
-            p.approvals_required.insert(key, count);
+            p.approvals.required.insert(key, count);
         }
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {

@@ -107,7 +107,8 @@ fn admin_purpose(sub: &str) -> Option<&'static str> {
     })
 }
 
-/// Programs whose arguments are only read (with no in-place or output flag).
+/// Programs that leave the files they name as they are (no in-place or output flag): readers,
+/// searches, and the git commands that read or record (`git add`, `git commit`).
 fn only_reads(program: &str, args: &[String]) -> bool {
     let writes_output = args.iter().any(|a| {
         a == "-i"
@@ -126,7 +127,16 @@ fn only_reads(program: &str, args: &[String]) -> bool {
             .is_some_and(|sub| {
                 matches!(
                     sub.as_str(),
-                    "status" | "diff" | "log" | "show" | "blame" | "grep" | "ls-files" | "cat-file"
+                    "status"
+                        | "diff"
+                        | "log"
+                        | "show"
+                        | "blame"
+                        | "grep"
+                        | "ls-files"
+                        | "cat-file"
+                        | "add"
+                        | "commit"
                 )
             }),
         "sed" => true,
@@ -178,13 +188,12 @@ const OWN_FILE_NAMES: &[&str] = &["approver.token", "requester.token", "assent.d
 /// word of its own counts when `bare_name` (it also names the binary: `["assent", "people"]`).
 fn names_own_files(code: &str, bare_name: bool, ctx: &Ctx<'_>) -> Option<(&'static str, String)> {
     for (place, path) in ctx.own.places() {
-        let path = path.to_ascii_lowercase();
-        let under_home = relative_to(&path, ctx.home)
-            .filter(|rel| !rel.is_empty() && ctx.home != "/")
-            .map(str::to_owned);
         // `~/.local/share/assent`, `$HOME/…`, `Path.home() / ".local/share/assent"` all
         // contain the part below home.
-        for needle in std::iter::once(path.clone()).chain(under_home) {
+        let under_home = relative_to(path, ctx.home)
+            .filter(|rel| !rel.is_empty() && ctx.home != "/")
+            .map(str::to_ascii_lowercase);
+        for needle in std::iter::once(path.to_ascii_lowercase()).chain(under_home) {
             if code.contains(&needle) {
                 return Some((place.holding(), needle));
             }

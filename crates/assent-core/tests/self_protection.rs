@@ -323,7 +323,7 @@ fn admin_commands_are_never_run() {
 /// "block everything".
 #[test]
 fn neighbours_are_not_blocked() {
-    let rows: [(&str, ActionRequest, &str, &str); 16] = [
+    let rows: Vec<(&str, ActionRequest, &str, &str)> = vec![
         (
             "Read of the user's Claude settings",
             file(ActionKind::FileRead, "/home/dev/.claude/settings.json"),

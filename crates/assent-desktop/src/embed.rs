@@ -46,7 +46,10 @@ pub async fn start(data_dir: &Path) -> Result<Connected, ServiceError> {
             )))
         }
     };
-    let app = App::open(Config::new(data_dir, policy()?))
+    let mut config = Config::new(data_dir, policy()?);
+    // Agents are blocked from the policy file the service runs with.
+    config.policy_path = std::env::var_os(POLICY_ENV).map(std::path::PathBuf::from);
+    let app = App::open(config)
         .await
         .map_err(|err| ServiceError::Embed(err.to_string()))?;
     let token = app.tokens().approver.clone();

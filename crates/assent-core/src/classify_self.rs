@@ -5,7 +5,7 @@
 
 use crate::classify_cmd::path_candidates;
 use crate::commands::{self as c, is};
-use crate::own_places::{hook_reason, OwnPlace, FILES_RULE, HOOKS_RULE};
+use crate::own_places::{hook_reason, OwnPlace, FILES_RULE, HOOKS_RULE, OWN_FILE_NAMES};
 use crate::own_routes::route;
 use crate::paths::{normalize, relative_to};
 use crate::shell::ParsedCommand;
@@ -33,6 +33,9 @@ pub(crate) fn command(cmd: &ParsedCommand, ctx: &Ctx<'_>, facts: &mut Facts) -> 
         for candidate in path_candidates(word) {
             let path = normalize(candidate, &cmd.cwd, ctx.home);
             out.extend(ctx.own.check(&path, access, &ctx.root, facts));
+            if program == "ln" {
+                out.extend(ctx.own.check_link_target(&path, &ctx.root));
+            }
         }
     }
     if let Some(code) = code_text(program, args, &cmd.redirect_words) {
@@ -180,9 +183,6 @@ fn inline_code(code: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     out.extend(route(code, ctx));
     out
 }
-
-/// Files whose names alone say they are Assent's.
-const OWN_FILE_NAMES: &[&str] = &["approver.token", "requester.token", "assent.db"];
 
 /// What of Assent's the (lowercased) code names, and the words that name it; `"assent"` as a
 /// word of its own counts when `bare_name` (it also names the binary: `["assent", "people"]`).

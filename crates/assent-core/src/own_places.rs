@@ -4,7 +4,9 @@
 //!
 //! - Assent's data dir (the tokens and the database), its config dir (desktop settings), its
 //!   state dir (logs) and the policy file the service runs with: never read, written, copied
-//!   or deleted; a delete of a directory holding one is blocked too.
+//!   or deleted; a delete of a directory holding one, or a link to it, is blocked too. A file
+//!   a command opens named `approver.token`, `requester.token` or `assent.db` is Assent's
+//!   wherever it is (a data dir nobody named, or one reached under another name).
 //! - Hook configuration — `settings*.json` in any `.claude` directory, `config.toml` and
 //!   `hooks.json` in any `.codex` directory, the same names in the agents' configuration dirs
 //!   the caller names (`$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`) and Claude Code's managed settings:
@@ -65,6 +67,15 @@ impl OwnPlace {
 pub(crate) const FILES_RULE: &str = "block.assent_files";
 /// The rule that protects the agents' hook configuration.
 pub(crate) const HOOKS_RULE: &str = "block.hook_config";
+
+/// Files whose names alone say they are Assent's credentials or database.
+pub(crate) const OWN_FILE_NAMES: &[&str] = &[
+    "approver.token",
+    "requester.token",
+    "assent.db",
+    "assent.db-wal",
+    "assent.db-shm",
+];
 
 /// Names of the files in an agent's configuration directory that hold its hooks.
 const HOOK_FILES: &[&str] = &[
@@ -220,6 +231,41 @@ impl OwnPlaces {
             return Some(hook_verdict(&shown(path)));
         }
         None
+    }
+
+    /// The block for opening `path` when its name alone says it is Assent's credentials or
+    /// database: a data dir nobody told the policy about, or one reached under another name
+    /// (through a link made in the same line, after `pushd`).
+    pub(crate) fn check_file_name(
+        &self,
+        path: &str,
+        root: &str,
+        facts: &mut Facts,
+    ) -> Option<Verdict> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if !OWN_FILE_NAMES.contains(&name) {
+            return None;
+        }
+        let shown = self.shown(path, root);
+        facts.path(PathRisk::Sensitive);
+        facts.secret = Some(shown.clone());
+        Some(Verdict::block(FILES_RULE, OwnPlace::Data.reason(&shown)))
+    }
+
+    /// The block for making a link to `path` when it is a directory above one of Assent's
+    /// places: the link would reach them under another name.
+    pub(crate) fn check_link_target(&self, path: &str, root: &str) -> Option<Verdict> {
+        match self.place_of(path) {
+            Some((place, Reach::Ancestor)) => Some(Verdict::block(
+                FILES_RULE,
+                format!(
+                    "links to {}, which holds {}",
+                    self.shown(path, root),
+                    place.holding()
+                ),
+            )),
+            _ => None,
+        }
     }
 
     /// `path` for a person: `~/…` under home.

@@ -197,7 +197,8 @@ impl Ctx<'_> {
 
     /// Checks one path as it stands.
     fn check_one(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
-        if let Some(v) = self.own.check(path, access, &self.root, facts) {
+        let own = self.own.check(path, access, &self.root, facts);
+        if let Some(v) = own.or_else(|| self.own.check_file_name(path, &self.root, facts)) {
             return Some(v);
         }
         if self.is_sensitive(path) {

@@ -96,6 +96,9 @@ fn assent_files_are_blocked_however_they_are_reached() {
         ("ruby path joined from parts", shell(r#"ruby -e 'puts File.read(File.join(Dir.home, ".local", "share", "assent", "x"))'"#), FILES, "inline code"),
         ("perl -ne over the token", shell("perl -ne print ~/.local/share/assent/approver.token"), FILES, DATA),
         ("python here-document", shell("python3 - <<'EOF'\nprint(open('/home/dev/.local/share/assent/approver.token').read())\nEOF"), FILES, "inline code"),
+        ("a token after pushd", shell("pushd ~/.local/share >/dev/null; cat assent/approver.token"), FILES, DATA),
+        ("a link to the parent dir", shell("ln -s ~/.local/share s && cat s/assent/approver.token"), FILES, "links to ~/.local/share, which holds Assent's own credentials"),
+        ("a token in a data dir nobody named", file(ActionKind::FileRead, "/var/lib/other-assent/approver.token"), FILES, DATA),
         ("desktop settings edited", file(ActionKind::FileWrite, "/home/dev/.config/assent/desktop.json"), FILES, "Assent's own settings"),
         ("desktop log read", shell("tail -n 50 ~/.local/state/assent/desktop.log"), FILES, "Assent's own logs"),
     ];

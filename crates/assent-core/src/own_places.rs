@@ -165,14 +165,18 @@ impl OwnPlaces {
         &self.ports
     }
 
-    /// The place `path` (absolute, normalised, globs allowed) can name, or holds with `Ancestor`.
+    /// The place `path` (absolute, normalised, globs allowed) can name, else one it holds
+    /// (`Ancestor`).
     pub(crate) fn place_of(&self, path: &str) -> Option<(OwnPlace, Reach)> {
-        self.places
-            .iter()
-            .find_map(|(kind, place)| match reach(path, place) {
-                Reach::No => None,
-                r => Some((*kind, r)),
-            })
+        let mut holds = None;
+        for (kind, place) in &self.places {
+            match reach(path, place) {
+                Reach::Within => return Some((*kind, Reach::Within)),
+                Reach::Ancestor => holds = holds.or(Some((*kind, Reach::Ancestor))),
+                Reach::No => {}
+            }
+        }
+        holds
     }
 
     /// Whether `path` can name a hook file or an agent's configuration directory itself.

@@ -1,6 +1,7 @@
 //! `assent policy eval | show | check`.
 
 use std::io::{BufRead, Write};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -8,6 +9,8 @@ use assent_core::{
     action_from_claude_hook, evaluate, is_claude_hook, ActionRequest, Environment, HookDefaults,
     Policy,
 };
+use assent_protocol::DEFAULT_LISTEN;
+use assent_server::environment::{environment, OwnFiles};
 use clap::Subcommand;
 use serde_json::{json, Value};
 
@@ -47,7 +50,9 @@ enum LoadError {
 
 pub fn run(cmd: PolicyCommand) -> ExitCode {
     let outcome = match cmd {
-        PolicyCommand::Eval { policy } => load(policy.as_deref()).map(|p| eval_stdin(&p)),
+        PolicyCommand::Eval { policy } => {
+            load(policy.as_deref()).map(|p| eval_stdin(&p, policy.as_deref()))
+        }
         PolicyCommand::Show { policy } => load(policy.as_deref()).map(|p| {
             print!("{}", p.to_toml());
             ExitCode::SUCCESS
@@ -79,10 +84,15 @@ fn load(path: Option<&Path>) -> Result<Policy, LoadError> {
     })
 }
 
-fn eval_stdin(policy: &Policy) -> ExitCode {
-    // Symlinks are resolved on the machine `eval` runs on, as the service does.
-    let env = Environment::new(home_dir())
-        .with_resolver(std::sync::Arc::new(assent_server::realpath::FsResolver));
+fn eval_stdin(policy: &Policy, policy_file: Option<&Path>) -> ExitCode {
+    // Symlinks are resolved on the machine `eval` runs on, and Assent's own files are where a
+    // service started here with this policy keeps them, as the service does.
+    let own = OwnFiles {
+        data_dir: None,
+        policy_file,
+        port: DEFAULT_LISTEN.parse::<SocketAddr>().ok().map(|a| a.port()),
+    };
+    let env = environment(&home_dir(), own);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -97,7 +97,9 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
                 source,
             })?;
         let addr = listener.local_addr().map_err(ServeError::Runtime)?;
-        let app = App::open(Config::new(&data_dir, policy)).await?;
+        let mut config = Config::new(&data_dir, policy);
+        config.policy_path = args.policy;
+        let app = App::open(config).await?;
         if !addr.ip().is_loopback() {
             tracing::warn!(%addr, "listening beyond loopback; only loopback Host names are served");
         }

@@ -248,3 +248,41 @@ fn a_line_the_parser_panics_on_is_asked_without_a_panic_message() {
     );
     assert!(out.status.success(), "handled input is no failure");
 }
+
+#[test]
+fn eval_protects_assent_where_a_service_started_here_would_keep_it() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("shop");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let policy = home.path().join("policy.toml");
+    std::fs::write(&policy, "approval_timeout_seconds = 900\n").unwrap();
+    let cwd = repo.display().to_string();
+    let input = [
+        hook(&cwd, "Read", json!({"file_path": "~/.local/share/assent/approver.token"})),
+        hook(&cwd, "Read", json!({"file_path": policy})),
+        hook(&cwd, "Edit", json!({"file_path": format!("{cwd}/.claude/settings.json"), "old_string": "a", "new_string": "b"})),
+        hook(&cwd, "Read", json!({"file_path": format!("{cwd}/.claude/settings.json")})),
+    ]
+    .join("\n");
+    let policy_arg = policy.display().to_string();
+    let out = assent(
+        &["policy", "eval", "--policy", &policy_arg],
+        home.path(),
+        &input,
+    );
+    let rules: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["rule"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        ["block.assent_files", "block.assent_files", "block.hook_config", "auto.read"],
+        "eval blocks the default data dir under HOME and the --policy file, as the service does, and reading hook configuration stays a read"
+    );
+}

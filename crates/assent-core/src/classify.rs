@@ -27,6 +27,14 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
+    let reaches_network = programs
+        .iter()
+        .any(|(program, args)| is(c::NETWORK, program) || runs_code(program, args));
+    out.extend(crate::own_routes::routes_in_line(
+        script,
+        reaches_network,
+        ctx,
+    ));
     out.extend(per_command.into_iter().flatten());
     if let Some(error) = &script.error {
         let blockable = out.iter().any(|v| v.decision == Decision::Block);
@@ -267,6 +275,7 @@ fn network_targets(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mut Facts) -
     }
     let mut out = Vec::new();
     for target in &action.network {
+        out.extend(crate::own_routes::route(target, ctx));
         let allowed = ctx.allowlisted(target);
         facts.add_network(target, allowed);
         out.push(if allowed {

@@ -52,6 +52,7 @@ pub(crate) fn classify_command(
         }
         out.extend(ctx.check_path(&r.path, access, facts));
     }
+    out.extend(crate::classify_self::command(cmd, ctx, facts));
     let eff = effective(&cmd.argv);
     let wrapper_assignments = cmd
         .argv

@@ -10,6 +10,7 @@ use crate::decide::{decide, Decided};
 use crate::decision::{ActionRiskInput, RiskDecision};
 use crate::evidence::ApprovalEvidence;
 use crate::links::{Links, PathResolver};
+use crate::own_places::{OwnPlace, OwnPlaces};
 use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::profile::{match_profile, normalize_flags};
@@ -23,21 +24,76 @@ use crate::wrappers::effective;
 /// What the evaluation needs from the machine it runs on (no I/O happens in the core).
 ///
 /// `Environment::new(home)` takes every path as written; `.with_resolver(…)` lets the
-/// evaluation learn where symlinks really lead (see [`crate::links`]).
+/// evaluation learn where symlinks really lead (see [`crate::links`]). Assent's own places
+/// default to the XDG layout under `home`; the `with_…_dir` and `with_policy_file` calls add
+/// the places this service really uses (see [`crate::own_places`]: agents are blocked from
+/// all of them).
 #[derive(Clone)]
 pub struct Environment {
     /// The user's home directory, for `~` and `$HOME`.
     pub home: String,
     resolver: Option<Arc<dyn PathResolver>>,
+    own: OwnPlaces,
 }
 
 impl Environment {
     /// An environment that resolves no symlinks.
     pub fn new(home: impl Into<String>) -> Self {
+        let home = home.into();
         Environment {
-            home: home.into(),
+            own: OwnPlaces::under_home(&home),
+            home,
             resolver: None,
         }
+    }
+
+    /// Also protects `dir` (absolute) as Assent's data dir: its tokens and database.
+    #[must_use]
+    pub fn with_data_dir(mut self, dir: &str) -> Self {
+        self.own.add(OwnPlace::Data, dir);
+        self
+    }
+
+    /// Also protects `dir` (absolute) as Assent's config dir.
+    #[must_use]
+    pub fn with_config_dir(mut self, dir: &str) -> Self {
+        self.own.add(OwnPlace::Config, dir);
+        self
+    }
+
+    /// Also protects `dir` (absolute) as Assent's state dir (logs).
+    #[must_use]
+    pub fn with_state_dir(mut self, dir: &str) -> Self {
+        self.own.add(OwnPlace::State, dir);
+        self
+    }
+
+    /// Also protects `file` (absolute): the policy file the service runs with.
+    #[must_use]
+    pub fn with_policy_file(mut self, file: &str) -> Self {
+        self.own.add(OwnPlace::Policy, file);
+        self
+    }
+
+    /// Also protects the hook files in an agent's configuration dir (absolute), such as
+    /// `$CODEX_HOME` or `$CLAUDE_CONFIG_DIR` (any `.claude` and `.codex` dir always is).
+    #[must_use]
+    pub fn with_agent_config_dir(mut self, dir: &str) -> Self {
+        self.own.add_hook_dir(dir);
+        self
+    }
+
+    /// The service answers on `port`: its approver routes there are Assent's on any host
+    /// (on a loopback host they are on every port).
+    #[must_use]
+    pub fn with_service_port(mut self, port: u16) -> Self {
+        self.own.add_port(port);
+        self
+    }
+
+    /// Assent's own places and the agents' hook configuration, as protected.
+    pub fn own_places(&self) -> &OwnPlaces {
+        &self.own
     }
 
     /// Resolves every path through `resolver` (the machine's filesystem, or a fake in tests).
@@ -57,6 +113,7 @@ impl std::fmt::Debug for Environment {
         f.debug_struct("Environment")
             .field("home", &self.home)
             .field("resolves_symlinks", &self.resolver.is_some())
+            .field("own", &self.own)
             .finish()
     }
 }
@@ -102,6 +159,7 @@ pub fn evaluate(
         links: Links::new(env.resolver(), &root, &home),
         root,
         trusted: is_trusted(policy, request, &home),
+        own: &env.own,
     };
     let mut facts = Facts::default();
     let mut verdicts = match &script {

@@ -129,6 +129,8 @@ pub(crate) struct Ctx<'a> {
     /// The repository root: the request's absolute repo path, else the cwd.
     pub root: String,
     pub trusted: bool,
+    /// Assent's own places and the agents' hook configuration: blocked.
+    pub own: &'a crate::own_places::OwnPlaces,
 }
 
 /// How a path is touched.
@@ -195,6 +197,10 @@ impl Ctx<'_> {
 
     /// Checks one path as it stands.
     fn check_one(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
+        let own = self.own.check(path, access, &self.root, facts);
+        if let Some(v) = own.or_else(|| self.own.check_file_name(path, &self.root, facts)) {
+            return Some(v);
+        }
         if self.is_sensitive(path) {
             let shown = crate::paths::display(path, &self.root, self.home);
             facts.path(PathRisk::Sensitive);

@@ -46,9 +46,11 @@ pub async fn start(data_dir: &Path) -> Result<Connected, ServiceError> {
             )))
         }
     };
-    // The owner's credential lives only in this process: no approver.token for an agent to read.
     let mut config = Config::new(data_dir, policy()?);
+    // The owner's credential lives only in this process: no approver.token for an agent to read.
     config.owner_in_memory = true;
+    // Agents are blocked from the policy file the service runs with.
+    config.policy_path = std::env::var_os(POLICY_ENV).map(std::path::PathBuf::from);
     let app = App::open(config)
         .await
         .map_err(|err| ServiceError::Embed(err.to_string()))?;

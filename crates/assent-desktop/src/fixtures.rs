@@ -58,5 +58,9 @@ pub fn approval(id: &str) -> Approval {
         decided_by: None,
         decision_reason: None,
         grant_id: None,
+        decided_role: None,
+        requester: "default".to_owned(),
+        required_approvals: 1,
+        approvals: Vec::new(),
     }
 }

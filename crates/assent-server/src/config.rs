@@ -21,6 +21,8 @@ pub struct Config {
     /// Holds `assent.db` and the two token files.
     pub data_dir: PathBuf,
     pub policy: Policy,
+    /// The file `policy` was read from, if any: agents are blocked from it.
+    pub policy_path: Option<PathBuf>,
     pub clock: Arc<dyn Clock>,
     /// The user's home directory, for `~` in actions.
     pub home: String,
@@ -44,6 +46,7 @@ impl Config {
         Config {
             data_dir: data_dir.into(),
             policy,
+            policy_path: None,
             clock: Arc::new(SystemClock),
             home: std::env::var("HOME").unwrap_or_else(|_| "/".to_owned()),
             replay_limit: 10_000,

@@ -5,6 +5,7 @@
 
 mod clock;
 mod config;
+pub mod environment;
 mod error;
 mod expiry;
 mod guard;

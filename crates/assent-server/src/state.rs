@@ -8,6 +8,7 @@ use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::environment::{environment, OwnFiles};
 use crate::expiry::Deadlines;
 use crate::store::Store;
 
@@ -46,8 +47,14 @@ impl AppState {
                 store,
                 policy: config.policy.clone(),
                 clock: config.clock.clone(),
-                env: Environment::new(config.home.clone())
-                    .with_resolver(Arc::new(crate::realpath::FsResolver)),
+                env: environment(
+                    &config.home,
+                    OwnFiles {
+                        data_dir: Some(&config.data_dir),
+                        policy_file: config.policy_path.as_deref(),
+                        port: Some(port),
+                    },
+                ),
                 port,
                 replay_limit: config.replay_limit,
                 heartbeat: config.heartbeat,

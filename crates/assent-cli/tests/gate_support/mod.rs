@@ -19,6 +19,8 @@ pub struct Service {
     pub requester: String,
     pub approver: String,
     pub dir: tempfile::TempDir,
+    /// Where its tokens and database are.
+    pub data_dir: PathBuf,
 }
 
 pub fn free_port() -> u16 {
@@ -33,18 +35,63 @@ impl Service {
 
     pub fn start_with_policy(policy_toml: Option<&str>) -> Service {
         let dir = tempfile::tempdir().unwrap();
+        let data_dir = dir.path().to_path_buf();
+        Service::launch(dir, None, Some(data_dir), policy_toml)
+    }
+
+    /// `assent serve` run by a user whose home is `home`, with no XDG or agent variables set:
+    /// its data dir is the default one under that home (`~/.local/share/assent`) unless
+    /// `data_dir` names another.
+    pub fn start_in_home(
+        home: &Path,
+        data_dir: Option<&Path>,
+        policy_toml: Option<&str>,
+    ) -> Service {
+        let dir = tempfile::tempdir().unwrap();
+        Service::launch(
+            dir,
+            Some(home),
+            data_dir.map(Path::to_path_buf),
+            policy_toml,
+        )
+    }
+
+    /// The policy file the service was started with (see [`Service::start_with_policy`]).
+    pub fn policy_file(&self) -> PathBuf {
+        self.dir.path().join("policy.toml")
+    }
+
+    fn launch(
+        dir: tempfile::TempDir,
+        home: Option<&Path>,
+        data_dir: Option<PathBuf>,
+        policy_toml: Option<&str>,
+    ) -> Service {
         let port = free_port();
         let mut cmd = Command::new(BIN);
-        cmd.args([
-            "serve",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--data-dir",
-        ])
-        .arg(dir.path())
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some(data_dir) = &data_dir {
+            cmd.arg("--data-dir").arg(data_dir);
+        }
+        if let Some(home) = home {
+            cmd.env("HOME", home);
+            for var in [
+                "XDG_DATA_HOME",
+                "XDG_CONFIG_HOME",
+                "XDG_STATE_HOME",
+                "CODEX_HOME",
+                "CLAUDE_CONFIG_DIR",
+            ] {
+                cmd.env_remove(var);
+            }
+        }
+        let data_dir = data_dir.unwrap_or_else(|| {
+            home.expect("a service without --data-dir runs in a home")
+                .join(".local/share/assent")
+        });
         if let Some(toml) = policy_toml {
             let path = dir.path().join("policy.toml");
             std::fs::write(&path, toml).unwrap();
@@ -58,10 +105,11 @@ impl Service {
             requester: String::new(),
             approver: String::new(),
             dir,
+            data_dir,
         };
         service.wait_ready();
-        service.requester = read_token(service.dir.path(), "requester.token");
-        service.approver = read_token(service.dir.path(), "approver.token");
+        service.requester = read_token(&service.data_dir, "requester.token");
+        service.approver = read_token(&service.data_dir, "approver.token");
         service
     }
 

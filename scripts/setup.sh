@@ -26,7 +26,12 @@ desktop="$target_root/desktop/assent-desktop"
 
 bin="$HOME/.local/bin"
 mkdir -p "$bin"
-ln -sf "$target/assent" "$bin/assent"
+# assent is copied, not linked into target/: Claude Code's hooks name this path (`assent install
+# claude-code`) and must not change or vanish with a rebuild or `cargo clean`. The copy replaces
+# the old one by a rename, so a gate running at that moment keeps its binary.
+install -m 0755 "$target/assent" "$bin/.assent.new"
+mv -f "$bin/.assent.new" "$bin/assent"
+# assent-desktop stays a link: it starts assent-window from the directory it really lives in.
 ln -sf "$desktop" "$bin/assent-desktop"
 echo "==> installed assent and assent-desktop in $bin (its window: $target_root/desktop/assent-window)"
 

@@ -33,6 +33,28 @@ fn autostart_entries(desk: &Desk) -> Vec<PathBuf> {
         .collect()
 }
 
+/// A complete XDG entry: its text and its `Exec` line.
+struct Entry {
+    text: String,
+    exec: String,
+}
+
+/// The autostart entry once it is complete: a `[Desktop Entry]` group with an `Exec` line.
+/// The app writes it atomically (temp file + rename), so the first entry seen is complete;
+/// waiting for a complete one, not just a file, keeps this test from reading a file that
+/// is still being written, however the app writes it (the atomicity has its unit test).
+fn complete_entry(desk: &Desk) -> Option<Entry> {
+    let text = std::fs::read_to_string(autostart_entries(desk).first()?).ok()?;
+    if text.lines().next() != Some("[Desktop Entry]") {
+        return None;
+    }
+    let exec = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Exec="))?
+        .to_owned();
+    Some(Entry { text, exec })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
     let desk = Desk::new();
@@ -46,15 +68,19 @@ async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
 
     click(&client, "[data-testid=tab-settings]").await;
     click(&client, "[data-testid=autostart]").await;
-    let entry = eventually("the autostart entry", WAIT, || async {
-        autostart_entries(&desk).into_iter().next()
+    let Entry { text, exec } = eventually("a complete autostart entry", WAIT, || async {
+        complete_entry(&desk)
     })
     .await;
-    let text = std::fs::read_to_string(&entry).expect("read the entry");
-    let exec = text
-        .lines()
-        .find_map(|line| line.strip_prefix("Exec="))
-        .unwrap_or_else(|| panic!("the entry has an Exec line: {text}"));
+    let files: Vec<_> = std::fs::read_dir(desk.config_dir().join("autostart"))
+        .expect("the autostart dir")
+        .map(|entry| entry.expect("an entry").file_name())
+        .collect();
+    assert_eq!(
+        files,
+        vec![std::ffi::OsString::from("Assent.desktop")],
+        "the entry appears by a rename: no temp file is left beside it"
+    );
     let binary = app_binary().canonicalize().expect("the app binary");
     assert!(
         exec.starts_with(&binary.display().to_string()),

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use assent_core::Role;
 use serde::{Deserialize, Serialize};
 
+use crate::atomic_file;
+
 /// Stored settings. The token never goes back to the webview.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -62,28 +64,11 @@ impl Settings {
 
     /// Writes the settings, mode 0600 (they may hold a token).
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
-        let write = |source| SettingsError::Write {
+        let text = serde_json::to_string_pretty(self)?;
+        atomic_file::write(path, text.as_bytes(), 0o600).map_err(|source| SettingsError::Write {
             path: path.to_owned(),
             source,
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(write)?;
-        }
-        let text = serde_json::to_string_pretty(self)?;
-        let tmp = path.with_extension("json.tmp");
-        {
-            use std::io::Write;
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&tmp)
-                .map_err(write)?;
-            file.write_all(text.as_bytes()).map_err(write)?;
-        }
-        std::fs::rename(&tmp, path).map_err(write)
+        })
     }
 
     /// Environment first (`ASSENT_URL` and `ASSENT_TOKEN` both set), then the settings,

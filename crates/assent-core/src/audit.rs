@@ -21,6 +21,8 @@ pub enum AuditDecision {
     Executed,
     /// An approver let a run that an unanswered prompt had paused ask again.
     Resumed,
+    /// A person undid a remembered denial: equivalent requests of the run ask again.
+    Forgotten,
 }
 
 /// One audited decision.

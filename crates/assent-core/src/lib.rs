@@ -33,6 +33,7 @@ pub mod policy;
 mod policy_defaults;
 pub mod policy_file;
 mod profile;
+pub mod quick;
 pub mod request;
 pub mod scope;
 pub mod shell;
@@ -58,7 +59,10 @@ pub use grant_index::GrantIndex;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};
 pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
 pub use own_places::{OwnPlace, OwnPlaces};
-pub use policy::{Approvals, CommandProfile, Lifetimes, PipeToShell, Policy, PolicyError};
+pub use policy::{
+    Approvals, CommandProfile, DenyMemory, Lifetimes, PipeToShell, Policy, PolicyError,
+};
+pub use quick::{quick_decisions, QuickDecision};
 pub use request::{Action, ActionContext, ActionRequest};
 pub use scope::ScopeError;
 pub use shell_word::{has_suspicious_chars, quiet_parser_panics};

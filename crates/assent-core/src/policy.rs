@@ -45,10 +45,52 @@ pub struct Policy {
     pub profiles: Vec<CommandProfile>,
     /// `[approvals]`: how many distinct people must approve.
     pub approvals: Approvals,
+    /// How long a person's denial is remembered: an equivalent request of the same run is
+    /// answered denied at once with their reason instead of asking again.
+    pub deny_memory: DenyMemory,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]
     pub(crate) version: String,
+}
+
+/// `deny_memory`: `"run"` (the default: for the rest of the run), `"off"`, or a number of
+/// seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DenyMemory {
+    Named(DenyMemoryName),
+    Seconds(i64),
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DenyMemoryName {
+    #[default]
+    Run,
+    Off,
+}
+
+impl Default for DenyMemory {
+    fn default() -> Self {
+        DenyMemory::Named(DenyMemoryName::Run)
+    }
+}
+
+impl DenyMemory {
+    /// Denials decided at or after this time are remembered (`None`: none are).
+    pub fn remembered_since(
+        self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<chrono::DateTime<chrono::Utc>> {
+        match self {
+            DenyMemory::Named(DenyMemoryName::Run) => {
+                Some(chrono::DateTime::<chrono::Utc>::MIN_UTC)
+            }
+            DenyMemory::Named(DenyMemoryName::Off) => None,
+            DenyMemory::Seconds(s) => Some(now - Duration::seconds(s)),
+        }
+    }
 }
 
 /// `[approvals]` of the policy.

@@ -136,6 +136,7 @@ pub(crate) fn default_policy() -> Policy {
         network_allowlist: strings(NETWORK),
         profiles: default_profiles(),
         approvals: crate::policy::Approvals::default(),
+        deny_memory: crate::policy::DenyMemory::default(),
         max_grant_lifetime: Lifetimes::default(),
         compiled: Default::default(),
         version: String::new(),

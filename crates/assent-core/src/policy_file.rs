@@ -14,6 +14,8 @@ const MAX_LIFETIME_SECONDS: i64 = 365 * 24 * 3600;
 pub struct PolicyFile {
     pub approval_timeout_seconds: Option<i64>,
     pub fallback_on_timeout: Option<FallbackOnTimeout>,
+    /// `"run"`, `"off"` or seconds.
+    pub deny_memory: Option<crate::policy::DenyMemory>,
     pub pipe_to_shell: Option<PipeToShell>,
     #[serde(default)]
     pub trusted_repos: Vec<String>,
@@ -93,6 +95,17 @@ impl PolicyFile {
             p.approval_timeout_seconds = t;
         }
         p.fallback_on_timeout = self.fallback_on_timeout.unwrap_or(p.fallback_on_timeout);
+        if let Some(memory) = self.deny_memory {
+            if let crate::policy::DenyMemory::Seconds(s) = memory {
+                if !(1..=MAX_LIFETIME_SECONDS).contains(&s) {
+                    return Err(at(
+                        "deny_memory",
+                        format!("deny_memory must be \"run\", \"off\" or 1..={MAX_LIFETIME_SECONDS} seconds, got {s}"),
+                    ));
+                }
+            }
+            p.deny_memory = memory;
+        }
         p.pipe_to_shell = self.pipe_to_shell.unwrap_or(p.pipe_to_shell);
         extend(&mut p.trusted_repos, self.trusted_repos);
         extend(&mut p.sensitive_paths, self.sensitive_paths);

@@ -76,6 +76,11 @@ pub struct Approval {
     /// Who approved so far, while more are needed (and, once settled, everyone who did).
     #[serde(default)]
     pub approvals: Vec<ApprovalVote>,
+    /// The approvals a person may take in one click (`{label, scope, expires_in_seconds}`),
+    /// bounded by the policy's lifetimes: notification buttons and the window render these.
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub quick_decisions: Vec<assent_core::QuickDecision>,
 }
 
 fn one() -> u32 {

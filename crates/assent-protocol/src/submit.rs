@@ -36,6 +36,9 @@ pub enum SubmitStatus {
     Blocked,
     /// A person decides; wait on `GET /v1/approvals/{approval_id}?wait=`.
     Pending,
+    /// A person already denied an equivalent action in this run (`approval_id` names that
+    /// approval, `reasons` carry their reason): not asked again.
+    Denied,
 }
 
 /// `POST /v1/actions/executed`: the agent reports that it ran an action it submitted.

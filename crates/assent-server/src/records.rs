@@ -205,6 +205,8 @@ pub struct PromptDetail {
     /// How many distinct people must approve (prompts from before thresholds need one).
     #[serde(default = "one")]
     pub required_approvals: u32,
+    #[serde(default)]
+    pub quick_decisions: Vec<assent_core::QuickDecision>,
 }
 
 fn one() -> u32 {
@@ -231,6 +233,7 @@ impl PromptDetail {
             fallback_on_timeout: s.fallback_on_timeout,
             policy_version: s.eval.policy_version.clone(),
             required_approvals: s.required_approvals,
+            quick_decisions: s.quick_decisions.clone(),
         }
     }
 }

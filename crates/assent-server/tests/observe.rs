@@ -24,6 +24,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/approvals"),
     ("get", "/v1/approvals/{id}"),
     ("post", "/v1/approvals/{id}/decision"),
+    ("post", "/v1/approvals/{id}/forget"),
+    ("get", "/v1/runs/{id}/denials"),
     ("get", "/v1/grants"),
     ("post", "/v1/grants/{id}/revoke"),
     ("get", "/v1/runs"),

@@ -78,6 +78,9 @@ pub fn decide(client: &blocking::Client, request: &ActionRequest, deadlines: Dea
             reason: blocked_reason(&submitted),
         },
         SubmitStatus::Pending => return wait_for_person(client, submitted, total, deadlines.total),
+        SubmitStatus::Denied => Outcome::Denied {
+            reason: remembered_reason(&submitted),
+        },
     };
     Decided {
         outcome,
@@ -111,7 +114,9 @@ fn wait_for_person(
         Err(ClientError::Timeout) => {
             let outcome = Outcome::TimedOut {
                 reason: format!(
-                    "Assent: nobody decided approval {id} within {}s; not allowed",
+                    "Assent: nobody decided approval {id} within {}s, so this is not allowed \
+                     yet. This is not a denial: the approval is still open in Assent, and once \
+                     a person approves it, retrying the same action is covered",
                     secs(wait)
                 ),
             };
@@ -210,6 +215,16 @@ fn allowed_reason(s: &SubmitResponse) -> String {
         None if s.reasons.is_empty() => format!("Assent: auto ({})", s.rule),
         None => format!("Assent: auto: {}", s.reasons.join("; ")),
     }
+}
+
+/// A person denied an equivalent action earlier in the run: their reason, not asked again.
+fn remembered_reason(s: &SubmitResponse) -> String {
+    let why = if s.reasons.is_empty() {
+        "a person denied this earlier in the run".to_owned()
+    } else {
+        s.reasons.join("; ")
+    };
+    format!("Assent: denied, not asked again: {why}")
 }
 
 fn blocked_reason(s: &SubmitResponse) -> String {

@@ -50,6 +50,11 @@ pub async fn submit(
     let required_approvals = shared
         .policy
         .approvals_required(eval.decision.required_role, &eval.decision.rule);
+    let quick_decisions = assent_core::quick_decisions(
+        &shared.policy,
+        &eval.decision.offered_scopes,
+        eval.decision.profile.as_deref(),
+    );
     let submission = Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),
@@ -60,6 +65,8 @@ pub async fn submit(
         approval_expires_at,
         fallback_on_timeout: shared.policy.fallback_on_timeout(),
         required_approvals,
+        denials_since: shared.policy.deny_memory.remembered_since(now),
+        quick_decisions,
     };
     match shared.store.submit(submission).await? {
         Submitted::Recorded(answer) => {

@@ -89,6 +89,9 @@ async fn wait_for_settlement(
     wait: Duration,
 ) -> Result<Approval, ApiError> {
     let deadline = Instant::now() + wait;
+    // A waiting agent is a gate that will run the action once it is approved.
+    let _waiting =
+        (!caller.0.is_person() && !wait.is_zero()).then(|| state.inner.waiters.enter(id));
     let mut changes = state.inner.store.event_watch();
     let mut shutdown = state.inner.shutdown.clone();
     loop {

@@ -251,6 +251,11 @@ fn grant_for(
             other => ApiError::BadRequest(other.to_string()),
         })?;
     let now = shared.clock.now();
+    // "Once" is one execution: when a gate is waiting, it runs the approved action, and the
+    // grant is spent by that; when every gate gave up, the grant keeps its one use for the
+    // agent's retry of the same action.
+    let max_uses = max_uses.or((scope == ScopeKind::Once).then_some(1));
+    let spent = scope == ScopeKind::Once && shared.waiters.count(&approval.approval_id) > 0;
     let grant = ApprovalGrant {
         grant_id: uuid::Uuid::new_v4().to_string(),
         approval_id: approval.approval_id.clone(),
@@ -260,8 +265,8 @@ fn grant_for(
         constraints,
         created_at: now,
         expires_at: now + chrono::Duration::seconds(expires_in_seconds),
-        max_uses: max_uses.or((scope == ScopeKind::Once).then_some(1)),
-        used_count: 0,
+        max_uses,
+        used_count: if spent { max_uses.unwrap_or(1) } else { 0 },
         created_by: by.who.name.clone(),
         revocable: true,
         revoked_at: None,

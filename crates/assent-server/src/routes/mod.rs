@@ -3,6 +3,7 @@
 pub mod actions;
 pub mod approvals;
 pub mod decide;
+pub mod denials;
 pub mod events;
 pub mod grants;
 pub mod me;
@@ -30,6 +31,8 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/approvals", get(approvals::approval_list))
         .route("/v1/approvals/{id}", get(approvals::approval_get))
         .route("/v1/approvals/{id}/decision", post(decide::approval_decide))
+        .route("/v1/approvals/{id}/forget", post(denials::denial_forget))
+        .route("/v1/runs/{id}/denials", get(denials::denial_list))
         .route("/v1/grants", get(grants::grant_list))
         .route("/v1/grants/{id}/revoke", post(grants::grant_revoke))
         .route("/v1/runs", get(runs::run_list))

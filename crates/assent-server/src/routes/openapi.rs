@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{actions, approvals, decide, events, grants, me, observe, runs};
+use super::{actions, approvals, decide, denials, events, grants, me, observe, runs};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -18,6 +18,8 @@ use super::{actions, approvals, decide, events, grants, me, observe, runs};
         approvals::approval_get,
         approvals::approval_list,
         decide::approval_decide,
+        denials::denial_forget,
+        denials::denial_list,
         grants::grant_list,
         grants::grant_revoke,
         grants::run_end,

@@ -67,6 +67,11 @@ pub struct Submission {
     pub fallback_on_timeout: FallbackOnTimeout,
     /// How many distinct people a prompt opened now needs.
     pub required_approvals: u32,
+    /// Denials of this run decided at or after this time answer an equivalent request at
+    /// once (`None`: the policy's `deny_memory` is off).
+    pub denials_since: Option<DateTime<Utc>>,
+    /// The one-click approvals a prompt opened now offers.
+    pub quick_decisions: Vec<assent_core::QuickDecision>,
 }
 
 /// What recording a submission came to.
@@ -239,6 +244,17 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         limit: i64,
     ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError>;
+
+    /// The denials run `run_id` remembers (answered at once when asked again), newest first.
+    async fn remembered_denials(&self, run_id: &str) -> Result<Vec<Approval>, StoreError>;
+    /// Forgets a remembered denial (audited); `None` when there is no such approval,
+    /// `Conflict` when it is not a remembered denial.
+    async fn forget_denial(
+        &self,
+        approval_id: &str,
+        by: Actor<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Approval>, StoreError>;
 
     /// The identity holding the token whose SHA-256 is `token_hash`.
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError>;

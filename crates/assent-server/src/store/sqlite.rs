@@ -346,6 +346,24 @@ impl Store for SqliteStore {
         sqlite_metrics::metrics(&self.reader, now).await
     }
 
+    async fn remembered_denials(&self, run_id: &str) -> Result<Vec<Approval>, StoreError> {
+        let mut conn = self.reader.acquire().await?;
+        sqlite_approvals::remembered_denials(&mut conn, run_id).await
+    }
+
+    async fn forget_denial(
+        &self,
+        approval_id: &str,
+        by: Actor<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Approval>, StoreError> {
+        let mut tx = self.begin().await?;
+        let approval = sqlite_approvals::forget_denial(&mut tx, approval_id, by, now).await?;
+        self.commit(tx).await?;
+        self.publish().await?;
+        Ok(approval)
+    }
+
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_identities::by_token(&mut conn, token_hash).await

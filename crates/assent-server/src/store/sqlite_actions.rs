@@ -159,6 +159,9 @@ async fn record_guarded(
         insert_event(conn, s.now, &event).await?;
         return Ok(answer);
     }
+    if let Some(denial) = sqlite_approvals::remembered_denial(conn, s).await? {
+        return remember_denial(conn, s, denial).await;
+    }
     let seat = sqlite_approvals::join_or_open(conn, s).await?;
     let approval_id = seat.approval_id;
     let answer = response(s, SubmitStatus::Pending, Some(approval_id.clone()), None);
@@ -176,6 +179,37 @@ async fn record_guarded(
         }
     };
     insert_event(conn, s.now, &event).await?;
+    Ok(answer)
+}
+
+/// Answers a request a person already denied in this run: denied at once with their reason,
+/// no prompt, audited as a denial naming the original approval.
+async fn remember_denial(
+    conn: &mut SqliteConnection,
+    s: &Submission,
+    denial: sqlite_approvals::RememberedDenial,
+) -> Result<SubmitResponse, StoreError> {
+    let id = denial.approval_id;
+    let why = if denial.reason.trim().is_empty() {
+        "no reason given".to_owned()
+    } else {
+        denial.reason
+    };
+    let mut answer = response(s, SubmitStatus::Denied, Some(id.clone()), None);
+    answer.reasons = vec![format!(
+        "{} denied this earlier in run {} (approval {id}): {why}",
+        denial.decided_by, s.request.run_id
+    )];
+    insert_action(conn, s, &answer, None).await?;
+    let mut audit = submission_audit(s, AuditDecision::Denied, Some(id.clone()), None);
+    audit.approver = Some(denial.decided_by);
+    audit.approver_role = denial
+        .decided_role
+        .as_deref()
+        .map(super::sqlite_rows::parse_name)
+        .transpose()?;
+    audit.reason = format!("remembered denial of approval {id}: {why}");
+    insert_audit(conn, &audit).await?;
     Ok(answer)
 }
 

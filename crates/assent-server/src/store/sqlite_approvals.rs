@@ -155,6 +155,7 @@ async fn record_of(
         decided_role: decided_role.as_deref().map(parse_name).transpose()?,
         requester: row.try_get("requester")?,
         required_approvals: detail.required_approvals,
+        quick_decisions: detail.quick_decisions,
         approvals: votes.into_iter().map(Into::into).collect(),
         approval_id: id,
     };
@@ -345,4 +346,124 @@ pub async fn pending_ids(
         (None, None) => Vec::new(),
     };
     Ok(ids)
+}
+
+/// A person's denial that answers an equivalent request of its run.
+pub struct RememberedDenial {
+    pub approval_id: String,
+    pub decided_by: String,
+    pub decided_role: Option<String>,
+    pub reason: String,
+}
+
+/// The newest denial of the submission's run by a person, for the same action or batch key and
+/// requester, not forgotten and within the policy's `deny_memory`.
+pub async fn remembered_denial(
+    conn: &mut SqliteConnection,
+    s: &Submission,
+) -> Result<Option<RememberedDenial>, StoreError> {
+    let Some(since) = s.denials_since else {
+        return Ok(None);
+    };
+    let row = sqlx::query(
+        "SELECT id, decided_by, decided_role, decision_reason FROM approval_requests \
+         WHERE run_id = ? AND resolution = ? AND decided_at >= ? AND forgotten_at IS NULL \
+         AND requester = ? AND (action_hash = ? OR batch_key = ?) \
+         ORDER BY decided_at DESC LIMIT 1",
+    )
+    .bind(&s.request.run_id)
+    .bind(name_of(&Resolution::Denied)?)
+    .bind(micros(since))
+    .bind(&s.requester)
+    .bind(&s.eval.action_hash)
+    .bind(&s.eval.batch_key)
+    .fetch_optional(conn)
+    .await?;
+    row.map(|row| {
+        Ok(RememberedDenial {
+            approval_id: row.try_get("id")?,
+            decided_by: row
+                .try_get::<Option<String>, _>("decided_by")?
+                .unwrap_or_default(),
+            decided_role: row.try_get("decided_role")?,
+            reason: row
+                .try_get::<Option<String>, _>("decision_reason")?
+                .unwrap_or_default(),
+        })
+    })
+    .transpose()
+}
+
+/// The denials a run remembers (newest first).
+pub async fn remembered_denials(
+    conn: &mut SqliteConnection,
+    run_id: &str,
+) -> Result<Vec<Approval>, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM approval_requests \
+         WHERE run_id = ? AND resolution = ? AND forgotten_at IS NULL ORDER BY decided_at DESC"
+    ))
+    .bind(run_id)
+    .bind(name_of(&Resolution::Denied)?)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut approvals = Vec::with_capacity(rows.len());
+    for row in &rows {
+        approvals.push(record_of(conn, row).await?.approval);
+    }
+    Ok(approvals)
+}
+
+/// Forgets a remembered denial (the desk's Undo): later equivalent requests ask again.
+/// `None` when there is no such approval; `Conflict` when it is not a remembered denial.
+pub async fn forget_denial(
+    conn: &mut SqliteConnection,
+    approval_id: &str,
+    by: super::Actor<'_>,
+    now: DateTime<Utc>,
+) -> Result<Option<Approval>, StoreError> {
+    let Some(record) = load(conn, approval_id).await? else {
+        return Ok(None);
+    };
+    let forgotten = sqlx::query(
+        "UPDATE approval_requests SET forgotten_at = ? \
+         WHERE id = ? AND resolution = ? AND forgotten_at IS NULL",
+    )
+    .bind(micros(now))
+    .bind(approval_id)
+    .bind(name_of(&Resolution::Denied)?)
+    .execute(&mut *conn)
+    .await?;
+    if forgotten.rows_affected() != 1 {
+        return Err(StoreError::Conflict(
+            "only a remembered denial can be undone".to_owned(),
+        ));
+    }
+    let approval = record.approval;
+    if let Some(member) = approval.members.first() {
+        let mut audit = settlement_audit(
+            &approval,
+            member,
+            AuditDecision::Forgotten,
+            None,
+            &format!(
+                "{} undid the denial: equivalent requests ask again",
+                by.name
+            ),
+            &record.policy_version,
+        );
+        audit.timestamp = now;
+        audit.approver = Some(by.name.to_owned());
+        audit.approver_role = by.role;
+        insert_audit(conn, &audit).await?;
+    }
+    insert_event(
+        conn,
+        now,
+        &Event::ApprovalUpdated {
+            approval: approval.clone(),
+        },
+    )
+    .await?;
+    Ok(Some(approval))
 }

@@ -42,6 +42,21 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
   return (
     <div class="settings">
       <section>
+        <h2>Who I am</h2>
+        <p data-testid="settings-me">{signedIn(who)}</p>
+        {who && who.kind === 'person' && (
+          <ul class="roles" data-testid="settings-roles">
+            {who.roles.map((role) => (
+              <li key={role}>{role}</li>
+            ))}
+          </ul>
+        )}
+        <p class="sub">
+          The service decides what you may approve from these roles. Roles are granted by an admin:{' '}
+          <code>assent people roles {who?.name ?? 'NAME'} --add ROLE</code>
+        </p>
+      </section>
+      <section>
         <h2>Service</h2>
         <p>
           Connected to <code data-testid="connected-url">{view.connected_url}</code>
@@ -82,21 +97,6 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
           <input type="checkbox" data-testid="autostart" checked={view.autostart} onChange={(e) => void save({ autostart: e.currentTarget.checked })} />
           Start Assent in the tray when I log in
         </label>
-      </section>
-      <section>
-        <h2>Who I am</h2>
-        <p data-testid="settings-me">{signedIn(who)}</p>
-        {who && who.kind === 'person' && (
-          <ul class="roles" data-testid="settings-roles">
-            {who.roles.map((role) => (
-              <li key={role}>{role}</li>
-            ))}
-          </ul>
-        )}
-        <p class="sub">
-          The service decides what you may approve from these roles. Roles are granted by an admin:{' '}
-          <code>assent people roles {who?.name ?? 'NAME'} --add ROLE</code>
-        </p>
       </section>
       {message && <p data-testid="settings-message">{message}</p>}
     </div>

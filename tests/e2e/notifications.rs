@@ -1,7 +1,8 @@
 //! End-to-end: the real app binary with its embedded service, on a private session bus with
 //! a recording notification server. A submitted request raises one notification (summary,
 //! body, actions); clicking its "Allow once" creates the grant through the service and the
-//! app closes the notification. Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
+//! app closes the notification; a click the service refuses raises a notification with the
+//! service's reason. Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -15,11 +16,11 @@ mod common;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use assent_core::{ApprovalStatus, ScopeKind};
+use assent_core::{ApprovalStatus, ScopeKind, ALL_ROLES};
 use common::notification_server::{Call, NotificationServer};
 use common::{
-    app_binary, children, eventually, shell_request, status_of, submit_pending, window_process,
-    x_window_titled, Desk, ASKED_COMMAND,
+    app_binary, change_roles, children, eventually, shell_request, status_of, submit_pending,
+    window_process, x_window_titled, Desk, ASKED_COMMAND,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -47,10 +48,10 @@ fn start_app(desk: &Desk) -> App {
 }
 
 /// An app in the tray with one prompt waiting: the test notification server, the desk (kept
-/// alive for its temp dirs), the app, an approver client and the prompt's id.
+/// alive for its temp dirs), the app, a second person's client and the prompt's id.
 struct Prompted {
     server: NotificationServer,
-    _desk: Desk,
+    desk: Desk,
     app: App,
     approver: assent_client::Client,
     approval_id: String,
@@ -65,7 +66,7 @@ async fn prompted(run_id: &str) -> Prompted {
     let approval_id = submit_pending(&requester, &request).await;
     Prompted {
         server,
-        _desk: desk,
+        desk,
         app,
         approver,
         approval_id,
@@ -77,7 +78,7 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
     // Bound, not `..`: fields left in the temporary would drop (and stop the app) at once.
     let Prompted {
         mut server,
-        _desk,
+        desk: _desk,
         app: _app,
         approver,
         approval_id,
@@ -164,7 +165,7 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
 async fn a_click_on_the_body_opens_the_window_process_on_that_prompt() {
     let Prompted {
         mut server,
-        _desk,
+        desk: _desk,
         app,
         approver,
         approval_id,
@@ -199,5 +200,53 @@ async fn a_click_on_the_body_opens_the_window_process_on_that_prompt() {
         status_of(&approver, &approval_id).await,
         ApprovalStatus::Requested,
         "a click on the body decides nothing"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_the_service_refuses_raises_a_notification_with_its_reason() {
+    let Prompted {
+        mut server,
+        desk,
+        app: _app,
+        approver,
+        approval_id,
+    } = prompted("run-refused").await;
+    let Some(Call::Notify { id, actions, .. }) = server.next(WAIT).await else {
+        panic!("a submitted request must raise a notification");
+    };
+    assert!(
+        actions.iter().any(|key| key == "allow-once"),
+        "the owner (every role) is offered 'Allow once': {actions:?}"
+    );
+    // An admin takes every role from the desk's person; only the service knows it yet.
+    change_roles(&desk.data_dir(), "owner", &[], &ALL_ROLES).await;
+
+    server.invoke(id, "allow-once").await;
+
+    let Some(Call::Notify {
+        replaces_id,
+        summary,
+        body,
+        actions,
+        ..
+    }) = server.next(WAIT).await
+    else {
+        panic!("a refused click must raise a notification, not only a log line");
+    };
+    assert_eq!(replaces_id, 0, "the refusal is a notification of its own");
+    assert!(
+        summary.starts_with("Allow once failed: ") && summary.ends_with("· shop"),
+        "the refusal names the button and the prompt: {summary}"
+    );
+    assert_eq!(
+        body, "owner holds no role, so decides nothing; ask an admin to add one",
+        "the refusal gives the service's own reason"
+    );
+    assert!(actions.is_empty(), "a refusal has no buttons: {actions:?}");
+    assert_eq!(
+        status_of(&approver, &approval_id).await,
+        ApprovalStatus::Requested,
+        "the refused click decided nothing"
     );
 }

@@ -1,9 +1,13 @@
 //! End-to-end through the window, with WebDriver (tauri-driver + WebKitWebDriver) driving the
-//! real app binary, which embeds the real service: a submitted request appears in Pending
-//! with its evidence; "Allow for this run" settles it; the grant appears in Grants with a
-//! countdown; revoke moves it to revoked; a run paused by an unanswered prompt is shown and
-//! resumed from the window. Run by scripts/test.d/40-e2e.sh under Xvfb +
-//! dbus-run-session, one suite at a time (tauri-driver's ports are fixed).
+//! real app binary, which embeds the real service: the window says who is signed in; a
+//! submitted request appears in Pending with its evidence; "Allow for this run" settles it;
+//! History names what was decided, by whom, in which role, the scope and until when; the grant
+//! appears in Grants with a countdown; revoke moves it to revoked; a run paused by an
+//! unanswered prompt is shown and resumed from the window. Against a service of several
+//! people, the desk of a maintainer offers no button on what needs another role, shows where
+//! a two-person approval stands, and shows the service's own refusal. Run by
+//! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time (tauri-driver's
+//! ports are fixed).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -14,12 +18,23 @@
 
 mod common;
 
-use assent_core::{ApprovalStatus, ScopeKind};
+use assent_core::{ApprovalStatus, Role, ScopeKind};
+use assent_protocol::DecisionRequest;
 use common::driver::{click, session, start_driver, text_of, WAIT};
 use common::{
-    eventually, screenshot, shell_request, status_of, submit_pending, Desk, ASKED_COMMAND,
+    change_roles, eventually, screenshot, shell_request, status_of, submit_pending, Desk,
+    TestService, ASKED_COMMAND,
 };
 use fantoccini::Locator;
+
+/// The header's "Signed in as …", once the service has said who the desk is.
+async fn signed_in(client: &fantoccini::Client) -> String {
+    eventually("the service to say who is signed in", WAIT, || async {
+        let text = text_of(client, "[data-testid=me]").await;
+        text.starts_with("Signed in as").then_some(text)
+    })
+    .await
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pending_to_grant_to_revoked_through_the_window() {
@@ -36,6 +51,12 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         frozen,
         serde_json::json!(true),
         "freezePrototype is on: agent text can never pollute Object.prototype"
+    );
+
+    let me = signed_in(&client).await;
+    assert_eq!(
+        me, "Signed in as owner · task_author, repo_maintainer, security_reviewer, platform_admin",
+        "the window says who the desk signs in as, with the roles the service holds for them"
     );
 
     let request = shell_request("run-window", ASKED_COMMAND, "/work/shop");
@@ -78,6 +99,29 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         ApprovalStatus::ApprovedForRun,
         "approved for this run"
     );
+
+    click(&client, "[data-testid=tab-history]").await;
+    let row = format!(
+        "[data-testid=audit-row][data-decision=approved][data-approval-id='{approval_id}']"
+    );
+    let what = text_of(&client, &format!("{row} [data-testid=audit-subject]")).await;
+    assert!(
+        what.contains(ASKED_COMMAND),
+        "History shows what was decided: {what}"
+    );
+    let scope = text_of(&client, &format!("{row} [data-testid=audit-scope]")).await;
+    assert_eq!(scope, "run", "History shows the scope granted");
+    let by = text_of(&client, &format!("{row} [data-testid=audit-by]")).await;
+    assert_eq!(
+        by, "owner (task_author)",
+        "History names the person and the role they decided in"
+    );
+    let until = text_of(&client, &format!("{row} [data-testid=audit-until]")).await;
+    assert!(
+        !until.trim().is_empty(),
+        "History shows until when the grant runs"
+    );
+    screenshot("history.png");
 
     click(&client, "[data-testid=tab-grants]").await;
     let row = "[data-testid=grant][data-status=active]";
@@ -159,6 +203,153 @@ async fn a_run_paused_by_an_unanswered_prompt_is_resumed_from_the_window() {
             .is_empty(),
         "the click resumed the run in the service, not only in the window"
     );
+
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_maintainer_decides_only_what_the_service_lets_them() {
+    // Cloud changes need a platform admin, and two of them.
+    let policy = assent_core::Policy::from_toml("[approvals]\nrequired = { platform_admin = 2 }\n")
+        .expect("the policy");
+    let service = TestService::with_policy(policy).await;
+    let bob = service.person("bob", &[Role::RepoMaintainer]).await;
+    let alice = service.person("alice", &[Role::PlatformAdmin]).await;
+    let desk = Desk::signed_in(&service.url(), &bob);
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let requester = service.requester();
+
+    let me = signed_in(&client).await;
+    assert_eq!(
+        me, "Signed in as bob · repo_maintainer",
+        "the desk signs in as bob, with the roles the service holds for him"
+    );
+
+    let cloud = shell_request("run-cloud", "terraform apply", "/work/infra");
+    let cloud_id = submit_pending(&requester, &cloud).await;
+    let vote = DecisionRequest::Approve {
+        scope: ScopeKind::Once,
+        expires_in_seconds: 900,
+        max_uses: None,
+        reason: Some("looks right".to_owned()),
+        path_patterns: None,
+    };
+    let short = service
+        .client(&alice)
+        .decide(&cloud_id, &vote)
+        .await
+        .expect("alice approves");
+    assert_eq!(
+        short.approval.status,
+        ApprovalStatus::Requested,
+        "one of two approvals leaves the prompt waiting"
+    );
+    click(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{cloud_id}']"),
+    )
+    .await;
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{cloud_id}']");
+    let progress = eventually("the threshold's progress", WAIT, || async {
+        let text = text_of(&client, &format!("{detail} [data-testid=progress]")).await;
+        text.starts_with("1 of").then_some(text)
+    })
+    .await;
+    assert_eq!(
+        progress, "1 of 2 approvals: alice (platform_admin)",
+        "the window shows where a two-person approval stands"
+    );
+    let why = text_of(&client, &format!("{detail} [data-testid=not-decidable]")).await;
+    assert_eq!(
+        why, "needs platform_admin",
+        "the window says why bob may not decide it"
+    );
+    for button in ["decide", "approve", "allow-once", "deny"] {
+        assert!(
+            client
+                .find(fantoccini::Locator::Css(&format!(
+                    "{detail} [data-testid={button}]"
+                )))
+                .await
+                .is_err(),
+            "no {button} for a prompt needing a role bob lacks"
+        );
+    }
+    screenshot("needs-role.png");
+
+    let ask = shell_request("run-bob", ASKED_COMMAND, "/work/shop");
+    let ask_id = submit_pending(&requester, &ask).await;
+    click(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{ask_id}']"),
+    )
+    .await;
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{ask_id}']");
+    // An admin takes bob's role away; the desk still believes he holds it, the service knows.
+    change_roles(service.dir.path(), "bob", &[], &[Role::RepoMaintainer]).await;
+    click(&client, &format!("{detail} [data-testid=allow-once]")).await;
+    let refusal = text_of(&client, &format!("{detail} [data-testid=decide-error]")).await;
+    assert_eq!(
+        refusal, "bob holds no role, so decides nothing; ask an admin to add one",
+        "the window shows the service's own refusal"
+    );
+    assert_eq!(
+        status_of(&service.approver(), &ask_id).await,
+        ApprovalStatus::Requested,
+        "a refused decision changes nothing"
+    );
+
+    change_roles(service.dir.path(), "bob", &[Role::RepoMaintainer], &[]).await;
+    click(&client, &format!("{detail} [data-testid=allow-once]")).await;
+    eventually("bob's prompt to leave Pending", WAIT, || async {
+        client
+            .find(fantoccini::Locator::Css(&detail))
+            .await
+            .is_err()
+            .then_some(())
+    })
+    .await;
+    let settled = service
+        .approver()
+        .approval(&ask_id, None)
+        .await
+        .expect("the approval");
+    assert_eq!(
+        (
+            settled.status,
+            settled.decided_by.as_deref(),
+            settled.decided_role
+        ),
+        (
+            ApprovalStatus::ApprovedOnce,
+            Some("bob"),
+            Some(Role::RepoMaintainer)
+        ),
+        "bob decided the plain ask as a maintainer"
+    );
+
+    click(&client, "[data-testid=tab-settings]").await;
+    let who = text_of(&client, "[data-testid=settings-me]").await;
+    assert_eq!(
+        who, "Signed in as bob · repo_maintainer",
+        "Settings says who the desk signs in as"
+    );
+    let roles = text_of(&client, "[data-testid=settings-roles]").await;
+    assert_eq!(
+        roles, "repo_maintainer",
+        "Settings lists the roles the service holds"
+    );
+    assert!(
+        client
+            .find(fantoccini::Locator::Css(
+                "[data-testid=settings-roles] input"
+            ))
+            .await
+            .is_err(),
+        "roles are read-only: an admin grants them, no checkbox does"
+    );
+    screenshot("settings.png");
 
     client.close().await.expect("end the session");
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
-import { focusFromHash } from './logic';
+import { focusFromHash, signedIn } from './logic';
 import type { DeskSnapshot } from './types';
 import { Grants } from './views/Grants';
 import { History } from './views/History';
@@ -10,7 +10,7 @@ import { Settings } from './views/Settings';
 
 type Tab = 'pending' | 'grants' | 'history' | 'settings';
 
-const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, pending: [], grants: [], held_runs: [], paused: null };
+const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
 export function App() {
   const [tab, setTab] = useState<Tab>('pending');
@@ -60,6 +60,9 @@ export function App() {
             </button>
           ))}
         </nav>
+        <span data-testid="me" class="me">
+          {signedIn(desk.me)}
+        </span>
         <span data-testid="link" class={`link ${link.state}`}>
           {link.state === 'connected' ? 'connected' : link.state === 'connecting' ? 'connecting…' : `disconnected: ${link.reason}`}
         </span>
@@ -72,10 +75,10 @@ export function App() {
           </p>
         )}
         {tab === 'pending' && <HeldRuns runs={desk.held_runs} />}
-        {tab === 'pending' && <Pending pending={desk.pending} focus={focus} onFocused={() => setFocus(null)} />}
+        {tab === 'pending' && <Pending pending={desk.pending} me={desk.me} focus={focus} onFocused={() => setFocus(null)} />}
         {tab === 'grants' && <Grants grants={desk.grants} />}
         {tab === 'history' && <History />}
-        {tab === 'settings' && <Settings paused={desk.paused} />}
+        {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} />}
       </main>
     </div>
   );

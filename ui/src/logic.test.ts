@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   allReasons,
+  auditBy,
   buildApproval,
   buildDenial,
   constraintLines,
   countdown,
+  decidability,
+  type Decidability,
   defaultForm,
   expirySeconds,
   filterAudit,
@@ -17,11 +20,12 @@ import {
   pastStatus,
   RUN_EXPIRY_SECONDS,
   shortcutDecision,
+  signedIn,
   splitGrants,
   usesLabel,
   visible,
 } from './logic';
-import type { Approval, AuditEvent, Grant } from './types';
+import type { Approval, AuditEvent, Grant, Me, Role } from './types';
 
 function approval(id: string, createdAt: string, extra: Partial<Approval> = {}): Approval {
   return {
@@ -30,7 +34,8 @@ function approval(id: string, createdAt: string, extra: Partial<Approval> = {}):
     recommendation: { decision: 'approve', scope: 'run', text: 'Allow for this run' }, profile: 'maven-test',
     evidence: { summary: 's', cwd: '/w', paths: [], network: [], policy_findings: [], suspicious_text: false },
     offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
-    created_at: createdAt, updated_at: createdAt, expires_at: createdAt, ...extra,
+    created_at: createdAt, updated_at: createdAt, expires_at: createdAt, requester: 'default',
+    required_approvals: 1, approvals: [], ...extra,
   };
 }
 
@@ -195,5 +200,75 @@ describe('paused runs', () => {
     expect(heldRunLine({ run_id: 'r-2', status: 'paused' }, now), 'a run with no reason or time still says it waits').toBe(
       'Run r-2: paused awaiting a person',
     );
+  });
+});
+
+describe('who may decide (from the service answer to /v1/me)', () => {
+  const T = '2030-01-01T00:00:00Z';
+  const person = (name: string, roles: Role[]): Me => ({ name, kind: 'person', roles });
+  const owner = person('owner', ['task_author', 'repo_maintainer', 'security_reviewer', 'platform_admin']);
+  const alice = person('alice', ['repo_maintainer']);
+  const admin = person('alice', ['platform_admin']);
+  const escalation = (role: Role, extra: Partial<Approval> = {}) =>
+    approval('e', T, { decision: 'escalate', required_role: role, ...extra });
+  const vote = (by: string, role: Role = 'platform_admin') => ({ by, role, at: T });
+
+  const scenarios: [string, Approval, Me | null, Decidability][] = [
+    ['the owner (every role) decides a plain ask', approval('a', T), owner, { decide: true, why: null, progress: null }],
+    ['a maintainer decides an escalation needing repo_maintainer', escalation('repo_maintainer'), alice, { decide: true, why: null, progress: null }],
+    ['a maintainer cannot decide an escalation needing platform_admin', escalation('platform_admin'), alice, { decide: false, why: 'needs platform_admin', progress: null }],
+    ['a person holding no role decides nothing, not even a plain ask', approval('a', T), person('bob', []), { decide: false, why: 'needs a role; you hold none', progress: null }],
+    ['the requester never decides its own request, whatever its roles', approval('a', T, { requester: 'owner' }), owner, { decide: false, why: 'you requested this', progress: null }],
+    ['an agent token never decides', approval('a', T), { name: 'ci', kind: 'agent', roles: [] }, { decide: false, why: 'agents never decide', progress: null }],
+    ['before the service answered, nothing is decidable', approval('a', T), null, { decide: false, why: 'not yet known who you are', progress: null }],
+    [
+      'who approved already waits for the others',
+      escalation('platform_admin', { required_approvals: 2, approvals: [vote('alice')] }),
+      admin,
+      { decide: false, why: 'you approved; waiting for 1 more', progress: '1 of 2 approvals: alice (platform_admin)' },
+    ],
+    [
+      'a second admin may add the missing approval',
+      escalation('platform_admin', { required_approvals: 2, approvals: [vote('carol')] }),
+      admin,
+      { decide: true, why: null, progress: '1 of 2 approvals: carol (platform_admin)' },
+    ],
+    [
+      'a threshold with no approval yet says so',
+      escalation('platform_admin', { required_approvals: 2 }),
+      admin,
+      { decide: true, why: null, progress: '0 of 2 approvals' },
+    ],
+    [
+      'a missing role wins over a threshold, which still shows',
+      escalation('platform_admin', { required_approvals: 3, approvals: [vote('carol'), vote('dave')] }),
+      alice,
+      { decide: false, why: 'needs platform_admin', progress: '2 of 3 approvals: carol (platform_admin), dave (platform_admin)' },
+    ],
+  ];
+  for (const [scenario, prompt, me, want] of scenarios) {
+    it(scenario, () => {
+      expect(decidability(prompt, me), `${scenario}: the window offers buttons only where the service would accept them`).toEqual(want);
+    });
+  }
+
+  it('says who is signed in and with which roles', () => {
+    expect(signedIn(alice), 'name and roles').toBe('Signed in as alice · repo_maintainer');
+    expect(signedIn(person('bob', [])), 'a person with no role').toBe('Signed in as bob · no role');
+    expect(signedIn({ name: 'ci', kind: 'agent', roles: [] }), 'an agent token is called out').toBe('Signed in as ci (an agent: decides nothing)');
+    expect(signedIn(null), 'before the service answered').toBe('signing in…');
+  });
+});
+
+describe('history', () => {
+  const event = (extra: Partial<AuditEvent>): AuditEvent => ({
+    event_id: 'e', timestamp: '2030-01-01T00:00:00Z', run_id: 'r', task_id: 't', action_kind: 'shell',
+    action_hash: 'h', decision: 'approved', reason: 'ok', ...extra,
+  });
+
+  it('names who decided and in which role', () => {
+    expect(auditBy(event({ approver: 'alice', approver_role: 'platform_admin' })), 'person and role').toBe('alice (platform_admin)');
+    expect(auditBy(event({ approver: 'alice' })), 'an older event without a role').toBe('alice');
+    expect(auditBy(event({ decision: 'auto' })), 'an automatic decision has nobody').toBe('');
   });
 });

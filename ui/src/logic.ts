@@ -1,5 +1,5 @@
 // The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
-import type { Approval, AuditEvent, DecisionRequest, Grant, RunState, Scope } from './types';
+import type { Approval, AuditEvent, DecisionRequest, Grant, Me, RunState, Scope } from './types';
 
 /** "End of run": the grant ends with its run, bounded by the default policy's 8 hours. */
 export const RUN_EXPIRY_SECONDS = 8 * 60 * 60;
@@ -252,4 +252,54 @@ function isHidden(code: number): boolean {
     (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2064) || (code >= 0x2066 && code <= 0x2069) ||
     code === 0x061c || code === 0x180e || code === 0xfeff || code === 0x00ad
   );
+}
+
+/** Whether the signed-in person may decide a prompt, and where a threshold stands. */
+export interface Decidability {
+  /** The service would accept this person's approve or deny now. */
+  decide: boolean;
+  /** Why not: "needs platform_admin", "you requested this", "you approved; waiting for 1 more"… */
+  why: string | null;
+  /** A prompt needing several people: "1 of 2 approvals: alice (platform_admin)". */
+  progress: string | null;
+}
+
+/**
+ * What `me` (the service's answer to `/v1/me`) may do with `approval`, by the service's own
+ * rules: agents never decide; the requester never decides its own request; a prompt naming a
+ * role needs it, one naming none needs any role; who approved already waits for the others.
+ * The service still enforces them; this only keeps the window from offering a refused button.
+ */
+export function decidability(approval: Approval, me: Me | null): Decidability {
+  const required = Math.max(1, approval.required_approvals);
+  const votes = approval.approvals;
+  const progress =
+    required > 1
+      ? `${votes.length} of ${required} approvals${votes.length > 0 ? `: ${votes.map((v) => `${v.by} (${v.role})`).join(', ')}` : ''}`
+      : null;
+  const no = (why: string): Decidability => ({ decide: false, why, progress });
+  if (me === null) return no('not yet known who you are');
+  if (me.kind !== 'person') return no('agents never decide');
+  if (approval.requester === me.name) return no('you requested this');
+  const role = approval.required_role;
+  if (role !== undefined && !me.roles.includes(role)) return no(`needs ${role}`);
+  if (role === undefined && me.roles.length === 0) return no('needs a role; you hold none');
+  if (votes.some((v) => v.by === me.name)) {
+    const missing = Math.max(1, required - votes.length);
+    return no(`you approved; waiting for ${missing} more`);
+  }
+  return { decide: true, why: null, progress };
+}
+
+/** "Signed in as owner · task_author, platform_admin" (an agent's token says it never decides). */
+export function signedIn(me: Me | null): string {
+  if (me === null) return 'signing in…';
+  if (me.kind !== 'person') return `Signed in as ${me.name} (an agent: decides nothing)`;
+  return `Signed in as ${me.name} · ${me.roles.length > 0 ? me.roles.join(', ') : 'no role'}`;
+}
+
+/** Who decided an audit event: "alice (platform_admin)", "alice", or "" (automatic). */
+export function auditBy(event: AuditEvent): string {
+  if (!event.approver) return '';
+  return event.approver_role ? `${event.approver} (${event.approver_role})` : event.approver;
 }

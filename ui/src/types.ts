@@ -30,6 +30,13 @@ export interface Member {
   created_at: string;
 }
 
+/** One person's approval of a prompt that needs more than one (`approvals`). */
+export interface ApprovalVote {
+  by: string;
+  role: Role;
+  at: string;
+}
+
 export interface Approval {
   approval_id: string;
   run_id: string;
@@ -54,6 +61,18 @@ export interface Approval {
   created_at: string;
   updated_at: string;
   expires_at: string;
+  decided_at?: string;
+  decided_by?: string;
+  /** The role the deciding person acted in. */
+  decided_role?: Role;
+  decision_reason?: string;
+  grant_id?: string;
+  /** The identity whose requests wait on this prompt; it can never decide it. */
+  requester: string;
+  /** How many distinct people must approve. */
+  required_approvals: number;
+  /** Who approved so far. */
+  approvals: ApprovalVote[];
 }
 
 export interface Constraints {
@@ -86,6 +105,9 @@ export interface Grant {
   status: 'active' | 'expired' | 'revoked' | 'exhausted';
   revoke_reason?: string;
   summary: string;
+  /** The role the granting person (`created_by`) acted in. */
+  created_by_role?: Role;
+  revoked_by?: string;
 }
 
 export type AuditDecision =
@@ -109,10 +131,26 @@ export interface AuditEvent {
   action_kind: string;
   action_hash: string;
   decision: AuditDecision;
+  /** The person who decided (or revoked, or resumed). */
   approver?: string;
+  /** The role they acted in. */
+  approver_role?: Role;
   reason: string;
   grant_id?: string;
   repo?: string;
+  /** The scope actually granted. */
+  granted_scope?: Scope;
+  /** Until when the grant ran. */
+  grant_expires_at?: string;
+  /** What was decided: the command line, the paths or the target. */
+  subject?: string;
+}
+
+/** `GET /v1/me`: who the desk's token belongs to, with the roles the service holds for them. */
+export interface Me {
+  name: string;
+  kind: 'person' | 'agent';
+  roles: Role[];
 }
 
 export type Link = { state: 'connecting' } | { state: 'connected' } | { state: 'disconnected'; reason: string };
@@ -128,6 +166,8 @@ export interface RunState {
 
 export interface DeskSnapshot {
   link: Link;
+  /** Who the desk signs in as; null until the service answered. */
+  me: Me | null;
   pending: Approval[];
   grants: Grant[];
   /** Runs paused by an unanswered prompt, most recently paused first. */
@@ -153,7 +193,8 @@ export interface SettingsView {
   has_token: boolean;
   notifications: boolean;
   autostart: boolean;
-  roles: Role[];
+  /** Who the service says the desk signs in as (roles are granted by an admin, not set here). */
+  me: Me | null;
 }
 
 export interface SettingsInput {
@@ -161,5 +202,4 @@ export interface SettingsInput {
   token: string | null;
   notifications: boolean;
   autostart: boolean;
-  roles: Role[];
 }

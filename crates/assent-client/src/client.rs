@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent};
 use assent_protocol::{
-    Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, RevokeRequest,
+    Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, Me, RevokeRequest,
     RunEndResponse, RunList, RunState, SubmitResponse,
 };
 use chrono::{DateTime, Utc};
@@ -117,6 +117,11 @@ impl Client {
                 tokio::time::sleep(crate::SHORT_POLL_PAUSE.min(left)).await;
             }
         }
+    }
+
+    /// `GET /v1/me`: who the token belongs to (its name, person or agent, and roles).
+    pub async fn me(&self) -> Result<Me, ClientError> {
+        self.send(self.get("/v1/me"), CALL_TIMEOUT).await
     }
 
     /// `GET /v1/approvals?status=pending` (approver).

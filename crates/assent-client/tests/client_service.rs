@@ -79,6 +79,19 @@ async fn submit_wait_decide_grants_revoke_audit_and_end_run() {
     let desk = Client::new(&service.url, &service.approver).unwrap();
     agent.health().await.unwrap();
 
+    let me = desk.me().await.unwrap();
+    assert_eq!(
+        (me.name.as_str(), me.kind, me.roles.len()),
+        ("owner", assent_core::IdentityKind::Person, 4),
+        "the approver token is the owner, a person holding every role"
+    );
+    let me = agent.me().await.unwrap();
+    assert_eq!(
+        (me.name.as_str(), me.kind, me.roles.is_empty()),
+        ("default", assent_core::IdentityKind::Agent, true),
+        "the requester token is the default agent, with no role"
+    );
+
     let auto = agent
         .submit(&request("r1", "git status", "k0"))
         .await

@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use assent_core::Role;
+use assent_protocol::Me;
 use serde::{Deserialize, Serialize};
 
-use crate::hub::{Hub, Switched};
+use crate::hub::{locked, Hub, Switched};
 use crate::ipc::CommandError;
 use crate::live::Input;
 use crate::settings::Settings;
@@ -81,7 +81,9 @@ pub struct SettingsView {
     pub has_token: bool,
     pub notifications: bool,
     pub autostart: bool,
-    pub roles: Vec<Role>,
+    /// Who the service says this desk signs in as, with their roles (granted by an admin,
+    /// never a setting); `None` until the service answered.
+    pub me: Option<Me>,
 }
 
 /// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
@@ -91,7 +93,6 @@ pub struct SettingsInput {
     pub token: Option<String>,
     pub notifications: bool,
     pub autostart: bool,
-    pub roles: Vec<Role>,
 }
 
 fn view(shell: &Shell) -> SettingsView {
@@ -105,7 +106,7 @@ fn view(shell: &Shell) -> SettingsView {
         has_token: settings.token.is_some_and(|t| !t.is_empty()),
         notifications: !settings.notifications_off,
         autostart,
-        roles: settings.roles,
+        me: locked(&shell.hub.desk).me.clone(),
     }
 }
 
@@ -143,7 +144,6 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     }
     settings.notifications_off = !input.notifications;
     settings.autostart = input.autostart;
-    settings.roles = input.roles;
     follow_service(shell, &settings).await?;
     if let Err(err) = shell.autostart.set(input.autostart) {
         tracing::warn!(%err, "cannot change autostart");

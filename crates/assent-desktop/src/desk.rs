@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use assent_core::ApprovalStatus;
-use assent_protocol::{Approval, Event, Grant, RunState};
+use assent_protocol::{Approval, Event, Grant, Me, RunState};
 use serde::Serialize;
 
 /// The connection to the service as the person sees it.
@@ -29,6 +29,9 @@ pub enum Follow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Desk {
     pub link: Link,
+    /// Who the service says this desk signs in as (`GET /v1/me`, fetched on every
+    /// (re)connect): what it may decide comes from here, never from a local setting.
+    pub me: Option<Me>,
     pending: BTreeMap<String, Approval>,
     grants: BTreeMap<String, Grant>,
     /// Runs paused by an unanswered prompt, waiting for a person to resume them.
@@ -39,6 +42,7 @@ impl Default for Desk {
     fn default() -> Self {
         Desk {
             link: Link::Connecting,
+            me: None,
             pending: BTreeMap::new(),
             grants: BTreeMap::new(),
             held_runs: BTreeMap::new(),
@@ -50,6 +54,8 @@ impl Default for Desk {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DeskSnapshot {
     pub link: Link,
+    /// Who this desk signs in as, with the roles the service holds for them.
+    pub me: Option<Me>,
     pub pending: Vec<Approval>,
     pub grants: Vec<Grant>,
     /// Runs paused by an unanswered prompt (most recently paused first); resuming is a person's call.
@@ -153,6 +159,7 @@ impl Desk {
     pub fn snapshot(&self, paused: Option<String>) -> DeskSnapshot {
         DeskSnapshot {
             link: self.link.clone(),
+            me: self.me.clone(),
             pending: self.pending_newest_first().into_iter().cloned().collect(),
             grants: self.grants_newest_first().into_iter().cloned().collect(),
             held_runs: self.held_runs_newest_first().into_iter().cloned().collect(),

@@ -2,17 +2,32 @@
 #![allow(clippy::expect_used, reason = "tests")]
 
 use assent_core::{
-    ActionKind, ApprovalEvidence, ApprovalStatus, Decision, FallbackOnTimeout, RequestedBy,
-    RiskLevel, ScopeKind,
+    ActionKind, ApprovalEvidence, ApprovalStatus, Decision, FallbackOnTimeout, IdentityKind,
+    RequestedBy, RiskLevel, Role, ScopeKind, ALL_ROLES,
 };
-use assent_protocol::{Approval, Recommendation};
+use assent_protocol::{Approval, Me, Recommendation};
 use chrono::{DateTime, Utc};
 
 pub fn at(seconds: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_800_000_000 + seconds, 0).expect("valid timestamp")
 }
 
-/// `mvn -q test` in repo `shop`, asking, medium risk, offering once and run.
+/// A person as `GET /v1/me` answers for them.
+pub fn person(name: &str, roles: &[Role]) -> Me {
+    Me {
+        name: name.to_owned(),
+        kind: IdentityKind::Person,
+        roles: roles.to_vec(),
+    }
+}
+
+/// The local install's owner: a person holding every role (the embedded desk signs in as them).
+pub fn owner() -> Me {
+    person("owner", &ALL_ROLES)
+}
+
+/// `mvn -q test` in repo `shop`, requested by the agent `default`, asking, medium risk,
+/// offering once and run, needing one approval.
 pub fn approval(id: &str) -> Approval {
     Approval {
         approval_id: id.to_owned(),
@@ -62,5 +77,6 @@ pub fn approval(id: &str) -> Approval {
         requester: "default".to_owned(),
         required_approvals: 1,
         approvals: Vec::new(),
+        quick_decisions: Vec::new(),
     }
 }

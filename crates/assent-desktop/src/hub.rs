@@ -41,6 +41,9 @@ pub struct Hub {
     pub inputs: mpsc::Sender<Input>,
     pub settings_path: PathBuf,
     current: Mutex<Current>,
+    /// The embedded service this process started, kept for a return to it: its owner
+    /// credential lives only in this process's memory (there is no token file to read again).
+    embedded: Mutex<Option<Current>>,
     pub(crate) desk: Mutex<Desk>,
     pub(crate) pause: Mutex<Pause>,
     pub(crate) settings: Mutex<Settings>,
@@ -62,6 +65,7 @@ impl Hub {
         Hub {
             inputs,
             settings_path,
+            embedded: Mutex::new(current.embedded.then(|| current.clone())),
             current: Mutex::new(current),
             desk: Mutex::new(Desk::default()),
             pause: Mutex::new(Pause::Off),
@@ -110,14 +114,24 @@ impl Hub {
         if locked(&self.current).service == wanted {
             return Ok(Switched::Unchanged);
         }
-        let connected = service::connect(wanted.clone()).await?;
-        *locked(&self.current) = Current::of(&connected, wanted);
+        let started = locked(&self.embedded).clone();
+        let (next, stop_embedded) = match started {
+            // Back to the embedded service this process runs: same client, same owner.
+            Some(started) if wanted == Service::Embedded => (started, None),
+            _ => {
+                let connected = service::connect(wanted.clone()).await?;
+                let next = Current::of(&connected, wanted);
+                if next.embedded {
+                    *locked(&self.embedded) = Some(next.clone());
+                }
+                (next, connected.shutdown)
+            }
+        };
+        let url = next.url.clone();
+        *locked(&self.current) = next;
         // The live task may be gone only while the app quits.
         let _ = self.inputs.send(Input::Reconnect).await;
-        Ok(Switched::To {
-            url: connected.url,
-            stop_embedded: connected.shutdown,
-        })
+        Ok(Switched::To { url, stop_embedded })
     }
 }
 

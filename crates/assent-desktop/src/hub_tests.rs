@@ -64,14 +64,16 @@ fn asked(run_id: &str) -> ActionRequest {
 }
 
 fn hub_on(running: &Running) -> (Hub, mpsc::Receiver<Input>) {
-    let service = remote(running, &running.tokens.approver);
-    let client = Client::new(&running.url, &running.tokens.approver).expect("client");
     let current = Current {
-        client,
+        client: Client::new(&running.url, &running.tokens.approver).expect("client"),
         url: running.url.clone(),
         embedded: false,
-        service,
+        service: remote(running, &running.tokens.approver),
     };
+    hub_with(current)
+}
+
+fn hub_with(current: Current) -> (Hub, mpsc::Receiver<Input>) {
     let (inputs, received) = mpsc::channel(8);
     let hub = Hub::new(
         current,
@@ -151,5 +153,54 @@ async fn a_changed_token_alone_reconnects_and_a_wrong_one_is_refused_by_the_serv
     assert!(
         hub.client().pending().await.is_err(),
         "the service refuses a wrong token (the desk shows it as disconnected)"
+    );
+}
+
+#[tokio::test]
+async fn a_return_to_the_embedded_service_reuses_its_in_memory_owner() {
+    // `home` stands for the service this process embedded: its owner token is in memory only.
+    let home = service().await;
+    let other = service().await;
+    let (hub, mut received) = hub_with(Current {
+        client: Client::new(&home.url, &home.tokens.approver).expect("client"),
+        url: home.url.clone(),
+        embedded: true,
+        service: Service::Embedded,
+    });
+    hub.follow(remote(&other, &other.tokens.approver))
+        .await
+        .expect("away to another service");
+    assert!(
+        matches!(received.try_recv(), Ok(Input::Reconnect)),
+        "the live task follows the other service"
+    );
+
+    let back = hub
+        .follow(Service::Embedded)
+        .await
+        .expect("back home without reading any token file");
+    match back {
+        Switched::To { url, stop_embedded } => {
+            assert_eq!(url, home.url, "back on the embedded service's URL");
+            assert!(
+                stop_embedded.is_none(),
+                "the embedded service still runs: nothing new to stop"
+            );
+        }
+        Switched::Unchanged => panic!("leaving the other service must switch"),
+    }
+    assert!(
+        matches!(received.try_recv(), Ok(Input::Reconnect)),
+        "the live task follows the embedded service again"
+    );
+    let current = hub.current();
+    assert!(
+        current.embedded,
+        "the settings page shows the embedded service"
+    );
+    let me = hub.client().me().await.expect("who is signed in");
+    assert_eq!(
+        me.name, "owner",
+        "decisions go to the embedded service as its owner again"
     );
 }

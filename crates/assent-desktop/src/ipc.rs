@@ -83,7 +83,16 @@ impl From<ClientError> for CommandError {
         };
         CommandError {
             code,
-            message: err.to_string(),
+            message: said(&err),
         }
+    }
+}
+
+/// A failed call as people read it: the service's own message when it refused (e.g. "this
+/// approval needs the platform_admin role, which alice does not hold"), else what went wrong.
+pub fn said(err: &ClientError) -> String {
+    match err {
+        ClientError::Api { message, .. } => message.clone(),
+        other => other.to_string(),
     }
 }

@@ -7,19 +7,21 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use assent_client::StreamItem;
-use assent_core::{Role, ScopeKind};
-use assent_protocol::DecisionRequest;
+use assent_core::ScopeKind;
+use assent_protocol::{Approval, DecisionRequest, Me};
 use chrono::Utc;
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
 
 use crate::desk::{Desk, Follow, Link};
 use crate::hub::{locked, Hub};
-use crate::ipc::DeskEvent;
+use crate::ipc::{said, DeskEvent};
 use crate::notices::{NoticeOp, Notices};
 use crate::notifier::{Notifier, Signal};
 use crate::pause::{Pause, PauseChoice};
-use crate::prompt::{notice, PromptAction};
+use crate::prompt::{
+    notice, open_only, open_only_line, refused_notice, PromptAction, PromptNotice,
+};
 use crate::tray::{Tray, TrayView};
 use crate::Shell;
 
@@ -35,10 +37,12 @@ pub const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification"
 pub enum Input {
     Signal(Signal),
     Pause(PauseChoice),
-    /// Settings changed (notifications on/off, roles): redraw.
+    /// Settings changed (notifications on/off): redraw.
     Redraw,
     /// The service changed (URL or token in the settings): follow the new one.
     Reconnect,
+    /// A notification button did not go through: show why.
+    Refused(PromptNotice),
 }
 
 type Events = Pin<Box<dyn Stream<Item = StreamItem> + Send>>;
@@ -74,16 +78,16 @@ pub(crate) async fn run(
                 Some(item) => on_stream(&hub, item).await,
                 None => break,
             },
-            Some(input) = inputs.recv() => {
-                if let Input::Reconnect = input {
+            Some(input) = inputs.recv() => match input {
+                Input::Reconnect => {
                     // Everything known came from the old service; the new one is fetched
                     // on its `Connected`.
                     events = subscribe(&hub);
                     *locked(&hub.desk) = Desk::default();
-                } else {
-                    on_input(&shell, &mut notices, input);
                 }
-            }
+                Input::Refused(notice) => show_refusal(notifier.as_ref(), &notice).await,
+                input => on_input(&shell, &mut notices, input),
+            },
             () = pause_over => *locked(&hub.pause) = Pause::Off,
         }
         reconcile(&hub, &mut notices, notifier.as_ref(), &mut notify_failing).await;
@@ -106,18 +110,23 @@ async fn on_stream(hub: &Hub, item: StreamItem) {
     }
 }
 
-/// Pending prompts and grants, fetched afresh.
+/// Who this desk signs in as, pending prompts, grants and paused runs, fetched afresh.
 async fn refetch(hub: &Hub) {
     let client = hub.client();
-    let (pending, grants, held) =
-        tokio::join!(client.pending(), client.grants(false), client.paused_runs());
+    let (me, pending, grants, held) = tokio::join!(
+        client.me(),
+        client.pending(),
+        client.grants(false),
+        client.paused_runs()
+    );
     let mut desk = locked(&hub.desk);
-    match (pending, grants, held) {
-        (Ok(pending), Ok(grants), Ok(held)) => {
+    match (me, pending, grants, held) {
+        (Ok(me), Ok(pending), Ok(grants), Ok(held)) => {
+            desk.me = Some(me);
             desk.replace(pending, grants, held);
             desk.link = Link::Connected;
         }
-        (Err(err), _, _) | (_, Err(err), _) | (_, _, Err(err)) => {
+        (Err(err), _, _, _) | (_, Err(err), _, _) | (_, _, Err(err), _) | (_, _, _, Err(err)) => {
             desk.link = Link::Disconnected {
                 reason: err.to_string(),
             };
@@ -129,7 +138,7 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
     let hub = &shell.hub;
     match input {
         Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
-        Input::Redraw | Input::Reconnect => {}
+        Input::Redraw | Input::Reconnect | Input::Refused(_) => {}
         Input::Signal(Signal::Closed { id }) => {
             notices.closed(id);
         }
@@ -145,33 +154,71 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
 }
 
 /// A notification button: opens the window, or decides through the service with the
-/// approver token (never the webview's business).
+/// approver token (never the webview's business). A click that does not go through — the
+/// service refused it, or the prompt is gone — raises a notification saying why.
 fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
     if action == PromptAction::Open {
         shell.open_window(Some(&approval_id));
         return;
     }
     let hub = &shell.hub;
-    let roles = locked(&hub.settings).roles.clone();
-    let offered = {
+    let (approval, not_offered) = {
         let desk = locked(&hub.desk);
-        desk.pending(&approval_id)
-            .and_then(|approval| notice(approval, &roles))
-            .is_some_and(|notice| notice.actions.contains(&action))
+        let approval = desk.pending(&approval_id).cloned();
+        let not_offered = not_offered(approval.as_ref(), desk.me.as_ref(), action);
+        (approval, not_offered)
     };
-    if !offered {
-        tracing::warn!(%approval_id, ?action, "ignoring a button this prompt does not offer");
+    let inputs = hub.inputs.clone();
+    let refuse = move |approval: Option<&Approval>, message: &str| {
+        tracing::warn!(%message, ?action, "a decision from a notification did not go through");
+        let notice = refused_notice(approval, action, message);
+        // The live task may be gone only while the app quits.
+        let _ = inputs.try_send(Input::Refused(notice));
+    };
+    if let Some(message) = not_offered {
+        refuse(approval.as_ref(), &message);
         return;
     }
     let Some(request) = decision_for(action) else {
         return;
     };
-    let hub = Arc::clone(hub);
+    let client = hub.client();
     tokio::spawn(async move {
-        if let Err(err) = hub.client().decide(&approval_id, &request).await {
-            tracing::warn!(%approval_id, %err, "the decision from the notification failed");
+        if let Err(err) = client.decide(&approval_id, &request).await {
+            refuse(approval.as_ref(), &said(&err));
         }
     });
+}
+
+/// Why `action` is not offered on `approval` now (it settled, or this person may not decide
+/// it), or `None` when it is.
+fn not_offered(
+    approval: Option<&Approval>,
+    me: Option<&Me>,
+    action: PromptAction,
+) -> Option<String> {
+    let Some(approval) = approval else {
+        return Some(
+            "This prompt is no longer waiting: it was decided elsewhere or expired.".to_owned(),
+        );
+    };
+    if notice(approval, me).is_some_and(|notice| notice.actions.contains(&action)) {
+        return None;
+    }
+    Some(match open_only(approval, me) {
+        Some(why) => open_only_line(why),
+        None => format!("This prompt does not offer \"{}\".", action.label()),
+    })
+}
+
+/// Shows why a notification button did not go through.
+async fn show_refusal(notifier: Option<&Notifier>, notice: &PromptNotice) {
+    let Some(notifier) = notifier else {
+        return;
+    };
+    if let Err(err) = notifier.show(notice, None).await {
+        tracing::warn!(%err, "cannot show why a decision did not go through");
+    }
 }
 
 /// The decision a notification button stands for.
@@ -209,10 +256,9 @@ async fn reconcile(
     failing: &mut bool,
 ) {
     let paused = hub.paused();
-    let roles: Vec<Role> = locked(&hub.settings).roles.clone();
     let ops = {
         let desk = locked(&hub.desk);
-        notices.plan(&desk.pending_newest_first(), paused, &roles)
+        notices.plan(&desk.pending_newest_first(), paused, desk.me.as_ref())
     };
     if let Some(notifier) = notifier {
         execute(notifier, notices, ops, failing).await;

@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 
-use assent_core::Role;
-use assent_protocol::Approval;
+use assent_protocol::{Approval, Me};
 use chrono::{DateTime, Utc};
 
 use crate::prompt::{notice, PromptNotice};
@@ -45,8 +44,9 @@ pub struct Notices {
 }
 
 impl Notices {
-    /// What to send so the screen matches `pending`.
-    pub fn plan(&self, pending: &[&Approval], paused: bool, roles: &[Role]) -> Vec<NoticeOp> {
+    /// What to send so the screen matches `pending`; `me` is who the service says this desk
+    /// signs in as (what it may decide from a notification).
+    pub fn plan(&self, pending: &[&Approval], paused: bool, me: Option<&Me>) -> Vec<NoticeOp> {
         let mut ops = Vec::new();
         for approval in pending {
             let shown = self.by_prompt.get(&approval.approval_id);
@@ -62,7 +62,7 @@ impl Notices {
             if paused {
                 continue;
             }
-            if let Some(notice) = notice(approval, roles) {
+            if let Some(notice) = notice(approval, me) {
                 ops.push(NoticeOp::Show {
                     approval_id: approval.approval_id.clone(),
                     replaces,

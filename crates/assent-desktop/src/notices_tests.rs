@@ -1,5 +1,8 @@
+use assent_core::{Decision, Role};
+
 use super::*;
-use crate::fixtures::{approval, at};
+use crate::fixtures::{approval, at, owner, person};
+use crate::prompt::PromptAction;
 
 fn shows(ops: &[NoticeOp]) -> Vec<(String, Option<u32>)> {
     ops.iter()
@@ -31,7 +34,7 @@ fn each_pending_prompt_is_notified_once_including_those_pending_at_start() {
     let mut notices = Notices::default();
     let a = approval("a");
     let b = approval("b");
-    let ops = notices.plan(&[&a, &b], false, &[]);
+    let ops = notices.plan(&[&a, &b], false, Some(&owner()));
     assert_eq!(
         shows(&ops),
         vec![("a".to_owned(), None), ("b".to_owned(), None)],
@@ -40,7 +43,7 @@ fn each_pending_prompt_is_notified_once_including_those_pending_at_start() {
     notices.shown("a", 10, 1, at(0));
     notices.shown("b", 11, 1, at(0));
     assert!(
-        notices.plan(&[&a, &b], false, &[]).is_empty(),
+        notices.plan(&[&a, &b], false, Some(&owner())).is_empty(),
         "a reconnect with the same prompts must not notify twice"
     );
 }
@@ -53,7 +56,7 @@ fn a_growing_batch_replaces_its_notification_in_place() {
     a.count = 3;
     a.updated_at = at(5);
     assert_eq!(
-        shows(&notices.plan(&[&a], false, &[])),
+        shows(&notices.plan(&[&a], false, Some(&owner()))),
         vec![("a".to_owned(), Some(10))],
         "the batch grew: same notification id, updated"
     );
@@ -63,7 +66,7 @@ fn a_growing_batch_replaces_its_notification_in_place() {
 fn a_settled_prompt_closes_its_notification_and_is_forgotten() {
     let mut notices = Notices::default();
     notices.shown("a", 10, 1, at(0));
-    let ops = notices.plan(&[], false, &[]);
+    let ops = notices.plan(&[], false, Some(&owner()));
     assert_eq!(
         closes(&ops),
         vec![("a".to_owned(), 10)],
@@ -76,7 +79,7 @@ fn a_settled_prompt_closes_its_notification_and_is_forgotten() {
         "a closed notification maps to nothing"
     );
     assert!(
-        notices.plan(&[], false, &[]).is_empty(),
+        notices.plan(&[], false, Some(&owner())).is_empty(),
         "nothing left to do"
     );
 }
@@ -92,15 +95,15 @@ fn a_dismissed_notification_is_not_shown_again() {
         "the listener maps the id back"
     );
     assert!(
-        notices.plan(&[&a], false, &[]).is_empty(),
+        notices.plan(&[&a], false, Some(&owner())).is_empty(),
         "dismissed stays dismissed"
     );
     a.count = 2;
     assert!(
-        notices.plan(&[&a], false, &[]).is_empty(),
+        notices.plan(&[&a], false, Some(&owner())).is_empty(),
         "a dismissed prompt does not pop up again when its batch grows"
     );
-    let ops = notices.plan(&[], false, &[]);
+    let ops = notices.plan(&[], false, Some(&owner()));
     assert_eq!(
         closes(&ops),
         vec![("a".to_owned(), 0)],
@@ -114,7 +117,7 @@ fn paused_means_no_popups_but_settled_ones_still_close() {
     let a = approval("a");
     let b = approval("b");
     notices.shown("b", 11, 1, at(0));
-    let ops = notices.plan(&[&a], true, &[]);
+    let ops = notices.plan(&[&a], true, Some(&owner()));
     assert!(shows(&ops).is_empty(), "paused: no popups");
     assert_eq!(
         closes(&ops),
@@ -122,7 +125,7 @@ fn paused_means_no_popups_but_settled_ones_still_close() {
         "paused: settled prompts still close"
     );
     assert_eq!(
-        shows(&notices.plan(&[&a, &b], false, &[])),
+        shows(&notices.plan(&[&a, &b], false, Some(&owner()))),
         vec![("a".to_owned(), None)],
         "after resuming, prompts never notified are shown once"
     );
@@ -148,4 +151,42 @@ fn the_listener_map_follows_replacements() {
         None,
         "unknown ids (other apps) are ignored"
     );
+}
+
+#[test]
+fn the_plan_offers_buttons_by_the_roles_the_service_holds_for_who_is_signed_in() {
+    let notices = Notices::default();
+    let mut escalation = approval("esc");
+    escalation.decision = Decision::Escalate;
+    escalation.required_role = Some(Role::PlatformAdmin);
+    let actions = |me: Option<&Me>| -> Vec<PromptAction> {
+        match notices.plan(&[&escalation], false, me).as_slice() {
+            [NoticeOp::Show { notice, .. }] => notice.actions.clone(),
+            other => panic!("one prompt, one notification: {other:?}"),
+        }
+    };
+    assert_eq!(
+        actions(Some(&person("alice", &[Role::RepoMaintainer]))),
+        [PromptAction::Open],
+        "the service says alice lacks platform_admin: Open only"
+    );
+    assert!(
+        actions(Some(&person("root", &[Role::PlatformAdmin]))).contains(&PromptAction::AllowOnce),
+        "the service says root holds platform_admin: the decision buttons"
+    );
+    assert_eq!(
+        actions(None),
+        [PromptAction::Open],
+        "not yet known who is signed in: Open only"
+    );
+    let mut mine = approval("mine");
+    mine.requester = "owner".to_owned();
+    match notices.plan(&[&mine], false, Some(&owner())).as_slice() {
+        [NoticeOp::Show { notice, .. }] => assert_eq!(
+            notice.actions,
+            [PromptAction::Open],
+            "the owner's own request: Open only, every role notwithstanding"
+        ),
+        other => panic!("one prompt, one notification: {other:?}"),
+    }
 }

@@ -1,7 +1,10 @@
 //! What a prompt's notification says and which buttons it offers. Pure: no D-Bus here.
 
-use assent_core::{ActionKind, ApprovalStatus, Decision, RiskLevel, Role, ScopeKind};
-use assent_protocol::Approval;
+use assent_core::{
+    may_decide, ActionKind, ApprovalStatus, Decidable, Decision, Identity, Refusal, RiskLevel,
+    Role, ScopeKind,
+};
+use assent_protocol::{Approval, Me};
 
 use crate::text::{has_hidden_chars, untrusted};
 
@@ -68,8 +71,18 @@ impl From<RiskLevel> for Urgency {
 /// Why a prompt may only be opened in the window, never approved from the notification.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OpenOnly {
-    /// An escalation needing a role this desk's user does not hold.
+    /// The service has not said yet who this desk signs in as (`GET /v1/me`).
+    WhoUnknown,
+    /// The desk holds an agent's token: agents never decide.
+    NotAPerson,
+    /// This person requested the action; someone else must decide it.
+    OwnRequest,
+    /// The prompt needs a role this person does not hold.
     MissingRole(Role),
+    /// This person holds no role, so decides nothing.
+    NoRole,
+    /// This person approved already; `missing` more people must.
+    AlreadyApproved { missing: u32 },
     /// The command is too long to show whole.
     CommandTooLong,
     /// The command carries control, bidi or zero-width characters.
@@ -86,12 +99,13 @@ pub struct PromptNotice {
 }
 
 /// The notification for a pending prompt, or `None` when it must not prompt (settled, or
-/// blocked: blocked actions are never offered for approval).
-pub fn notice(approval: &Approval, roles: &[Role]) -> Option<PromptNotice> {
+/// blocked: blocked actions are never offered for approval). `me` is who the service says
+/// this desk signs in as.
+pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
     if approval.status != ApprovalStatus::Requested || approval.decision == Decision::Block {
         return None;
     }
-    let open_only = open_only(approval, roles);
+    let open_only = open_only(approval, me);
     let actions = match open_only {
         Some(_) => vec![PromptAction::Open],
         None => decision_actions(&approval.offered_scopes),
@@ -102,6 +116,32 @@ pub fn notice(approval: &Approval, roles: &[Role]) -> Option<PromptNotice> {
         actions,
         urgency: approval.risk.into(),
     })
+}
+
+/// The notification for a button click that did not go through (the service refused it, or
+/// the prompt was gone): what was not decided and why, in the service's words — so a failed
+/// click is never only a log line. It has no buttons.
+pub fn refused_notice(
+    approval: Option<&Approval>,
+    action: PromptAction,
+    message: &str,
+) -> PromptNotice {
+    let what = approval.map_or_else(
+        || "a prompt".to_owned(),
+        |approval| {
+            format!(
+                "{} · {}",
+                untrusted(&subject(approval), MAX_SUMMARY_PART),
+                untrusted(&place(approval), MAX_SUMMARY_PART)
+            )
+        },
+    );
+    PromptNotice {
+        summary: format!("{} failed: {what}", action.label()),
+        body: untrusted(message, MAX_COMMAND_CHARS * 2),
+        actions: Vec::new(),
+        urgency: Urgency::Normal,
+    }
 }
 
 /// The buttons a prompt offers when it may be decided from the notification.
@@ -118,13 +158,9 @@ fn decision_actions(offered: &[ScopeKind]) -> Vec<PromptAction> {
 }
 
 /// Whether the prompt must be reviewed in the window (and why).
-pub fn open_only(approval: &Approval, roles: &[Role]) -> Option<OpenOnly> {
-    if approval.decision == Decision::Escalate {
-        if let Some(role) = approval.required_role {
-            if !roles.contains(&role) {
-                return Some(OpenOnly::MissingRole(role));
-            }
-        }
+pub fn open_only(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
+    if let Some(why) = not_mine(approval, me) {
+        return Some(why);
     }
     let evidence = &approval.evidence;
     let argv_hidden = evidence
@@ -147,6 +183,40 @@ pub fn open_only(approval: &Approval, roles: &[Role]) -> Option<OpenOnly> {
     }
     if line.is_some_and(|line| line.chars().count() > MAX_COMMAND_CHARS) {
         return Some(OpenOnly::CommandTooLong);
+    }
+    None
+}
+
+/// Why `me` may not decide `approval` — the service's own rule ([`may_decide`]) on the
+/// service's answer to `GET /v1/me`, so no button is offered that the service would refuse
+/// (it still enforces them).
+fn not_mine(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
+    let Some(me) = me else {
+        return Some(OpenOnly::WhoUnknown);
+    };
+    let who = Identity {
+        name: me.name.clone(),
+        kind: me.kind,
+        roles: me.roles.iter().copied().collect(),
+    };
+    let requesters = [approval.requester.clone()];
+    let decidable = Decidable {
+        required_role: approval.required_role,
+        requesters: &requesters,
+    };
+    if let Err(refusal) = may_decide(&who, decidable) {
+        return Some(match refusal {
+            Refusal::Agent => OpenOnly::NotAPerson,
+            Refusal::OwnRequest(_) => OpenOnly::OwnRequest,
+            Refusal::MissingRole(role, _) => OpenOnly::MissingRole(role),
+            Refusal::NoRole(_) => OpenOnly::NoRole,
+        });
+    }
+    if approval.approvals.iter().any(|vote| vote.by == me.name) {
+        let have = u32::try_from(approval.approvals.len()).unwrap_or(u32::MAX);
+        return Some(OpenOnly::AlreadyApproved {
+            missing: approval.required_approvals.saturating_sub(have).max(1),
+        });
     }
     None
 }
@@ -224,20 +294,37 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
         // Where a written path really leads matters more than the name the agent used.
         lines.push(list_line("links", &evidence.symlinks));
     }
-    match open_only {
-        Some(OpenOnly::MissingRole(role)) => lines.push(format!(
-            "Needs the {} role — open Assent to review.",
-            role_label(role)
-        )),
-        Some(OpenOnly::CommandTooLong) => {
-            lines.push("Command too long to show here — open Assent to review.".to_owned());
-        }
-        Some(OpenOnly::HiddenCharacters) => lines.push(
-            "Command carries hidden or control characters — open Assent to review.".to_owned(),
-        ),
-        None => {}
+    if let Some(why) = open_only {
+        lines.push(open_only_line(why));
     }
     lines.join("\n")
+}
+
+/// The body's last line: why this prompt can only be opened.
+pub fn open_only_line(why: OpenOnly) -> String {
+    match why {
+        OpenOnly::WhoUnknown => {
+            "Not yet known who is signed in — open Assent to review.".to_owned()
+        }
+        OpenOnly::NotAPerson => {
+            "This desk holds an agent's token; agents never decide — open Assent.".to_owned()
+        }
+        OpenOnly::OwnRequest => "You requested this; someone else must decide it.".to_owned(),
+        OpenOnly::MissingRole(role) => format!(
+            "Needs the {} role — open Assent to review.",
+            role_label(role)
+        ),
+        OpenOnly::NoRole => "You hold no role, so you decide nothing — ask an admin.".to_owned(),
+        OpenOnly::AlreadyApproved { missing } => {
+            format!("You approved; waiting for {missing} more.")
+        }
+        OpenOnly::CommandTooLong => {
+            "Command too long to show here — open Assent to review.".to_owned()
+        }
+        OpenOnly::HiddenCharacters => {
+            "Command carries hidden or control characters — open Assent to review.".to_owned()
+        }
+    }
 }
 
 /// `label: a, b, c (+N more)`, each item escaped and shortened.

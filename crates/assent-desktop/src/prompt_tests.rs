@@ -1,7 +1,8 @@
-use assent_core::{ApprovalStatus, Decision, RiskLevel, Role, ScopeKind};
+use assent_core::{ApprovalStatus, Decision, IdentityKind, RiskLevel, Role, ScopeKind};
+use assent_protocol::ApprovalVote;
 
 use super::*;
-use crate::fixtures::approval;
+use crate::fixtures::{approval, at, owner, person};
 
 fn keys(notice: &PromptNotice) -> Vec<&'static str> {
     notice.actions.iter().map(|action| action.key()).collect()
@@ -11,13 +12,13 @@ fn keys(notice: &PromptNotice) -> Vec<&'static str> {
 fn summary_says_what_where_and_how_many_wait() {
     let mut prompt = approval("a1");
     prompt.count = 3;
-    let notice = notice(&prompt, &[]).expect("a pending ask prompts");
+    let notice = notice(&prompt, Some(&owner())).expect("a pending ask prompts");
     assert_eq!(
         notice.summary, "Allow maven-test for this run? · shop (3 waiting)",
         "the summary names the profile, the scope, the repo and the batch size"
     );
     prompt.count = 1;
-    let single = super::notice(&prompt, &[]).expect("a pending ask prompts");
+    let single = super::notice(&prompt, Some(&owner())).expect("a pending ask prompts");
     assert_eq!(
         single.summary, "Allow maven-test for this run? · shop",
         "a single request shows no count"
@@ -26,7 +27,7 @@ fn summary_says_what_where_and_how_many_wait() {
 
 #[test]
 fn body_is_concise_risk_top_reasons_and_command() {
-    let notice = notice(&approval("a1"), &[]).expect("prompts");
+    let notice = notice(&approval("a1"), Some(&owner())).expect("prompts");
     assert_eq!(
         notice.body, "Medium risk · runs the build tool · writes target/**\n$ mvn -q test",
         "the body holds the risk, the top two reasons and the command"
@@ -51,7 +52,7 @@ fn buttons_follow_the_offered_scopes() {
     for (name, offered, want) in cases {
         let mut prompt = approval("a1");
         prompt.offered_scopes = offered;
-        let notice = notice(&prompt, &[]).expect("prompts");
+        let notice = notice(&prompt, Some(&owner())).expect("prompts");
         assert_eq!(
             keys(&notice),
             want,
@@ -93,14 +94,16 @@ fn open_only_cases_never_get_an_approve_button() {
         (control, Some(OpenOnly::HiddenCharacters)),
         (flagged, Some(OpenOnly::HiddenCharacters)),
     ];
+    // A maintainer: the escalation needs a role they lack; the rest they could decide.
+    let alice = person("alice", &[Role::RepoMaintainer]);
     for (prompt, why) in cases {
         assert_eq!(
-            open_only(&prompt, &[]),
+            open_only(&prompt, Some(&alice)),
             why,
             "{}: reason",
             prompt.approval_id
         );
-        let notice = notice(&prompt, &[]).expect("still notified, to be opened");
+        let notice = notice(&prompt, Some(&alice)).expect("still notified, to be opened");
         assert_eq!(
             keys(&notice),
             vec!["default"],
@@ -121,15 +124,153 @@ fn open_only_cases_never_get_an_approve_button() {
     }
 }
 
+/// Who may decide, from the service's `/v1/me` answer: one row per scenario, with the
+/// reason the notification gives (or `None`: it offers the decision buttons).
 #[test]
-fn an_escalation_for_a_role_the_user_holds_gets_buttons() {
-    let mut escalation = approval("esc");
-    escalation.decision = Decision::Escalate;
-    escalation.required_role = Some(Role::RepoMaintainer);
-    let notice = notice(&escalation, &[Role::RepoMaintainer]).expect("prompts");
-    assert!(
-        notice.actions.contains(&PromptAction::AllowOnce),
-        "the holder of the required role may decide from the notification"
+fn who_may_decide_comes_from_the_service_answer() {
+    let escalation = |role: Role| {
+        let mut prompt = approval("esc");
+        prompt.decision = Decision::Escalate;
+        prompt.required_role = Some(role);
+        prompt
+    };
+    let vote = |by: &str| ApprovalVote {
+        by: by.to_owned(),
+        role: Role::PlatformAdmin,
+        at: at(1),
+    };
+    let two_needed = |votes: Vec<ApprovalVote>| {
+        let mut prompt = escalation(Role::PlatformAdmin);
+        prompt.required_approvals = 2;
+        prompt.approvals = votes;
+        prompt
+    };
+    let mut own = approval("own");
+    own.requester = "alice".to_owned();
+    let agent = Me {
+        name: "ci".to_owned(),
+        kind: IdentityKind::Agent,
+        roles: Vec::new(),
+    };
+    let alice = person("alice", &[Role::RepoMaintainer]);
+    let admin = person("alice", &[Role::PlatformAdmin]);
+    let cases: [(&str, Approval, Option<&Me>, Option<OpenOnly>); 10] = [
+        (
+            "the owner (every role) decides a plain ask",
+            approval("a"),
+            Some(&owner()),
+            None,
+        ),
+        (
+            "a maintainer decides an escalation needing repo_maintainer",
+            escalation(Role::RepoMaintainer),
+            Some(&alice),
+            None,
+        ),
+        (
+            "a maintainer cannot decide an escalation needing platform_admin",
+            escalation(Role::PlatformAdmin),
+            Some(&alice),
+            Some(OpenOnly::MissingRole(Role::PlatformAdmin)),
+        ),
+        (
+            "a person with no role decides nothing, not even a plain ask",
+            approval("a"),
+            Some(&person("bob", &[])),
+            Some(OpenOnly::NoRole),
+        ),
+        (
+            "the person who requested the action never decides it, whatever their roles",
+            own,
+            Some(&admin),
+            Some(OpenOnly::OwnRequest),
+        ),
+        (
+            "an agent's token never decides",
+            approval("a"),
+            Some(&agent),
+            Some(OpenOnly::NotAPerson),
+        ),
+        (
+            "before the service said who is signed in, nothing is offered",
+            approval("a"),
+            None,
+            Some(OpenOnly::WhoUnknown),
+        ),
+        (
+            "who approved already waits for the others",
+            two_needed(vec![vote("alice")]),
+            Some(&admin),
+            Some(OpenOnly::AlreadyApproved { missing: 1 }),
+        ),
+        (
+            "a second admin may add their approval",
+            two_needed(vec![vote("carol")]),
+            Some(&admin),
+            None,
+        ),
+        (
+            "settings no longer matter: roles are the service's, so the owner decides escalations",
+            escalation(Role::SecurityReviewer),
+            Some(&owner()),
+            None,
+        ),
+    ];
+    for (scenario, prompt, me, want) in cases {
+        assert_eq!(open_only(&prompt, me), want, "{scenario}");
+        let notice = notice(&prompt, me).expect("a pending prompt is always notified");
+        let decidable = notice.actions.contains(&PromptAction::Deny);
+        assert_eq!(
+            decidable,
+            want.is_none(),
+            "{scenario}: decision buttons only for who the service would let decide"
+        );
+        if let Some(why) = want {
+            assert!(
+                notice.body.ends_with(&open_only_line(why)),
+                "{scenario}: the body says why: {}",
+                notice.body
+            );
+        }
+    }
+}
+
+#[test]
+fn the_open_only_reason_reads_for_people() {
+    assert_eq!(
+        open_only_line(OpenOnly::MissingRole(Role::PlatformAdmin)),
+        "Needs the platform admin role — open Assent to review.",
+        "the missing role is named"
+    );
+    assert_eq!(
+        open_only_line(OpenOnly::AlreadyApproved { missing: 1 }),
+        "You approved; waiting for 1 more.",
+        "a threshold says how many more"
+    );
+}
+
+#[test]
+fn a_refused_click_says_what_and_why_in_the_service_words() {
+    let prompt = approval("a");
+    let refused = refused_notice(
+        Some(&prompt),
+        PromptAction::AllowOnce,
+        "this approval needs the <b>platform_admin</b> role, which alice does not hold",
+    );
+    assert_eq!(
+        refused.summary, "Allow once failed: maven-test · shop",
+        "the summary names the button and the prompt"
+    );
+    assert_eq!(
+        refused.body,
+        "this approval needs the &lt;b&gt;platform_admin&lt;/b&gt; role, which alice does not hold",
+        "the body is the service's message, escaped like any text"
+    );
+    assert!(refused.actions.is_empty(), "nothing to click on a refusal");
+    assert_eq!(
+        refused_notice(None, PromptAction::Deny, "gone").summary,
+        "Deny failed: a prompt",
+        "a prompt already gone is still named"
     );
 }
 
@@ -138,14 +279,14 @@ fn blocked_and_settled_never_prompt() {
     let mut blocked = approval("b");
     blocked.decision = Decision::Block;
     assert_eq!(
-        notice(&blocked, &[]),
+        notice(&blocked, Some(&owner())),
         None,
         "blocked actions never get a prompt"
     );
     let mut settled = approval("s");
     settled.status = ApprovalStatus::ApprovedForRun;
     assert_eq!(
-        notice(&settled, &[]),
+        notice(&settled, Some(&owner())),
         None,
         "a settled prompt is not notified"
     );
@@ -163,7 +304,7 @@ fn urgency_follows_risk() {
         let mut prompt = approval("u");
         prompt.risk = risk;
         assert_eq!(
-            notice(&prompt, &[]).expect("prompts").urgency,
+            notice(&prompt, Some(&owner())).expect("prompts").urgency,
             want,
             "{risk:?}"
         );
@@ -179,7 +320,7 @@ fn hostile_agent_text_is_cleaned_in_summary_and_body() {
     prompt.evidence.command = Some(vec!["/usr/bin/curl".to_owned()]);
     prompt.evidence.command_line =
         Some("curl https://bob:pw@example.com -H 'Authorization: Bearer abcdefgh12345'".to_owned());
-    let notice = notice(&prompt, &[]).expect("prompts");
+    let notice = notice(&prompt, Some(&owner())).expect("prompts");
     assert_eq!(
         notice.summary, "Allow curl for this run? · &lt;a href=&#39;x&#39;&gt;shop&lt;/a&gt;",
         "the program's base name is the subject and the repo is escaped"
@@ -197,7 +338,7 @@ fn paths_are_listed_when_there_is_no_command() {
     prompt.evidence.command = None;
     prompt.evidence.command_line = None;
     prompt.evidence.paths = (1..=5).map(|n| format!("src/f{n}.rs")).collect();
-    let notice = notice(&prompt, &[]).expect("prompts");
+    let notice = notice(&prompt, Some(&owner())).expect("prompts");
     assert!(
         notice
             .body
@@ -214,7 +355,7 @@ fn a_path_leading_elsewhere_shows_where_it_really_leads() {
     prompt.evidence.command_line = None;
     prompt.evidence.paths = vec!["src/out/x".to_owned()];
     prompt.evidence.symlinks = vec!["src/out → /etc/<b>x</b>".to_owned()];
-    let notice = notice(&prompt, &[]).expect("prompts");
+    let notice = notice(&prompt, Some(&owner())).expect("prompts");
     assert!(
         notice
             .body

@@ -1,14 +1,15 @@
-//! The desk's settings (service URL, token, notifications, autostart, roles), stored as JSON
-//! in the user's config dir. `ASSENT_URL` + `ASSENT_TOKEN` in the environment win.
+//! The desk's settings (service URL, token, notifications, autostart), stored as JSON in the
+//! user's config dir. `ASSENT_URL` + `ASSENT_TOKEN` in the environment win. Roles are not a
+//! setting: the service says which roles the token's person holds (`GET /v1/me`).
 
 use std::path::{Path, PathBuf};
 
-use assent_core::Role;
 use serde::{Deserialize, Serialize};
 
 use crate::atomic_file;
 
-/// Stored settings. The token never goes back to the webview.
+/// Stored settings. The token never goes back to the webview. Unknown keys are ignored, so a
+/// file from an older desk (with its self-declared `roles`) still loads.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -19,8 +20,6 @@ pub struct Settings {
     /// `false` → tray only, no popups.
     pub notifications_off: bool,
     pub autostart: bool,
-    /// Roles this desk's user holds (escalations needing another role are "Open" only).
-    pub roles: Vec<Role>,
 }
 
 /// Where the service is.
@@ -130,7 +129,6 @@ mod tests {
         let settings = Settings {
             token: Some("secret".to_owned()),
             autostart: true,
-            roles: vec![Role::RepoMaintainer],
             ..Settings::default()
         };
         settings.save(&path).expect("saved");
@@ -146,6 +144,36 @@ mod tests {
             Settings::load(&path),
             Settings::default(),
             "garbage → defaults"
+        );
+    }
+
+    #[test]
+    fn settings_of_an_older_desk_with_self_declared_roles_still_load() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("desktop.json");
+        let older = r#"{
+            "service_url": "http://team:7391",
+            "token": "secret",
+            "notifications_off": true,
+            "autostart": true,
+            "roles": ["repo_maintainer", "platform_admin"]
+        }"#;
+        std::fs::write(&path, older).expect("write");
+        assert_eq!(
+            Settings::load(&path),
+            Settings {
+                service_url: Some("http://team:7391".to_owned()),
+                token: Some("secret".to_owned()),
+                notifications_off: true,
+                autostart: true,
+            },
+            "the old roles key is ignored (the service holds roles now) and nothing else is lost"
+        );
+        Settings::load(&path).save(&path).expect("saved");
+        let saved = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            !saved.contains("roles"),
+            "saving again drops the self-declared roles: {saved}"
         );
     }
 }

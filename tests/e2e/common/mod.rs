@@ -12,8 +12,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use assent_client::Client;
-use assent_core::{Action, ActionContext, ActionKind, ActionRequest, RequestedBy};
-use assent_protocol::{SubmitResponse, APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
+use assent_core::{Action, ActionContext, ActionKind, ActionRequest, RequestedBy, Role, ALL_ROLES};
+use assent_protocol::{SubmitResponse, REQUESTER_TOKEN_FILE};
 
 /// The app binary under test: `ASSENT_DESKTOP_BIN`, else the one cargo built for this test.
 pub fn app_binary() -> PathBuf {
@@ -28,6 +28,9 @@ pub struct Desk {
     pub port: u16,
     /// A policy file for the embedded service (`ASSENT_POLICY`), when the test needs one.
     pub policy: Option<PathBuf>,
+    /// A service to connect to instead of embedding one: its URL and the desk's token
+    /// (`ASSENT_URL` + `ASSENT_TOKEN`).
+    pub remote: Option<(String, String)>,
 }
 
 impl Desk {
@@ -43,7 +46,15 @@ impl Desk {
             dir,
             port,
             policy: None,
+            remote: None,
         }
+    }
+
+    /// A desk that signs in to `url` with `token` (a person's) and embeds nothing.
+    pub fn signed_in(url: &str, token: &str) -> Desk {
+        let mut desk = Desk::new();
+        desk.remote = Some((url.to_owned(), token.to_owned()));
+        desk
     }
 
     /// A desk whose embedded service runs `policy_toml` instead of the default policy.
@@ -101,11 +112,17 @@ impl Desk {
             ),
         ]
         .into_iter()
+        .chain(self.remote.iter().flat_map(|(url, token)| {
+            [
+                ("ASSENT_URL".to_owned(), url.clone()),
+                ("ASSENT_TOKEN".to_owned(), token.clone()),
+            ]
+        }))
         .filter(|(_, value)| !value.is_empty())
         .collect()
     }
 
-    /// Applies [`Desk::env`] to a command and removes a configured remote service.
+    /// Applies [`Desk::env`] to a command (a remote service only where [`Desk::remote`] says).
     pub fn configure(&self, command: &mut Command) {
         command.env_remove("ASSENT_URL").env_remove("ASSENT_TOKEN");
         for (key, value) in self.env() {
@@ -113,18 +130,18 @@ impl Desk {
         }
     }
 
-    /// Waits until the embedded service wrote its tokens and answers.
+    /// Waits until the embedded service wrote its requester token and answers; the agent's
+    /// client and a second person's, `reviewer` (every role), to check and decide with. The
+    /// desk's own credential (the owner's) lives only in its memory.
     pub async fn wait_ready(&self, timeout: Duration) -> (Client, Client) {
         let until = Instant::now() + timeout;
         loop {
-            if let (Some(requester), Some(approver)) = (
-                read(&self.data_dir().join(REQUESTER_TOKEN_FILE)),
-                read(&self.data_dir().join(APPROVER_TOKEN_FILE)),
-            ) {
+            if let Some(requester) = read(&self.data_dir().join(REQUESTER_TOKEN_FILE)) {
                 let requester = Client::new(&self.url(), &requester).expect("requester client");
                 if requester.health().await.is_ok() {
-                    let approver = Client::new(&self.url(), &approver).expect("approver client");
-                    return (requester, approver);
+                    let token = add_person(&self.data_dir(), "reviewer", &ALL_ROLES).await;
+                    let reviewer = Client::new(&self.url(), &token).expect("reviewer client");
+                    return (requester, reviewer);
                 }
             }
             assert!(
@@ -134,6 +151,33 @@ impl Desk {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
+}
+
+/// Adds a person to the service whose data dir is `data_dir` (beside the running service, as
+/// `assent people add` does); their token.
+pub async fn add_person(data_dir: &Path, name: &str, roles: &[Role]) -> String {
+    let directory = assent_server::Directory::open(data_dir)
+        .await
+        .expect("open the identities");
+    let token = directory
+        .add_person(name, roles)
+        .await
+        .unwrap_or_else(|err| panic!("add {name}: {err}"));
+    directory.close().await;
+    token
+}
+
+/// Changes a person's roles in the service whose data dir is `data_dir`
+/// (`assent people roles NAME --add … --remove …`).
+pub async fn change_roles(data_dir: &Path, name: &str, add: &[Role], remove: &[Role]) {
+    let directory = assent_server::Directory::open(data_dir)
+        .await
+        .expect("open the identities");
+    directory
+        .roles(name, add, remove)
+        .await
+        .unwrap_or_else(|err| panic!("change {name}'s roles: {err}"));
+    directory.close().await;
 }
 
 fn read(path: &Path) -> Option<String> {
@@ -224,12 +268,18 @@ pub struct TestService {
     pub dir: tempfile::TempDir,
     pub port: u16,
     pub tokens: assent_server::Tokens,
+    policy: assent_core::Policy,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     served: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl TestService {
     pub async fn start() -> TestService {
+        TestService::with_policy(assent_core::Policy::default()).await
+    }
+
+    /// A service running `policy`.
+    pub async fn with_policy(policy: assent_core::Policy) -> TestService {
         let dir = tempfile::tempdir().expect("temp dir");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -242,6 +292,7 @@ impl TestService {
                 requester: String::new(),
                 approver: String::new(),
             },
+            policy,
             stop: None,
             served: None,
         };
@@ -250,7 +301,7 @@ impl TestService {
     }
 
     async fn serve(&mut self, listener: tokio::net::TcpListener) {
-        let config = assent_server::Config::new(self.dir.path(), assent_core::Policy::default());
+        let config = assent_server::Config::new(self.dir.path(), self.policy.clone());
         let app = assent_server::App::open(config)
             .await
             .expect("open the service");
@@ -293,6 +344,16 @@ impl TestService {
 
     pub fn approver(&self) -> Client {
         Client::new(&self.url(), &self.tokens.approver).expect("approver client")
+    }
+
+    /// Adds a person with `roles`; their token.
+    pub async fn person(&self, name: &str, roles: &[Role]) -> String {
+        add_person(self.dir.path(), name, roles).await
+    }
+
+    /// A client presenting `token`.
+    pub fn client(&self, token: &str) -> Client {
+        Client::new(&self.url(), token).expect("client")
     }
 }
 

@@ -48,7 +48,7 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
         </dd>
         <Row label="Recommended" value={`${approval.recommendation.decision}${approval.recommendation.scope ? ` (${approval.recommendation.scope})` : ''}: ${approval.recommendation.text}`} test="ev-recommendation" />
         <Row label="Required role" value={approval.required_role} test="ev-role" />
-        <Row label="Requester" value={approval.requested_by} />
+        <Row label="Requester" value={approval.requester ? `${approval.requester} (${approval.requested_by})` : approval.requested_by} />
         <Row label="Run" value={approval.run_id} test="ev-run" />
         <Row label="Repo" value={approval.repo} test="ev-repo" />
         <Row label="Requests" value={String(approval.count)} test="ev-count" />

@@ -49,6 +49,10 @@ export function Grants({ grants }: { grants: Grant[] }) {
               <td>
                 <strong>{visible(g.summary)}</strong>
                 <div class="sub">{constraintLines(g).map(visible).join(' · ')}</div>
+                <div class="sub" data-testid="granted-by">
+                  by {visible(g.created_by)}
+                  {g.created_by_role ? ` (${g.created_by_role})` : ''}
+                </div>
               </td>
               <td data-testid="scope">{g.scope_kind}</td>
               <td data-testid="countdown" class="countdown">{countdown(g.expires_at, now)}</td>
@@ -73,7 +77,10 @@ export function Grants({ grants }: { grants: Grant[] }) {
               <td>{g.scope_kind}</td>
               <td data-testid="grant-status">{pastStatus(g)}</td>
               <td>{usesLabel(g)}</td>
-              <td class="sub">{g.revoke_reason ? visible(g.revoke_reason) : ''}</td>
+              <td class="sub">
+                {g.revoked_by ? `${visible(g.revoked_by)}: ` : ''}
+                {g.revoke_reason ? visible(g.revoke_reason) : ''}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { filterAudit, visible, type AuditFilter } from '../logic';
+import { auditBy, filterAudit, visible, type AuditFilter } from '../logic';
 import type { AuditEvent, CommandError } from '../types';
 
 const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed', 'resumed'];
@@ -42,22 +42,30 @@ export function History() {
           <tr>
             <th>When</th>
             <th>Decision</th>
-            <th>Run</th>
-            <th>Repo</th>
-            <th>Kind</th>
+            <th>What</th>
+            <th>Scope</th>
             <th>By</th>
+            <th>Until</th>
+            <th>Run · repo</th>
             <th>Reason</th>
           </tr>
         </thead>
         <tbody data-testid="audit">
           {shown.map((e) => (
-            <tr key={e.event_id}>
+            <tr key={e.event_id} data-testid="audit-row" data-decision={e.decision} data-approval-id={e.approval_id ?? ''}>
               <td>{new Date(e.timestamp).toLocaleString()}</td>
               <td class={`decision ${e.decision}`}>{e.decision}</td>
-              <td>{visible(e.run_id)}</td>
-              <td>{visible(e.repo ?? '')}</td>
-              <td>{e.action_kind}</td>
-              <td>{visible(e.approver ?? '')}</td>
+              <td data-testid="audit-subject">
+                <code>{visible(e.subject ?? '')}</code>
+                <div class="sub">{e.action_kind}</div>
+              </td>
+              <td data-testid="audit-scope">{e.granted_scope ?? ''}</td>
+              <td data-testid="audit-by">{visible(auditBy(e))}</td>
+              <td data-testid="audit-until">{e.grant_expires_at ? new Date(e.grant_expires_at).toLocaleString() : ''}</td>
+              <td>
+                {visible(e.run_id)}
+                {e.repo && <div class="sub">{visible(e.repo)}</div>}
+              </td>
               <td>{visible(e.reason)}</td>
             </tr>
           ))}

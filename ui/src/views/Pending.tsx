@@ -3,6 +3,7 @@ import { api } from '../api';
 import {
   buildApproval,
   buildDenial,
+  decidability,
   defaultForm,
   EXPIRY_CHOICES,
   keepSelection,
@@ -16,16 +17,18 @@ import {
   type DecisionForm,
   type ExpiryChoice,
 } from '../logic';
-import type { Approval, CommandError, Scope } from '../types';
+import type { Approval, CommandError, Me, Scope } from '../types';
 import { Evidence } from './Evidence';
 
 interface Props {
   pending: Approval[];
+  /** Who the desk signs in as (the service's answer); decides which buttons are offered. */
+  me: Me | null;
   focus: string | null;
   onFocused: () => void;
 }
 
-export function Pending({ pending, focus, onFocused }: Props) {
+export function Pending({ pending, me, focus, onFocused }: Props) {
   const batches = useMemo(() => newestFirst(pending), [pending]);
   const ids = batches.map((a) => a.approval_id);
   const [selected, setSelected] = useState<string | null>(null);
@@ -59,6 +62,7 @@ export function Pending({ pending, focus, onFocused }: Props) {
     return <p class="empty" data-testid="pending-empty">Nothing waiting for you.</p>;
   }
   const approval = batches.find((a) => a.approval_id === current) ?? batches[0]!;
+  const may = decidability(approval, me);
   return (
     <div class="split">
       <ul class="list" data-testid="pending-list">
@@ -74,6 +78,7 @@ export function Pending({ pending, focus, onFocused }: Props) {
             <span class="title">{visible(a.evidence.summary)}</span>
             {a.count > 1 && <span class="count">×{a.count}</span>}
             <span class="sub">{visible(`${a.repo ?? a.evidence.cwd} · ${a.run_id}`)}</span>
+            <NotYours approval={a} me={me} />
           </li>
         ))}
       </ul>
@@ -82,10 +87,31 @@ export function Pending({ pending, focus, onFocused }: Props) {
         {approval.decision === 'escalate' && (
           <p class="warn">Escalation: needs the {approval.required_role ?? 'required'} role.</p>
         )}
+        {may.progress && (
+          <p class="progress" data-testid="progress">
+            {visible(may.progress)}
+          </p>
+        )}
         <Evidence approval={approval} now={Date.now()} />
-        <Decide key={approval.approval_id} approval={approval} />
+        {may.decide ? (
+          <Decide key={approval.approval_id} approval={approval} />
+        ) : (
+          <p class="not-decidable">
+            Not yours to decide: <span data-testid="not-decidable">{may.why}</span>
+          </p>
+        )}
       </section>
     </div>
+  );
+}
+
+/** The list's hint on a prompt this person may not decide ("needs platform_admin"). */
+function NotYours({ approval, me }: { approval: Approval; me: Me | null }) {
+  const may = decidability(approval, me);
+  return may.decide ? null : (
+    <span class="sub" data-testid="prompt-why">
+      {may.why}
+    </span>
   );
 }
 

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import type { CommandError, Role, SettingsView } from '../types';
+import { signedIn } from '../logic';
+import type { CommandError, Me, SettingsView } from '../types';
 
-const ROLES: Role[] = ['task_author', 'repo_maintainer', 'security_reviewer', 'platform_admin'];
-
-export function Settings({ paused }: { paused: string | null }) {
+/** `me`: who the desk signs in as now (live); the settings' own answer until it arrives. */
+export function Settings({ paused, me }: { paused: string | null; me: Me | null }) {
   const [view, setView] = useState<SettingsView | null>(null);
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
@@ -29,7 +29,6 @@ export function Settings({ paused }: { paused: string | null }) {
         token: newToken,
         notifications: next.notifications,
         autostart: next.autostart,
-        roles: next.roles,
       });
       setView(saved);
       setToken('');
@@ -38,11 +37,25 @@ export function Settings({ paused }: { paused: string | null }) {
       setMessage((err as CommandError).message);
     }
   };
-  const toggleRole = (role: Role) =>
-    save({ roles: view.roles.includes(role) ? view.roles.filter((r) => r !== role) : [...view.roles, role] });
+  const who = me ?? view.me;
 
   return (
     <div class="settings">
+      <section>
+        <h2>Who I am</h2>
+        <p data-testid="settings-me">{signedIn(who)}</p>
+        {who && who.kind === 'person' && (
+          <ul class="roles" data-testid="settings-roles">
+            {who.roles.map((role) => (
+              <li key={role}>{role}</li>
+            ))}
+          </ul>
+        )}
+        <p class="sub">
+          The service decides what you may approve from these roles. Roles are granted by an admin:{' '}
+          <code>assent people roles {who?.name ?? 'NAME'} --add ROLE</code>
+        </p>
+      </section>
       <section>
         <h2>Service</h2>
         <p>
@@ -84,16 +97,6 @@ export function Settings({ paused }: { paused: string | null }) {
           <input type="checkbox" data-testid="autostart" checked={view.autostart} onChange={(e) => void save({ autostart: e.currentTarget.checked })} />
           Start Assent in the tray when I log in
         </label>
-      </section>
-      <section>
-        <h2>My roles</h2>
-        <p class="sub">Escalations needing a role you do not hold can only be opened, never approved, from a notification.</p>
-        {ROLES.map((role) => (
-          <label class="check" key={role}>
-            <input type="checkbox" checked={view.roles.includes(role)} onChange={() => void toggleRole(role)} />
-            {role.replace('_', ' ')}
-          </label>
-        ))}
       </section>
       {message && <p data-testid="settings-message">{message}</p>}
     </div>

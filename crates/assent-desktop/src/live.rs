@@ -179,7 +179,7 @@ fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
         refuse(approval.as_ref(), &message);
         return;
     }
-    let Some(request) = decision_for(action) else {
+    let Some(request) = decision_for(action, approval.as_ref()) else {
         return;
     };
     let client = hub.client();
@@ -221,8 +221,16 @@ async fn show_refusal(notifier: Option<&Notifier>, notice: &PromptNotice) {
     }
 }
 
-/// The decision a notification button stands for.
-pub fn decision_for(action: PromptAction) -> Option<DecisionRequest> {
+/// How long a button's grant lasts: what the service's `quick_decisions` allow for that scope
+/// (the policy's bound), else the desk's default capped by nothing the service told us.
+fn quick_seconds(approval: Option<&Approval>, scope: ScopeKind, default: i64) -> i64 {
+    approval
+        .and_then(|a| a.quick_decisions.iter().find(|q| q.scope == scope))
+        .map_or(default, |q| q.expires_in_seconds)
+}
+
+/// The decision a notification button stands for on `approval`.
+pub fn decision_for(action: PromptAction, approval: Option<&Approval>) -> Option<DecisionRequest> {
     let approve = |scope, expires_in_seconds, reason: &str| DecisionRequest::Approve {
         scope,
         expires_in_seconds,
@@ -234,12 +242,12 @@ pub fn decision_for(action: PromptAction) -> Option<DecisionRequest> {
         PromptAction::Open => None,
         PromptAction::AllowOnce => Some(approve(
             ScopeKind::Once,
-            ONCE_EXPIRY_SECONDS,
+            quick_seconds(approval, ScopeKind::Once, ONCE_EXPIRY_SECONDS),
             "Allowed once from the Assent notification",
         )),
         PromptAction::AllowForRun => Some(approve(
             ScopeKind::Run,
-            RUN_EXPIRY_SECONDS,
+            quick_seconds(approval, ScopeKind::Run, RUN_EXPIRY_SECONDS),
             "Allowed for this run from the Assent notification",
         )),
         PromptAction::Deny => Some(DecisionRequest::Deny {
@@ -331,13 +339,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_run_button_asks_for_what_the_policy_allows() {
+        let mut approval = crate::fixtures::approval("a-1");
+        approval.quick_decisions = vec![assent_core::QuickDecision {
+            label: "Allow maven-test for run".to_owned(),
+            scope: ScopeKind::Run,
+            expires_in_seconds: 14_400,
+        }];
+        match decision_for(PromptAction::AllowForRun, Some(&approval)) {
+            Some(DecisionRequest::Approve {
+                expires_in_seconds, ..
+            }) => assert_eq!(
+                expires_in_seconds, 14_400,
+                "a policy capping run grants at 4 h gets a 4 h click, not a refused 8 h one"
+            ),
+            other => panic!("'Allow for run' must approve, got {other:?}"),
+        }
+    }
+
+    #[test]
     fn notification_buttons_map_to_the_documented_decisions() {
         assert_eq!(
-            decision_for(PromptAction::Open),
+            decision_for(PromptAction::Open, None),
             None,
             "the body click only opens the window"
         );
-        match decision_for(PromptAction::AllowForRun) {
+        match decision_for(PromptAction::AllowForRun, None) {
             Some(DecisionRequest::Approve {
                 scope,
                 expires_in_seconds,
@@ -352,7 +379,7 @@ mod tests {
             }
             other => panic!("'Allow for run' must approve, got {other:?}"),
         }
-        match decision_for(PromptAction::AllowOnce) {
+        match decision_for(PromptAction::AllowOnce, None) {
             Some(DecisionRequest::Approve { scope, .. }) => {
                 assert_eq!(
                     scope,
@@ -362,7 +389,7 @@ mod tests {
             }
             other => panic!("'Allow once' must approve, got {other:?}"),
         }
-        match decision_for(PromptAction::Deny) {
+        match decision_for(PromptAction::Deny, None) {
             Some(DecisionRequest::Deny { reason }) => {
                 assert!(
                     !reason.trim().is_empty(),

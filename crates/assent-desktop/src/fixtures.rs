@@ -78,5 +78,6 @@ pub fn approval(id: &str) -> Approval {
         required_approvals: 1,
         approvals: Vec::new(),
         quick_decisions: Vec::new(),
+        agents_waiting: 0,
     }
 }

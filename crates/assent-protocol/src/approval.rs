@@ -81,6 +81,10 @@ pub struct Approval {
     #[serde(default)]
     #[schema(value_type = Vec<Object>)]
     pub quick_decisions: Vec<assent_core::QuickDecision>,
+    /// Agents whose gates are waiting on this approval right now (they run it once approved);
+    /// filled in by `GET /v1/approvals…`, 0 in events.
+    #[serde(default)]
+    pub agents_waiting: u32,
 }
 
 fn one() -> u32 {

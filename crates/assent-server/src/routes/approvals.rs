@@ -43,9 +43,9 @@ pub async fn approval_get(
     Params(query): Params<WaitQuery>,
 ) -> Result<Json<Approval>, ApiError> {
     let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
-    wait_for_settlement(&state, &caller, &id, wait)
-        .await
-        .map(Json)
+    let mut approval = wait_for_settlement(&state, &caller, &id, wait).await?;
+    approval.agents_waiting = waiting(&state, &approval.approval_id);
+    Ok(Json(approval))
 }
 
 #[utoipa::path(get, path = "/v1/approvals", tag = "approvals", params(ListQuery),
@@ -63,8 +63,15 @@ pub async fn approval_list(
     };
     let shared = &state.inner;
     shared.store.expire_due(shared.clock.now()).await?;
-    let approvals = shared.store.approvals(pending_only).await?;
+    let mut approvals = shared.store.approvals(pending_only).await?;
+    for approval in &mut approvals {
+        approval.agents_waiting = waiting(&state, &approval.approval_id);
+    }
     Ok(Json(ApprovalList { approvals }))
+}
+
+fn waiting(state: &AppState, approval_id: &str) -> u32 {
+    u32::try_from(state.inner.waiters.count(approval_id)).unwrap_or(u32::MAX)
 }
 
 /// Loads the approval, settling it first when its time has run out.

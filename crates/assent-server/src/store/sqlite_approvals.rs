@@ -95,7 +95,7 @@ pub async fn join_or_open(
 async fn members(conn: &mut SqliteConnection, id: &str) -> Result<Vec<ApprovalMember>, StoreError> {
     let rows = sqlx::query(
         "SELECT id, action_hash, task_id, command_line, created_at FROM actions \
-         WHERE approval_id = ? ORDER BY batch_position",
+         WHERE approval_id = ? AND batch_position IS NOT NULL ORDER BY batch_position",
     )
     .bind(id)
     .fetch_all(conn)
@@ -156,6 +156,7 @@ async fn record_of(
         requester: row.try_get("requester")?,
         required_approvals: detail.required_approvals,
         quick_decisions: detail.quick_decisions,
+        agents_waiting: 0,
         approvals: votes.into_iter().map(Into::into).collect(),
         approval_id: id,
     };

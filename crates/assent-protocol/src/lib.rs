@@ -16,7 +16,9 @@ pub use approval::{
     Approval, ApprovalList, ApprovalMember, DecisionRequest, DecisionResponse, Recommendation,
     Resolution,
 };
-pub use audit::{AuditList, BatchSizes, DecisionTimes, Health, Metrics};
+pub use audit::{
+    AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
+};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};

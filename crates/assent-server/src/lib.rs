@@ -8,6 +8,7 @@ mod config;
 pub mod environment;
 mod error;
 mod expiry;
+mod fatigue;
 mod guard;
 pub mod identities;
 mod json;

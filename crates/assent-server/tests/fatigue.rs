@@ -239,3 +239,85 @@ async fn quick_decisions_are_what_the_policy_allows() {
     );
     svc.stop().await;
 }
+
+#[tokio::test]
+async fn metrics_show_where_the_prompts_come_from() {
+    let svc = Service::start().await;
+    let fast = svc.submit(&maven("r-1")).await["approval_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Decided at once (the fake clock stands still): a rubber stamp.
+    svc.approve_for_run(&fast).await;
+    let slow = svc.submit(&push("r-2")).await["approval_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    svc.clock.advance(chrono::Duration::seconds(40));
+    svc.decide(&slow, &json!({"decision":"deny","reason":"open a PR"}))
+        .await;
+    let again = svc.submit(&push("r-2")).await;
+    assert_eq!(again["status"], "denied", "remembered: {again}");
+
+    let (status, m) = svc.get("/v1/metrics", &svc.approver).await;
+    assert_eq!(status, StatusCode::OK, "{m}");
+    let maven_rule = m["by_rule"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(rule, _)| rule.contains("maven"))
+        .map(|(_, stats)| stats.clone())
+        .unwrap_or_else(|| panic!("the maven prompt's rule is listed: {m}"));
+    assert_eq!(maven_rule["prompts"], 1, "{maven_rule}");
+    assert_eq!(maven_rule["approve_rate"], 1.0, "approved: {maven_rule}");
+    assert_eq!(
+        maven_rule["rubber_stamps"], 1,
+        "decided at once is a rubber stamp"
+    );
+    assert_eq!(
+        m["by_profile"]["maven-test"]["prompts"], 1,
+        "per profile too: {m}"
+    );
+    let push_rule = m["by_rule"]
+        .as_object()
+        .unwrap()
+        .values()
+        .find(|s| s["denied"] == 1)
+        .unwrap_or_else(|| panic!("the denied prompt's rule is listed: {m}"));
+    assert_eq!(push_rule["deny_rate"], 1.0, "{push_rule}");
+    assert_eq!(
+        push_rule["rubber_stamps"], 0,
+        "40 s is a judgment, not a stamp"
+    );
+    assert_eq!(
+        push_rule["remembered_denials"], 1,
+        "the retry was answered from memory"
+    );
+    assert_eq!(
+        push_rule["time_to_decide_seconds"]["p50"], 40.0,
+        "time to decide is measured: {push_rule}"
+    );
+    assert_eq!(m["prompts_per_run"]["runs"], 2, "two runs prompted: {m}");
+    assert_eq!(m["remembered_denials"], 1, "{m}");
+    assert_eq!(m["rubber_stamps"], 1, "{m}");
+
+    let text = svc
+        .http
+        .get(format!("{}/metrics", svc.url))
+        .bearer_auth(&svc.approver)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("assent_profile_prompts_total{profile=\"maven-test\"} 1"),
+        "Prometheus carries the per-profile counts: {text}"
+    );
+    assert!(
+        text.contains("assent_remembered_denials_total 1"),
+        "and the remembered denials: {text}"
+    );
+    svc.stop().await;
+}

@@ -146,5 +146,75 @@ pub fn prometheus_text(m: &Metrics) -> String {
         "Prompts opened per 100 submitted actions.",
         &one(m.prompts_per_100_actions),
     );
+    metric(
+        "assent_prompts_per_run_mean",
+        "gauge",
+        "Mean prompts per run that had any.",
+        &one(m.prompts_per_run.mean),
+    );
+    metric(
+        "assent_rubber_stamps_total",
+        "counter",
+        "Approvals decided within 2 s of the prompt opening.",
+        &one(m.rubber_stamps as f64),
+    );
+    metric(
+        "assent_remembered_denials_total",
+        "counter",
+        "Requests answered by a person's earlier denial instead of a new prompt.",
+        &one(m.remembered_denials as f64),
+    );
+    metric(
+        "assent_uncovered_executions_total",
+        "counter",
+        "Executions the agent reported that nothing allowed.",
+        &one(m.uncovered_executions as f64),
+    );
+    for (label, stats) in [("rule", &m.by_rule), ("profile", &m.by_profile)] {
+        let per = |value: &dyn Fn(&assent_protocol::PromptStats) -> f64| -> Vec<(String, f64)> {
+            stats
+                .iter()
+                .map(|(name, s)| (format!("{{{label}=\"{}\"}}", label_value(name)), value(s)))
+                .collect()
+        };
+        let prefix = format!("assent_{label}");
+        metric(
+            &format!("{prefix}_prompts_total"),
+            "counter",
+            "Prompts opened.",
+            &per(&|s| s.prompts as f64),
+        );
+        metric(
+            &format!("{prefix}_approve_rate"),
+            "gauge",
+            "Approved / (approved + denied).",
+            &per(&|s| s.approve_rate),
+        );
+        metric(
+            &format!("{prefix}_time_to_decide_p90_seconds"),
+            "gauge",
+            "90th percentile of seconds from prompt to decision.",
+            &per(&|s| s.time_to_decide_seconds.p90),
+        );
+        metric(
+            &format!("{prefix}_rubber_stamps_total"),
+            "counter",
+            "Approvals decided within 2 s.",
+            &per(&|s| s.rubber_stamps as f64),
+        );
+        metric(
+            &format!("{prefix}_remembered_denials_total"),
+            "counter",
+            "Requests answered by a remembered denial.",
+            &per(&|s| s.remembered_denials as f64),
+        );
+    }
     out
+}
+
+/// A label value in Prometheus text: backslash, quote and newline escaped.
+fn label_value(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }

@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 
-use assent_protocol::{BatchSizes, DecisionTimes, Metrics};
+use assent_protocol::{BatchSizes, Metrics, Resolution};
 use chrono::{DateTime, Utc};
 use sqlx::{Row, SqlitePool};
 
-use super::sqlite_rows::micros;
+use super::sqlite_rows::{micros, parse_name};
 use super::StoreError;
+use crate::fatigue::{decision_times, tally, PromptFact, RememberedFact};
 
 pub async fn metrics(pool: &SqlitePool, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
     let mut actions_by_decision = BTreeMap::new();
@@ -41,7 +42,21 @@ pub async fn metrics(pool: &SqlitePool, now: DateTime<Utc>) -> Result<Metrics, S
     )
     .fetch_all(pool)
     .await?;
+    let fatigue = tally(&prompt_facts(pool).await?, &remembered_facts(pool).await?);
+    let uncovered: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM actions a LEFT JOIN approval_requests r ON r.id = a.approval_id \
+         WHERE a.executed_at IS NOT NULL AND a.status != 'allowed' \
+         AND (r.resolution IS NULL OR r.resolution != 'approved')",
+    )
+    .fetch_one(pool)
+    .await?;
     Ok(Metrics {
+        by_rule: fatigue.by_rule,
+        by_profile: fatigue.by_profile,
+        prompts_per_run: fatigue.prompts_per_run,
+        rubber_stamps: fatigue.rubber_stamps,
+        remembered_denials: fatigue.remembered_denials,
+        uncovered_executions: count(uncovered),
         actions_by_decision,
         actions_total,
         prompts_opened,
@@ -64,23 +79,49 @@ fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
 
-/// Mean and percentiles of sorted waits in microseconds, as seconds.
-fn decision_times(sorted_us: &[i64]) -> DecisionTimes {
-    let seconds = |us: i64| us as f64 / 1_000_000.0;
-    let at = |q: f64| {
-        let last = sorted_us.len().saturating_sub(1);
-        let index = ((last as f64) * q).round() as usize;
-        sorted_us.get(index.min(last)).copied().map_or(0.0, seconds)
-    };
-    let total: i64 = sorted_us.iter().sum();
-    DecisionTimes {
-        count: sorted_us.len() as u64,
-        mean: if sorted_us.is_empty() {
-            0.0
-        } else {
-            seconds(total) / sorted_us.len() as f64
-        },
-        p50: at(0.5),
-        p90: at(0.9),
-    }
+/// Every prompt with its rule, profile, run and outcome.
+async fn prompt_facts(pool: &SqlitePool) -> Result<Vec<PromptFact>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT json_extract(detail, '$.rule') AS rule, json_extract(detail, '$.profile') AS profile, \
+         run_id, resolution, decided_at - created_at AS waited, decided_by FROM approval_requests",
+    )
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let resolution: Option<String> = row.try_get("resolution")?;
+            Ok(PromptFact {
+                rule: row
+                    .try_get::<Option<String>, _>("rule")?
+                    .unwrap_or_default(),
+                profile: row.try_get("profile")?,
+                run_id: row.try_get("run_id")?,
+                resolution: resolution
+                    .as_deref()
+                    .map(parse_name::<Resolution>)
+                    .transpose()?,
+                decided_after_us: row.try_get("waited")?,
+            })
+        })
+        .collect()
+}
+
+/// Every request a remembered denial answered, with its rule and profile.
+async fn remembered_facts(pool: &SqlitePool) -> Result<Vec<RememberedFact>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT json_extract(response, '$.rule') AS rule, \
+         json_extract(response, '$.profile') AS profile FROM actions WHERE status = 'denied'",
+    )
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(RememberedFact {
+                rule: row
+                    .try_get::<Option<String>, _>("rule")?
+                    .unwrap_or_default(),
+                profile: row.try_get("profile")?,
+            })
+        })
+        .collect()
 }

@@ -13,6 +13,7 @@ mod people;
 mod policy_cmd;
 mod request;
 mod serve;
+mod suggest;
 
 #[derive(Debug, Parser)]
 #[command(name = "assent", version, about = "Approval desk for AI coding agents")]

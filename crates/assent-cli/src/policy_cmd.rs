@@ -30,6 +30,8 @@ pub enum PolicyCommand {
     },
     /// Validate a policy file; errors carry line numbers.
     Check { file: PathBuf },
+    /// Propose policy changes from what people decided (`--apply` writes them, audited).
+    Suggest(crate::suggest::SuggestArgs),
 }
 
 /// Why a policy file could not be used.
@@ -61,6 +63,7 @@ pub fn run(cmd: PolicyCommand) -> ExitCode {
             println!("{}: ok (policy version {})", file.display(), p.version());
             ExitCode::SUCCESS
         }),
+        PolicyCommand::Suggest(args) => return crate::suggest::run(args),
     };
     outcome.unwrap_or_else(|err| {
         eprintln!("assent policy: {err}");

@@ -23,6 +23,8 @@ pub enum AuditDecision {
     Resumed,
     /// A person undid a remembered denial: equivalent requests of the run ask again.
     Forgotten,
+    /// The policy file was changed by `assent policy suggest --apply`.
+    PolicyChanged,
 }
 
 /// One audited decision.

@@ -41,6 +41,7 @@ mod shell_guard;
 mod shell_plain;
 mod shell_word;
 pub mod status;
+pub mod suggest;
 pub mod types;
 mod verdict;
 pub mod wrappers;

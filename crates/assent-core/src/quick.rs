@@ -40,16 +40,17 @@ pub fn quick_decisions(
                 (ScopeKind::Run, None) => ("Allow for run".to_owned(), max),
                 (ScopeKind::Once, _) => ("Allow once".to_owned(), max.min(QUICK_SECONDS)),
                 (ScopeKind::CommandProfile, Some(profile)) => {
-                    (format!("Allow {profile} for 1 h"), max.min(QUICK_SECONDS))
+                    let s = max.min(QUICK_SECONDS);
+                    (format!("Allow {profile} for {}", span(s)), s)
                 }
-                (ScopeKind::PathPattern, _) => (
-                    "Allow these paths for 1 h".to_owned(),
-                    max.min(QUICK_SECONDS),
-                ),
-                (other, _) => (
-                    format!("Allow ({}) for 1 h", scope_label(other)),
-                    max.min(QUICK_SECONDS),
-                ),
+                (ScopeKind::PathPattern, _) => {
+                    let s = max.min(QUICK_SECONDS);
+                    (format!("Allow these paths for {}", span(s)), s)
+                }
+                (other, _) => {
+                    let s = max.min(QUICK_SECONDS);
+                    (format!("Allow ({}) for {}", scope_label(other), span(s)), s)
+                }
             };
             QuickDecision {
                 label,
@@ -58,6 +59,17 @@ pub fn quick_decisions(
             }
         })
         .collect()
+}
+
+/// "30 min", "1 h", "90 s": how long, for a label.
+fn span(seconds: i64) -> String {
+    if seconds % 3600 == 0 {
+        format!("{} h", seconds / 3600)
+    } else if seconds % 60 == 0 {
+        format!("{} min", seconds / 60)
+    } else {
+        format!("{seconds} s")
+    }
 }
 
 fn scope_label(scope: ScopeKind) -> &'static str {
@@ -102,6 +114,14 @@ mod tests {
             quick.first().map(|q| q.expires_in_seconds),
             Some(60),
             "a policy cap below an hour bounds the once button"
+        );
+        let short =
+            Policy::from_toml("[max_grant_lifetime]\ncommand_profile = 1800").unwrap_or_default();
+        let quick = quick_decisions(&short, &[ScopeKind::CommandProfile], Some("npm-test"));
+        assert_eq!(
+            quick.first().map(|q| q.label.as_str()),
+            Some("Allow npm-test for 30 min"),
+            "the label says the lifetime the click asks for"
         );
         assert!(
             quick_decisions(&tight, &[], None).is_empty(),

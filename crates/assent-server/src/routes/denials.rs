@@ -20,7 +20,18 @@ pub async fn denial_list(
     _person: Person,
     Path(run_id): Path<String>,
 ) -> Result<Json<ApprovalList>, ApiError> {
-    let approvals = state.inner.store.remembered_denials(&run_id).await?;
+    let shared = &state.inner;
+    // With `deny_memory = "off"` nothing is remembered, so nothing is listed.
+    let Some(since) = shared
+        .policy
+        .deny_memory
+        .remembered_since(shared.clock.now())
+    else {
+        return Ok(Json(ApprovalList {
+            approvals: Vec::new(),
+        }));
+    };
+    let approvals = shared.store.remembered_denials(&run_id, since).await?;
     Ok(Json(ApprovalList { approvals }))
 }
 

@@ -245,8 +245,15 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError>;
 
+    /// Appends one audit record written outside a request (e.g. a policy change).
+    async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError>;
     /// The denials run `run_id` remembers (answered at once when asked again), newest first.
-    async fn remembered_denials(&self, run_id: &str) -> Result<Vec<Approval>, StoreError>;
+    /// Only denials decided at or after `since` count (the policy's `deny_memory`).
+    async fn remembered_denials(
+        &self,
+        run_id: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<Approval>, StoreError>;
     /// Forgets a remembered denial (audited); `None` when there is no such approval,
     /// `Conflict` when it is not a remembered denial.
     async fn forget_denial(

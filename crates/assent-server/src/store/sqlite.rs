@@ -346,9 +346,19 @@ impl Store for SqliteStore {
         sqlite_metrics::metrics(&self.reader, now).await
     }
 
-    async fn remembered_denials(&self, run_id: &str) -> Result<Vec<Approval>, StoreError> {
+    async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError> {
+        let mut tx = self.begin().await?;
+        insert_audit(&mut tx, event).await?;
+        self.commit(tx).await
+    }
+
+    async fn remembered_denials(
+        &self,
+        run_id: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<Approval>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_approvals::remembered_denials(&mut conn, run_id).await
+        sqlite_approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
     async fn forget_denial(

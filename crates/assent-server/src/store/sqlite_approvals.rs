@@ -399,13 +399,16 @@ pub async fn remembered_denial(
 pub async fn remembered_denials(
     conn: &mut SqliteConnection,
     run_id: &str,
+    since: DateTime<Utc>,
 ) -> Result<Vec<Approval>, StoreError> {
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM approval_requests \
-         WHERE run_id = ? AND resolution = ? AND forgotten_at IS NULL ORDER BY decided_at DESC"
+         WHERE run_id = ? AND resolution = ? AND forgotten_at IS NULL AND decided_at >= ? \
+         ORDER BY decided_at DESC"
     ))
     .bind(run_id)
     .bind(name_of(&Resolution::Denied)?)
+    .bind(micros(since))
     .fetch_all(&mut *conn)
     .await?;
     let mut approvals = Vec::with_capacity(rows.len());

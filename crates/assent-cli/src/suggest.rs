@@ -1,0 +1,309 @@
+//! `assent policy suggest [--since 7d] [--apply]`: policy changes proposed from what people
+//! decided, each with its evidence; `--apply` writes them into the policy file keeping its
+//! comments and layout (toml_edit), checks the result, and audits the change.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use assent_core::suggest::{suggest, PolicyChange, SettledPrompt, Suggestion};
+use assent_core::{ActionKind, ApprovalAuditEvent, AuditDecision, Policy};
+use assent_protocol::{Approval, Resolution};
+use assent_server::store::{SqliteStore, Store};
+use chrono::{DateTime, Duration, Utc};
+
+/// Arguments of `assent policy suggest`.
+#[derive(Debug, clap::Args)]
+pub struct SuggestArgs {
+    /// How far back to look: `7d`, `24h`, `90m` or seconds.
+    #[arg(long, default_value = "7d", value_parser = parse_since)]
+    since: Duration,
+    /// The service's data dir (default: the XDG data dir).
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// The policy file the service runs with (what is already trusted or blocked; what
+    /// `--apply` edits).
+    #[arg(long)]
+    policy: Option<PathBuf>,
+    /// Write the suggestions into the policy file (needs --policy).
+    #[arg(long, requires = "policy")]
+    apply: bool,
+    /// One JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum SuggestError {
+    #[error("no data dir: pass --data-dir")]
+    NoDataDir,
+    #[error("{0} has no database yet: nothing was decided there")]
+    NoDatabase(PathBuf),
+    #[error("cannot read the decisions: {0}")]
+    Store(#[from] assent_server::StoreError),
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not valid TOML: {message}")]
+    Toml { path: PathBuf, message: String },
+    #[error("{path}: the changed policy would not load ({message}); nothing written")]
+    Invalid { path: PathBuf, message: String },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot start: {0}")]
+    Runtime(std::io::Error),
+}
+
+fn parse_since(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (digits, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len()),
+    );
+    let n: i64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?}: give a number with d, h, m or s, e.g. 7d"))?;
+    let seconds = match unit {
+        "d" => n.checked_mul(86_400),
+        "h" => n.checked_mul(3_600),
+        "m" => n.checked_mul(60),
+        "s" | "" => Some(n),
+        other => return Err(format!("unknown unit {other:?}: use d, h, m or s")),
+    }
+    .filter(|s| (1..=366 * 86_400).contains(s))
+    .ok_or_else(|| format!("{text:?} must be between 1 s and 366 days"))?;
+    Ok(Duration::seconds(seconds))
+}
+
+pub fn run(args: SuggestArgs) -> ExitCode {
+    match suggest_cmd(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("assent policy suggest: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn suggest_cmd(args: SuggestArgs) -> Result<(), SuggestError> {
+    let data_dir = match &args.data_dir {
+        Some(dir) => dir.clone(),
+        None => assent_client::default_data_dir().ok_or(SuggestError::NoDataDir)?,
+    };
+    let database = data_dir.join("assent.db");
+    if !database.exists() {
+        return Err(SuggestError::NoDatabase(data_dir));
+    }
+    let (text, policy) = match &args.policy {
+        Some(path) => {
+            let text = read(path)?;
+            let policy = Policy::from_toml(&text).map_err(|e| SuggestError::Invalid {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+            (Some(text), policy)
+        }
+        None => (None, Policy::default()),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(SuggestError::Runtime)?;
+    runtime.block_on(async {
+        let store = SqliteStore::open(&database).await?;
+        let since = Utc::now() - args.since;
+        let approvals = store.approvals(false).await?;
+        let prompts: Vec<SettledPrompt> = approvals
+            .iter()
+            .filter(|a| a.decided_at.is_some_and(|at| at >= since))
+            .map(settled)
+            .collect();
+        let suggestions = suggest(&prompts, &policy.trusted_repos, &policy.block_patterns);
+        print(&suggestions, args.json);
+        let outcome = match (args.apply, &args.policy, text) {
+            (true, Some(path), Some(text)) if !suggestions.is_empty() => {
+                apply(&store, path, &text, &suggestions).await
+            }
+            _ => Ok(()),
+        };
+        store.close().await;
+        outcome
+    })
+}
+
+fn settled(a: &Approval) -> SettledPrompt {
+    SettledPrompt {
+        rule: a.rule.clone(),
+        profile: a.profile.clone(),
+        repo: a.repo.clone(),
+        command: a.evidence.command_line.clone(),
+        approved: a.resolution == Some(Resolution::Approved),
+        denied: a.resolution == Some(Resolution::Denied),
+        risk: a.risk,
+    }
+}
+
+fn print(suggestions: &[Suggestion], json: bool) {
+    if json {
+        let doc = serde_json::json!({ "suggestions": suggestions });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return;
+    }
+    if suggestions.is_empty() {
+        println!("no suggestions: no verifier was always approved, no command always denied");
+    }
+    for s in suggestions {
+        let change = match &s.change {
+            PolicyChange::TrustRepo { repo } => format!("trusted_repos += {repo:?}"),
+            PolicyChange::BlockCommand { pattern } => format!("block_patterns += {pattern:?}"),
+        };
+        println!("{change}\n    {}", s.evidence);
+    }
+}
+
+fn read(path: &Path) -> Result<String, SuggestError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(source) => Err(SuggestError::Read {
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// Adds the suggestions to the file's arrays, keeping everything else as written.
+fn edited(path: &Path, text: &str, suggestions: &[Suggestion]) -> Result<String, SuggestError> {
+    let mut doc: toml_edit::DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| SuggestError::Toml {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
+    for s in suggestions {
+        let (key, value) = match &s.change {
+            PolicyChange::TrustRepo { repo } => ("trusted_repos", repo),
+            PolicyChange::BlockCommand { pattern } => ("block_patterns", pattern),
+        };
+        let item = doc
+            .entry(key)
+            .or_insert_with(|| toml_edit::value(toml_edit::Array::new()));
+        if let Some(array) = item.as_array_mut() {
+            if !array.iter().any(|v| v.as_str() == Some(value)) {
+                array.push(value.as_str());
+            }
+        } else {
+            return Err(SuggestError::Invalid {
+                path: path.to_owned(),
+                message: format!("{key} is not an array"),
+            });
+        }
+    }
+    Ok(doc.to_string())
+}
+
+async fn apply(
+    store: &SqliteStore,
+    path: &Path,
+    text: &str,
+    suggestions: &[Suggestion],
+) -> Result<(), SuggestError> {
+    let new = edited(path, text, suggestions)?;
+    let policy = Policy::from_toml(&new).map_err(|e| SuggestError::Invalid {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })?;
+    let temp = path.with_extension("toml.assent-new");
+    let write = |source| SuggestError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    std::fs::write(&temp, &new).map_err(write)?;
+    std::fs::rename(&temp, path).map_err(write)?;
+    let who = std::env::var("USER").unwrap_or_else(|_| "someone".to_owned());
+    let now = Utc::now();
+    for s in suggestions {
+        store
+            .audit_record(&audit(s, &who, policy.version(), now))
+            .await?;
+    }
+    eprintln!(
+        "assent policy suggest: wrote {} change(s) to {}; restart the service (or the desk) to use them",
+        suggestions.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+fn audit(s: &Suggestion, who: &str, version: &str, now: DateTime<Utc>) -> ApprovalAuditEvent {
+    let (subject, repo) = match &s.change {
+        PolicyChange::TrustRepo { repo } => {
+            (format!("trusted_repos += {repo}"), Some(repo.clone()))
+        }
+        PolicyChange::BlockCommand { pattern } => (format!("block_patterns += {pattern}"), None),
+    };
+    ApprovalAuditEvent {
+        event_id: uuid::Uuid::new_v4().to_string(),
+        timestamp: now,
+        approval_id: None,
+        action_id: None,
+        run_id: String::new(),
+        task_id: String::new(),
+        action_kind: ActionKind::Other,
+        action_hash: String::new(),
+        requested_scope: serde_json::Value::Null,
+        decision: AuditDecision::PolicyChanged,
+        approver: Some(who.to_owned()),
+        approver_role: None,
+        reason: s.evidence.clone(),
+        policy_version: version.to_owned(),
+        evidence_artifact_id: String::new(),
+        grant_id: None,
+        repo,
+        granted_scope: None,
+        grant_expires_at: None,
+        subject: Some(subject),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_takes_days_hours_minutes_seconds() {
+        assert_eq!(parse_since("7d"), Ok(Duration::days(7)), "days");
+        assert_eq!(parse_since("24h"), Ok(Duration::hours(24)), "hours");
+        assert_eq!(parse_since("90"), Ok(Duration::seconds(90)), "bare seconds");
+        assert!(parse_since("7w").is_err(), "an unknown unit is an error");
+        assert!(parse_since("0d").is_err(), "nothing to look back on");
+        assert!(
+            parse_since("99999999999999d").is_err(),
+            "overflow is an error, not a panic"
+        );
+    }
+
+    #[test]
+    fn applying_keeps_comments_and_adds_once() {
+        let text = "# my policy\ntrusted_repos = [\"/src/a\"] # keep me\n";
+        let s = Suggestion {
+            change: PolicyChange::TrustRepo {
+                repo: "/src/shop".into(),
+            },
+            evidence: "e".into(),
+            decisions: 3,
+        };
+        let once = edited(Path::new("p.toml"), text, std::slice::from_ref(&s)).unwrap_or_default();
+        assert!(
+            once.contains("# my policy") && once.contains("# keep me"),
+            "comments stay: {once}"
+        );
+        assert!(once.contains("\"/src/shop\""), "the repo is added: {once}");
+        let twice = edited(Path::new("p.toml"), &once, &[s]).unwrap_or_default();
+        assert_eq!(once, twice, "applying twice changes nothing");
+    }
+}

@@ -1,0 +1,139 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
+//! `assent policy suggest`: from decisions made on a real `assent serve` to a suggested, then
+//! applied and audited, policy change.
+
+mod gate_support;
+
+use std::process::{Command, Stdio};
+
+use assent_core::{ActionRequest, ScopeKind};
+use gate_support::*;
+use serde_json::json;
+
+const POLICY: &str = "# our team's policy\napproval_timeout_seconds = 900 # fifteen minutes\n";
+
+fn ask_cargo_test(service: &Service, run: &str) -> String {
+    let request: ActionRequest = serde_json::from_value(json!({
+        "run_id": run, "task_id": "t", "requested_by": "agent",
+        "action": {"kind": "shell", "command": "cargo test", "cwd": "/src/shop"},
+        "context": {"repo": "/src/shop", "repo_trust": "unknown"},
+        "reason": "run the tests"
+    }))
+    .unwrap();
+    let rt = runtime();
+    let agent = assent_client::Client::new(&service.url, &service.requester).unwrap();
+    let answer = rt.block_on(agent.submit(&request)).unwrap();
+    answer
+        .approval_id
+        .expect("cargo test in an untrusted repo is asked")
+}
+
+fn suggest(service: &Service, extra: &[&str]) -> Ran {
+    let child = Command::new(BIN)
+        .args(["policy", "suggest", "--data-dir"])
+        .arg(service.dir.path())
+        .arg("--policy")
+        .arg(service.dir.path().join("policy.toml"))
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    finish(child)
+}
+
+#[test]
+fn always_approved_verifiers_suggest_trusting_the_repo_and_apply_is_audited() {
+    let service = Service::start_with_policy(Some(POLICY));
+    let none = suggest(&service, &["--json"]);
+    assert_eq!(none.code, 0, "{}", none.stderr);
+    assert_eq!(
+        none.json()["suggestions"],
+        json!([]),
+        "no decisions, no suggestions"
+    );
+
+    for run in ["r-1", "r-2", "r-3"] {
+        let id = ask_cargo_test(&service, run);
+        approve(&service, &id, ScopeKind::Run);
+    }
+    let ran = suggest(&service, &["--json"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let suggestions = ran.json()["suggestions"].clone();
+    assert_eq!(
+        suggestions[0]["change"],
+        json!({"change": "trust_repo", "repo": "/src/shop"}),
+        "3 of 3 approvals of a verifier in one repo: trust it ({suggestions})"
+    );
+    assert!(
+        suggestions[0]["evidence"]
+            .as_str()
+            .unwrap()
+            .contains("approved 3 of 3 times"),
+        "with the evidence: {suggestions}"
+    );
+
+    let applied = suggest(&service, &["--apply"]);
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let text = std::fs::read_to_string(service.dir.path().join("policy.toml")).unwrap();
+    assert!(
+        text.contains("# our team's policy") && text.contains("# fifteen minutes"),
+        "the file keeps its comments: {text}"
+    );
+    assert!(
+        text.contains("/src/shop"),
+        "the repo is now trusted: {text}"
+    );
+    assert!(
+        assent_core::Policy::from_toml(&text).is_ok(),
+        "the written policy loads"
+    );
+    let rt = runtime();
+    let audit = rt
+        .block_on(service.approver_client().audit(None, None))
+        .unwrap();
+    assert!(
+        audit
+            .iter()
+            .any(|e| e.decision == assent_core::AuditDecision::PolicyChanged
+                && e.subject.as_deref() == Some("trusted_repos += /src/shop")),
+        "the change is audited"
+    );
+    let again = suggest(&service, &["--json"]);
+    assert_eq!(
+        again.json()["suggestions"],
+        json!([]),
+        "once applied, it is not suggested again"
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let service = Service::start();
+    let ran = suggest(&service, &["--since", "7w"]);
+    assert_eq!(ran.code, 2, "a bad --since is a usage error");
+    assert!(ran.stderr.contains("unknown unit"), "{}", ran.stderr);
+    let tmp = tempfile::tempdir().unwrap();
+    let ran = Command::new(BIN)
+        .args(["policy", "suggest", "--data-dir"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(ran.status.code(), Some(1), "an empty data dir fails");
+    assert!(
+        String::from_utf8_lossy(&ran.stderr).contains("no database"),
+        "and says why"
+    );
+    let ran = Command::new(BIN)
+        .args(["policy", "suggest", "--apply"])
+        .output()
+        .unwrap();
+    assert_eq!(ran.status.code(), Some(2), "--apply needs --policy");
+}

@@ -81,6 +81,16 @@ async fn audit_list(bridge: Shared<'_>, run_id: Option<String>) -> Result<Value,
 }
 
 #[tauri::command]
+async fn denial_list(bridge: Shared<'_>, run_id: String) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::DenialList { run_id }).await
+}
+
+#[tauri::command]
+async fn denial_forget(bridge: Shared<'_>, approval_id: String) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::DenialForget { approval_id }).await
+}
+
+#[tauri::command]
 async fn pause_set(
     bridge: Shared<'_>,
     choice: assent_desktop::pause::PauseChoice,
@@ -137,6 +147,8 @@ fn main() -> ExitCode {
             grant_revoke,
             run_resume,
             audit_list,
+            denial_list,
+            denial_forget,
             pause_set,
             settings_get,
             settings_save,

@@ -3,7 +3,10 @@
 //! submitted request appears in Pending with its evidence; "Allow for this run" settles it;
 //! History names what was decided, by whom, in which role, the scope and until when; the grant
 //! appears in Grants with a countdown; revoke moves it to revoked; a run paused by an
-//! unanswered prompt is shown and resumed from the window. Against a service of several
+//! unanswered prompt is shown and resumed from the window. The decide form's buttons ask for
+//! the lifetimes the policy allows; a denial made in the window answers the same request of
+//! the run at once, History lists it as remembered with *Undo*, and after Undo the request
+//! asks again. Against a service of several
 //! people, the desk of a maintainer offers no button on what needs another role, shows where
 //! a two-person approval stands, and shows the service's own refusal. Run by
 //! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time (tauri-driver's
@@ -19,8 +22,8 @@
 mod common;
 
 use assent_core::{ApprovalStatus, Role, ScopeKind};
-use assent_protocol::DecisionRequest;
-use common::driver::{click, session, start_driver, text_of, WAIT};
+use assent_protocol::{DecisionRequest, SubmitStatus};
+use common::driver::{click, element, session, start_driver, text_of, WAIT};
 use common::{
     change_roles, eventually, screenshot, shell_request, status_of, submit_pending, Desk,
     TestService, ASKED_COMMAND,
@@ -158,6 +161,134 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         Some(assent_core::GrantStatus::Revoked),
         "revoked in the service"
     );
+
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
+    // Run grants may last 4 h under this policy: the window's run button asks for exactly that.
+    let desk = Desk::with_policy("[max_grant_lifetime]\nrun = 14400\n");
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    signed_in(&client).await;
+
+    let request = shell_request("run-denied", ASKED_COMMAND, "/work/shop");
+    let denied_id = submit_pending(&requester, &request).await;
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{denied_id}']");
+    let run_button = element(&client, &format!("{detail} [data-testid=allow-run]")).await;
+    assert_eq!(
+        run_button
+            .attr("data-seconds")
+            .await
+            .expect("attribute")
+            .as_deref(),
+        Some("14400"),
+        "the run button asks for the 4 h the policy allows, not a window constant"
+    );
+    let label = run_button.text().await.expect("label");
+    assert!(
+        label.contains("for run") && label.contains("4 h"),
+        "the button shows the service's label and how long it lasts: {label}"
+    );
+    let limit = text_of(&client, &format!("{detail} [data-testid=expiry-limit]")).await;
+    assert!(
+        limit.contains("4 h"),
+        "the custom expiry says the policy's limit for the chosen scope: {limit}"
+    );
+
+    element(&client, &format!("{detail} [data-testid=reason]"))
+        .await
+        .send_keys("not on this branch")
+        .await
+        .expect("type a reason");
+    click(&client, &format!("{detail} [data-testid=deny]")).await;
+    text_of(&client, "[data-testid=pending-empty]").await;
+    assert_eq!(
+        status_of(&reviewer, &denied_id).await,
+        ApprovalStatus::Denied,
+        "the window denied the prompt"
+    );
+
+    let again = requester.submit(&request).await.expect("submit again");
+    assert_eq!(
+        (again.status, again.approval_id.as_deref()),
+        (SubmitStatus::Denied, Some(denied_id.as_str())),
+        "the same action in the same run is denied at once, naming the person's denial"
+    );
+    assert!(
+        again
+            .reasons
+            .iter()
+            .any(|r| r.contains("not on this branch")),
+        "with the person's reason: {:?}",
+        again.reasons
+    );
+    assert!(
+        reviewer.pending().await.expect("pending").is_empty(),
+        "no new prompt was opened"
+    );
+    text_of(&client, "[data-testid=pending-empty]").await;
+
+    click(&client, "[data-testid=tab-history]").await;
+    let remembered = format!("[data-testid=remembered-denial][data-approval-id='{denied_id}']");
+    let what = text_of(
+        &client,
+        &format!("{remembered} [data-testid=denial-subject]"),
+    )
+    .await;
+    assert_eq!(
+        what, ASKED_COMMAND,
+        "History lists what is remembered as denied"
+    );
+    let by = text_of(&client, &format!("{remembered} [data-testid=denial-by]")).await;
+    assert_eq!(
+        by, "owner (task_author): not on this branch",
+        "who denied it, in which role, and the reason the agent keeps getting"
+    );
+    text_of(
+        &client,
+        &format!("[data-testid=audit-row][data-decision=denied][data-approval-id='{denied_id}'][data-remembered=yes]"),
+    )
+    .await;
+    screenshot("remembered-denials.png");
+
+    click(&client, &format!("{remembered} [data-testid=undo-denial]")).await;
+    let done = text_of(&client, "[data-testid=undo-done]").await;
+    assert_eq!(
+        done,
+        format!("Undone: the next \"{ASKED_COMMAND}\" in run run-denied asks you again."),
+        "a short confirmation says what happens next"
+    );
+    eventually("the undone denial to leave the list", WAIT, || async {
+        client
+            .find(Locator::Css(&remembered))
+            .await
+            .is_err()
+            .then_some(())
+    })
+    .await;
+    assert!(
+        reviewer
+            .denials("run-denied")
+            .await
+            .expect("denials")
+            .is_empty(),
+        "the click forgot the denial in the service, not only in the window"
+    );
+
+    let asked_again = submit_pending(&requester, &request).await;
+    assert_ne!(
+        asked_again, denied_id,
+        "after Undo the same request opens a new prompt"
+    );
+    click(&client, "[data-testid=tab-pending]").await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{asked_again}']"),
+    )
+    .await;
 
     client.close().await.expect("end the session");
 }

@@ -1,7 +1,7 @@
 // The typed IPC: the app's commands and its one event channel. The approver token stays in Rust.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
+import type { Approval, AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
 
 export const DESK_EVENT = 'assent:desk';
 
@@ -12,6 +12,10 @@ export const api = {
   revoke: (grantId: string, reason: string) => invoke<void>('grant_revoke', { grantId, reason }),
   resumeRun: (runId: string) => invoke<void>('run_resume', { runId }),
   audit: (runId: string | null) => invoke<AuditEvent[]>('audit_list', { runId }),
+  /** A run's remembered denials (each answers equivalent requests without asking). */
+  denials: (runId: string) => invoke<Approval[]>('denial_list', { runId }),
+  /** Undo a remembered denial: the next equivalent request asks again. */
+  forgetDenial: (approvalId: string) => invoke<Approval>('denial_forget', { approvalId }),
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),
   saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),

@@ -6,26 +6,35 @@ import {
   buildDenial,
   constraintLines,
   countdown,
+  customSeconds,
   decidability,
   type Decidability,
   defaultForm,
-  expirySeconds,
+  deniedRuns,
+  denialBy,
+  denialSubject,
+  durationLabel,
   filterAudit,
   focusFromHash,
   heldRunLine,
   keepSelection,
   keyIntent,
+  longestSeconds,
+  mergeDenials,
   moveSelection,
   newestFirst,
   pastStatus,
-  RUN_EXPIRY_SECONDS,
+  quickApproval,
+  quickChoices,
+  quickLabel,
   shortcutDecision,
   signedIn,
   splitGrants,
+  undoneMessage,
   usesLabel,
   visible,
 } from './logic';
-import type { Approval, AuditEvent, Grant, Me, Role } from './types';
+import type { Approval, AuditEvent, Grant, Me, QuickDecision, Role } from './types';
 
 function approval(id: string, createdAt: string, extra: Partial<Approval> = {}): Approval {
   return {
@@ -35,9 +44,15 @@ function approval(id: string, createdAt: string, extra: Partial<Approval> = {}):
     evidence: { summary: 's', cwd: '/w', paths: [], network: [], policy_findings: [], suspicious_text: false },
     offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
     created_at: createdAt, updated_at: createdAt, expires_at: createdAt, requester: 'default',
-    required_approvals: 1, approvals: [], ...extra,
+    required_approvals: 1, approvals: [], quick_decisions: [...QUICK], ...extra,
   };
 }
+
+/** What the service sends under a policy capping run grants at 4 h: run first, then once. */
+const QUICK: QuickDecision[] = [
+  { label: 'Allow maven-test for run', scope: 'run', expires_in_seconds: 4 * 3600 },
+  { label: 'Allow once', scope: 'once', expires_in_seconds: 3600 },
+];
 
 function grant(id: string, extra: Partial<Grant> = {}): Grant {
   return {
@@ -62,25 +77,15 @@ describe('pending', () => {
     expect(defaultForm(onlyOnce).scope, 'an unoffered recommendation falls back to what is offered').toBe('once');
   });
 
-  it('maps expiry choices to seconds and rejects bad custom values', () => {
-    expect(expirySeconds('15m', ''), '15 minutes').toBe(900);
-    expect(expirySeconds('1h', ''), 'an hour').toBe(3600);
-    expect(expirySeconds('run', ''), 'end of run is bounded').toBe(RUN_EXPIRY_SECONDS);
-    expect(expirySeconds('custom', '45'), 'custom minutes').toBe(2700);
-    for (const bad of ['', '0', '-5', '1.5', 'abc', '99999999', '1e3']) {
-      expect(typeof expirySeconds('custom', bad), `custom "${bad}" must be refused`).toBe('object');
-    }
-  });
-
   it('builds an approval with max uses and reason, only for offered scopes', () => {
     const a = approval('a', '2030-01-01T00:00:00Z');
-    const built = buildApproval(a, { scope: 'once', expiry: 'custom', customMinutes: '5', maxUses: '2', reason: ' ok ' });
+    const built = buildApproval(a, { scope: 'once', customMinutes: '5', maxUses: '2', reason: ' ok ' });
     expect(built, 'every field reaches the request').toEqual({
       ok: { decision: 'approve', scope: 'once', expires_in_seconds: 300, max_uses: 2, reason: 'ok' },
     });
-    const repo = buildApproval(a, { scope: 'repo', expiry: '15m', customMinutes: '', maxUses: '', reason: '' });
+    const repo = buildApproval(a, { scope: 'repo', customMinutes: '', maxUses: '', reason: '' });
     expect('error' in repo, 'a scope the policy did not offer cannot be granted').toBe(true);
-    const uses = buildApproval(a, { scope: 'once', expiry: '15m', customMinutes: '', maxUses: '0', reason: '' });
+    const uses = buildApproval(a, { scope: 'once', customMinutes: '', maxUses: '0', reason: '' });
     expect('error' in uses, 'zero max uses is refused').toBe(true);
   });
 
@@ -89,17 +94,20 @@ describe('pending', () => {
     expect(buildDenial(' too broad '), 'the reason is trimmed').toEqual({ ok: { decision: 'deny', reason: 'too broad' } });
   });
 
-  it('maps the a / r / d shortcuts to decisions', () => {
+  it('maps the a / r / d shortcuts to the quick decisions the policy allows', () => {
     const a = approval('a', '2030-01-01T00:00:00Z');
     const form = defaultForm(a);
-    expect(shortcutDecision(a, form, 'run'), 'r: for this run, until it ends').toEqual({
-      ok: { decision: 'approve', scope: 'run', expires_in_seconds: RUN_EXPIRY_SECONDS },
+    expect(shortcutDecision(a, form, 'run'), 'r: for this run, as long as the policy lets a run grant last (4 h here)').toEqual({
+      ok: { decision: 'approve', scope: 'run', expires_in_seconds: 4 * 3600 },
     });
-    expect(shortcutDecision(a, form, 'once'), 'a: once, not until the end of the run').toEqual({
-      ok: { decision: 'approve', scope: 'once', expires_in_seconds: 900 },
+    expect(shortcutDecision(a, form, 'once'), 'a: once, for the lifetime of the once button').toEqual({
+      ok: { decision: 'approve', scope: 'once', expires_in_seconds: 3600 },
+    });
+    expect(shortcutDecision(a, { ...form, maxUses: '3', reason: 'ci' }, 'run'), "the form's max uses and reason ride along").toEqual({
+      ok: { decision: 'approve', scope: 'run', expires_in_seconds: 4 * 3600, max_uses: 3, reason: 'ci' },
     });
     expect('error' in shortcutDecision(a, form, 'deny'), 'd without a reason asks for one').toBe(true);
-    const noRun = approval('b', '2030-01-01T00:00:00Z', { offered_scopes: ['once'] });
+    const noRun = approval('b', '2030-01-01T00:00:00Z', { offered_scopes: ['once'], quick_decisions: [QUICK[1]!] });
     expect('error' in shortcutDecision(noRun, defaultForm(noRun), 'run'), 'r is refused where run is not offered').toBe(true);
   });
 
@@ -270,5 +278,124 @@ describe('history', () => {
     expect(auditBy(event({ approver: 'alice', approver_role: 'platform_admin' })), 'person and role').toBe('alice (platform_admin)');
     expect(auditBy(event({ approver: 'alice' })), 'an older event without a role').toBe('alice');
     expect(auditBy(event({ decision: 'auto' })), 'an automatic decision has nobody').toBe('');
+  });
+});
+
+describe('expiry choices come from the policy (quick_decisions)', () => {
+  const T = '2030-01-01T00:00:00Z';
+  const a = approval('a', T);
+  const older = approval('old', T, { quick_decisions: [] });
+
+  const custom: [string, Approval, Parameters<typeof customSeconds>[1], string, number | 'refused'][] = [
+    ['empty asks for the longest run grant the policy allows', a, 'run', '', 4 * 3600],
+    ['empty asks for the longest once grant the policy allows', a, 'once', '', 3600],
+    ['a custom expiry within the limit is taken as is', a, 'run', '90', 90 * 60],
+    ['exactly the limit is allowed', a, 'run', '240', 4 * 3600],
+    ['one minute beyond what the policy allows is refused, not sent', a, 'run', '241', 'refused'],
+    ["once never borrows the run's longer limit", a, 'once', '61', 'refused'],
+    ['zero minutes would be no grant', a, 'once', '0', 'refused'],
+    ['a negative number', a, 'once', '-5', 'refused'],
+    ['a fraction', a, 'once', '1.5', 'refused'],
+    ['an exponent is not a whole number of minutes', a, 'once', '1e3', 'refused'],
+    ['text', a, 'once', 'soon', 'refused'],
+    ['a scope the policy did not offer has no lifetime at all', a, 'repo', '', 'refused'],
+    ['a prompt from an older service (no quick_decisions) is bounded by the desk defaults: run 8 h', older, 'run', '', 8 * 3600],
+    ['a prompt from an older service: once 15 min', older, 'once', '16', 'refused'],
+  ];
+  for (const [scenario, prompt, scope, minutes, want] of custom) {
+    it(scenario, () => {
+      const got = customSeconds(prompt, scope, minutes);
+      if (want === 'refused') expect(typeof got, `${scenario}: the window refuses before asking the service`).toBe('object');
+      else expect(got, `${scenario}: no click asks for more than the policy allows`).toBe(want);
+    });
+  }
+
+  it('offers the service list in its order, and only offered scopes', () => {
+    expect(quickChoices(a), 'the buttons are exactly what the service sent, run first').toEqual(QUICK);
+    const stray = approval('s', T, { offered_scopes: ['once'] });
+    expect(quickChoices(stray).map((q) => q.scope), 'a quick decision for a scope not offered is no button').toEqual(['once']);
+    expect(
+      quickChoices(older).map((q) => [q.scope, q.expires_in_seconds]),
+      'without quick_decisions: one button per offered scope at the desk defaults',
+    ).toEqual([['once', 900], ['run', 8 * 3600]]);
+    expect(longestSeconds(a, 'run'), 'the largest allowed for run bounds its custom expiry').toBe(4 * 3600);
+    expect(longestSeconds(a, 'path_pattern'), 'nothing is allowed for a scope not offered').toBeNull();
+  });
+
+  it('turns a quick decision into exactly its scope and lifetime', () => {
+    expect(quickApproval(a, defaultForm(a), QUICK[0]!), 'the run button asks for the 4 h the policy allows').toEqual({
+      ok: { decision: 'approve', scope: 'run', expires_in_seconds: 4 * 3600 },
+    });
+    const greedy: QuickDecision = { label: 'Allow for run', scope: 'run', expires_in_seconds: 99 * 3600 };
+    expect(quickApproval(a, defaultForm(a), greedy), 'a button claiming more than the list allows is cut to the limit').toEqual({
+      ok: { decision: 'approve', scope: 'run', expires_in_seconds: 4 * 3600 },
+    });
+    const repo: QuickDecision = { label: 'Allow everywhere', scope: 'repo', expires_in_seconds: 60 };
+    expect('error' in quickApproval(a, defaultForm(a), repo), 'a button for a scope not offered is refused').toBe(true);
+  });
+
+  it('labels buttons with how long they last unless the label says it', () => {
+    expect(quickLabel(QUICK[0]!), 'the run button says how long a run grant lasts').toBe('Allow maven-test for run · 4 h');
+    expect(quickLabel({ label: 'Allow maven-test for 1 h', scope: 'command_profile', expires_in_seconds: 3600 }), 'no repetition').toBe(
+      'Allow maven-test for 1 h',
+    );
+    expect(
+      quickLabel({ label: 'Allow maven-test for 1 h', scope: 'command_profile', expires_in_seconds: 1800 }),
+      'a policy cap below the label shows the true lifetime',
+    ).toBe('Allow maven-test for 1 h · 30 min');
+    expect(quickLabel({ label: 'Allow\u202e once', scope: 'once', expires_in_seconds: 60 }), 'hidden characters are shown').toBe(
+      'Allow\\u{202e} once · 1 min',
+    );
+  });
+
+  it('says durations the way people read them', () => {
+    const cases: [number, string][] = [[30, '1 min'], [900, '15 min'], [3600, '1 h'], [16200, '4 h 30 min'], [8 * 3600, '8 h'], [2 * 86400, '2 d']];
+    for (const [seconds, want] of cases) expect(durationLabel(seconds), `${seconds} s`).toBe(want);
+  });
+});
+
+describe('remembered denials', () => {
+  const T = '2030-01-01T00:00:00Z';
+  const event = (id: string, run: string, decision: AuditEvent['decision'], ts: string, approvalId?: string): AuditEvent => ({
+    event_id: id, timestamp: ts, run_id: run, task_id: 't', action_kind: 'shell', action_hash: 'h', decision, reason: '',
+    approval_id: approvalId,
+  });
+  const denied = (id: string, run: string, decidedAt: string, extra: Partial<Approval> = {}) =>
+    approval(id, T, {
+      run_id: run, status: 'denied', resolution: 'denied', decided_at: decidedAt, decided_by: 'owner',
+      decided_role: 'task_author', decision_reason: 'not on this branch', ...extra,
+    });
+
+  it('asks only about runs with a person\'s denial, newest first, each once, bounded', () => {
+    const events = [
+      event('1', 'run-a', 'denied', '2030-01-01T00:01:00Z', 'ap-1'),
+      event('2', 'run-b', 'approved', '2030-01-01T00:02:00Z', 'ap-2'),
+      event('3', 'run-c', 'denied', '2030-01-01T00:03:00Z', 'ap-3'),
+      event('4', 'run-a', 'denied', '2030-01-01T00:04:00Z', 'ap-1'),
+      event('5', 'run-d', 'denied', '2030-01-01T00:05:00Z'),
+    ];
+    expect(deniedRuns(events), 'run-a (newest denial) before run-c; an approval-less denial names no prompt to undo').toEqual([
+      'run-a',
+      'run-c',
+    ]);
+    expect(deniedRuns(events, 1), 'no more service calls than the limit').toEqual(['run-a']);
+    expect(deniedRuns([]), 'nothing audited, nothing to ask').toEqual([]);
+  });
+
+  it('merges the runs\' lists, each denial once, most recently denied first', () => {
+    const older = denied('ap-1', 'run-a', '2030-01-01T00:01:00Z');
+    const newer = denied('ap-3', 'run-c', '2030-01-01T00:03:00Z');
+    expect(mergeDenials([[older], [newer, older]]).map((d) => d.approval_id), 'one row per remembered denial').toEqual(['ap-3', 'ap-1']);
+  });
+
+  it('says what is denied, by whom and why, with agent text made visible', () => {
+    const d = denied('ap-1', 'run-a', T, { evidence: { ...approval('x', T).evidence, command_line: 'mvn -q test\u202e' } });
+    expect(denialSubject(d), 'the command line, hidden characters shown').toBe('mvn -q test\\u{202e}');
+    expect(denialSubject(denied('ap-2', 'run-a', T)), 'the summary when there is no command line').toBe('s');
+    expect(denialBy(d), 'who, in which role, and the reason the agent keeps getting').toBe('owner (task_author): not on this branch');
+    expect(denialBy(denied('ap-3', 'run-a', T, { decided_role: undefined, decision_reason: undefined })), 'no role, no reason').toBe('owner');
+    expect(undoneMessage(d), 'the confirmation says what happens next').toBe(
+      'Undone: the next "mvn -q test\\u{202e}" in run run-a asks you again.',
+    );
   });
 });

@@ -1,19 +1,12 @@
 // The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
-import type { Approval, AuditEvent, DecisionRequest, Grant, Me, RunState, Scope } from './types';
+import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, RunState, Scope } from './types';
 
-/** "End of run": the grant ends with its run, bounded by the default policy's 8 hours. */
-export const RUN_EXPIRY_SECONDS = 8 * 60 * 60;
-/** The longest custom expiry accepted. */
-export const MAX_CUSTOM_MINUTES = 7 * 24 * 60;
-
-export type ExpiryChoice = '15m' | '1h' | 'run' | 'custom';
-
-export const EXPIRY_CHOICES: { id: ExpiryChoice; label: string }[] = [
-  { id: '15m', label: '15 min' },
-  { id: '1h', label: '1 hour' },
-  { id: 'run', label: 'End of run' },
-  { id: 'custom', label: 'Custom' },
-];
+/**
+ * What the window offers when the service sent no `quick_decisions` (a prompt opened by an
+ * older service): the desk's notification defaults, still checked by the service.
+ */
+const FALLBACK_SECONDS: Partial<Record<Scope, number>> = { once: 15 * 60, run: 8 * 60 * 60 };
+const FALLBACK_OTHER_SECONDS = 15 * 60;
 
 export const SCOPE_LABELS: Record<Scope, string> = {
   once: 'Once (this exact action)',
@@ -32,30 +25,67 @@ export function newestFirst(pending: Approval[]): Approval[] {
   );
 }
 
-/** Seconds for an expiry choice, or an error for a bad custom value. */
-export function expirySeconds(choice: ExpiryChoice, customMinutes: string): number | { error: string } {
-  switch (choice) {
-    case '15m':
-      return 15 * 60;
-    case '1h':
-      return 60 * 60;
-    case 'run':
-      return RUN_EXPIRY_SECONDS;
-    case 'custom': {
-      const text = customMinutes.trim();
-      if (!/^\d+$/.test(text)) return { error: 'Custom expiry: a whole number of minutes' };
-      const minutes = Number(text);
-      if (minutes < 1 || minutes > MAX_CUSTOM_MINUTES) {
-        return { error: `Custom expiry: between 1 and ${MAX_CUSTOM_MINUTES} minutes` };
-      }
-      return minutes * 60;
-    }
+/**
+ * The one-click approvals of a prompt: the service's `quick_decisions` (bounded by the policy's
+ * lifetimes), or, for a prompt that came without them, one per offered scope at the desk's
+ * defaults. Only offered scopes, so no button asks for a scope the policy did not offer.
+ */
+export function quickChoices(approval: Approval): QuickDecision[] {
+  const quick = approval.quick_decisions ?? [];
+  if (quick.length > 0) return quick.filter((q) => approval.offered_scopes.includes(q.scope));
+  return approval.offered_scopes.map((scope) => ({
+    label: scope === 'once' ? 'Allow once' : scope === 'run' ? 'Allow for run' : `Allow (${SCOPE_LABELS[scope]})`,
+    scope,
+    expires_in_seconds: FALLBACK_SECONDS[scope] ?? FALLBACK_OTHER_SECONDS,
+  }));
+}
+
+/** The longest a grant of `scope` may last on this prompt, in seconds; null when not offered. */
+export function longestSeconds(approval: Approval, scope: Scope): number | null {
+  const allowed = quickChoices(approval)
+    .filter((q) => q.scope === scope)
+    .map((q) => q.expires_in_seconds);
+  return allowed.length > 0 ? Math.max(...allowed) : null;
+}
+
+/** "15 min", "1 h", "4 h 30 min", "2 d". */
+export function durationLabel(seconds: number): string {
+  const minutes = Math.max(1, Math.floor(seconds / 60));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours >= 48 && hours % 24 === 0 && rest === 0) return `${hours / 24} d`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** A quick decision's button text: its label, with how long it lasts unless the label says so. */
+export function quickLabel(quick: QuickDecision): string {
+  const label = visible(quick.label);
+  const lasts = durationLabel(quick.expires_in_seconds);
+  return label.endsWith(lasts) ? label : `${label} · ${lasts}`;
+}
+
+/**
+ * Seconds for the custom expiry of `scope`: empty means the longest allowed; otherwise a whole
+ * number of minutes from 1 up to that longest (never more than the policy allows).
+ */
+export function customSeconds(approval: Approval, scope: Scope, minutesText: string): number | { error: string } {
+  const longest = longestSeconds(approval, scope);
+  if (longest === null) return { error: `Scope "${scope}" is not offered` };
+  const text = minutesText.trim();
+  if (text === '') return longest;
+  if (!/^\d+$/.test(text)) return { error: 'Expiry: a whole number of minutes' };
+  const seconds = Number(text) * 60;
+  if (seconds < 60) return { error: 'Expiry: at least 1 minute' };
+  if (seconds > longest) {
+    return { error: `Expiry: at most ${Math.floor(longest / 60)} minutes (${durationLabel(longest)}) for this scope, as the policy allows` };
   }
+  return seconds;
 }
 
 export interface DecisionForm {
   scope: Scope;
-  expiry: ExpiryChoice;
+  /** Minutes for "Approve with scope"; empty is the longest the policy allows for the scope. */
   customMinutes: string;
   maxUses: string;
   reason: string;
@@ -66,17 +96,13 @@ export function defaultForm(approval: Approval): DecisionForm {
   const recommended = approval.recommendation.scope;
   const scope =
     recommended && approval.offered_scopes.includes(recommended) ? recommended : (approval.offered_scopes[0] ?? 'once');
-  return { scope, expiry: scope === 'run' ? 'run' : '15m', customMinutes: '', maxUses: '', reason: '' };
+  return { scope, customMinutes: '', maxUses: '', reason: '' };
 }
 
 export type Built = { ok: DecisionRequest } | { error: string };
 
-/** An approval from the form, checked against what the prompt offers. */
-export function buildApproval(approval: Approval, form: DecisionForm): Built {
-  if (!approval.offered_scopes.includes(form.scope)) return { error: `Scope "${form.scope}" is not offered` };
-  const seconds = expirySeconds(form.expiry, form.customMinutes);
-  if (typeof seconds !== 'number') return seconds;
-  const request: DecisionRequest = { decision: 'approve', scope: form.scope, expires_in_seconds: seconds };
+function approve(scope: Scope, seconds: number, form: DecisionForm): Built {
+  const request: DecisionRequest = { decision: 'approve', scope, expires_in_seconds: seconds };
   const uses = form.maxUses.trim();
   if (uses !== '') {
     if (!/^\d+$/.test(uses) || Number(uses) < 1 || Number(uses) > 1_000_000) {
@@ -89,6 +115,21 @@ export function buildApproval(approval: Approval, form: DecisionForm): Built {
   return { ok: request };
 }
 
+/** "Approve with scope": the form's scope for the form's expiry, checked against the prompt. */
+export function buildApproval(approval: Approval, form: DecisionForm): Built {
+  if (!approval.offered_scopes.includes(form.scope)) return { error: `Scope "${form.scope}" is not offered` };
+  const seconds = customSeconds(approval, form.scope, form.customMinutes);
+  if (typeof seconds !== 'number') return seconds;
+  return approve(form.scope, seconds, form);
+}
+
+/** One quick-decision button: its scope for its lifetime, with the form's max uses and reason. */
+export function quickApproval(approval: Approval, form: DecisionForm, quick: QuickDecision): Built {
+  const longest = longestSeconds(approval, quick.scope);
+  if (longest === null) return { error: `Scope "${quick.scope}" is not offered` };
+  return approve(quick.scope, Math.min(quick.expires_in_seconds, longest), form);
+}
+
 /** A denial: the reason is required (it goes back to the agent). */
 export function buildDenial(reason: string): Built {
   const text = reason.trim();
@@ -99,15 +140,12 @@ export function buildDenial(reason: string): Built {
 /** The shortcut buttons and keys: a = allow once, r = allow for run, d = deny. */
 export type Shortcut = 'once' | 'run' | 'deny';
 
+/** a and r: the quick decision for once or for this run, as its button would ask. */
 export function shortcutDecision(approval: Approval, form: DecisionForm, shortcut: Shortcut): Built {
-  switch (shortcut) {
-    case 'once':
-      return buildApproval(approval, { ...form, scope: 'once', expiry: form.expiry === 'run' ? '15m' : form.expiry });
-    case 'run':
-      return buildApproval(approval, { ...form, scope: 'run', expiry: 'run' });
-    case 'deny':
-      return buildDenial(form.reason);
-  }
+  if (shortcut === 'deny') return buildDenial(form.reason);
+  const quick = quickChoices(approval).find((q) => q.scope === shortcut);
+  if (!quick) return { error: shortcut === 'run' ? 'Allow for this run is not offered here' : 'Allow once is not offered here' };
+  return quickApproval(approval, form, quick);
 }
 
 export type KeyIntent = { kind: 'shortcut'; shortcut: Shortcut } | { kind: 'move'; by: 1 | -1 } | null;
@@ -302,4 +340,45 @@ export function signedIn(me: Me | null): string {
 export function auditBy(event: AuditEvent): string {
   if (!event.approver) return '';
   return event.approver_role ? `${event.approver} (${event.approver_role})` : event.approver;
+}
+
+/** How many runs' remembered denials History asks for at most (the newest runs with a denial). */
+export const DENIAL_RUNS = 20;
+
+/**
+ * The runs whose remembered denials History asks the service for: runs with a person's denial
+ * in the audit trail (newest first, each once, at most `limit`).
+ */
+export function deniedRuns(events: AuditEvent[], limit = DENIAL_RUNS): string[] {
+  const runs: string[] = [];
+  const newest = [...events].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+  for (const e of newest) {
+    if (e.decision === 'denied' && e.approval_id && !runs.includes(e.run_id)) runs.push(e.run_id);
+    if (runs.length >= limit) break;
+  }
+  return runs;
+}
+
+/** The remembered denials of several runs as one list, each once, most recently denied first. */
+export function mergeDenials(lists: Approval[][]): Approval[] {
+  const byId = new Map<string, Approval>();
+  for (const list of lists) for (const a of list) byId.set(a.approval_id, a);
+  const at = (a: Approval) => Date.parse(a.decided_at ?? a.updated_at);
+  return [...byId.values()].sort((a, b) => at(b) - at(a) || b.approval_id.localeCompare(a.approval_id));
+}
+
+/** What a remembered denial stands for: the command line, else the evidence's summary. */
+export function denialSubject(approval: Approval): string {
+  return visible(approval.evidence.command_line ?? approval.evidence.summary);
+}
+
+/** "owner: not on this branch" — who denied it and the reason the agent keeps getting. */
+export function denialBy(approval: Approval): string {
+  const who = approval.decided_role ? `${approval.decided_by ?? '?'} (${approval.decided_role})` : (approval.decided_by ?? '?');
+  return visible(approval.decision_reason ? `${who}: ${approval.decision_reason}` : who);
+}
+
+/** The confirmation after Undo. */
+export function undoneMessage(approval: Approval): string {
+  return `Undone: the next "${denialSubject(approval)}" in run ${visible(approval.run_id)} asks you again.`;
 }

@@ -37,6 +37,16 @@ export interface ApprovalVote {
   at: string;
 }
 
+/** One approval a person may take in one click, bounded by the policy's lifetimes. */
+export interface QuickDecision {
+  label: string;
+  scope: Scope;
+  expires_in_seconds: number;
+}
+
+/** How a settled approval ended. */
+export type Resolution = 'approved' | 'denied' | 'timed_out' | 'cancelled';
+
 export interface Approval {
   approval_id: string;
   run_id: string;
@@ -45,6 +55,8 @@ export interface Approval {
   requested_by: string;
   action_kind: string;
   status: string;
+  /** How it settled, once it has. */
+  resolution?: Resolution;
   decision: 'ask' | 'escalate';
   risk: Risk;
   reasons: string[];
@@ -73,6 +85,11 @@ export interface Approval {
   required_approvals: number;
   /** Who approved so far. */
   approvals: ApprovalVote[];
+  /**
+   * The one-click approvals the policy allows (the notification's buttons and the window's
+   * expiry choices); the largest per scope bounds a custom expiry.
+   */
+  quick_decisions: QuickDecision[];
 }
 
 export interface Constraints {
@@ -119,7 +136,9 @@ export type AuditDecision =
   | 'revoked'
   | 'used'
   | 'executed'
-  | 'resumed';
+  | 'resumed'
+  /** A person undid a remembered denial: equivalent requests of the run ask again. */
+  | 'forgotten';
 
 export interface AuditEvent {
   event_id: string;

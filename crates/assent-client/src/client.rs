@@ -143,6 +143,22 @@ impl Client {
             .await
     }
 
+    /// `GET /v1/runs/{id}/denials` (person): the run's remembered denials, newest first.
+    /// Each answers equivalent requests of its run at once, until [`Client::forget_denial`].
+    pub async fn denials(&self, run_id: &str) -> Result<Vec<Approval>, ClientError> {
+        let path = format!("/v1/runs/{}/denials", encode_segment(run_id));
+        let list: ApprovalList = self.send(self.get(&path), CALL_TIMEOUT).await?;
+        Ok(list.approvals)
+    }
+
+    /// `POST /v1/approvals/{id}/forget` (person): undoes a remembered denial, so equivalent
+    /// requests of its run ask again; 409 when it is not one.
+    pub async fn forget_denial(&self, approval_id: &str) -> Result<Approval, ClientError> {
+        let path = format!("/v1/approvals/{}/forget", encode_segment(approval_id));
+        let body = serde_json::json!({});
+        self.send(self.post(&path).json(&body), CALL_TIMEOUT).await
+    }
+
     /// `GET /v1/grants[?status=active]` (approver).
     pub async fn grants(&self, active_only: bool) -> Result<Vec<Grant>, ClientError> {
         let path = if active_only {

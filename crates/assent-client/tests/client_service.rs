@@ -402,3 +402,91 @@ async fn a_run_paused_by_an_unanswered_prompt_is_listed_and_resumed() {
     );
     service.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remembered_denial_is_listed_and_forgotten() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = start(dir.path(), "127.0.0.1:0").await;
+    let agent = Client::new(&service.url, &service.requester).unwrap();
+    let desk = Client::new(&service.url, &service.approver).unwrap();
+
+    let asked = agent
+        .submit(&request("r7", "cargo test", "d1"))
+        .await
+        .unwrap();
+    let id = asked.approval_id.unwrap();
+    let deny = DecisionRequest::Deny {
+        reason: "not on this branch".to_owned(),
+    };
+    desk.decide(&id, &deny).await.unwrap();
+    assert!(
+        desk.denials("r8").await.unwrap().is_empty(),
+        "another run remembers nothing"
+    );
+    let again = agent
+        .submit(&request("r7", "cargo test", "d2"))
+        .await
+        .unwrap();
+    assert_eq!(
+        (again.status, again.approval_id.as_deref()),
+        (SubmitStatus::Denied, Some(id.as_str())),
+        "the same action in the same run is denied at once, naming the person's denial"
+    );
+
+    let remembered = desk.denials("r7").await.unwrap();
+    assert_eq!(
+        remembered
+            .iter()
+            .map(|a| (a.approval_id.as_str(), a.decision_reason.as_deref()))
+            .collect::<Vec<_>>(),
+        vec![(id.as_str(), Some("not on this branch"))],
+        "the run's remembered denial is listed with the person's reason"
+    );
+    assert!(
+        matches!(
+            agent.denials("r7").await,
+            Err(ClientError::Api { status: 403, .. })
+        ),
+        "an agent may not list denials"
+    );
+    assert!(
+        matches!(
+            agent.forget_denial(&id).await,
+            Err(ClientError::Api { status: 403, .. })
+        ),
+        "an agent may not undo a person's denial"
+    );
+
+    let forgotten = desk.forget_denial(&id).await.unwrap();
+    assert_eq!(
+        (forgotten.approval_id.as_str(), forgotten.status),
+        (id.as_str(), ApprovalStatus::Denied),
+        "undo answers the approval, still denied itself"
+    );
+    assert!(
+        desk.denials("r7").await.unwrap().is_empty(),
+        "a forgotten denial is no longer remembered"
+    );
+    match desk.forget_denial(&id).await {
+        Err(ClientError::Api {
+            status: 409,
+            code: ErrorCode::Conflict,
+            ..
+        }) => {}
+        other => panic!("forgetting twice is a conflict, got {other:?}"),
+    }
+    match desk.forget_denial("no-such-approval").await {
+        Err(ClientError::Api { status: 404, .. }) => {}
+        other => panic!("an unknown approval is 404, got {other:?}"),
+    }
+    let asked_again = agent
+        .submit(&request("r7", "cargo test", "d3"))
+        .await
+        .unwrap();
+    assert_eq!(
+        asked_again.status,
+        SubmitStatus::Pending,
+        "after undo the same action asks a person again"
+    );
+    service.stop().await;
+}

@@ -1,6 +1,7 @@
 //! The window's commands, answered in the tray process (the window forwards each one, see
-//! [`crate::window`]). Each extracts its inputs, makes one call, maps the error. Decisions and
-//! revocations go through the service with the approver token held here, never in the window.
+//! [`crate::window`]). Each extracts its inputs, makes one call, maps the error. Decisions,
+//! revocations and undone denials go through the service with the token held here, never in
+//! the window.
 
 use std::sync::Arc;
 
@@ -53,6 +54,18 @@ pub(crate) async fn handle(
         WindowCall::AuditList { run_id } => {
             let run_id = run_id.filter(|id| !id.trim().is_empty());
             to_json(&hub.client().audit(None, run_id.as_deref()).await?)
+        }
+        WindowCall::DenialList { run_id } => {
+            if run_id.trim().is_empty() {
+                return Err(CommandError::invalid("which run's denials?"));
+            }
+            to_json(&hub.client().denials(&run_id).await?)
+        }
+        WindowCall::DenialForget { approval_id } => {
+            if approval_id.trim().is_empty() {
+                return Err(CommandError::invalid("which denial to undo?"));
+            }
+            to_json(&hub.client().forget_denial(&approval_id).await?)
         }
         WindowCall::PauseSet { choice } => {
             hub.inputs
@@ -155,3 +168,7 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     let _ = hub.inputs.send(Input::Redraw).await;
     Ok(view(shell))
 }
+
+#[cfg(test)]
+#[path = "commands_tests.rs"]
+mod tests;

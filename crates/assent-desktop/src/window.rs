@@ -73,6 +73,14 @@ pub enum WindowCall {
     AuditList {
         run_id: Option<String>,
     },
+    /// The run's remembered denials (a person's denial answering equivalent requests).
+    DenialList {
+        run_id: String,
+    },
+    /// Undo a remembered denial: equivalent requests of its run ask again.
+    DenialForget {
+        approval_id: String,
+    },
     PauseSet {
         choice: PauseChoice,
     },

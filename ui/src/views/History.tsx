@@ -1,29 +1,90 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { auditBy, filterAudit, visible, type AuditFilter } from '../logic';
-import type { AuditEvent, CommandError } from '../types';
+import { auditBy, deniedRuns, denialBy, denialSubject, filterAudit, mergeDenials, undoneMessage, visible, type AuditFilter } from '../logic';
+import type { Approval, AuditEvent, CommandError } from '../types';
 
-const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed', 'resumed'];
+const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed', 'resumed', 'forgotten'];
 
 export function History() {
   const [events, setEvents] = useState<AuditEvent[]>([]);
+  const [denials, setDenials] = useState<Approval[]>([]);
   const [filter, setFilter] = useState<AuditFilter>({ run: '', repo: '', decision: '' });
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
 
-  const load = () =>
-    api
-      .audit(null)
-      .then((list) => {
-        setEvents(list);
-        setError(null);
-      })
-      .catch((err: CommandError) => setError(err.message));
-  useEffect(() => void load(), []);
+  /** The audit trail, then the remembered denials of the runs in it that have a denial. */
+  const load = async (): Promise<string | null> => {
+    try {
+      const list = await api.audit(null);
+      setEvents(list);
+      setDenials(mergeDenials(await Promise.all(deniedRuns(list).map((run) => api.denials(run)))));
+      return null;
+    } catch (err) {
+      return (err as CommandError).message;
+    }
+  };
+  const refresh = async () => {
+    setDone(null);
+    setError(await load());
+  };
+  useEffect(() => void refresh(), []);
 
+  const undo = async (denial: Approval) => {
+    setBusy(denial.approval_id);
+    setDone(null);
+    setError(null);
+    let failed: string | null = null;
+    try {
+      await api.forgetDenial(denial.approval_id);
+    } catch (err) {
+      const e = err as CommandError;
+      failed = e.code === 'conflict' ? `Already undone: ${e.message}` : e.message;
+    }
+    const reloaded = await load();
+    setBusy(null);
+    setError(failed ?? reloaded);
+    if (failed === null) setDone(undoneMessage(denial));
+  };
+
+  const remembered = new Set(denials.map((d) => d.approval_id));
   const shown = filterAudit(events, filter);
   const set = (patch: Partial<AuditFilter>) => setFilter((f) => ({ ...f, ...patch }));
   return (
     <div class="history">
+      {denials.length > 0 && (
+        <section class="remembered" data-testid="remembered-denials">
+          <h2>Remembered denials</h2>
+          <p class="sub">The same request in the same run is denied at once with the reason given, without asking. Undo to be asked again.</p>
+          <ul>
+            {denials.map((d) => (
+              <li key={d.approval_id} data-testid="remembered-denial" data-approval-id={d.approval_id}>
+                <span>
+                  <code data-testid="denial-subject">{denialSubject(d)}</code>
+                  <span class="sub">
+                    {' '}
+                    · run {visible(d.run_id)}
+                    {d.repo ? ` · ${visible(d.repo)}` : ''} · denied by <span data-testid="denial-by">{denialBy(d)}</span>
+                  </span>
+                </span>
+                <button type="button" data-testid="undo-denial" disabled={busy !== null} onClick={() => void undo(d)}>
+                  Undo
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {done && (
+        <p class="done" data-testid="undo-done">
+          {done}
+        </p>
+      )}
+      {error && (
+        <p class="error" data-testid="history-error">
+          {error}
+        </p>
+      )}
       <div class="filters">
         <input data-testid="filter-run" placeholder="run" value={filter.run} onInput={(e) => set({ run: e.currentTarget.value })} />
         <input data-testid="filter-repo" placeholder="repo" value={filter.repo} onInput={(e) => set({ repo: e.currentTarget.value })} />
@@ -34,8 +95,7 @@ export function History() {
             </option>
           ))}
         </select>
-        <button onClick={() => void load()}>Refresh</button>
-        {error && <span class="error">{error}</span>}
+        <button onClick={() => void refresh()}>Refresh</button>
       </div>
       <table>
         <thead>
@@ -51,24 +111,30 @@ export function History() {
           </tr>
         </thead>
         <tbody data-testid="audit">
-          {shown.map((e) => (
-            <tr key={e.event_id} data-testid="audit-row" data-decision={e.decision} data-approval-id={e.approval_id ?? ''}>
-              <td>{new Date(e.timestamp).toLocaleString()}</td>
-              <td class={`decision ${e.decision}`}>{e.decision}</td>
-              <td data-testid="audit-subject">
-                <code>{visible(e.subject ?? '')}</code>
-                <div class="sub">{e.action_kind}</div>
-              </td>
-              <td data-testid="audit-scope">{e.granted_scope ?? ''}</td>
-              <td data-testid="audit-by">{visible(auditBy(e))}</td>
-              <td data-testid="audit-until">{e.grant_expires_at ? new Date(e.grant_expires_at).toLocaleString() : ''}</td>
-              <td>
-                {visible(e.run_id)}
-                {e.repo && <div class="sub">{visible(e.repo)}</div>}
-              </td>
-              <td>{visible(e.reason)}</td>
-            </tr>
-          ))}
+          {shown.map((e) => {
+            const stillRemembered = e.decision === 'denied' && !!e.approval_id && remembered.has(e.approval_id);
+            return (
+              <tr key={e.event_id} data-testid="audit-row" data-decision={e.decision} data-approval-id={e.approval_id ?? ''} data-remembered={stillRemembered ? 'yes' : 'no'}>
+                <td>{new Date(e.timestamp).toLocaleString()}</td>
+                <td class={`decision ${e.decision}`}>
+                  {e.decision}
+                  {stillRemembered && <div class="sub">remembered</div>}
+                </td>
+                <td data-testid="audit-subject">
+                  <code>{visible(e.subject ?? '')}</code>
+                  <div class="sub">{e.action_kind}</div>
+                </td>
+                <td data-testid="audit-scope">{e.granted_scope ?? ''}</td>
+                <td data-testid="audit-by">{visible(auditBy(e))}</td>
+                <td data-testid="audit-until">{e.grant_expires_at ? new Date(e.grant_expires_at).toLocaleString() : ''}</td>
+                <td>
+                  {visible(e.run_id)}
+                  {e.repo && <div class="sub">{visible(e.repo)}</div>}
+                </td>
+                <td>{visible(e.reason)}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

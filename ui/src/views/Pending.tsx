@@ -5,19 +5,22 @@ import {
   buildDenial,
   decidability,
   defaultForm,
-  EXPIRY_CHOICES,
+  durationLabel,
   keepSelection,
   keyIntent,
+  longestSeconds,
   moveSelection,
   newestFirst,
+  quickApproval,
+  quickChoices,
+  quickLabel,
   SCOPE_LABELS,
   shortcutDecision,
   visible,
   type Built,
   type DecisionForm,
-  type ExpiryChoice,
 } from '../logic';
-import type { Approval, CommandError, Me, Scope } from '../types';
+import type { Approval, CommandError, Me, QuickDecision, Scope } from '../types';
 import { Evidence } from './Evidence';
 
 interface Props {
@@ -149,14 +152,44 @@ function Decide({ approval }: { approval: Approval }) {
     return () => window.removeEventListener('assent-shortcut', onShortcut);
   }, [approval, form]);
 
-  const offersRun = approval.offered_scopes.includes('run');
-  const offersOnce = approval.offered_scopes.includes('once');
+  const quick = quickChoices(approval);
+  const longest = longestSeconds(approval, form.scope);
   return (
     <form class="decide" data-testid="decide" onSubmit={(e) => e.preventDefault()}>
       <div class="fields">
+        <label class="grow">
+          Reason
+          <input ref={reasonRef} data-testid="reason" placeholder="required to deny; sent to the agent" value={form.reason} onInput={(e) => set({ reason: e.currentTarget.value })} />
+        </label>
+        <label>
+          Max uses
+          <input data-testid="max-uses" inputMode="numeric" placeholder="no limit" value={form.maxUses} onInput={(e) => set({ maxUses: e.currentTarget.value })} />
+        </label>
+      </div>
+      <div class="buttons" data-testid="quick-decisions">
+        {quick.map((q) => (
+          <button
+            type="button"
+            key={`${q.scope}-${q.expires_in_seconds}`}
+            data-testid={quickTestId(q)}
+            data-seconds={q.expires_in_seconds}
+            disabled={busy}
+            title={`${SCOPE_LABELS[q.scope]}, for ${durationLabel(q.expires_in_seconds)}`}
+            onClick={() => void send(quickApproval(approval, form, q), false)}
+          >
+            {quickLabel(q)}
+            {q.scope === 'once' && <kbd>a</kbd>}
+            {q.scope === 'run' && <kbd>r</kbd>}
+          </button>
+        ))}
+        <button type="button" class="deny" data-testid="deny" disabled={busy} onClick={() => void send(buildDenial(form.reason), true)}>
+          Deny <kbd>d</kbd>
+        </button>
+      </div>
+      <div class="fields custom">
         <label>
           Scope
-          <select data-testid="scope" value={form.scope} onChange={(e) => set({ scope: e.currentTarget.value as Scope })}>
+          <select data-testid="scope" value={form.scope} onChange={(e) => set({ scope: e.currentTarget.value as Scope, customMinutes: '' })}>
             {approval.offered_scopes.map((s) => (
               <option key={s} value={s}>
                 {SCOPE_LABELS[s]}
@@ -165,47 +198,21 @@ function Decide({ approval }: { approval: Approval }) {
           </select>
         </label>
         <label>
-          Expires
-          <select data-testid="expiry" value={form.expiry} onChange={(e) => set({ expiry: e.currentTarget.value as ExpiryChoice })}>
-            {EXPIRY_CHOICES.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label}
-              </option>
-            ))}
-          </select>
+          Expires after (minutes)
+          <input
+            data-testid="custom-minutes"
+            inputMode="numeric"
+            placeholder={longest === null ? '' : `up to ${Math.floor(longest / 60)}`}
+            value={form.customMinutes}
+            onInput={(e) => set({ customMinutes: e.currentTarget.value })}
+          />
         </label>
-        {form.expiry === 'custom' && (
-          <label>
-            Minutes
-            <input data-testid="custom-minutes" inputMode="numeric" value={form.customMinutes} onInput={(e) => set({ customMinutes: e.currentTarget.value })} />
-          </label>
-        )}
-        <label>
-          Max uses
-          <input data-testid="max-uses" inputMode="numeric" placeholder="no limit" value={form.maxUses} onInput={(e) => set({ maxUses: e.currentTarget.value })} />
-        </label>
-        <label class="grow">
-          Reason
-          <input ref={reasonRef} data-testid="reason" placeholder="required to deny; sent to the agent" value={form.reason} onInput={(e) => set({ reason: e.currentTarget.value })} />
-        </label>
-      </div>
-      <div class="buttons">
         <button type="button" data-testid="approve" disabled={busy} onClick={() => void send(buildApproval(approval, form), false)}>
           Approve with scope
         </button>
-        {offersOnce && (
-          <button type="button" data-testid="allow-once" disabled={busy} onClick={() => void send(shortcutDecision(approval, form, 'once'), false)}>
-            Allow once <kbd>a</kbd>
-          </button>
-        )}
-        {offersRun && (
-          <button type="button" data-testid="allow-run" disabled={busy} onClick={() => void send(shortcutDecision(approval, form, 'run'), false)}>
-            Allow for this run <kbd>r</kbd>
-          </button>
-        )}
-        <button type="button" class="deny" data-testid="deny" disabled={busy} onClick={() => void send(buildDenial(form.reason), true)}>
-          Deny <kbd>d</kbd>
-        </button>
+        <span class="sub" data-testid="expiry-limit">
+          {longest === null ? 'this scope is not offered' : `empty means ${durationLabel(longest)}, the longest the policy allows`}
+        </span>
       </div>
       {error && (
         <p class="error" data-testid="decide-error">
@@ -214,4 +221,11 @@ function Decide({ approval }: { approval: Approval }) {
       )}
     </form>
   );
+}
+
+/** The once and run buttons keep the ids the keys and tests know them by. */
+function quickTestId(quick: QuickDecision): string {
+  if (quick.scope === 'once') return 'allow-once';
+  if (quick.scope === 'run') return 'allow-run';
+  return `quick-${quick.scope}`;
 }

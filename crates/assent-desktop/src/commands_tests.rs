@@ -1,0 +1,154 @@
+//! The window's commands as the page sends them, answered against a real service: the JSON the
+//! page gets back and the error codes it branches on.
+#![allow(clippy::expect_used, clippy::panic, reason = "tests")]
+
+use std::path::PathBuf;
+
+use assent_client::Client;
+use assent_protocol::{Approval, SubmitStatus};
+use tokio::sync::mpsc;
+
+use super::*;
+use crate::autostart::Autostart;
+use crate::fixtures::{asked, service, Running};
+use crate::hub::Current;
+use crate::ipc::CommandErrorCode;
+use crate::settings::Service;
+use crate::window::WindowHost;
+use crate::ServiceGuard;
+
+fn shell_on(running: &Running) -> Arc<Shell> {
+    let current = Current {
+        client: Client::new(&running.url, &running.tokens.approver).expect("client"),
+        url: running.url.clone(),
+        embedded: false,
+        service: Service::Remote {
+            url: running.url.clone(),
+            token: running.tokens.approver.clone(),
+        },
+    };
+    let (inputs, _) = mpsc::channel(8);
+    let hub = Hub::new(
+        current,
+        inputs,
+        Settings::default(),
+        PathBuf::from("unused.json"),
+    );
+    Arc::new(Shell {
+        hub: Arc::new(hub),
+        window: WindowHost::new(PathBuf::from("unused-window")),
+        guard: ServiceGuard::default(),
+        autostart: Autostart::new(),
+    })
+}
+
+/// What the page's `invoke(command, args)` arrives as.
+fn call(command: &str, args: serde_json::Value) -> WindowCall {
+    serde_json::from_value(serde_json::json!({"command": command, "args": args}))
+        .unwrap_or_else(|err| panic!("{command} must parse: {err}"))
+}
+
+fn approvals(value: serde_json::Value) -> Vec<Approval> {
+    serde_json::from_value(value).expect("a list of approvals")
+}
+
+#[tokio::test]
+async fn remembered_denials_are_listed_and_undone_from_the_window() {
+    let running = service().await;
+    let shell = shell_on(&running);
+    let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
+    let asked_id = agent
+        .submit(&asked("run-d"))
+        .await
+        .expect("submit")
+        .approval_id
+        .expect("asked");
+    let deny = serde_json::json!({"approval_id": asked_id, "decision": {"decision": "deny", "reason": "not now"}});
+    handle(&shell, call("approval_decide", deny))
+        .await
+        .expect("the window denies");
+    assert_eq!(
+        agent.submit(&asked("run-d")).await.expect("submit").status,
+        SubmitStatus::Denied,
+        "the denial is remembered for the run"
+    );
+
+    let listed = handle(
+        &shell,
+        call("denial_list", serde_json::json!({"run_id": "run-d"})),
+    )
+    .await
+    .expect("the window lists the run's denials");
+    let listed = approvals(listed);
+    assert_eq!(
+        listed
+            .iter()
+            .map(|a| (a.approval_id.as_str(), a.decision_reason.as_deref()))
+            .collect::<Vec<_>>(),
+        [(asked_id.as_str(), Some("not now"))],
+        "the page gets the service's list as an array of approvals, with the person's reason"
+    );
+
+    let undone = handle(
+        &shell,
+        call(
+            "denial_forget",
+            serde_json::json!({"approval_id": asked_id}),
+        ),
+    )
+    .await
+    .expect("the window undoes it");
+    let undone: Approval = serde_json::from_value(undone).expect("the approval");
+    assert_eq!(undone.approval_id, asked_id, "undo answers the approval");
+    assert!(
+        approvals(
+            handle(
+                &shell,
+                call("denial_list", serde_json::json!({"run_id": "run-d"}))
+            )
+            .await
+            .expect("list again")
+        )
+        .is_empty(),
+        "an undone denial is no longer listed"
+    );
+
+    let twice = handle(
+        &shell,
+        call(
+            "denial_forget",
+            serde_json::json!({"approval_id": asked_id}),
+        ),
+    )
+    .await
+    .expect_err("undoing twice is refused");
+    assert_eq!(
+        twice.code,
+        CommandErrorCode::Conflict,
+        "the service's 409 reaches the page as `conflict` (undone elsewhere), which it branches on"
+    );
+    assert!(
+        !twice.message.is_empty(),
+        "with the service's message to show"
+    );
+    for (command, args) in [
+        ("denial_list", serde_json::json!({"run_id": "  "})),
+        ("denial_forget", serde_json::json!({"approval_id": ""})),
+    ] {
+        let refused = handle(&shell, call(command, args))
+            .await
+            .expect_err("an empty id is refused");
+        assert_eq!(
+            refused.code,
+            CommandErrorCode::Invalid,
+            "{command} without an id never reaches the service"
+        );
+    }
+    assert!(
+        matches!(
+            agent.submit(&asked("run-d")).await.expect("submit").status,
+            SubmitStatus::Pending
+        ),
+        "after the window's undo the same request asks again"
+    );
+}

@@ -19,6 +19,13 @@ fn push(run: &str) -> Value {
     shell(run, "git push origin main", "unknown", None)
 }
 
+/// Submits `body` (a person must decide it) and returns the prompt's id.
+async fn prompt_id(svc: &Service, body: &Value) -> String {
+    let answer = svc.submit(body).await;
+    assert_eq!(answer["status"], "pending", "a person decides it: {answer}");
+    answer["approval_id"].as_str().unwrap().to_owned()
+}
+
 async fn pending_count(svc: &Service) -> usize {
     let (_, list) = svc.get("/v1/approvals?status=pending", &svc.approver).await;
     list["approvals"].as_array().unwrap().len()
@@ -122,10 +129,7 @@ async fn a_denial_sticks_for_the_run_until_undone() {
 async fn deny_memory_off_asks_again() {
     let policy = Policy::from_toml("deny_memory = \"off\"").unwrap();
     let svc = Service::start_with(|c| c.policy = policy).await;
-    let id = svc.submit(&push("r-1")).await["approval_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = prompt_id(&svc, &push("r-1")).await;
     svc.decide(&id, &json!({"decision":"deny","reason":"no"}))
         .await;
     let again = svc.submit(&push("r-1")).await;
@@ -148,10 +152,7 @@ async fn deny_memory_off_asks_again() {
 async fn once_is_one_execution() {
     let svc = Service::start().await;
     // A gate waits on the prompt while the person approves once: that gate runs it.
-    let id = svc.submit(&push("r-1")).await["approval_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = prompt_id(&svc, &push("r-1")).await;
     let path = format!("/v1/approvals/{id}?wait=30");
     let waiter = svc.get(&path, &svc.requester);
     let decide = async {
@@ -188,10 +189,7 @@ async fn once_is_one_execution() {
 
     // Nobody waits (the gate gave up): approving once covers the agent's retry, once.
     let svc2 = Service::start().await;
-    let id = svc2.submit(&push("r-1")).await["approval_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = prompt_id(&svc2, &push("r-1")).await;
     let (_, decided) = svc2
         .decide(
             &id,
@@ -214,10 +212,7 @@ async fn once_is_one_execution() {
 async fn quick_decisions_are_what_the_policy_allows() {
     let policy = Policy::from_toml("[max_grant_lifetime]\nrun = 14400").unwrap();
     let svc = Service::start_with(|c| c.policy = policy).await;
-    let id = svc.submit(&maven("r-1")).await["approval_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = prompt_id(&svc, &maven("r-1")).await;
     let approval = svc.approval(&id).await;
     let quick = approval["quick_decisions"].as_array().unwrap();
     assert_eq!(
@@ -243,16 +238,10 @@ async fn quick_decisions_are_what_the_policy_allows() {
 #[tokio::test]
 async fn metrics_show_where_the_prompts_come_from() {
     let svc = Service::start().await;
-    let fast = svc.submit(&maven("r-1")).await["approval_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let fast = prompt_id(&svc, &maven("r-1")).await;
     // Decided at once (the fake clock stands still): a rubber stamp.
     svc.approve_for_run(&fast).await;
-    let slow = svc.submit(&push("r-2")).await["approval_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let slow = prompt_id(&svc, &push("r-2")).await;
     svc.clock.advance(chrono::Duration::seconds(40));
     svc.decide(&slow, &json!({"decision":"deny","reason":"open a PR"}))
         .await;

@@ -82,17 +82,7 @@ pub async fn add(
     label: &str,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let inserted = sqlx::query(
-        "INSERT INTO identities (name, kind, roles, created_at) VALUES (?, ?, ?, ?) \
-         ON CONFLICT (name) DO NOTHING",
-    )
-    .bind(&identity.name)
-    .bind(name_of(&identity.kind)?)
-    .bind(serde_json::to_string(&identity.roles)?)
-    .bind(micros(now))
-    .execute(&mut *conn)
-    .await?;
-    if inserted.rows_affected() != 1 {
+    if !insert_identity(conn, identity, now).await? {
         return Err(StoreError::Conflict(format!(
             "{} already exists",
             identity.name
@@ -216,18 +206,28 @@ pub async fn seed_once(
         return Ok(false);
     }
     for identity in [Identity::person(owner, ALL_ROLES), Identity::agent(agent)] {
-        sqlx::query(
-            "INSERT INTO identities (name, kind, roles, created_at) VALUES (?, ?, ?, ?) \
-             ON CONFLICT (name) DO NOTHING",
-        )
-        .bind(&identity.name)
-        .bind(name_of(&identity.kind)?)
-        .bind(serde_json::to_string(&identity.roles)?)
-        .bind(micros(now))
-        .execute(&mut *conn)
-        .await?;
+        insert_identity(conn, &identity, now).await?;
     }
     Ok(true)
+}
+
+/// Inserts `identity` unless its name is taken; says whether it did.
+async fn insert_identity(
+    conn: &mut SqliteConnection,
+    identity: &Identity,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let inserted = sqlx::query(
+        "INSERT INTO identities (name, kind, roles, created_at) VALUES (?, ?, ?, ?) \
+         ON CONFLICT (name) DO NOTHING",
+    )
+    .bind(&identity.name)
+    .bind(name_of(&identity.kind)?)
+    .bind(serde_json::to_string(&identity.roles)?)
+    .bind(micros(now))
+    .execute(conn)
+    .await?;
+    Ok(inserted.rows_affected() == 1)
 }
 
 /// The approvals recorded for a prompt, in the order they came.

@@ -11,6 +11,7 @@ pub mod canon;
 mod classify;
 mod classify_cloud;
 mod classify_cmd;
+mod classify_destroy;
 mod classify_git;
 mod classify_packages;
 mod classify_self;

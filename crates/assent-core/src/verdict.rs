@@ -301,7 +301,7 @@ impl Ctx<'_> {
     }
 }
 
-fn is_harmless_device(path: &str) -> bool {
+pub(crate) fn is_harmless_device(path: &str) -> bool {
     matches!(
         path,
         "/dev/null"

@@ -60,7 +60,7 @@ pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError}
 pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
 pub use own_places::{OwnPlace, OwnPlaces};
 pub use policy::{Approvals, CommandProfile, Lifetimes, PipeToShell, Policy, PolicyError};
-pub use request::{Action, ActionContext, ActionRequest};
+pub use request::{Action, ActionContext, ActionRequest, EditText, MAX_EDIT_BYTES};
 pub use scope::ScopeError;
 pub use shell_word::{has_suspicious_chars, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};

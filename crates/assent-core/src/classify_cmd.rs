@@ -66,6 +66,7 @@ pub(crate) fn classify_command(
         .chain(wrapper_assignments.filter(|w| is_assignment(w)))
     {
         out.extend(check_assignment(assignment));
+        out.extend(crate::classify_tooling::assignment(assignment));
     }
     if eff.wrappers.iter().any(|w| raises_privileges(w)) {
         facts.command(CommandRisk::Mutation);
@@ -107,6 +108,7 @@ pub(crate) fn classify_command(
         return out;
     }
     out.extend(secret_arguments(&command, ctx, facts));
+    out.extend(crate::classify_tooling::command(&command));
     out.extend(block_patterns(eff.argv, ctx));
     if eff.args_from_stdin {
         facts.command(CommandRisk::Mutation);

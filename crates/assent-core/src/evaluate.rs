@@ -17,7 +17,7 @@ use crate::profile::{match_profile, normalize_flags};
 use crate::request::{ActionRequest, MAX_EDIT_BYTES};
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
-use crate::types::{CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
+use crate::types::{ActionKind, CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
 use crate::verdict::{Ctx, Facts, Verdict};
 use crate::wrappers::effective;
 
@@ -161,6 +161,11 @@ pub fn evaluate(
         root,
         trusted: is_trusted(policy, request, &home),
         own: &env.own,
+        edit: request
+            .context
+            .edit
+            .as_ref()
+            .filter(|_| request.action.kind == ActionKind::FileWrite),
     };
     let mut facts = Facts::default();
     let mut verdicts = match &script {

@@ -149,6 +149,8 @@ pub(crate) struct Compiled {
     pub dependency: GlobSet,
     pub trusted: GlobSet,
     pub block: GlobSet,
+    /// [`crate::tooling::TOOLING`]'s globs, in its order.
+    pub tooling: GlobSet,
 }
 
 impl PartialEq for Policy {
@@ -197,6 +199,12 @@ impl Policy {
             .max()
             .unwrap_or(1)
             .max(1)
+    }
+
+    /// The security tooling `rel` (relative to a repository root) configures.
+    pub(crate) fn tooling(&self, rel: &str) -> Option<crate::tooling::Tooling> {
+        let first = *self.compiled.tooling.matches(rel).first()?;
+        crate::tooling::TOOLING.get(first).map(|(_, tool)| *tool)
     }
 
     /// The longest lifetime a grant of `scope` may have.
@@ -263,6 +271,7 @@ impl Policy {
             dependency: glob_set(&self.dependency_paths, true)?,
             trusted: glob_set(&self.trusted_repos, true)?,
             block: glob_set(&self.block_patterns, false)?,
+            tooling: glob_set(&crate::tooling::globs(), true)?,
         })
     }
 

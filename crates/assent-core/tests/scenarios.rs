@@ -381,8 +381,8 @@ fn ask_list() {
                     "codeowners",
                     file(ActionKind::FileWrite, "/home/dev/shop/CODEOWNERS"),
                     Ask,
-                    "ask.security_config",
-                    "ownership is security config",
+                    "ask.security_tooling",
+                    "code owners are security tooling: never auto, a security reviewer decides",
                 ),
                 Role::SecurityReviewer,
             ),
@@ -390,6 +390,16 @@ fn ask_list() {
                 row(
                     "git hook",
                     shell("echo x > .git/hooks/pre-commit"),
+                    Ask,
+                    "ask.security_tooling",
+                    "the pre-commit hook runs the secret scanners: security tooling",
+                ),
+                Role::SecurityReviewer,
+            ),
+            with_role(
+                row(
+                    "another git hook",
+                    shell("echo x > .git/hooks/post-merge"),
                     Ask,
                     "ask.security_config",
                     "git hooks run code",

@@ -14,7 +14,9 @@ pub(crate) fn path(rel: &str, access: Access, ctx: &Ctx<'_>, facts: &mut Facts) 
     if access == Access::Read {
         return None;
     }
-    let class = ctx.policy.tooling(rel)?;
+    let Some(class) = ctx.policy.tooling(rel) else {
+        return scanner_dropped_from_ci(rel, ctx, facts);
+    };
     facts.path(PathRisk::Security);
     let off = match access {
         Access::Delete => Some((class, format!("deletes {rel}"))),
@@ -32,6 +34,18 @@ pub(crate) fn path(rel: &str, access: Access, ctx: &Ctx<'_>, facts: &mut Facts) 
         )
         .role(Role::SecurityReviewer),
     })
+}
+
+/// A CI file whose edit drops a scanner step (`uses: gitleaks/gitleaks-action`); other CI
+/// edits are left to the CI rule.
+fn scanner_dropped_from_ci(rel: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Option<Verdict> {
+    let edit = ctx.edit?;
+    if !ctx.policy.compiled.ci.is_match(rel) {
+        return None;
+    }
+    let (tool, how) = crate::tooling::scanner_dropped_from_ci(rel, edit)?;
+    facts.path(PathRisk::Ci);
+    Some(disables(tool, &how))
 }
 
 fn disables(tool: Tooling, how: &str) -> Verdict {

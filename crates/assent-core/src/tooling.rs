@@ -20,6 +20,8 @@ pub(crate) const CHANGE_RULE: &str = "escalate.security_tooling";
 pub(crate) enum Tooling {
     SecretScanning,
     CodeScanning,
+    /// A CI workflow that runs a code scanner (`.github/workflows/codeql.yml`).
+    ScanningWorkflow,
     DependencyAlerts,
     BranchProtection,
     CodeOwners,
@@ -35,6 +37,7 @@ impl Tooling {
         match self {
             Tooling::SecretScanning => "secret-scanning configuration",
             Tooling::CodeScanning => "code-scanning configuration",
+            Tooling::ScanningWorkflow => "a code-scanning workflow",
             Tooling::DependencyAlerts => "dependency-alert configuration",
             Tooling::BranchProtection => "branch protection",
             Tooling::CodeOwners => "code owners",
@@ -48,7 +51,7 @@ impl Tooling {
     pub fn guard(self) -> &'static str {
         match self {
             Tooling::SecretScanning => "secret scanning",
-            Tooling::CodeScanning => "code scanning",
+            Tooling::CodeScanning | Tooling::ScanningWorkflow => "code scanning",
             Tooling::DependencyAlerts => "dependency security alerts and updates",
             Tooling::BranchProtection => "branch protection",
             Tooling::CodeOwners => "code-owner review",
@@ -56,6 +59,16 @@ impl Tooling {
             Tooling::CommitHooks => "the pre-commit hooks (secret scanning among them)",
             Tooling::GitHubConfig => "code owners, scanning and rulesets",
         }
+    }
+
+    /// Whether its files list tools and protections by name (hooks, workflow steps,
+    /// settings), so that an edit leaving fewer entries naming one removes it. A tool's own
+    /// configuration names itself throughout (`sonar.exclusions=…`): editing it is tuning.
+    fn lists_tools(self) -> bool {
+        matches!(
+            self,
+            Tooling::CommitHooks | Tooling::ScanningWorkflow | Tooling::BranchProtection
+        )
     }
 }
 
@@ -69,7 +82,7 @@ pub(crate) const TOOLING: &[(&str, Tooling)] = &[
     (".github/secret-scanning*", Tooling::SecretScanning),
     (".github/codeql", Tooling::CodeScanning),
     (".github/codeql/**", Tooling::CodeScanning),
-    (".github/workflows/codeql*", Tooling::CodeScanning),
+    (".github/workflows/codeql*", Tooling::ScanningWorkflow),
     ("**/.semgrep*", Tooling::CodeScanning),
     ("**/.semgrep/**", Tooling::CodeScanning),
     ("**/.snyk", Tooling::CodeScanning),
@@ -137,16 +150,10 @@ pub(crate) fn turned_off(class: Tooling, rel: &str, edit: &EditText) -> Option<(
             format!("`{name}`")
         }
     };
-    if let Some((name, tool)) = removed_name(edit, style) {
-        let how = if commented_out(&edit.new, name, style) {
-            format!("comments out {} in {rel}", named(name))
-        } else {
-            format!("removes {} from {rel}", named(name))
-        };
-        return Some((tool, how));
-    }
-    if let Some((name, tool)) = commented_name(edit, style) {
-        return Some((tool, format!("comments out {} in {rel}", named(name))));
+    if class.lists_tools() {
+        if let Some((tool, how)) = scanner_dropped(rel, edit, NAMES, named) {
+            return Some((tool, how));
+        }
     }
     switched_off(edit, style)
         .map(|(setting, tool)| (tool.unwrap_or(class), format!("sets `{setting}` in {rel}")))
@@ -164,27 +171,66 @@ fn emptied(edit: &EditText, style: Style) -> Option<&'static str> {
     })
 }
 
+/// An edit of `rel` that drops an entry naming one of `names` (removes it, or comments it
+/// out): what that turns off, and how, the entry shown by `named`.
+fn scanner_dropped(
+    rel: &str,
+    edit: &EditText,
+    names: &[(&'static str, Tooling)],
+    named: impl Fn(&str) -> String,
+) -> Option<(Tooling, String)> {
+    let style = Style::of(rel);
+    if let Some((name, tool)) = removed_name(edit, style, names) {
+        let how = if commented_out(&edit.new, name, style) {
+            format!("comments out {} in {rel}", named(name))
+        } else {
+            format!("removes {} from {rel}", named(name))
+        };
+        return Some((tool, how));
+    }
+    commented_name(edit, style, names)
+        .map(|(name, tool)| (tool, format!("comments out {} in {rel}", named(name))))
+}
+
+/// Whether an edit of a CI file (`rel`) drops a secret or code scanner from it.
+pub(crate) fn scanner_dropped_from_ci(rel: &str, edit: &EditText) -> Option<(Tooling, String)> {
+    let scanners: Vec<(&'static str, Tooling)> = NAMES
+        .iter()
+        .filter(|(_, tool)| matches!(tool, Tooling::SecretScanning | Tooling::CodeScanning))
+        .copied()
+        .collect();
+    scanner_dropped(rel, edit, &scanners, |name| format!("`{name}`"))
+}
+
 /// A name fewer active lines carry after the edit than before (a removed or commented-out
 /// hook); only an edit whose old text is known and whole can tell.
-fn removed_name(edit: &EditText, style: Style) -> Option<(&'static str, Tooling)> {
+fn removed_name(
+    edit: &EditText,
+    style: Style,
+    names: &[(&'static str, Tooling)],
+) -> Option<(&'static str, Tooling)> {
     let old = edit.old.as_deref().filter(|_| !edit.truncated)?;
     let naming = |text: &str, name: &str| {
         text.lines()
             .filter(|l| style.active(l) && l.to_ascii_lowercase().contains(name))
             .count()
     };
-    NAMES
+    names
         .iter()
         .find(|(name, _)| naming(old, name) > naming(&edit.new, name))
         .copied()
 }
 
 /// A whole-file write with an entry naming a scanner commented out (`# - id: gitleaks`).
-fn commented_name(edit: &EditText, style: Style) -> Option<(&'static str, Tooling)> {
+fn commented_name(
+    edit: &EditText,
+    style: Style,
+    names: &[(&'static str, Tooling)],
+) -> Option<(&'static str, Tooling)> {
     if edit.old.is_some() {
         return None;
     }
-    NAMES
+    names
         .iter()
         .find(|(name, _)| {
             edit.new

@@ -104,6 +104,15 @@ fn changing_security_tooling_is_never_auto() {
                 "code-scanning configuration",
             ),
             ask(
+                "an exclusion removed from sonar's own configuration",
+                edit(
+                    "sonar-project.properties",
+                    "sonar.sources=src\nsonar.exclusions=legacy/**",
+                    "sonar.sources=src",
+                ),
+                "a tool's own file names it on every line: removing one is tuning, asked",
+            ),
+            ask(
                 "dependabot",
                 edit(".github/dependabot.yml", "interval: daily", "interval: weekly"),
                 "dependency alerts and updates",
@@ -291,6 +300,15 @@ fn turning_security_tooling_off_is_a_block() {
                 "dependabot alerts off",
                 edit(".github/settings.yml", "enable_vulnerability_alerts: true", "enable_vulnerability_alerts: false"),
                 "an enable switch set false",
+            ),
+            off(
+                "a scanner step removed from CI",
+                edit(
+                    ".github/workflows/ci.yml",
+                    "      - run: make test\n      - uses: gitleaks/gitleaks-action@v2\n",
+                    "      - run: make test\n",
+                ),
+                "any CI workflow that stops running a secret scanner turns it off",
             ),
             off("git commit --no-verify", shell("git commit --no-verify -m wip"), "skips the pre-commit hooks"),
             off("git commit -nm", shell("git commit -nm wip"), "-n is --no-verify for commit"),

@@ -17,6 +17,10 @@ pub(crate) fn path(rel: &str, access: Access, ctx: &Ctx<'_>, facts: &mut Facts) 
     let Some(class) = ctx.policy.tooling(rel) else {
         return scanner_dropped_from_ci(rel, ctx, facts);
     };
+    // Creating the `.github` directory changes nothing; deleting it removes what it holds.
+    if class == Tooling::GitHubConfig && access != Access::Delete {
+        return None;
+    }
     facts.path(PathRisk::Security);
     let off = match access {
         Access::Delete => Some((class, format!("deletes {rel}"))),

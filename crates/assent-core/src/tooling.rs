@@ -203,7 +203,8 @@ pub(crate) fn scanner_dropped_from_ci(rel: &str, edit: &EditText) -> Option<(Too
 }
 
 /// A name fewer active lines carry after the edit than before (a removed or commented-out
-/// hook); only an edit whose old text is known and whole can tell.
+/// hook), unless another name of the same kind gained lines (one scanner swapped for
+/// another); only an edit whose old text is known and whole can tell.
 fn removed_name(
     edit: &EditText,
     style: Style,
@@ -215,9 +216,14 @@ fn removed_name(
             .filter(|l| style.active(l) && l.to_ascii_lowercase().contains(name))
             .count()
     };
+    let gained = |tool: Tooling| {
+        names
+            .iter()
+            .any(|(name, t)| *t == tool && naming(&edit.new, name) > naming(old, name))
+    };
     names
         .iter()
-        .find(|(name, _)| naming(old, name) > naming(&edit.new, name))
+        .find(|(name, tool)| naming(old, name) > naming(&edit.new, name) && !gained(*tool))
         .copied()
 }
 

@@ -168,6 +168,15 @@ fn changing_security_tooling_is_never_auto() {
                 "adding a hook still changes the hooks",
             ),
             ask(
+                "one secret scanner swapped for another",
+                edit(
+                    ".pre-commit-config.yaml",
+                    "  - repo: https://github.com/Yelp/detect-secrets\n    hooks:\n      - id: detect-secrets",
+                    "  - repo: https://github.com/gitleaks/gitleaks\n    hooks:\n      - id: gitleaks",
+                ),
+                "secret scanning stays on: the swap is asked, not blocked",
+            ),
+            ask(
                 "a comment mentioning the scanner",
                 edit(".pre-commit-config.yaml", "      - id: gitleaks", "      # gitleaks runs on every commit\n      - id: gitleaks"),
                 "a prose comment next to the hook turns nothing off",

@@ -11,6 +11,7 @@ mod gate;
 mod install;
 mod people;
 mod policy_cmd;
+mod policy_eval;
 mod request;
 mod serve;
 mod suggest;

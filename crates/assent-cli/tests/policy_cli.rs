@@ -286,3 +286,104 @@ fn eval_protects_assent_where_a_service_started_here_would_keep_it() {
         "eval blocks the default data dir under HOME and the --policy file, as the service does, and reading hook configuration stays a read"
     );
 }
+
+#[test]
+fn eval_answers_bare_actions_and_explains_each_malformed_line() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("shop");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    let cwd = repo.display().to_string();
+    let src = repo.join("src").display().to_string();
+    let huge_command = "a".repeat(17 * 1024 * 1024);
+    let long_command = format!("echo {}", "a".repeat(200 * 1024));
+    let input = [
+        json!({"kind": "shell", "command": "sudo rm -rf /var/lib/postgresql", "cwd": cwd}),
+        json!({"kind": "file_write", "paths": [".gitleaks.toml"], "cwd": cwd}),
+        json!({"kind": "file_read", "paths": ["CODEOWNERS"], "cwd": cwd}),
+        json!({"kind": "shell", "command": "rm -rf ../target", "cwd": src}),
+        json!({"kind": "network", "network": ["https://docs.rs/serde"], "cwd": cwd}),
+        json!({"kind": "teleport", "cwd": cwd}),
+        json!({"kind": "shell", "cwd": cwd}),
+        json!({"kind": "shell", "command": "ls", "cwd": cwd, "colour": "red"}),
+        json!([1, 2]),
+        json!({"hello": "world"}),
+        json!({"kind": "shell", "command": huge_command, "cwd": cwd}),
+        json!({"kind": "shell", "command": long_command, "cwd": cwd}),
+        json!({"run_id": "r1", "task_id": "t1", "requested_by": "agent",
+            "action": {"kind": "shell", "command": "ls", "cwd": cwd}}),
+        json!({"kind": "shell", "command": "ls", "cwd": cwd}),
+    ]
+    .map(|v| v.to_string())
+    .join("\n");
+    let out = assent(&["policy", "eval"], home.path(), &input);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "malformed lines make the exit code 1: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 14, "one answer per line, errors included");
+    let rule = |i: usize| lines[i]["rule"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(
+        rule(0),
+        "block.destructive",
+        "a bare shell action is judged: {}",
+        lines[0]
+    );
+    assert_eq!(
+        (rule(1).as_str(), &lines[1]["required_role"]),
+        ("ask.security_tooling", &json!("security_reviewer")),
+        "a bare file_write's relative path is resolved against its cwd"
+    );
+    assert_eq!(rule(2), "auto.read", "a bare file_read inside the repo");
+    assert_eq!(
+        rule(3),
+        "ask.delete",
+        "eval fills the repository from the git root around the cwd: ../target is inside it"
+    );
+    assert_eq!(
+        rule(4),
+        "auto.network_allowlisted",
+        "other kinds take their own fields"
+    );
+    let error = |i: usize| -> (u64, String) {
+        let e = &lines[i]["error"];
+        assert!(e.is_object(), "line {} is an error: {}", i + 1, lines[i]);
+        (
+            e["line"].as_u64().unwrap(),
+            e["message"].as_str().unwrap().to_owned(),
+        )
+    };
+    let expected = [
+        (5, "unknown variant `teleport`"),
+        (6, "a shell action needs a command or argv"),
+        (7, "unknown field `colour`"),
+        (8, "not a JSON object"),
+        (9, "neither a Claude Code hook payload"),
+        (10, "longer than"),
+        (11, "too large"),
+    ];
+    for (i, needle) in expected {
+        let (line, message) = error(i);
+        assert_eq!(line, i as u64 + 1, "the error names its line");
+        assert!(
+            message.contains(needle),
+            "line {line}'s error says what is wrong ({needle}): {message}"
+        );
+    }
+    assert_eq!(
+        rule(13),
+        "auto.read",
+        "the lines after errors are still answered"
+    );
+    assert_eq!(
+        lines[13]["action_hash"], lines[12]["action_hash"],
+        "a bare action is the same action as the request that wraps it"
+    );
+}

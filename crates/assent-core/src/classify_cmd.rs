@@ -5,7 +5,7 @@ use crate::paths::normalize;
 use crate::shell::ParsedCommand;
 use crate::types::{CommandRisk, RiskLevel, Role};
 use crate::verdict::{Access, Ctx, Facts, Verdict};
-use crate::wrappers::{effective, is_assignment, is_shell, program_name};
+use crate::wrappers::{effective, is_assignment, is_shell, program_name, raises_privileges};
 
 /// One command and what classifying it needs.
 pub(crate) struct Cmd<'a> {
@@ -13,6 +13,8 @@ pub(crate) struct Cmd<'a> {
     pub args: &'a [String],
     pub cwd: &'a str,
     pub network_program: bool,
+    /// Runs with elevated privileges (see [`ParsedCommand::privileged`]).
+    pub privileged: bool,
 }
 
 impl Cmd<'_> {
@@ -64,8 +66,9 @@ pub(crate) fn classify_command(
         .chain(wrapper_assignments.filter(|w| is_assignment(w)))
     {
         out.extend(check_assignment(assignment));
+        out.extend(crate::classify_tooling::assignment(assignment));
     }
-    if eff.wrappers.iter().any(|w| *w == "sudo" || *w == "doas") {
+    if eff.wrappers.iter().any(|w| raises_privileges(w)) {
         facts.command(CommandRisk::Mutation);
         out.push(Verdict::ask(
             "ask.privileged",
@@ -94,6 +97,7 @@ pub(crate) fn classify_command(
         args,
         cwd: &cmd.cwd,
         network_program: is(c::NETWORK, program),
+        privileged: cmd.privileged,
     };
     if first.contains('$') || first.contains('`') || first.contains("<(") {
         out.push(Verdict::ask(
@@ -104,6 +108,7 @@ pub(crate) fn classify_command(
         return out;
     }
     out.extend(secret_arguments(&command, ctx, facts));
+    out.extend(crate::classify_tooling::command(&command));
     out.extend(block_patterns(eff.argv, ctx));
     if eff.args_from_stdin {
         facts.command(CommandRisk::Mutation);
@@ -238,26 +243,6 @@ pub(crate) fn check_args(
         .filter(|a| a.as_str() != "-")
         .filter_map(|a| ctx.check_path(&cmd.path(a, ctx), access, facts))
         .collect()
-}
-
-/// A recursive delete or permission change of `/`, home or a system directory.
-pub(crate) fn destroys_system(cmd: &Cmd<'_>, ctx: &Ctx<'_>) -> Option<String> {
-    cmd.positionals().find_map(|a| {
-        let path = cmd.path(a, ctx);
-        let hits = |path: &str| {
-            let base = path.strip_suffix("/*").unwrap_or(path);
-            let base = if base.is_empty() { "/" } else { base };
-            is(c::SYSTEM_DIRS, base) || base == ctx.home || path == "/*"
-        };
-        let shown = |p: &str| crate::paths::display(p, "/nonexistent-root", ctx.home);
-        if hits(&path) {
-            return Some(shown(&path));
-        }
-        match ctx.links.real(&path) {
-            crate::links::Real::Differs(real) if hits(&real) => Some(shown(&real)),
-            _ => None,
-        }
-    })
 }
 
 /// Shells and interpreters reading code from stdin or a string.

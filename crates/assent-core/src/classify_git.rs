@@ -53,23 +53,44 @@ const GIT_LOCAL: &[&str] = &[
 ];
 const GIT_NETWORK: &[&str] = &["fetch", "pull", "clone", "ls-remote", "submodule"];
 
-/// `git [-C dir] [-c k=v] <sub> …`.
-pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+/// A `git` command line split at its subcommand.
+pub(crate) struct GitLine<'a> {
+    /// The values of the global `-c` options (`core.hooksPath=/dev/null`).
+    pub settings: Vec<&'a str>,
+    pub sub: &'a str,
+    pub rest: &'a [String],
+}
+
+/// Splits `git`'s arguments past its global options (`-C dir`, `-c k=v`, …).
+pub(crate) fn split_git(args: &[String]) -> GitLine<'_> {
     let mut i = 0;
-    let mut config_override = false;
-    while let Some(arg) = cmd.args.get(i) {
+    let mut settings = Vec::new();
+    while let Some(arg) = args.get(i) {
         match arg.as_str() {
             "-C" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
             "-c" => {
-                config_override = true;
+                settings.push(args.get(i + 1).map_or("", String::as_str));
                 i += 2;
             }
             a if a.starts_with('-') => i += 1,
             _ => break,
         }
     }
-    let sub = cmd.args.get(i).map(String::as_str).unwrap_or("help");
-    let rest = cmd.args.get(i + 1..).unwrap_or_default();
+    GitLine {
+        settings,
+        sub: args.get(i).map(String::as_str).unwrap_or("help"),
+        rest: args.get(i + 1..).unwrap_or_default(),
+    }
+}
+
+/// `git [-C dir] [-c k=v] <sub> …`.
+pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+    let GitLine {
+        settings,
+        sub,
+        rest,
+    } = split_git(cmd.args);
+    let config_override = !settings.is_empty();
     let sub_cmd = Cmd {
         program: sub,
         args: rest,
@@ -84,8 +105,11 @@ pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdic
         ));
     }
     out.push(git_sub(&sub_cmd, ctx, facts));
-    if sub == "rm" {
-        out.extend(check_args(&sub_cmd, 0, Access::Delete, ctx, facts));
+    match sub {
+        "rm" => out.extend(check_args(&sub_cmd, 0, Access::Delete, ctx, facts)),
+        // Moving a file changes both places: CI or security tooling moved away is asked.
+        "mv" => out.extend(check_args(&sub_cmd, 0, Access::Write, ctx, facts)),
+        _ => {}
     }
     out
 }

@@ -1,6 +1,6 @@
 //! Classification of a command by its program.
 
-use crate::classify_cmd::{check_args, destroys_system, runs_code, Cmd};
+use crate::classify_cmd::{check_args, runs_code, Cmd};
 use crate::commands::{self as c, is};
 use crate::profile::match_profile;
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
@@ -15,7 +15,7 @@ pub(crate) fn classify_program(
     facts: &mut Facts,
 ) -> Vec<Verdict> {
     let p = cmd.program;
-    if let Some(v) = destructive(cmd, ctx, facts) {
+    if let Some(v) = crate::classify_destroy::destructive(cmd, ctx, facts) {
         return vec![v];
     }
     if is(c::SECRET_STORES, p) {
@@ -65,45 +65,6 @@ pub(crate) fn classify_program(
         return vec![v];
     }
     generic(cmd, ctx, facts)
-}
-
-fn destructive(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Option<Verdict> {
-    let p = cmd.program;
-    let block = |facts: &mut Facts, reason: String| {
-        facts.command(CommandRisk::Destructive);
-        Some(Verdict::block("block.destructive", reason))
-    };
-    if is(c::DESTROYERS, p) || p.starts_with("mkfs.") {
-        return block(facts, format!("`{p}` destroys disks or stops the machine"));
-    }
-    let recursive = cmd.has_short('r', "--recursive") || cmd.has_short('R', "--recursive");
-    if (is(c::DELETES, p) && recursive)
-        || (matches!(p, "chmod" | "chown" | "chgrp") && cmd.has_short('R', "--recursive"))
-    {
-        if let Some(target) = destroys_system(cmd, ctx) {
-            return block(facts, format!("`{p}` recursively on {target}"));
-        }
-    }
-    if cmd.has_flag(&["--no-preserve-root"]) {
-        return block(
-            facts,
-            "`--no-preserve-root` removes the safety net of rm".to_owned(),
-        );
-    }
-    if p == "dd"
-        && cmd
-            .args
-            .iter()
-            .any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null"))
-    {
-        return block(facts, "`dd` writes onto a device".to_owned());
-    }
-    if p == "find" && cmd.has_flag(&["-delete"]) {
-        if let Some(target) = destroys_system(cmd, ctx) {
-            return block(facts, format!("`find -delete` over {target}"));
-        }
-    }
-    None
 }
 
 fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {

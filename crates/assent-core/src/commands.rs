@@ -255,8 +255,22 @@ pub(crate) const SECRET_STORES: &[&str] = &[
 
 /// Disk and machine destroyers.
 pub(crate) const DESTROYERS: &[&str] = &[
-    "mkfs", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "shutdown",
-    "reboot", "halt", "poweroff", "diskutil",
+    "mkfs",
+    "mke2fs",
+    "mkswap",
+    "mkdosfs",
+    "mkntfs",
+    "wipefs",
+    "blkdiscard",
+    "fdisk",
+    "sfdisk",
+    "parted",
+    "gdisk",
+    "shutdown",
+    "reboot",
+    "halt",
+    "poweroff",
+    "diskutil",
 ];
 
 /// System package managers.
@@ -316,6 +330,7 @@ pub(crate) const SYSTEM_DIRS: &[&str] = &[
     "/proc",
     "/root",
     "/sbin",
+    "/srv",
     "/sys",
     "/usr",
     "/var",

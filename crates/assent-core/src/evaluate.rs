@@ -14,10 +14,10 @@ use crate::own_places::{OwnPlace, OwnPlaces};
 use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::profile::{match_profile, normalize_flags};
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, MAX_EDIT_BYTES};
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
-use crate::types::{CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
+use crate::types::{ActionKind, CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
 use crate::verdict::{Ctx, Facts, Verdict};
 use crate::wrappers::effective;
 
@@ -149,6 +149,7 @@ pub fn evaluate(
     if !env.home.starts_with('/') {
         return Err(EvaluateError::RelativeHome(env.home.clone()));
     }
+    check_edit(request)?;
     let home = normalize(&env.home, "/", "/");
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
     canonical.diff_fingerprint = request.context.diff_fingerprint.clone();
@@ -160,6 +161,11 @@ pub fn evaluate(
         root,
         trusted: is_trusted(policy, request, &home),
         own: &env.own,
+        edit: request
+            .context
+            .edit
+            .as_ref()
+            .filter(|_| request.action.kind == ActionKind::FileWrite),
     };
     let mut facts = Facts::default();
     let mut verdicts = match &script {
@@ -188,6 +194,22 @@ pub fn evaluate(
         policy_version: policy.version().to_owned(),
         evidence,
     })
+}
+
+/// An edit's text is bounded like every other part of a request.
+fn check_edit(request: &ActionRequest) -> Result<(), CanonError> {
+    let Some(edit) = &request.context.edit else {
+        return Ok(());
+    };
+    let longest = edit.new.len().max(edit.old.as_ref().map_or(0, String::len));
+    if longest > MAX_EDIT_BYTES {
+        return Err(CanonError::TooLarge {
+            what: "the edit",
+            size: longest,
+            limit: MAX_EDIT_BYTES,
+        });
+    }
+    Ok(())
 }
 
 /// The repository root: the request's absolute repo path, else the cwd.

@@ -8,7 +8,7 @@
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::request::{Action, ActionContext, ActionRequest};
+use crate::request::{Action, ActionContext, ActionRequest, EditText, MAX_EDIT_BYTES};
 use crate::types::{ActionKind, RequestedBy};
 
 /// What the payload does not say, supplied by the caller.
@@ -45,7 +45,8 @@ pub fn is_claude_hook(payload: &Value) -> bool {
 ///
 /// Bash → `shell` (the command line), Read/Glob/Grep → `file_read`, Write/Edit/MultiEdit/
 /// NotebookEdit → `file_write` (the new content's SHA-256 as `context.diff_fingerprint`, so a
-/// grant for one edit never covers another), WebFetch/WebSearch → `network`, `mcp__*` → `mcp`;
+/// grant for one edit never covers another; the text of an Edit, MultiEdit or Write as
+/// `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp`;
 /// any other tool → `other` with its name in `action.tool`.
 pub fn action_from_claude_hook(
     payload: &Value,
@@ -71,6 +72,7 @@ pub fn action_from_claude_hook(
         .and_then(Value::as_str)
         .map(str::to_owned);
     let (action, diff_fingerprint) = action_for_tool(tool_name, input, cwd)?;
+    let edit = edit_text(tool_name, input);
     let reason = input
         .get("description")
         .and_then(Value::as_str)
@@ -88,6 +90,7 @@ pub fn action_from_claude_hook(
         context: ActionContext {
             repo: defaults.repo.clone(),
             diff_fingerprint,
+            edit,
             ..ActionContext::default()
         },
         reason,
@@ -151,6 +154,62 @@ fn action_for_tool(
         _ => {}
     }
     Ok((action, fingerprint))
+}
+
+/// The text an Edit, MultiEdit or Write writes (and what it replaces), cut to
+/// [`MAX_EDIT_BYTES`] per side.
+fn edit_text(tool: &str, input: &Value) -> Option<EditText> {
+    let (old, new) = match tool {
+        "Write" => (None, text(input, "content").to_owned()),
+        "Edit" => (
+            Some(text(input, "old_string").to_owned()),
+            text(input, "new_string").to_owned(),
+        ),
+        "MultiEdit" => {
+            let edits = input.get("edits").and_then(Value::as_array);
+            let joined = |field: &str| {
+                edits
+                    .into_iter()
+                    .flatten()
+                    .map(|e| text(e, field))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            (Some(joined("old_string")), joined("new_string"))
+        }
+        _ => return None,
+    };
+    let mut truncated = false;
+    let mut cut = |s: String| {
+        let (kept, was_cut) = cut_to(s, MAX_EDIT_BYTES);
+        truncated |= was_cut;
+        kept
+    };
+    let old = old.map(&mut cut);
+    let new = cut(new);
+    Some(EditText {
+        old,
+        new,
+        truncated,
+    })
+}
+
+/// The string `field` of `value`, empty when absent.
+fn text<'a>(value: &'a Value, field: &str) -> &'a str {
+    value.get(field).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// `text` cut to at most `limit` bytes on a character boundary, and whether it was cut.
+fn cut_to(mut text: String, limit: usize) -> (String, bool) {
+    if text.len() <= limit {
+        return (text, false);
+    }
+    let end = (0..=limit)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    text.truncate(end);
+    (text, true)
 }
 
 /// WebSearch reaches the allowed domains when it names them, else the search engine.

@@ -11,9 +11,11 @@ pub mod canon;
 mod classify;
 mod classify_cloud;
 mod classify_cmd;
+mod classify_destroy;
 mod classify_git;
 mod classify_packages;
 mod classify_self;
+mod classify_tooling;
 mod classify_tools;
 mod commands;
 mod decide;
@@ -42,6 +44,7 @@ mod shell_plain;
 mod shell_word;
 pub mod status;
 pub mod suggest;
+mod tooling;
 pub mod types;
 mod verdict;
 pub mod wrappers;
@@ -64,7 +67,7 @@ pub use policy::{
     Approvals, CommandProfile, DenyMemory, Lifetimes, PipeToShell, Policy, PolicyError,
 };
 pub use quick::{quick_decisions, QuickDecision};
-pub use request::{Action, ActionContext, ActionRequest};
+pub use request::{Action, ActionContext, ActionRequest, EditText, MAX_EDIT_BYTES};
 pub use scope::ScopeError;
 pub use shell_word::{has_suspicious_chars, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};

@@ -25,7 +25,8 @@ pub struct Policy {
     pub pipe_to_shell: PipeToShell,
     /// Repositories (globs on the repo path or name) whose verifier profiles run without asking.
     pub trusted_repos: Vec<String>,
-    /// Secret files (globs; `~/` is the home directory): never read, written or sent.
+    /// Secret files (globs; `~/` is any user's home: this one's, `/home/*/`, `/root/`,
+    /// `/Users/*/`): never read, written or sent.
     pub sensitive_paths: Vec<String>,
     /// Exceptions to `sensitive_paths` (`.env.example`, public keys).
     pub not_sensitive: Vec<String>,
@@ -190,6 +191,8 @@ pub(crate) struct Compiled {
     pub dependency: GlobSet,
     pub trusted: GlobSet,
     pub block: GlobSet,
+    /// [`crate::tooling::TOOLING`]'s globs, in its order.
+    pub tooling: GlobSet,
 }
 
 impl PartialEq for Policy {
@@ -238,6 +241,12 @@ impl Policy {
             .max()
             .unwrap_or(1)
             .max(1)
+    }
+
+    /// The security tooling `rel` (relative to a repository root) configures.
+    pub(crate) fn tooling(&self, rel: &str) -> Option<crate::tooling::Tooling> {
+        let first = *self.compiled.tooling.matches(rel).first()?;
+        crate::tooling::TOOLING.get(first).map(|(_, tool)| *tool)
     }
 
     /// The longest lifetime a grant of `scope` may have.
@@ -297,13 +306,14 @@ impl Policy {
 
     fn compile(&self) -> Result<Compiled, (String, String)> {
         Ok(Compiled {
-            sensitive: glob_set(&self.sensitive_paths, true)?,
-            not_sensitive: glob_set(&self.not_sensitive, true)?,
+            sensitive: glob_set(&in_every_home(&self.sensitive_paths), true)?,
+            not_sensitive: glob_set(&in_every_home(&self.not_sensitive), true)?,
             ci: glob_set(&self.ci_paths, true)?,
             security: glob_set(&self.security_paths, true)?,
             dependency: glob_set(&self.dependency_paths, true)?,
             trusted: glob_set(&self.trusted_repos, true)?,
             block: glob_set(&self.block_patterns, false)?,
+            tooling: glob_set(&crate::tooling::globs(), true)?,
         })
     }
 
@@ -311,6 +321,22 @@ impl Policy {
         let digest = Sha256::digest(self.to_toml().as_bytes());
         hex::encode(digest).chars().take(16).collect()
     }
+}
+
+/// Where users' homes are: a `~/` pattern holds in every one of them, not only this user's.
+const EVERY_HOME: &[&str] = &["/home/*/", "/root/", "/Users/*/"];
+
+/// `patterns`, each `~/…` one followed by its form in every user's home
+/// (`~/.aws/**` also gives `/home/*/.aws/**`, `/root/.aws/**`, `/Users/*/.aws/**`).
+fn in_every_home(patterns: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(patterns.len());
+    for pattern in patterns {
+        out.push(pattern.clone());
+        if let Some(rest) = pattern.strip_prefix("~/") {
+            out.extend(EVERY_HOME.iter().map(|home| format!("{home}{rest}")));
+        }
+    }
+    out
 }
 
 /// A glob set; `paths` makes `*` stop at `/`.

@@ -130,7 +130,7 @@ pub(crate) fn default_policy() -> Policy {
         sensitive_paths: strings(SENSITIVE),
         not_sensitive: strings(NOT_SENSITIVE),
         ci_paths: strings(CI),
-        security_paths: strings(SECURITY),
+        security_paths: security_paths(),
         dependency_paths: strings(DEPENDENCY),
         block_patterns: Vec::new(),
         network_allowlist: strings(NETWORK),
@@ -210,19 +210,15 @@ const CI: &[&str] = &[
     ".drone.yml",
 ];
 
-const SECURITY: &[&str] = &[
-    "CODEOWNERS",
-    ".github/CODEOWNERS",
-    "docs/CODEOWNERS",
-    "SECURITY.md",
-    ".github/dependabot.yml",
-    ".gitleaks.toml",
-    ".pre-commit-config.yaml",
-    ".github/settings.yml",
-    ".git/hooks/**",
-    ".git/config",
-    ".gitattributes",
-];
+/// Security configuration besides the security tooling, whose files are all security
+/// configuration too.
+const SECURITY: &[&str] = &[".git/hooks/**", ".git/config", ".gitattributes"];
+
+fn security_paths() -> Vec<String> {
+    let mut out = crate::tooling::globs();
+    out.extend(strings(SECURITY));
+    out
+}
 
 const DEPENDENCY: &[&str] = &[
     "**/Cargo.toml",

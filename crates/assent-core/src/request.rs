@@ -65,4 +65,28 @@ pub struct ActionContext {
     pub run_mode: Option<RunMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_type: Option<String>,
+    /// What a file edit writes, when the caller sends it (the Claude Code gate does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit: Option<EditText>,
+}
+
+/// Longest `old` or `new` text of an [`EditText`] (bytes); the gate cuts longer ones.
+pub const MAX_EDIT_BYTES: usize = 64 * 1024;
+
+/// The text of a file edit as the agent's tool gave it (Claude Code's Edit, MultiEdit and
+/// Write), so the policy can tell what the edit does, e.g. that it removes a secret-scanning
+/// hook. `context.diff_fingerprint` still binds grants to the exact content.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditText {
+    /// The text the edit replaces (every `old_string`, one after another); `None` when it
+    /// writes the whole file, whose old content the request does not carry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    /// The text it writes: every `new_string`, or the whole new content.
+    #[serde(default)]
+    pub new: String,
+    /// The tool's text was longer than [`MAX_EDIT_BYTES`] and was cut there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }

@@ -16,7 +16,7 @@ use crate::shell_guard::{
 };
 use crate::shell_word::{expand, guarded, heredoc_substitutions, quote, WordEnv};
 
-use crate::wrappers::{effective, program_name};
+use crate::wrappers::{effective, program_name, raises_privileges};
 
 /// Deepest nesting of scripts inside scripts (`$(…)`, `sh -c`) that is followed.
 const MAX_DEPTH: usize = 8;
@@ -57,6 +57,9 @@ pub struct ParsedCommand {
     pub substitutions: Vec<usize>,
     /// Its arguments are a script that was parsed (`bash -c`, `eval`).
     pub runs_inline_script: bool,
+    /// Runs with elevated privileges: under `sudo`/`doas` itself, or in a script such a
+    /// command runs (`sudo bash -c 'rm -rf /etc/x'`).
+    pub privileged: bool,
     /// Its redirections, spelled canonically (`2>&1`, `>/abs/path`).
     pub redirect_words: Vec<String>,
 }
@@ -82,6 +85,8 @@ struct Walker<'a> {
     parens_left: usize,
     /// Per script being walked: where a `(` is followed by a spaced `(` (`( (cmd) )`).
     spaced_parens: Vec<Vec<usize>>,
+    /// The script being walked runs with elevated privileges (`sudo bash -c …`).
+    privileged: bool,
 }
 
 /// Parses `line` run in `cwd`; `home` expands `~` and `$HOME`.
@@ -110,8 +115,11 @@ pub fn from_argv(argv: &[String], cwd: &str, home: &str) -> ShellScript {
         ..ParsedCommand::default()
     };
     walker.next_pipeline = 1;
-    if let Some(script) = effective(argv).inline_script {
+    let eff = effective(argv);
+    parsed.privileged = eff.wrappers.iter().any(|w| raises_privileges(w));
+    if let Some(script) = eff.inline_script {
         parsed.runs_inline_script = true;
+        walker.privileged = parsed.privileged;
         walker.script_text(&script, 1, &mut parsed.substitutions);
     }
     walker.script.commands.push(parsed);
@@ -129,6 +137,7 @@ impl<'a> Walker<'a> {
             next_pipeline: 0,
             parens_left: MAX_PARENS_PER_LINE,
             spaced_parens: Vec::new(),
+            privileged: false,
         }
     }
 }
@@ -381,9 +390,12 @@ impl Walker<'_> {
             }
         }
         let eff = effective(&parsed.argv);
+        parsed.privileged = self.privileged || eff.wrappers.iter().any(|w| raises_privileges(w));
         if let Some(script) = &eff.inline_script {
             parsed.runs_inline_script = true;
+            let outer = std::mem::replace(&mut self.privileged, parsed.privileged);
             self.script_text(script, depth + 1, &mut subs);
+            self.privileged = outer;
         }
         self.follow_cd(eff.argv);
         parsed.substitutions = subs;

@@ -131,6 +131,8 @@ pub(crate) struct Ctx<'a> {
     pub trusted: bool,
     /// Assent's own places and the agents' hook configuration: blocked.
     pub own: &'a crate::own_places::OwnPlaces,
+    /// What a file edit writes, for the paths of a `file_write` action.
+    pub edit: Option<&'a crate::request::EditText>,
 }
 
 /// How a path is touched.
@@ -247,6 +249,9 @@ impl Ctx<'_> {
         if access == Access::Read {
             return None;
         }
+        if let Some(v) = crate::classify_tooling::path(rel, access, self, facts) {
+            return Some(v);
+        }
         let c = &self.policy.compiled;
         if c.ci.is_match(rel) {
             facts.path(PathRisk::Ci);
@@ -301,7 +306,7 @@ impl Ctx<'_> {
     }
 }
 
-fn is_harmless_device(path: &str) -> bool {
+pub(crate) fn is_harmless_device(path: &str) -> bool {
     matches!(
         path,
         "/dev/null"

@@ -42,6 +42,11 @@ pub fn program_name(word: &str) -> &str {
     word
 }
 
+/// Whether the wrapper `name` runs its command with elevated privileges.
+pub fn raises_privileges(name: &str) -> bool {
+    matches!(name, "sudo" | "doas")
+}
+
 /// Whether `name` is a shell interpreter.
 pub fn is_shell(name: &str) -> bool {
     SHELLS.contains(&name)
@@ -56,7 +61,7 @@ pub fn effective(argv: &[String]) -> Effective<'_> {
         let name = program_name(first);
         let args = rest.get(1..).unwrap_or_default();
         let next = match name {
-            "sudo" | "doas" => skip_options(
+            name if raises_privileges(name) => skip_options(
                 args,
                 &["-u", "-g", "-p", "-C", "-h", "-U", "-r", "-t", "-T", "-D"],
             ),

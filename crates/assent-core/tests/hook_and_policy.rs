@@ -128,6 +128,86 @@ fn edits_with_different_content_hash_differently() {
 }
 
 #[test]
+fn edits_carry_their_text_for_the_policy() {
+    let d = HookDefaults::default();
+    let edit_of = |tool: &str, input: serde_json::Value| {
+        action_from_claude_hook(&hook(tool, input), &d)
+            .unwrap()
+            .context
+            .edit
+    };
+    let write = edit_of(
+        "Write",
+        json!({"file_path": "/home/dev/shop/a.rs", "content": "fn main() {}"}),
+    )
+    .unwrap();
+    assert_eq!(
+        (write.old, write.new.as_str()),
+        (None, "fn main() {}"),
+        "a Write carries its content; the old file is not known"
+    );
+    let edit = edit_of(
+        "Edit",
+        json!({"file_path": "/home/dev/shop/a.rs", "old_string": "a", "new_string": "b"}),
+    )
+    .unwrap();
+    assert_eq!(
+        (edit.old.as_deref(), edit.new.as_str()),
+        (Some("a"), "b"),
+        "an Edit carries what it replaces and what it writes"
+    );
+    let multi = edit_of(
+        "MultiEdit",
+        json!({"file_path": "/home/dev/shop/a.rs", "edits": [
+            {"old_string": "a", "new_string": "b"}, {"old_string": "c", "new_string": "d"}]}),
+    )
+    .unwrap();
+    assert_eq!(
+        (multi.old.as_deref(), multi.new.as_str()),
+        (Some("a\nc"), "b\nd"),
+        "a MultiEdit carries every edit, one after another"
+    );
+    assert_eq!(
+        edit_of("Bash", json!({"command": "ls"})),
+        None,
+        "a command is no edit"
+    );
+    let huge = "é".repeat(assent_core::MAX_EDIT_BYTES);
+    let cut = edit_of(
+        "Write",
+        json!({"file_path": "/home/dev/shop/a.rs", "content": huge}),
+    )
+    .unwrap();
+    assert!(
+        cut.truncated && cut.new.len() <= assent_core::MAX_EDIT_BYTES,
+        "a long content is cut to the limit, and says so"
+    );
+    let req = action_from_claude_hook(
+        &hook(
+            "Write",
+            json!({"file_path": "/home/dev/shop/a.rs", "content": huge}),
+        ),
+        &d,
+    )
+    .unwrap();
+    assert!(
+        assent_core::evaluate(&Policy::default(), &req, &env()).is_ok(),
+        "the gate's cut edit evaluates"
+    );
+    let mut too_long = req;
+    too_long.context.edit.as_mut().unwrap().new = "x".repeat(assent_core::MAX_EDIT_BYTES + 1);
+    assert!(
+        matches!(
+            assent_core::evaluate(&Policy::default(), &too_long, &env()),
+            Err(assent_core::EvaluateError::Canon(
+                assent_core::CanonError::TooLarge { .. }
+            ))
+        ),
+        "an edit over the limit sent straight to the API is refused, like any oversized part"
+    );
+}
+
+#[test]
 fn malformed_payloads_are_errors() {
     let d = HookDefaults::default();
     assert_eq!(

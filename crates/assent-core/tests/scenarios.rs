@@ -11,94 +11,10 @@
 mod common;
 
 use assent_core::{ActionKind, ActionRequest, Decision, Policy, Role, ScopeKind};
+use common::scenario::*;
 use common::*;
 
 use Decision::{Ask, Auto, Block, Escalate};
-
-struct Row {
-    name: &'static str,
-    request: ActionRequest,
-    decision: Decision,
-    rule: &'static str,
-    role: Option<Role>,
-    profile: Option<&'static str>,
-    why: &'static str,
-}
-
-fn row(
-    name: &'static str,
-    request: ActionRequest,
-    decision: Decision,
-    rule: &'static str,
-    why: &'static str,
-) -> Row {
-    Row {
-        name,
-        request,
-        decision,
-        rule,
-        role: None,
-        profile: None,
-        why,
-    }
-}
-
-fn with_role(mut r: Row, role: Role) -> Row {
-    r.role = Some(role);
-    r
-}
-
-fn with_profile(mut r: Row, profile: &'static str) -> Row {
-    r.profile = Some(profile);
-    r
-}
-
-fn check(rows: Vec<Row>, policy: &Policy) {
-    for r in rows {
-        let e = eval(policy, &r.request);
-        let d = &e.decision;
-        assert_eq!(
-            d.decision, r.decision,
-            "[{}] decision: {} (got rule {}, reasons {:?})",
-            r.name, r.why, d.rule, d.reasons
-        );
-        assert_eq!(
-            d.rule, r.rule,
-            "[{}] rule: {} (reasons {:?})",
-            r.name, r.why, d.reasons
-        );
-        assert_eq!(
-            d.required_role, r.role,
-            "[{}] required role: {}",
-            r.name, r.why
-        );
-        assert_eq!(
-            d.profile.as_deref(),
-            r.profile,
-            "[{}] profile: {}",
-            r.name,
-            r.why
-        );
-        assert!(
-            !d.reasons.is_empty(),
-            "[{}] every answer must explain itself",
-            r.name
-        );
-        if matches!(d.decision, Auto | Block) {
-            assert!(
-                d.offered_scopes.is_empty(),
-                "[{}] auto and block never offer a scope to approve",
-                r.name
-            );
-        } else {
-            assert!(
-                d.offered_scopes.contains(&ScopeKind::Once),
-                "[{}] ask always offers approve-once",
-                r.name
-            );
-        }
-    }
-}
 
 #[test]
 fn seed_drills_and_examples() {
@@ -465,8 +381,8 @@ fn ask_list() {
                     "codeowners",
                     file(ActionKind::FileWrite, "/home/dev/shop/CODEOWNERS"),
                     Ask,
-                    "ask.security_config",
-                    "ownership is security config",
+                    "ask.security_tooling",
+                    "code owners are security tooling: never auto, a security reviewer decides",
                 ),
                 Role::SecurityReviewer,
             ),
@@ -474,6 +390,16 @@ fn ask_list() {
                 row(
                     "git hook",
                     shell("echo x > .git/hooks/pre-commit"),
+                    Ask,
+                    "ask.security_tooling",
+                    "the pre-commit hook runs the secret scanners: security tooling",
+                ),
+                Role::SecurityReviewer,
+            ),
+            with_role(
+                row(
+                    "another git hook",
+                    shell("echo x > .git/hooks/post-merge"),
                     Ask,
                     "ask.security_config",
                     "git hooks run code",

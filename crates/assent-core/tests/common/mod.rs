@@ -2,6 +2,7 @@
 #![allow(dead_code, reason = "each test file uses a subset")]
 
 pub mod links;
+pub mod scenario;
 
 use assent_core::{
     evaluate, Action, ActionContext, ActionKind, ActionRequest, Environment, Evaluation, Policy,

@@ -310,3 +310,38 @@ async fn metrics_show_where_the_prompts_come_from() {
     );
     svc.stop().await;
 }
+
+#[tokio::test]
+async fn suggestions_come_from_what_people_decided() {
+    let svc = Service::start().await;
+    let (status, none) = svc.get("/v1/suggestions", &svc.approver).await;
+    assert_eq!(status, StatusCode::OK, "{none}");
+    assert_eq!(
+        none["suggestions"],
+        json!([]),
+        "nothing decided, nothing suggested"
+    );
+    for run in ["r-1", "r-2", "r-3"] {
+        let id = prompt_id(&svc, &maven(run)).await;
+        svc.approve_for_run(&id).await;
+    }
+    let (_, got) = svc.get("/v1/suggestions?since_days=7", &svc.approver).await;
+    assert_eq!(
+        got["suggestions"][0]["change"],
+        json!({"change": "trust_repo", "repo": "/home/dev/shop"}),
+        "maven-test approved 3 of 3 times in one repo: trust the repo ({got})"
+    );
+    let (status, _) = svc.get("/v1/suggestions", &svc.requester).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "agents do not tune the policy"
+    );
+    let (status, _) = svc.get("/v1/suggestions?since_days=0", &svc.approver).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "a window of no days is refused"
+    );
+    svc.stop().await;
+}

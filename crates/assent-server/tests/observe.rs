@@ -34,6 +34,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/runs/{id}/resume"),
     ("get", "/v1/events"),
     ("get", "/v1/audit"),
+    ("get", "/v1/suggestions"),
     ("get", "/v1/metrics"),
     ("get", "/metrics"),
 ];

@@ -10,6 +10,7 @@ pub mod me;
 pub mod observe;
 pub mod openapi;
 pub mod runs;
+pub mod suggestions;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -41,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/runs/{id}/resume", post(runs::run_resume))
         .route("/v1/events", get(events::event_stream))
         .route("/v1/audit", get(observe::audit_list))
+        .route("/v1/suggestions", get(suggestions::suggestion_list))
         .route("/v1/metrics", get(observe::metrics_json))
         .route("/metrics", get(observe::metrics_prometheus))
         .fallback(not_found)

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{actions, approvals, decide, denials, events, grants, me, observe, runs};
+use super::{actions, approvals, decide, denials, events, grants, me, observe, runs, suggestions};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -29,6 +29,7 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         events::event_stream,
         observe::healthz,
         observe::audit_list,
+        suggestions::suggestion_list,
         observe::metrics_json,
         observe::metrics_prometheus,
         openapi_json,

@@ -81,6 +81,14 @@ async fn audit_list(bridge: Shared<'_>, run_id: Option<String>) -> Result<Value,
 }
 
 #[tauri::command]
+async fn insights_get(
+    bridge: Shared<'_>,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::InsightsGet { since }).await
+}
+
+#[tauri::command]
 async fn pause_set(
     bridge: Shared<'_>,
     choice: assent_desktop::pause::PauseChoice,
@@ -137,6 +145,7 @@ fn main() -> ExitCode {
             grant_revoke,
             run_resume,
             audit_list,
+            insights_get,
             pause_set,
             settings_get,
             settings_save,

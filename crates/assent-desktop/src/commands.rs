@@ -8,6 +8,7 @@ use assent_protocol::Me;
 use serde::{Deserialize, Serialize};
 
 use crate::hub::{locked, Hub, Switched};
+use crate::insights;
 use crate::ipc::CommandError;
 use crate::live::Input;
 use crate::settings::Settings;
@@ -53,6 +54,11 @@ pub(crate) async fn handle(
         WindowCall::AuditList { run_id } => {
             let run_id = run_id.filter(|id| !id.trim().is_empty());
             to_json(&hub.client().audit(None, run_id.as_deref()).await?)
+        }
+        WindowCall::InsightsGet { since } => {
+            let since = insights::check_since(since, chrono::Utc::now())
+                .map_err(|err| CommandError::invalid(err.to_string()))?;
+            to_json(&insights::gather(&hub.client(), since).await?)
         }
         WindowCall::PauseSet { choice } => {
             hub.inputs

@@ -1,12 +1,15 @@
-//! Test fixtures: a pending approval as the service sends it.
+//! Test fixtures: a pending approval as the service sends it, and a real service to talk to.
 #![allow(clippy::expect_used, reason = "tests")]
 
+use assent_core::{Action, ActionContext, ActionRequest, Policy};
 use assent_core::{
     ActionKind, ApprovalEvidence, ApprovalStatus, Decision, FallbackOnTimeout, IdentityKind,
     RequestedBy, RiskLevel, Role, ScopeKind, ALL_ROLES,
 };
 use assent_protocol::{Approval, Me, Recommendation};
+use assent_server::{App, Config, Tokens};
 use chrono::{DateTime, Utc};
+use tokio::sync::oneshot;
 
 pub fn at(seconds: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_800_000_000 + seconds, 0).expect("valid timestamp")
@@ -79,5 +82,58 @@ pub fn approval(id: &str) -> Approval {
         approvals: Vec::new(),
         quick_decisions: Vec::new(),
         agents_waiting: 0,
+    }
+}
+
+/// A real service in this process (real SQLite file, real HTTP on a free port); it stops when
+/// dropped.
+pub struct Running {
+    _dir: tempfile::TempDir,
+    pub url: String,
+    pub tokens: Tokens,
+    _stop: oneshot::Sender<()>,
+}
+
+pub async fn service() -> Running {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    let app = App::open(Config::new(dir.path(), Policy::default()))
+        .await
+        .expect("open");
+    let tokens = app.tokens().clone();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(app.serve(listener, async {
+        let _ = stopped.await;
+    }));
+    Running {
+        _dir: dir,
+        url,
+        tokens,
+        _stop: stop,
+    }
+}
+
+/// `mvn -q test` in `/work/shop`: the default policy asks a person.
+pub fn asked(run_id: &str) -> ActionRequest {
+    ActionRequest {
+        run_id: run_id.to_owned(),
+        task_id: "task".to_owned(),
+        requested_by: RequestedBy::Agent,
+        idempotency_key: None,
+        action: Action {
+            kind: ActionKind::Shell,
+            command: Some("mvn -q test".to_owned()),
+            argv: None,
+            cwd: "/work/shop".to_owned(),
+            paths: Vec::new(),
+            network: Vec::new(),
+            credential_scope: None,
+            tool: None,
+        },
+        context: ActionContext::default(),
+        reason: "run the tests".to_owned(),
     }
 }

@@ -3,63 +3,12 @@
 #![allow(clippy::expect_used, clippy::panic, reason = "tests")]
 
 use super::*;
-use assent_core::{Action, ActionContext, ActionKind, ActionRequest, Policy, RequestedBy};
-use assent_server::{App, Config, Tokens};
-
-struct Running {
-    _dir: tempfile::TempDir,
-    url: String,
-    tokens: Tokens,
-    _stop: oneshot::Sender<()>,
-}
-
-async fn service() -> Running {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let app = App::open(Config::new(dir.path(), Policy::default()))
-        .await
-        .expect("open");
-    let tokens = app.tokens().clone();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(app.serve(listener, async {
-        let _ = stopped.await;
-    }));
-    Running {
-        _dir: dir,
-        url,
-        tokens,
-        _stop: stop,
-    }
-}
+use crate::fixtures::{asked, service, Running};
 
 fn remote(running: &Running, token: &str) -> Service {
     Service::Remote {
         url: running.url.clone(),
         token: token.to_owned(),
-    }
-}
-
-fn asked(run_id: &str) -> ActionRequest {
-    ActionRequest {
-        run_id: run_id.to_owned(),
-        task_id: "task".to_owned(),
-        requested_by: RequestedBy::Agent,
-        idempotency_key: None,
-        action: Action {
-            kind: ActionKind::Shell,
-            command: Some("mvn -q test".to_owned()),
-            argv: None,
-            cwd: "/work/shop".to_owned(),
-            paths: Vec::new(),
-            network: Vec::new(),
-            credential_scope: None,
-            tool: None,
-        },
-        context: ActionContext::default(),
-        reason: "run the tests".to_owned(),
     }
 }
 

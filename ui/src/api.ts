@@ -2,6 +2,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
+import type { Insights } from './types';
 
 export const DESK_EVENT = 'assent:desk';
 
@@ -12,6 +13,7 @@ export const api = {
   revoke: (grantId: string, reason: string) => invoke<void>('grant_revoke', { grantId, reason }),
   resumeRun: (runId: string) => invoke<void>('run_resume', { runId }),
   audit: (runId: string | null) => invoke<AuditEvent[]>('audit_list', { runId }),
+  insights: (since: Date) => invoke<Insights>('insights_get', { since: since.toISOString() }),
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),
   saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),

@@ -91,6 +91,14 @@ async fn denial_forget(bridge: Shared<'_>, approval_id: String) -> Result<Value,
 }
 
 #[tauri::command]
+async fn insights_get(
+    bridge: Shared<'_>,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::InsightsGet { since }).await
+}
+
+#[tauri::command]
 async fn pause_set(
     bridge: Shared<'_>,
     choice: assent_desktop::pause::PauseChoice,
@@ -149,6 +157,7 @@ fn main() -> ExitCode {
             audit_list,
             denial_list,
             denial_forget,
+            insights_get,
             pause_set,
             settings_get,
             settings_save,

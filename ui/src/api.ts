@@ -2,6 +2,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Approval, AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
+import type { Insights } from './types';
 
 export const DESK_EVENT = 'assent:desk';
 
@@ -16,6 +17,7 @@ export const api = {
   denials: (runId: string) => invoke<Approval[]>('denial_list', { runId }),
   /** Undo a remembered denial: the next equivalent request asks again. */
   forgetDenial: (approvalId: string) => invoke<Approval>('denial_forget', { approvalId }),
+  insights: (since: Date) => invoke<Insights>('insights_get', { since: since.toISOString() }),
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),
   saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),

@@ -5,10 +5,11 @@ import type { DeskSnapshot } from './types';
 import { Grants } from './views/Grants';
 import { History } from './views/History';
 import { HeldRuns } from './views/HeldRuns';
+import { Insights } from './views/Insights';
 import { Pending } from './views/Pending';
 import { Settings } from './views/Settings';
 
-type Tab = 'pending' | 'grants' | 'history' | 'settings';
+type Tab = 'pending' | 'grants' | 'history' | 'insights' | 'settings';
 
 const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
@@ -47,6 +48,7 @@ export function App() {
     ['pending', `Pending (${desk.pending.length})`],
     ['grants', `Grants (${activeGrants})`],
     ['history', 'History'],
+    ['insights', 'Insights'],
     ['settings', 'Settings'],
   ];
   return (
@@ -78,6 +80,7 @@ export function App() {
         {tab === 'pending' && <Pending pending={desk.pending} me={desk.me} focus={focus} onFocused={() => setFocus(null)} />}
         {tab === 'grants' && <Grants grants={desk.grants} />}
         {tab === 'history' && <History />}
+        {tab === 'insights' && <Insights pending={desk.pending} link={desk.link} />}
         {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} />}
       </main>
     </div>

@@ -138,7 +138,9 @@ export type AuditDecision =
   | 'executed'
   | 'resumed'
   /** A person undid a remembered denial: equivalent requests of the run ask again. */
-  | 'forgotten';
+  | 'forgotten'
+  /** `assent policy suggest --apply` changed the policy file. */
+  | 'policy_changed';
 
 export interface AuditEvent {
   event_id: string;
@@ -221,4 +223,61 @@ export interface SettingsInput {
   token: string | null;
   notifications: boolean;
   autostart: boolean;
+}
+
+/** Seconds from a prompt opening to a person's decision. */
+export interface DecisionTimes {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+}
+
+/** How the prompts of one policy rule or command profile went. */
+export interface PromptStats {
+  prompts: number;
+  approved: number;
+  denied: number;
+  /** Nobody answered in time. */
+  timed_out: number;
+  /** approved / (approved + denied); 0 when none was decided. */
+  approve_rate: number;
+  deny_rate: number;
+  time_to_decide_seconds: DecisionTimes;
+  /** Approved within 2 s of opening: read too fast to be a judgment. */
+  rubber_stamps: number;
+  remembered_denials: number;
+}
+
+/** `GET /v1/metrics`: totals since the service started. */
+export interface Metrics {
+  actions_by_decision: Record<string, number>;
+  actions_total: number;
+  prompts_opened: number;
+  prompts_pending: number;
+  batch_size: { mean: number; max: number };
+  time_to_decision_seconds: DecisionTimes;
+  grants_active: number;
+  prompts_per_100_actions: number;
+  by_rule: Record<string, PromptStats>;
+  by_profile: Record<string, PromptStats>;
+  /** Over the runs that had any prompt. */
+  prompts_per_run: { runs: number; mean: number; max: number };
+  rubber_stamps: number;
+  /** Requests answered by a person's earlier denial instead of a new prompt. */
+  remembered_denials: number;
+  /** Executions the agent reported that nothing allowed. */
+  uncovered_executions: number;
+}
+
+/** An audited decision trimmed to what the Insights charts count. */
+export type InsightEvent = Pick<AuditEvent, 'timestamp' | 'decision' | 'run_id' | 'approval_id' | 'action_id' | 'repo'>;
+
+/** `insights_get`: the metrics, and the audit's prompt decisions since `since` (oldest first). */
+export interface Insights {
+  metrics: Metrics;
+  since: string;
+  events: InsightEvent[];
+  /** False when the audit held more than one view reads: the newest days are missing. */
+  complete: boolean;
 }

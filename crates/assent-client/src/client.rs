@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent};
 use assent_protocol::{
-    Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, Me, RevokeRequest,
-    RunEndResponse, RunList, RunState, SubmitResponse,
+    Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, Me, Metrics,
+    RevokeRequest, RunEndResponse, RunList, RunState, SubmitResponse,
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -221,6 +221,12 @@ impl Client {
         Ok(match answer {
             AuditAnswer::List(events) | AuditAnswer::Wrapped { events } => events,
         })
+    }
+
+    /// `GET /v1/metrics` (person): what the service decided, where the prompts come from (per
+    /// rule and command profile) and how fast people answered.
+    pub async fn metrics(&self) -> Result<Metrics, ClientError> {
+        self.send(self.get("/v1/metrics"), CALL_TIMEOUT).await
     }
 
     /// `GET /healthz`.

@@ -193,6 +193,30 @@ async fn submit_wait_decide_grants_revoke_audit_and_end_run() {
         .await
         .unwrap();
     assert!(later.is_empty(), "nothing is audited in the future");
+    let metrics = desk.metrics().await.unwrap();
+    assert_eq!(
+        (metrics.prompts_opened, metrics.prompts_pending),
+        (1, 0),
+        "one prompt opened and settled: {metrics:?}"
+    );
+    let rule = settled.rule.clone();
+    let stats = metrics.by_rule.get(&rule).cloned().unwrap_or_default();
+    assert_eq!(
+        (
+            stats.prompts,
+            stats.approved,
+            stats.denied,
+            stats.approve_rate
+        ),
+        (1, 1, 0, 1.0),
+        "the prompt is counted under the rule that opened it, {rule}: {:?}",
+        metrics.by_rule
+    );
+    assert_eq!(
+        (metrics.prompts_per_run.runs, metrics.prompts_per_run.max),
+        (1, 1),
+        "one run had one prompt"
+    );
     let ended = agent.end_run("r1").await.unwrap();
     assert_eq!(ended.run_id, "r1", "the run end is acknowledged");
     service.stop().await;
@@ -219,6 +243,14 @@ async fn errors_carry_status_and_code() {
             ..
         }) => {}
         other => panic!("the requester may not list prompts, got {other:?}"),
+    }
+    match agent.metrics().await {
+        Err(ClientError::Api {
+            status: 403,
+            code: ErrorCode::Forbidden,
+            ..
+        }) => {}
+        other => panic!("metrics are for people, not the requester, got {other:?}"),
     }
     match agent.approval("no-such-approval", None).await {
         Err(ClientError::Api {

@@ -9,6 +9,7 @@ use assent_protocol::Me;
 use serde::{Deserialize, Serialize};
 
 use crate::hub::{locked, Hub, Switched};
+use crate::insights;
 use crate::ipc::CommandError;
 use crate::live::Input;
 use crate::settings::Settings;
@@ -66,6 +67,11 @@ pub(crate) async fn handle(
                 return Err(CommandError::invalid("which denial to undo?"));
             }
             to_json(&hub.client().forget_denial(&approval_id).await?)
+        }
+        WindowCall::InsightsGet { since } => {
+            let since = insights::check_since(since, chrono::Utc::now())
+                .map_err(|err| CommandError::invalid(err.to_string()))?;
+            to_json(&insights::gather(&hub.client(), since).await?)
         }
         WindowCall::PauseSet { choice } => {
             hub.inputs

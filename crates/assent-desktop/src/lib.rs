@@ -14,6 +14,7 @@ mod commands;
 pub mod desk;
 mod embed;
 pub mod hub;
+pub mod insights;
 mod instance;
 pub mod ipc;
 mod live;

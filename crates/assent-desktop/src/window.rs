@@ -81,6 +81,10 @@ pub enum WindowCall {
     DenialForget {
         approval_id: String,
     },
+    /// The Insights view's figures: the service's metrics and the audit since `since`.
+    InsightsGet {
+        since: chrono::DateTime<chrono::Utc>,
+    },
     PauseSet {
         choice: PauseChoice,
     },
@@ -384,7 +388,17 @@ mod tests {
             serde_json::from_value(serde_json::json!({"command": "desk_snapshot"}))
                 .expect("a call without arguments parses");
         assert!(matches!(call, WindowCall::DeskSnapshot), "{call:?}");
+        let call: WindowCall = serde_json::from_value(serde_json::json!({
+            "command": "insights_get",
+            "args": {"since": "2030-01-01T00:00:00+01:00"}
+        }))
+        .expect("insights_get parses");
+        assert!(
+            matches!(call, WindowCall::InsightsGet { since } if since.to_rfc3339() == "2029-12-31T23:00:00+00:00"),
+            "the page's local midnight arrives as an instant: {call:?}"
+        );
         for hostile in [
+            serde_json::json!({"command": "insights_get", "args": {"since": "two weeks ago"}}),
             serde_json::json!({"command": "shell_exec", "args": {"cmd": "rm -rf ~"}}),
             serde_json::json!({"command": "approval_decide", "args": {"approval_id": "a"}}),
             serde_json::json!("approval_decide"),

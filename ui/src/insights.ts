@@ -1,0 +1,303 @@
+// The Insights view's logic, pure and tested (Vitest): where the prompts come from, how they
+// went and how fast, per day, per rule, per command profile and per run.
+import { visible } from './logic';
+import type { Approval, InsightEvent, Metrics, PromptStats } from './types';
+
+/** Calendar days the charts cover, today included. */
+export const DAYS = 14;
+/** Rules, profiles and runs shown by name; further rules and profiles are summed as others. */
+export const TOP = 10;
+/** The most characters of a name on a chart axis (the table shows it whole). */
+export const LABEL_CHARS = 32;
+
+/** Calendar days: the person's own (`LOCAL`), or `UTC` where a test needs the same everywhere. */
+export interface Calendar {
+  /** `YYYY-MM-DD` of the day the instant `ms` falls on. */
+  dayOf(ms: number): string;
+  /** When the day `offset` days after the day of `ms` starts. */
+  startOfDay(ms: number, offset: number): number;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+const ymd = (year: number, month: number, day: number) => `${year}-${two(month + 1)}-${two(day)}`;
+
+export const LOCAL: Calendar = {
+  dayOf: (ms) => {
+    const d = new Date(ms);
+    return ymd(d.getFullYear(), d.getMonth(), d.getDate());
+  },
+  // A day is 23 or 25 hours around a DST change: count in calendar days, not in hours.
+  startOfDay: (ms, offset) => {
+    const d = new Date(ms);
+    return new Date(d.getFullYear(), d.getMonth(), d.getDate() + offset).getTime();
+  },
+};
+
+export const UTC: Calendar = {
+  dayOf: (ms) => {
+    const d = new Date(ms);
+    return ymd(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  },
+  startOfDay: (ms, offset) => {
+    const d = new Date(ms);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + offset);
+  },
+};
+
+/** When the charts start: the beginning of the day `days - 1` days before today. */
+export function windowStart(now: number, days: number, calendar: Calendar): number {
+  return calendar.startOfDay(now, -(days - 1));
+}
+
+/** The calendar days from the one of `since` to the one of `now`, oldest first. */
+export function calendarDays(since: number, now: number, calendar: Calendar): string[] {
+  const days: string[] = [];
+  for (let offset = 0; offset <= 400; offset++) {
+    const start = calendar.startOfDay(since, offset);
+    if (start > now) break;
+    days.push(calendar.dayOf(start));
+  }
+  return days;
+}
+
+type Settlement = 'approved' | 'denied' | 'expired';
+
+/**
+ * Whether `event` settles a prompt: a person approved or denied it, or nobody answered in
+ * time. The service audits one such event per member of the prompt; a grant running out is
+ * also `expired` but names no action.
+ */
+export function settlesPrompt(event: InsightEvent): event is InsightEvent & { approval_id: string; decision: Settlement } {
+  return (
+    event.approval_id !== undefined &&
+    event.action_id !== undefined &&
+    (event.decision === 'approved' || event.decision === 'denied' || event.decision === 'expired')
+  );
+}
+
+/** Audit events oldest first (the desk sends them so; this does not rely on it). */
+function oldestFirst(events: InsightEvent[]): InsightEvent[] {
+  return [...events].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+}
+
+export interface DayCount {
+  day: string;
+  approved: number;
+  denied: number;
+  /** Nobody answered in time. */
+  timedOut: number;
+  /** Actions the policy allowed without asking. */
+  auto: number;
+  /** Actions the policy refused without asking. */
+  blocked: number;
+}
+
+/**
+ * Per calendar day from `since` to `now`: the prompts approved, denied and timed out, each
+ * counted once on the day it settled (its members and a denial remembered later name the
+ * same prompt), and for context the actions allowed or blocked without asking.
+ */
+export function promptsPerDay(events: InsightEvent[], since: number, now: number, calendar: Calendar): DayCount[] {
+  const days = new Map<string, DayCount>();
+  for (const day of calendarDays(since, now, calendar)) {
+    days.set(day, { day, approved: 0, denied: 0, timedOut: 0, auto: 0, blocked: 0 });
+  }
+  const counted = new Set<string>();
+  for (const event of oldestFirst(events)) {
+    const row = days.get(calendar.dayOf(Date.parse(event.timestamp)));
+    if (!row) continue;
+    if (event.decision === 'auto') row.auto += 1;
+    else if (event.decision === 'blocked') row.blocked += 1;
+    else if (settlesPrompt(event) && !counted.has(event.approval_id)) {
+      counted.add(event.approval_id);
+      if (event.decision === 'approved') row.approved += 1;
+      else if (event.decision === 'denied') row.denied += 1;
+      else row.timedOut += 1;
+    }
+  }
+  return [...days.values()];
+}
+
+/** The days summed. */
+export function totalOf(days: DayCount[]): Omit<DayCount, 'day'> {
+  const total = { approved: 0, denied: 0, timedOut: 0, auto: 0, blocked: 0 };
+  for (const d of days) {
+    total.approved += d.approved;
+    total.denied += d.denied;
+    total.timedOut += d.timedOut;
+    total.auto += d.auto;
+    total.blocked += d.blocked;
+  }
+  return total;
+}
+
+/** One policy rule or command profile (or several summed as others), as the charts and the table show it. */
+export interface StatRow {
+  /** As the service sent it; show it through `label` or `visible`. */
+  name: string;
+  prompts: number;
+  approved: number;
+  denied: number;
+  timedOut: number;
+  /** Neither approved, denied nor timed out: still open, or cancelled. */
+  open: number;
+  /** Approved of those a person decided; null when nobody decided any. */
+  approveRate: number | null;
+  /** Seconds to a person's decision; null when none was decided (and for others). */
+  p50: number | null;
+  p90: number | null;
+  rubberStamps: number;
+  /** How many names this row sums; 0 for a named row. */
+  others: number;
+}
+
+function rate(approved: number, denied: number): number | null {
+  return approved + denied > 0 ? approved / (approved + denied) : null;
+}
+
+function statRow(name: string, s: PromptStats): StatRow {
+  const timed = s.time_to_decide_seconds.count > 0;
+  return {
+    name,
+    prompts: s.prompts,
+    approved: s.approved,
+    denied: s.denied,
+    timedOut: s.timed_out,
+    open: Math.max(0, s.prompts - s.approved - s.denied - s.timed_out),
+    approveRate: rate(s.approved, s.denied),
+    p50: timed ? s.time_to_decide_seconds.p50 : null,
+    p90: timed ? s.time_to_decide_seconds.p90 : null,
+    rubberStamps: s.rubber_stamps,
+    others: 0,
+  };
+}
+
+function othersRow(rest: StatRow[]): StatRow {
+  const sum = (pick: (row: StatRow) => number) => rest.reduce((total, row) => total + pick(row), 0);
+  const approved = sum((r) => r.approved);
+  const denied = sum((r) => r.denied);
+  return {
+    name: `${rest.length} others`,
+    prompts: sum((r) => r.prompts),
+    approved,
+    denied,
+    timedOut: sum((r) => r.timedOut),
+    open: sum((r) => r.open),
+    approveRate: rate(approved, denied),
+    // Percentiles of different rules do not add up.
+    p50: null,
+    p90: null,
+    rubberStamps: sum((r) => r.rubberStamps),
+    others: rest.length,
+  };
+}
+
+/**
+ * The rules (or profiles) that prompt most, most first (ties by name); past `top`, the rest
+ * summed in one last row (a single extra one is shown by name instead).
+ */
+export function topStats(stats: Record<string, PromptStats>, top = TOP): StatRow[] {
+  const rows = Object.entries(stats)
+    .filter(([, s]) => s.prompts > 0)
+    .map(([name, s]) => statRow(name, s))
+    .sort((a, b) => b.prompts - a.prompts || a.name.localeCompare(b.name));
+  if (rows.length <= top + 1) return rows;
+  return [...rows.slice(0, top), othersRow(rows.slice(top))];
+}
+
+export interface RunRow {
+  runId: string;
+  repo: string | null;
+  prompts: number;
+  /** Of which still open. */
+  open: number;
+}
+
+/**
+ * The runs that opened the most prompts: those settled in the audit and those still open on
+ * the desk, each prompt once; most first (ties by run), `top` of them.
+ */
+export function busiestRuns(events: InsightEvent[], pending: Approval[], top = TOP): RunRow[] {
+  const runs = new Map<string, { repo: string | null; prompts: Set<string>; open: Set<string> }>();
+  const run = (runId: string, repo: string | undefined) => {
+    let found = runs.get(runId);
+    if (!found) {
+      found = { repo: null, prompts: new Set(), open: new Set() };
+      runs.set(runId, found);
+    }
+    found.repo ??= repo ?? null;
+    return found;
+  };
+  for (const event of events) {
+    if (settlesPrompt(event)) run(event.run_id, event.repo).prompts.add(event.approval_id);
+  }
+  for (const approval of pending) {
+    const found = run(approval.run_id, approval.repo);
+    found.prompts.add(approval.approval_id);
+    found.open.add(approval.approval_id);
+  }
+  return [...runs.entries()]
+    .map(([runId, r]) => ({ runId, repo: r.repo, prompts: r.prompts.size, open: r.open.size }))
+    .sort((a, b) => b.prompts - a.prompts || a.runId.localeCompare(b.runId))
+    .slice(0, top);
+}
+
+/** The headline figures, from the service's totals. */
+export interface Figures {
+  prompts: number;
+  /** Mean prompts per run that had any, one decimal. */
+  perRun: string;
+  maxPerRun: number;
+  runs: number;
+  approveRate: number | null;
+  rubberStamps: number;
+  rememberedDenials: number;
+  /** Something ran that nothing allowed: shown as an alarm when above 0. */
+  uncovered: number;
+}
+
+export function figures(metrics: Metrics): Figures {
+  const rules = Object.values(metrics.by_rule);
+  const approved = rules.reduce((total, s) => total + s.approved, 0);
+  const denied = rules.reduce((total, s) => total + s.denied, 0);
+  return {
+    prompts: metrics.prompts_opened,
+    perRun: metrics.prompts_per_run.mean.toFixed(1),
+    maxPerRun: metrics.prompts_per_run.max,
+    runs: metrics.prompts_per_run.runs,
+    approveRate: rate(approved, denied),
+    rubberStamps: metrics.rubber_stamps,
+    rememberedDenials: metrics.remembered_denials,
+    uncovered: metrics.uncovered_executions,
+  };
+}
+
+/** A fresh install: nothing was ever asked and nothing happened in the days shown. */
+export function nothingYet(metrics: Metrics, events: InsightEvent[], pending: Approval[]): boolean {
+  return metrics.prompts_opened === 0 && metrics.actions_total === 0 && events.length === 0 && pending.length === 0;
+}
+
+/** A name for a chart axis: hidden characters shown, at most `max` characters. */
+export function label(name: string, max = LABEL_CHARS): string {
+  const chars = [...visible(name)];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/** `84 %`, or `—` when there is no rate. */
+export function percent(rate: number | null): string {
+  return rate === null ? '—' : `${Math.round(rate * 100)} %`;
+}
+
+/** A time to decide: `1.5 s`, `42 s`, `3.5 min`, `2.0 h`, or `—`. */
+export function duration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '—';
+  if (seconds < 10) return `${seconds.toFixed(1)} s`;
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+/** `03-14` for `2030-03-14`: short enough for fourteen columns. */
+export function dayLabel(day: string): string {
+  return day.slice(5);
+}

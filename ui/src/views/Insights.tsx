@@ -1,0 +1,207 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { approveRateChart, type BarSpec, outcomesChart, perDayChart, runsChart, timeToDecideChart } from '../charts';
+import {
+  busiestRuns,
+  DAYS,
+  duration,
+  figures,
+  LOCAL,
+  nothingYet,
+  percent,
+  promptsPerDay,
+  type StatRow,
+  topStats,
+  totalOf,
+  windowStart,
+} from '../insights';
+import { visible } from '../logic';
+import type { Approval, CommandError, Insights as Data, Link } from '../types';
+import { Chart } from './Chart';
+
+function Figure({ name, value, detail, alarm = false }: { name: string; value: string; detail: string; alarm?: boolean }) {
+  return (
+    <div class={alarm ? 'figure alarm' : 'figure'} data-testid={`figure-${name}`} data-alarm={String(alarm)}>
+      <strong data-testid="value">{value}</strong>
+      <span>{detail}</span>
+    </div>
+  );
+}
+
+function Empty({ testid, text }: { testid: string; text: string }) {
+  return (
+    <p class="empty" data-testid={testid}>
+      {text}
+    </p>
+  );
+}
+
+function RulesTable({ rules }: { rules: StatRow[] }) {
+  return (
+    <table data-testid="rules-table">
+      <thead>
+        <tr>
+          <th>Rule</th>
+          <th>Prompts</th>
+          <th>Approved</th>
+          <th>Denied</th>
+          <th>Timed out</th>
+          <th>Approve rate</th>
+          <th>p50</th>
+          <th>p90</th>
+          <th>Rubber stamps</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rules.map((r) => (
+          <tr key={r.name} data-testid="rule-row" class={r.others > 0 ? 'others' : ''}>
+            <td data-testid="rule-name">
+              <code>{visible(r.name)}</code>
+            </td>
+            <td data-testid="rule-prompts">{r.prompts}</td>
+            <td>{r.approved}</td>
+            <td>{r.denied}</td>
+            <td>{r.timedOut}</td>
+            <td data-testid="rule-rate">{percent(r.approveRate)}</td>
+            <td data-testid="rule-p50">{duration(r.p50)}</td>
+            <td data-testid="rule-p90">{duration(r.p90)}</td>
+            <td>{r.rubberStamps}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A chart, or why there is none yet. */
+function ChartOr({ spec, title, testid, none }: { spec: BarSpec; title: string; testid: string; none: string }) {
+  return spec.categories.length === 0 ? <Empty testid={`${testid}-empty`} text={none} /> : <Chart title={title} spec={spec} testid={testid} />;
+}
+
+function Charts({ data, pending, now }: { data: Data; pending: Approval[]; now: number }) {
+  const days = useMemo(() => promptsPerDay(data.events, Date.parse(data.since), now, LOCAL), [data, now]);
+  const rules = useMemo(() => topStats(data.metrics.by_rule), [data]);
+  const specs = useMemo(
+    () => ({
+      perDay: perDayChart(days),
+      rules: outcomesChart(rules),
+      profiles: outcomesChart(topStats(data.metrics.by_profile)),
+      rate: approveRateChart(rules),
+      time: timeToDecideChart(rules),
+      runs: runsChart(busiestRuns(data.events, pending)),
+    }),
+    [days, rules, data, pending],
+  );
+  const total = totalOf(days);
+  return (
+    <>
+      <div class="charts">
+        <div class="wide">
+          <Chart title={`Prompts per day, last ${DAYS} days`} spec={specs.perDay} testid="chart-per-day" />
+          <p class="sub" data-testid="per-day-context">
+            {`${total.approved} approved, ${total.denied} denied, ${total.timedOut} timed out; ` +
+              `${total.auto} actions allowed and ${total.blocked} blocked without asking.`}
+          </p>
+          {!data.complete && (
+            <p class="warn" data-testid="insights-incomplete">
+              The audit holds more events than one view reads: the most recent days are not all counted.
+            </p>
+          )}
+        </div>
+        <ChartOr spec={specs.rules} title="Rules that prompt most" testid="chart-rules" none="No prompts yet." />
+        <ChartOr spec={specs.profiles} title="Commands that prompt most (profiles)" testid="chart-profiles" none="No command profile prompted yet." />
+        <ChartOr spec={specs.rate} title="Approve rate per rule" testid="chart-approve-rate" none="Nobody approved or denied a prompt yet." />
+        <ChartOr spec={specs.time} title="Time to decide per rule" testid="chart-time-to-decide" none="No time to decide measured yet." />
+        <ChartOr
+          spec={specs.runs}
+          title={`Runs with the most prompts, last ${DAYS} days`}
+          testid="chart-runs"
+          none={`No run prompted in the last ${DAYS} days.`}
+        />
+      </div>
+      <h2>Top rules</h2>
+      <RulesTable rules={rules} />
+    </>
+  );
+}
+
+/** What changes the picture: a prompt opening or settling, the link coming back. */
+function changeKey(pending: Approval[], link: Link): string {
+  return `${link.state}|${pending.map((a) => `${a.approval_id}:${a.count}`).join(',')}`;
+}
+
+/** Fatigue and judgment: where the prompts come from, how they went and how fast. */
+export function Insights({ pending, link }: { pending: Approval[]; link: Link }) {
+  const [data, setData] = useState<Data | null>(null);
+  const [now, setNow] = useState(Date.now());
+  const [error, setError] = useState<string | null>(null);
+
+  // Only the latest answer is shown: an earlier call that answers late is dropped.
+  const latest = useRef(0);
+
+  const load = () => {
+    const at = Date.now();
+    const call = ++latest.current;
+    return api
+      .insights(new Date(windowStart(at, DAYS, LOCAL)))
+      .then((answer) => {
+        if (call !== latest.current) return;
+        setData(answer);
+        setNow(at);
+        setError(null);
+      })
+      .catch((err: CommandError) => {
+        if (call === latest.current) setError(err.message);
+      });
+  };
+
+  // On opening the view, and again (once things settle) whenever a prompt opens or settles.
+  const key = changeKey(pending, link);
+  useEffect(() => {
+    if (link.state !== 'connected' && data !== null) return;
+    const timer = window.setTimeout(() => void load(), data === null ? 0 : 300);
+    return () => window.clearTimeout(timer);
+  }, [key]);
+
+  const f = data ? figures(data.metrics) : null;
+  return (
+    <div class="insights">
+      <div class="filters">
+        <button data-testid="insights-refresh" onClick={() => void load()}>
+          Refresh
+        </button>
+        {error && (
+          <span class="error" data-testid="insights-error">
+            {error}
+          </span>
+        )}
+      </div>
+      {!data && !error && <p class="empty">Loading…</p>}
+      {data && f && (
+        <>
+          <div class="figures" data-testid="insights-figures">
+            <Figure name="prompts" value={String(f.prompts)} detail={`prompts, ${percent(f.approveRate)} approved`} />
+            <Figure name="per-run" value={f.perRun} detail={`prompts per run (max ${f.maxPerRun}, ${f.runs} runs)`} />
+            <Figure name="rubber-stamps" value={String(f.rubberStamps)} detail="rubber stamps: approved within 2 s" />
+            <Figure name="remembered-denials" value={String(f.rememberedDenials)} detail="remembered denials: not asked twice" />
+            <Figure
+              name="uncovered"
+              value={String(f.uncovered)}
+              detail={f.uncovered > 0 ? 'ran without cover: nothing allowed it' : 'uncovered executions'}
+              alarm={f.uncovered > 0}
+            />
+          </div>
+          <p class="sub">Figures and rules: since the service started. Days and runs: the last {DAYS} days.</p>
+          {nothingYet(data.metrics, data.events, pending) ? (
+            <Empty
+              testid="insights-empty"
+              text="Nothing to show yet. Once an agent works through Assent, this shows where its prompts come from, how you answered them and how fast."
+            />
+          ) : (
+            <Charts data={data} pending={pending} now={now} />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use assent_core::suggest::{suggest, PolicyChange, SettledPrompt, Suggestion};
+use assent_core::suggest::{PolicyChange, Suggestion};
 use assent_core::{ActionKind, ApprovalAuditEvent, AuditDecision, Policy};
-use assent_protocol::{Approval, Resolution};
 use assent_server::store::{SqliteStore, Store};
 use chrono::{DateTime, Duration, Utc};
 
@@ -116,13 +115,8 @@ fn suggest_cmd(args: SuggestArgs) -> Result<(), SuggestError> {
     runtime.block_on(async {
         let store = SqliteStore::open(&database).await?;
         let since = Utc::now() - args.since;
-        let approvals = store.approvals(false).await?;
-        let prompts: Vec<SettledPrompt> = approvals
-            .iter()
-            .filter(|a| a.decided_at.is_some_and(|at| at >= since))
-            .map(settled)
-            .collect();
-        let suggestions = suggest(&prompts, &policy.trusted_repos, &policy.block_patterns);
+        let suggestions =
+            assent_server::suggestions::suggestions_since(&store, &policy, since).await?;
         print(&suggestions, args.json);
         let outcome = match (args.apply, &args.policy, text) {
             (true, Some(path), Some(text)) if !suggestions.is_empty() => {
@@ -133,18 +127,6 @@ fn suggest_cmd(args: SuggestArgs) -> Result<(), SuggestError> {
         store.close().await;
         outcome
     })
-}
-
-fn settled(a: &Approval) -> SettledPrompt {
-    SettledPrompt {
-        rule: a.rule.clone(),
-        profile: a.profile.clone(),
-        repo: a.repo.clone(),
-        command: a.evidence.command_line.clone(),
-        approved: a.resolution == Some(Resolution::Approved),
-        denied: a.resolution == Some(Resolution::Denied),
-        risk: a.risk,
-    }
 }
 
 fn print(suggestions: &[Suggestion], json: bool) {

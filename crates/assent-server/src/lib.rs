@@ -17,6 +17,7 @@ mod records;
 mod routes;
 mod state;
 pub mod store;
+pub mod suggestions;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -48,10 +48,7 @@ pub async fn denial_forget(
     Path(id): Path<String>,
 ) -> Result<Json<Approval>, ApiError> {
     let shared = &state.inner;
-    let by = Actor {
-        name: &who.name,
-        role: who.role_for(None),
-    };
+    let by = Actor::person(&who);
     shared
         .store
         .forget_denial(&id, by, shared.clock.now())

@@ -53,10 +53,7 @@ pub async fn grant_revoke(
     // Any person may revoke: taking authority back is never a risk. The audit names the role
     // they hold closest to the grant's (task_author first).
     let revoke = Revocation {
-        by: Actor {
-            name: &who.name,
-            role: who.role_for(None),
-        },
+        by: Actor::person(&who),
         reason: &request.reason,
     };
     shared

@@ -77,9 +77,6 @@ pub async fn run_resume(
             who.name
         )));
     }
-    let by = Actor {
-        name: &who.name,
-        role: who.role_for(None),
-    };
+    let by = Actor::person(&who);
     Ok(Json(shared.store.resume_run(&run_id, by, now).await?))
 }

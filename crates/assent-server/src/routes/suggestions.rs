@@ -1,8 +1,8 @@
 //! `GET /v1/suggestions?since_days=`: policy changes proposed from what people decided (the
 //! same proposals as `assent policy suggest`), each with its evidence.
 
-use assent_core::suggest::{suggest, SettledPrompt, Suggestion};
-use assent_protocol::{ErrorBody, Resolution};
+use assent_core::suggest::Suggestion;
+use assent_protocol::ErrorBody;
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -45,24 +45,7 @@ pub async fn suggestion_list(
     }
     let shared = &state.inner;
     let since = shared.clock.now() - chrono::Duration::days(days);
-    let prompts: Vec<SettledPrompt> = shared
-        .store
-        .approvals(false)
-        .await?
-        .iter()
-        .filter(|a| a.decided_at.is_some_and(|at| at >= since))
-        .map(|a| SettledPrompt {
-            rule: a.rule.clone(),
-            profile: a.profile.clone(),
-            repo: a.repo.clone(),
-            command: a.evidence.command_line.clone(),
-            approved: a.resolution == Some(Resolution::Approved),
-            denied: a.resolution == Some(Resolution::Denied),
-            risk: a.risk,
-        })
-        .collect();
-    let policy = &shared.policy;
-    Ok(Json(SuggestionList {
-        suggestions: suggest(&prompts, &policy.trusted_repos, &policy.block_patterns),
-    }))
+    let suggestions =
+        crate::suggestions::suggestions_since(shared.store.as_ref(), &shared.policy, since).await?;
+    Ok(Json(SuggestionList { suggestions }))
 }

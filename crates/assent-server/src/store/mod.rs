@@ -166,6 +166,17 @@ pub struct Actor<'a> {
     pub role: Option<Role>,
 }
 
+impl<'a> Actor<'a> {
+    /// A person acting outside an approval's required role (revoke, resume, undo): in the role
+    /// they hold closest to the task (`task_author` first).
+    pub fn person(who: &'a Identity) -> Actor<'a> {
+        Actor {
+            name: &who.name,
+            role: who.role_for(None),
+        }
+    }
+}
+
 /// Who revokes a grant, and why.
 #[derive(Debug, Clone, Copy)]
 pub struct Revocation<'a> {

@@ -9,6 +9,7 @@ mod error;
 mod event;
 mod grant;
 mod identity;
+mod policy;
 mod run;
 mod submit;
 
@@ -23,6 +24,7 @@ pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
 pub use identity::{ApprovalVote, IdentityInfo, IdentityList, Me};
+pub use policy::{PolicyStatus, SuggestionApplied, SuggestionApply, SuggestionList};
 pub use run::{RunList, RunState, RunStatus};
 pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 

@@ -21,8 +21,12 @@ pub struct Config {
     /// Holds `assent.db` and the two token files.
     pub data_dir: PathBuf,
     pub policy: Policy,
-    /// The file `policy` was read from, if any: agents are blocked from it.
+    /// The file `policy` was read from: agents are blocked from it, the service reloads it
+    /// when it changes and writes applied suggestions into it. Without one, `policy.toml` in
+    /// the data dir (loaded at start when it exists, created by the first applied suggestion).
     pub policy_path: Option<PathBuf>,
+    /// How often the service checks whether the policy file changed (one `stat`).
+    pub policy_recheck: Duration,
     pub clock: Arc<dyn Clock>,
     /// The user's home directory, for `~` in actions.
     pub home: String,
@@ -47,6 +51,7 @@ impl Config {
             data_dir: data_dir.into(),
             policy,
             policy_path: None,
+            policy_recheck: Duration::from_secs(2),
             clock: Arc::new(SystemClock),
             home: std::env::var("HOME").unwrap_or_else(|_| "/".to_owned()),
             replay_limit: 10_000,

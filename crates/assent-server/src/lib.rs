@@ -3,6 +3,7 @@
 //! Embed it with [`launch`] (or [`App::open`] + [`App::serve`] to read the tokens first), or
 //! build the [`router`] yourself over an [`AppState`].
 
+pub mod atomic_file;
 mod clock;
 mod config;
 pub mod environment;
@@ -14,6 +15,7 @@ pub mod identities;
 mod json;
 pub mod realpath;
 mod records;
+pub mod reload;
 mod routes;
 mod state;
 pub mod store;
@@ -41,6 +43,8 @@ pub use store::{SqliteStore, Store, StoreError};
 pub enum LaunchError {
     #[error(transparent)]
     Tokens(#[from] TokenError),
+    #[error("the policy file does not load: {0}")]
+    Policy(#[from] reload::PolicyLoadError),
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
     #[error("cannot serve: {0}")]
@@ -57,7 +61,14 @@ pub struct App {
 
 impl App {
     /// Creates the data dir, the tokens (first start) and the database; runs migrations.
-    pub async fn open(config: Config) -> Result<App, LaunchError> {
+    pub async fn open(mut config: Config) -> Result<App, LaunchError> {
+        let (policy, path) = reload::resolve(
+            &config.policy,
+            config.policy_path.as_deref(),
+            &config.data_dir,
+        )?;
+        config.policy = policy;
+        config.policy_path = Some(path);
         let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
         let store = SqliteStore::open(&config.database_path()).await?;
         identities::attach(&store, &tokens, config.owner_in_memory, config.clock.now()).await?;
@@ -82,6 +93,7 @@ impl App {
         let (stop, stopping) = watch::channel(false);
         let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone());
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
+        let watcher = tokio::spawn(reload::watch(state.clone(), self.config.policy_recheck));
         tokio::spawn(async move {
             shutdown.await;
             let _ = stop.send(true);
@@ -94,6 +106,8 @@ impl App {
             .await;
         sweeper.abort();
         let _ = sweeper.await;
+        watcher.abort();
+        let _ = watcher.await;
         self.store.close().await;
         Ok(served?)
     }

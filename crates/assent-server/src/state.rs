@@ -3,13 +3,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_core::{Environment, Policy};
+use assent_core::Environment;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::environment::{environment, OwnFiles};
 use crate::expiry::Deadlines;
+use crate::reload::{LivePolicy, POLICY_FILE};
 use crate::store::Store;
 
 /// The service's shared state; cheap to clone.
@@ -21,7 +22,8 @@ pub struct AppState {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
-    pub policy: Policy,
+    /// The policy in force: read it with `policy.current()` (it is swapped on reload).
+    pub policy: Arc<LivePolicy>,
     pub clock: Arc<dyn Clock>,
     pub env: Environment,
     /// The port clients must name in `Host`.
@@ -90,16 +92,24 @@ impl AppState {
         port: u16,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
+        let policy_path = config
+            .policy_path
+            .clone()
+            .unwrap_or_else(|| config.data_dir.join(POLICY_FILE));
         AppState {
             inner: Arc::new(Shared {
                 store,
-                policy: config.policy.clone(),
+                policy: Arc::new(LivePolicy::new(
+                    config.policy.clone(),
+                    policy_path.clone(),
+                    config.clock.now(),
+                )),
                 clock: config.clock.clone(),
                 env: environment(
                     &config.home,
                     OwnFiles {
                         data_dir: Some(&config.data_dir),
-                        policy_file: config.policy_path.as_deref(),
+                        policy_file: Some(&policy_path),
                         port: Some(port),
                     },
                 ),

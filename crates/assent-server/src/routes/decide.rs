@@ -225,7 +225,8 @@ fn grant_for(
             scope_name(scope)
         )));
     }
-    let max = shared.policy.max_lifetime(scope).num_seconds();
+    let policy = shared.policy.current();
+    let max = policy.max_lifetime(scope).num_seconds();
     if expires_in_seconds <= 0 || expires_in_seconds > max {
         return Err(ApiError::BadRequest(format!(
             "expires_in_seconds must be between 1 and {max} for scope {}",
@@ -238,7 +239,7 @@ fn grant_for(
         ));
     }
     let request = &record.first_request;
-    let eval = assent_core::evaluate(&shared.policy, request, &shared.env)
+    let eval = assent_core::evaluate(&policy, request, &shared.env)
         .map_err(|err| ApiError::Conflict(format!("the request no longer evaluates: {err}")))?;
     if eval.decision.decision == Decision::Block {
         return Err(ApiError::Conflict(

@@ -19,7 +19,7 @@ mod sqlite_runs;
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
 use assent_protocol::{
-    Approval, EventEnvelope, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus,
+    Approval, Event, EventEnvelope, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus,
     SubmitResponse,
 };
 use async_trait::async_trait;
@@ -258,6 +258,14 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 
     /// Appends one audit record written outside a request (e.g. a policy change).
     async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError>;
+    /// Announces a change of the policy in force on the event stream, with its audit record
+    /// when someone is known to have made it.
+    async fn policy_changed(
+        &self,
+        audit: Option<&ApprovalAuditEvent>,
+        event: &Event,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
     /// The denials run `run_id` remembers (answered at once when asked again), newest first.
     /// Only denials decided at or after `since` count (the policy's `deny_memory`).
     async fn remembered_denials(

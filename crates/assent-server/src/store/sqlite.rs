@@ -352,6 +352,21 @@ impl Store for SqliteStore {
         self.commit(tx).await
     }
 
+    async fn policy_changed(
+        &self,
+        audit: Option<&ApprovalAuditEvent>,
+        event: &Event,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin().await?;
+        if let Some(audit) = audit {
+            insert_audit(&mut tx, audit).await?;
+        }
+        insert_event(&mut tx, at, event).await?;
+        self.commit(tx).await?;
+        self.publish().await
+    }
+
     async fn remembered_denials(
         &self,
         run_id: &str,

@@ -6,7 +6,8 @@ use std::time::Duration;
 use assent_core::{ActionRequest, ApprovalAuditEvent};
 use assent_protocol::{
     Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, Me, Metrics,
-    RevokeRequest, RunEndResponse, RunList, RunState, SubmitResponse,
+    PolicyStatus, RevokeRequest, RunEndResponse, RunList, RunState, SubmitResponse,
+    SuggestionApplied, SuggestionApply, SuggestionList,
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -227,6 +228,32 @@ impl Client {
     /// rule and command profile) and how fast people answered.
     pub async fn metrics(&self) -> Result<Metrics, ClientError> {
         self.send(self.get("/v1/metrics"), CALL_TIMEOUT).await
+    }
+
+    /// `GET /v1/suggestions?since_days=` (person): policy changes proposed from what people
+    /// decided, each with its evidence.
+    pub async fn suggestions(
+        &self,
+        since_days: i64,
+    ) -> Result<Vec<assent_core::suggest::Suggestion>, ClientError> {
+        let path = format!("/v1/suggestions?since_days={since_days}");
+        let list: SuggestionList = self.send(self.get(&path), CALL_TIMEOUT).await?;
+        Ok(list.suggestions)
+    }
+
+    /// `POST /v1/suggestions/apply` (platform_admin): writes a suggested change into the
+    /// service's policy file and puts it in force.
+    pub async fn suggestion_apply(
+        &self,
+        apply: &SuggestionApply,
+    ) -> Result<SuggestionApplied, ClientError> {
+        self.send(self.post("/v1/suggestions/apply").json(apply), CALL_TIMEOUT)
+            .await
+    }
+
+    /// `GET /v1/policy` (person): the policy in force and whether its file's last edit loaded.
+    pub async fn policy_status(&self) -> Result<PolicyStatus, ClientError> {
+        self.send(self.get("/v1/policy"), CALL_TIMEOUT).await
     }
 
     /// `GET /healthz`.

@@ -17,6 +17,7 @@ pub use approval::{
     Approval, ApprovalList, ApprovalMember, DecisionRequest, DecisionResponse, Recommendation,
     Resolution,
 };
+pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{
     AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
 };

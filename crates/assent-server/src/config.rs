@@ -12,6 +12,8 @@ use assent_core::Policy;
 use assent_protocol::{APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
 
 use crate::identities::new_token;
+use crate::public_url::PublicUrl;
+use crate::tls::ServerTls;
 
 use crate::clock::{Clock, SystemClock};
 
@@ -41,6 +43,10 @@ pub struct Config {
     /// The desktop's embedded mode: the owner's token is made fresh at each start and held
     /// only in memory (no `approver.token` on disk for an agent to read).
     pub owner_in_memory: bool,
+    /// The URL a team reaches the service at: its host is served besides loopback names.
+    pub public_url: Option<PublicUrl>,
+    /// Serve HTTPS with this certificate and key instead of plain HTTP.
+    pub tls: Option<ServerTls>,
 }
 
 impl Config {
@@ -58,6 +64,8 @@ impl Config {
             heartbeat: Duration::from_secs(15),
             expiry_recheck: Duration::from_secs(300),
             owner_in_memory: false,
+            public_url: None,
+            tls: None,
         }
     }
 

@@ -13,6 +13,7 @@ mod fatigue;
 mod guard;
 pub mod identities;
 mod json;
+mod public_url;
 pub mod realpath;
 mod records;
 pub mod reload;
@@ -20,6 +21,7 @@ mod routes;
 mod state;
 pub mod store;
 pub mod suggestions;
+mod tls;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -33,10 +35,12 @@ pub use error::ApiError;
 pub use guard::is_loopback_host;
 pub use identities::{Directory, DirectoryError};
 pub use json::BODY_LIMIT;
+pub use public_url::{PublicUrl, PublicUrlError};
 pub use routes::openapi::ApiDoc;
 pub use routes::router;
 pub use state::AppState;
 pub use store::{SqliteStore, Store, StoreError};
+pub use tls::{ServerTls, TlsError};
 
 /// Why the service cannot start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -83,7 +87,8 @@ impl App {
         &self.tokens
     }
 
-    /// Serves on `listener` until `shutdown` completes, then closes the store.
+    /// Serves on `listener` (HTTPS when the config has TLS) until `shutdown` completes, then
+    /// closes the store.
     pub async fn serve(
         self,
         listener: TcpListener,
@@ -98,12 +103,10 @@ impl App {
             shutdown.await;
             let _ = stop.send(true);
         });
-        let mut until_stopped = stopping;
-        let served = axum::serve(listener, router(state))
-            .with_graceful_shutdown(async move {
-                let _ = until_stopped.wait_for(|stop| *stop).await;
-            })
-            .await;
+        let served = match &self.config.tls {
+            None => serve_until(listener, state, stopping).await,
+            Some(tls) => serve_until(tls::TlsListener::new(listener, tls), state, stopping).await,
+        };
         sweeper.abort();
         let _ = sweeper.await;
         watcher.abort();
@@ -111,6 +114,23 @@ impl App {
         self.store.close().await;
         Ok(served?)
     }
+}
+
+/// Serves the router on `listener` until `stopping` turns true.
+async fn serve_until<L>(
+    listener: L,
+    state: AppState,
+    mut stopping: watch::Receiver<bool>,
+) -> std::io::Result<()>
+where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+{
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async move {
+            let _ = stopping.wait_for(|stop| *stop).await;
+        })
+        .await
 }
 
 /// Opens the service from `config` and serves on `listener` until `shutdown` completes.

@@ -28,6 +28,8 @@ pub(crate) struct Shared {
     pub env: Environment,
     /// The port clients must name in `Host`.
     pub port: u16,
+    /// The other host clients may name in `Host` (`--public-url`).
+    pub public_url: Option<crate::public_url::PublicUrl>,
     pub replay_limit: i64,
     pub heartbeat: Duration,
     /// Turns true when the service is shutting down; streams and long polls end.
@@ -114,6 +116,7 @@ impl AppState {
                     },
                 ),
                 port,
+                public_url: config.public_url.clone(),
                 replay_limit: config.replay_limit,
                 heartbeat: config.heartbeat,
                 shutdown,

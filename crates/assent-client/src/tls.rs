@@ -36,8 +36,7 @@ impl Trust {
         let mut roots = RootCertStore::empty();
         // Unreadable entries of the system store are skipped: one bad file there must not
         // stop a client that trusts ASSENT_CA_FILE, and no roots at all is refused below.
-        let system = rustls_native_certs::load_native_certs();
-        roots.add_parsable_certificates(system.certs);
+        roots.add_parsable_certificates(system_roots());
         if let Some(path) = &self.ca_file {
             add_ca_file(&mut roots, path)?;
         }
@@ -55,6 +54,38 @@ impl Trust {
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
         Ok(Arc::new(config))
     }
+}
+
+/// Where distributions keep the whole system store as one PEM bundle (as openssl-probe
+/// looks for them).
+const SYSTEM_BUNDLES: &[&str] = &[
+    "/etc/ssl/certs/ca-certificates.crt",
+    "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+    "/etc/ssl/ca-bundle.pem",
+    "/etc/ssl/cert.pem",
+];
+
+/// The system's roots, read from one file when possible: the gate runs once per tool call,
+/// and the hashed per-certificate directory (the same certificates again, hundreds of
+/// files) costs it milliseconds. `SSL_CERT_FILE` names that file, else `SSL_CERT_DIR` a
+/// directory; else the distribution's bundle; else the full search of rustls-native-certs.
+fn system_roots() -> Vec<CertificateDer<'static>> {
+    let named = |name| {
+        std::env::var_os(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
+    let found = if let Some(file) = named("SSL_CERT_FILE") {
+        rustls_native_certs::load_certs_from_paths(Some(&file), None)
+    } else if let Some(dir) = named("SSL_CERT_DIR") {
+        rustls_native_certs::load_certs_from_paths(None, Some(&dir))
+    } else if let Some(bundle) = SYSTEM_BUNDLES.iter().map(Path::new).find(|p| p.is_file()) {
+        rustls_native_certs::load_certs_from_paths(Some(bundle), None)
+    } else {
+        rustls_native_certs::load_native_certs()
+    };
+    found.certs
 }
 
 fn add_ca_file(roots: &mut RootCertStore, path: &Path) -> Result<(), ClientError> {

@@ -56,9 +56,15 @@ impl TestCert {
     }
 }
 
-/// A service on loopback with TLS whose public URL names the team host on its own port;
-/// stops when the sender drops.
-async fn start_tls(cert: &TestCert) -> (u16, String, oneshot::Sender<()>) {
+/// A TLS service on loopback whose public URL names the team host on the service's port.
+struct TlsService {
+    port: u16,
+    requester: String,
+    stop: oneshot::Sender<()>,
+    served: tokio::task::JoinHandle<Result<(), assent_server::LaunchError>>,
+}
+
+async fn start_tls(cert: &TestCert) -> TlsService {
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -68,14 +74,19 @@ async fn start_tls(cert: &TestCert) -> (u16, String, oneshot::Sender<()>) {
     let app = App::open(config).await.unwrap();
     let token = app.tokens().requester.clone();
     let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(async move {
+    let served = tokio::spawn(async move {
         let _dir = dir;
         app.serve(listener, async move {
             let _ = stopped.await;
         })
         .await
     });
-    (port, token, stop)
+    TlsService {
+        port,
+        requester: token,
+        stop,
+        served,
+    }
 }
 
 #[tokio::test]
@@ -206,7 +217,8 @@ async fn a_public_url_with_a_port_needs_that_port_in_host() {
 #[tokio::test]
 async fn a_tls_service_answers_at_its_public_name_and_only_over_tls() {
     let cert = TestCert::new();
-    let (port, token, _stop) = start_tls(&cert).await;
+    let svc = start_tls(&cert).await;
+    let (port, token) = (svc.port, svc.requester.clone());
     let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let trusting = reqwest::Client::builder()
         .resolve(TEAM_HOST, loopback)
@@ -274,6 +286,15 @@ async fn a_tls_service_answers_at_its_public_name_and_only_over_tls() {
         resp.status(),
         StatusCode::OK,
         "failed handshakes do not stop the listener"
+    );
+
+    // A client holding an unfinished handshake does not hold up the shutdown either.
+    let _silent = tokio::net::TcpStream::connect(loopback).await.unwrap();
+    svc.stop.send(()).unwrap();
+    let stopped = tokio::time::timeout(std::time::Duration::from_secs(30), svc.served).await;
+    assert!(
+        matches!(stopped, Ok(Ok(Ok(())))),
+        "the TLS service shuts down gracefully and closes its store: {stopped:?}"
     );
 }
 

@@ -67,6 +67,11 @@ impl PublicUrl {
         Ok(PublicUrl { https, host, port })
     }
 
+    /// The host, lower case (an IPv6 address in brackets).
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
     pub fn is_https(&self) -> bool {
         self.https
     }

@@ -113,6 +113,7 @@ impl AppState {
                         data_dir: Some(&config.data_dir),
                         policy_file: Some(&policy_path),
                         port: Some(port),
+                        public_host: config.public_url.as_ref().map(|url| url.host()),
                     },
                 ),
                 port,

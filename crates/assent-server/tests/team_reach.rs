@@ -357,3 +357,38 @@ fn unusable_certificate_and_key_files_are_named() {
         "a key of another certificate is a mismatch, not a read error"
     );
 }
+
+#[tokio::test]
+async fn an_agent_calling_approver_routes_by_the_team_host_is_blocked() {
+    let svc = Service::start_with(|config| {
+        config.public_url = Some(PublicUrl::parse(&format!("https://{TEAM_HOST}")).unwrap());
+    })
+    .await;
+    let cases = [
+        format!("curl -s https://{TEAM_HOST}/v1/people"),
+        format!("curl -X POST https://{TEAM_HOST}/v1/agents -d @agent.json"),
+        format!("wget -qO- https://{TEAM_HOST}:443/v1/grants"),
+    ];
+    for command in cases {
+        let answer = svc
+            .submit(&common::shell("r-team", &command, "trusted", None))
+            .await;
+        assert_eq!(
+            answer["status"], "blocked",
+            "behind a proxy on 443 the team host's approver routes are still Assent's: {command} → {answer}"
+        );
+    }
+    let other = svc
+        .submit(&common::shell(
+            "r-team",
+            "curl -s https://api.example.com/v1/people",
+            "trusted",
+            None,
+        ))
+        .await;
+    assert_ne!(
+        other["status"], "blocked",
+        "another host's /v1/people is not Assent's route: {other}"
+    );
+    svc.stop().await;
+}

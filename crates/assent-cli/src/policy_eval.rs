@@ -15,7 +15,7 @@ use assent_core::{
 };
 use serde_json::{json, Value};
 
-use crate::gate::claude_code::MAX_PAYLOAD_BYTES;
+use crate::gate::hook::MAX_PAYLOAD_BYTES;
 use crate::gate::repo::git_root;
 
 /// The run and task of requests eval makes up for bare actions.

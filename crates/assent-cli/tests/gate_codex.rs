@@ -10,66 +10,10 @@
 
 mod gate_support;
 
-use std::path::Path;
-use std::process::Child;
-
 use assent_core::ScopeKind;
+use gate_support::codex::*;
 use gate_support::*;
-use serde_json::{json, Value};
-
-/// A Codex hook payload: the fields Codex 0.169 sends. PermissionRequest has no
-/// `tool_use_id`; the others do.
-fn codex(event: &str, session: &str, call: &str, tool: &str, input: Value, cwd: &Path) -> Value {
-    let mut p = json!({
-        "session_id": session,
-        "turn_id": format!("{session}-turn"),
-        "transcript_path": format!("/home/dev/.codex/sessions/2026/11/30/rollout-{session}.jsonl"),
-        "cwd": cwd,
-        "hook_event_name": event,
-        "model": "gpt-5.1-codex",
-        "permission_mode": "default",
-        "tool_name": tool,
-        "tool_input": input,
-    });
-    if event != "PermissionRequest" {
-        p["tool_use_id"] = json!(call);
-    }
-    p
-}
-
-fn bash(command: &str) -> Value {
-    json!({ "command": command })
-}
-
-fn spawn_codex(service_url: &str, token: &str, extra: &[&str], stdin: &[u8]) -> Child {
-    let mut args = vec!["gate", "codex"];
-    args.extend_from_slice(extra);
-    spawn_with_stdin(
-        &args,
-        &[("ASSENT_URL", service_url), ("ASSENT_TOKEN", token)],
-        stdin,
-    )
-}
-
-fn run_codex(service: &Service, extra: &[&str], payload: &Value) -> Ran {
-    finish(spawn_codex(
-        &service.url,
-        &service.requester,
-        extra,
-        payload.to_string().as_bytes(),
-    ))
-}
-
-fn pending_count(service: &Service) -> usize {
-    runtime()
-        .block_on(service.approver_client().pending())
-        .unwrap()
-        .len()
-}
-
-fn permission_allow() -> Value {
-    json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}})
-}
+use serde_json::json;
 
 #[test]
 fn a_safe_read_is_let_through() {
@@ -330,105 +274,49 @@ fn equal_calls_make_one_prompt_and_pre_tool_use_never_waits() {
 }
 
 #[test]
-fn hostile_input_is_refused_and_fails_closed() {
+fn session_end_ends_the_run_and_releases_a_waiting_ask() {
     let service = Service::start();
     let (_tmp, root) = repo();
-    let huge = vec![b'['; 17 * 1024 * 1024];
-    let no_event = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}});
-    let cases: Vec<(Vec<u8>, &str, &str)> = vec![
-        (
-            b"{\"hook_event_name\": \"PreToolUse\", ".to_vec(),
-            "not JSON",
-            "truncated JSON",
-        ),
-        (huge, "larger than", "a payload over 16 MiB"),
-        (b"[1, 2, 3]".to_vec(), "not a JSON object", "a JSON array"),
-        (
-            no_event.to_string().into_bytes(),
-            "no hook_event_name",
-            "no event name",
-        ),
-    ];
-    for (bytes, want, what) in cases {
-        let ran = finish(spawn_codex(&service.url, &service.requester, &[], &bytes));
-        assert_eq!(
-            ran.code, 2,
-            "{what}: exit 2 is Codex's deny, never a silent allow"
-        );
-        assert!(
-            ran.stderr.contains(want),
-            "{what}: the reason is said: {}",
-            ran.stderr
-        );
-    }
-    for event in ["PreToolUse", "PermissionRequest"] {
-        let mut bad = codex(event, "cx-bad", "call_b", "Bash", json!({}), &root);
-        bad["tool_input"] = json!("rm -rf /");
-        let ran = run_codex(&service, &[], &bad);
-        let out = ran.json();
-        let denied = out["hookSpecificOutput"]["permissionDecision"] == "deny"
-            || out["hookSpecificOutput"]["decision"]["behavior"] == "deny";
-        assert!(
-            denied,
-            "{event}: a tool call that cannot be read is denied: {out}"
-        );
-    }
-}
-
-#[test]
-fn an_unreachable_service_denies_unless_told_to_hand_back() {
-    let (_tmp, root) = repo();
-    let port = free_port();
-    let url = format!("http://127.0.0.1:{port}");
     let ask = codex(
         "PermissionRequest",
-        "cx-down",
+        "cx-end",
         "",
         "Bash",
         bash("git push"),
         &root,
-    )
-    .to_string();
-    let ran = finish(spawn_codex(
-        &url,
-        "t",
-        &["--submit-timeout", "2"],
-        ask.as_bytes(),
-    ));
-    assert_eq!(
-        ran.json()["hookSpecificOutput"]["decision"]["behavior"],
-        "deny",
-        "no service, no allow: the gate fails closed"
     );
-    let pre = codex(
-        "PreToolUse",
-        "cx-down",
-        "call_d",
-        "Bash",
-        bash("git push"),
-        &root,
-    )
-    .to_string();
-    let ran = finish(spawn_codex(
-        &url,
-        "t",
-        &["--submit-timeout", "2"],
-        pre.as_bytes(),
-    ));
-    assert_eq!(
-        ran.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny",
-        "PreToolUse fails closed too, as Codex runs every call it does not deny"
+    let child = spawn_codex(
+        &service.url,
+        &service.requester,
+        &["--wait", "30"],
+        ask.to_string().as_bytes(),
     );
-    let ran = finish(spawn_codex(
-        &url,
-        "t",
-        &["--submit-timeout", "2", "--on-unavailable", "ask"],
-        ask.as_bytes(),
-    ));
+    wait_pending(&service, 1);
+    // SessionEnd as Codex 0.169 sends it: no tool fields, a `reason`.
+    let end = json!({
+        "session_id": "cx-end",
+        "transcript_path": "/home/dev/.codex/sessions/2026/11/30/rollout-cx-end.jsonl",
+        "cwd": root,
+        "hook_event_name": "SessionEnd",
+        "reason": "other",
+    });
+    let ran = run_codex(&service, &[], &end);
     assert_eq!(
         (ran.code, ran.stdout.as_str()),
         (0, ""),
-        "--on-unavailable ask makes no decision, so Codex's own reviewer decides"
+        "SessionEnd prints nothing: {}",
+        ran.stderr
     );
+    let decision = finish(child).json()["hookSpecificOutput"]["decision"].clone();
+    assert_eq!(
+        decision["behavior"], "deny",
+        "an ask of an ended run is denied"
+    );
+    assert!(
+        decision["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("run ended")),
+        "the reason says the run ended: {decision}"
+    );
+    assert_eq!(pending_count(&service), 0, "the run's prompt is closed");
 }

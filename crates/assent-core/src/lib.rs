@@ -26,6 +26,7 @@ mod evidence_build;
 pub mod grant;
 pub mod grant_index;
 pub mod hook;
+pub mod hook_codex;
 pub mod links;
 pub mod matching;
 pub mod own_places;
@@ -62,6 +63,7 @@ pub use evidence::ApprovalEvidence;
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};
+pub use hook_codex::action_from_codex_hook;
 pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
 pub use own_places::{OwnPlace, OwnPlaces};
 pub use policy::{

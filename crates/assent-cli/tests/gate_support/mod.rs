@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+pub mod codex;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_assent");
 
 /// A running `assent serve` with its own data dir; killed on drop.

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use assent_core::workflow::{held_decision, remembered_denial, Earlier, RunHold};
 use assent_core::{ApprovalAuditEvent, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
@@ -190,16 +191,16 @@ async fn remember_denial(
     denial: sqlite_approvals::RememberedDenial,
 ) -> Result<SubmitResponse, StoreError> {
     let id = denial.approval_id;
-    let why = if denial.reason.trim().is_empty() {
-        "no reason given".to_owned()
-    } else {
-        denial.reason
-    };
+    let words = remembered_denial(
+        Earlier {
+            approval_id: &id,
+            decided_by: &denial.decided_by,
+            reason: &denial.reason,
+        },
+        &s.request.run_id,
+    );
     let mut answer = response(s, SubmitStatus::Denied, Some(id.clone()), None);
-    answer.reasons = vec![format!(
-        "{} denied this earlier in run {} (approval {id}): {why}",
-        denial.decided_by, s.request.run_id
-    )];
+    answer.reasons = vec![words.answer];
     insert_action(conn, s, &answer, None).await?;
     let mut audit = submission_audit(s, AuditDecision::Denied, Some(id.clone()), None);
     audit.approver = Some(denial.decided_by);
@@ -208,7 +209,7 @@ async fn remember_denial(
         .as_deref()
         .map(super::sqlite_rows::parse_name)
         .transpose()?;
-    audit.reason = format!("remembered denial of approval {id}: {why}");
+    audit.reason = words.audit;
     insert_audit(conn, &audit).await?;
     Ok(answer)
 }
@@ -248,26 +249,18 @@ pub async fn record_submission(
     Ok((Submitted::Recorded(answer), false))
 }
 
-/// The submission as its held run answers it: blocked with the hold's reason. A paused run
-/// blocks what is not auto (never silently allowed, not even by a grant); a cancelled run
-/// blocks everything. `None` when the hold does not apply.
+/// The submission as its held run answers it (`assent_core::workflow::held_decision`);
+/// `None` when the hold does not apply.
 fn held_by(run: &RunState, s: &Submission) -> Option<Submission> {
-    let rule = match run.status {
-        RunStatus::Running => return None,
-        RunStatus::Paused if s.eval.decision.decision == Decision::Auto => return None,
-        RunStatus::Paused => "run.paused",
-        RunStatus::Cancelled => "run.cancelled",
+    let reason = run.reason.as_deref();
+    let hold = match run.status {
+        RunStatus::Running => RunHold::Running,
+        RunStatus::Paused => RunHold::Paused { reason },
+        RunStatus::Cancelled => RunHold::Cancelled { reason },
     };
+    let decision = held_decision(hold, &run.run_id, &s.eval.decision)?;
     let mut blocked = s.clone();
-    let decision = &mut blocked.eval.decision;
-    decision.decision = Decision::Block;
-    decision.rule = rule.to_owned();
-    decision.reasons = vec![run
-        .reason
-        .clone()
-        .unwrap_or_else(|| format!("run {} is held", run.run_id))];
-    decision.offered_scopes.clear();
-    decision.required_role = None;
+    blocked.eval.decision = decision;
     Some(blocked)
 }
 

@@ -1,16 +1,14 @@
 //! Time running out: unanswered approvals follow their `fallback_on_timeout` (deny, pause the
 //! run, cancel the run), grants past their time are announced, and runs end.
 
-use assent_core::{ApprovalStatus, FallbackOnTimeout};
+use assent_core::workflow::{closed_by, on_timeout, HoldPlan};
+use assent_core::ApprovalStatus;
 use assent_protocol::{Event, Resolution, RunStatus};
 use chrono::{DateTime, Utc};
 use sqlx::SqliteConnection;
 
 use super::sqlite_rows::{from_micros, insert_event, name_of};
 use super::{sqlite_approvals, sqlite_grants, sqlite_runs, RunEnd, Settlement, StoreError};
-
-/// What the members of an approval nobody answered are told.
-pub const NOBODY_ANSWERED: &str = "nobody answered in time";
 
 /// Settles every approval past its time (with its fallback) and announces expired grants, in
 /// the caller's transaction. Says whether it wrote events.
@@ -41,34 +39,22 @@ async fn time_out(
         return Ok(false);
     }
     let run_id = record.approval.run_id;
-    let fallback = record.approval.fallback_on_timeout;
-    let reason = match fallback {
-        FallbackOnTimeout::Deny => NOBODY_ANSWERED.to_owned(),
-        FallbackOnTimeout::Pause => format!(
-            "{NOBODY_ANSWERED}; run {run_id} is paused awaiting a person (fallback_on_timeout = pause)"
-        ),
-        FallbackOnTimeout::CancelRun => format!(
-            "{NOBODY_ANSWERED}; run {run_id} is cancelled (fallback_on_timeout = cancel_run)"
-        ),
-    };
-    let settlement = closing(approval_id.to_owned(), Resolution::TimedOut, &reason, now);
+    let plan = on_timeout(record.approval.fallback_on_timeout, &run_id, approval_id);
+    let settlement = closing(
+        approval_id.to_owned(),
+        Resolution::TimedOut,
+        &plan.reason,
+        now,
+    );
     sqlite_approvals::settle(conn, &settlement).await?;
-    match fallback {
-        FallbackOnTimeout::Deny => {}
-        FallbackOnTimeout::Pause => {
-            let held = format!(
-                "run {run_id} is paused awaiting a person: approval {approval_id} went \
-                 unanswered; an approver must resume the run (POST /v1/runs/{run_id}/resume)"
-            );
+    match plan.hold {
+        None => {}
+        Some((HoldPlan::Pause, held)) => {
             let run = sqlite_runs::hold(conn, &run_id, RunStatus::Paused, &held, approval_id, now)
                 .await?;
             insert_event(conn, now, &Event::RunPaused { run }).await?;
         }
-        FallbackOnTimeout::CancelRun => {
-            let held = format!(
-                "run cancelled: approval {approval_id} went unanswered \
-                 (fallback_on_timeout = cancel_run)"
-            );
+        Some((HoldPlan::Cancel, held)) => {
             sqlite_runs::hold(conn, &run_id, RunStatus::Cancelled, &held, approval_id, now).await?;
             end_run(conn, &run_id, &held, now).await?;
         }
@@ -146,11 +132,7 @@ pub fn closing(
     reason: &str,
     now: DateTime<Utc>,
 ) -> Settlement {
-    let by = if resolution == Resolution::TimedOut {
-        "timeout"
-    } else {
-        "run-end"
-    };
+    let by = closed_by(resolution == Resolution::TimedOut);
     Settlement {
         approval_id,
         status: ApprovalStatus::Expired,

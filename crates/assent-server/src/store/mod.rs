@@ -1,8 +1,10 @@
 //! Durable state behind one trait, so a second backend (Postgres) is a second implementation.
 //!
-//! Every method that changes state is one transaction; events it emits are written in the same
-//! transaction, and [`Store::event_watch`] moves to the newest id after the commit.
+//! A backend is storage: rows in transactions ([`rows::Tx`]) and an event bus
+//! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
+//! `crate::workflow`. See `README-rows.md` in this folder.
 
+pub mod rows;
 mod sqlite;
 mod sqlite_actions;
 mod sqlite_approvals;

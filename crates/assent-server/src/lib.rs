@@ -18,6 +18,7 @@ mod routes;
 mod state;
 pub mod store;
 pub mod suggestions;
+mod workflow;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -108,7 +108,7 @@ pub async fn decide(
             match tally(&so_far, vote.clone(), record.approval.required_approvals) {
                 Tally::Short { .. } => {
                     let at = vote.at;
-                    let approval = state.inner.store.vote(id, vote, at).await?;
+                    let approval = state.inner.workflow.vote(id, &vote, at).await?;
                     return Ok(DecisionResponse {
                         approval,
                         grant: None,
@@ -126,7 +126,7 @@ pub async fn decide(
             }
         }
     };
-    let settled = state.inner.store.settle(settlement).await?;
+    let settled = state.inner.workflow.settle(&settlement).await?;
     if let Some(grant) = &settled.grant {
         state.inner.deadlines.propose(grant.grant.expires_at);
     }

@@ -460,3 +460,37 @@ fn grant_records_and_summaries_name_the_grant() {
         "the record says which scope ended"
     );
 }
+
+#[test]
+fn an_executed_report_says_whether_anything_allowed_it() {
+    let ran = |approval_id| Ran {
+        action_id: "a1",
+        run_id: "r1",
+        task_id: "t1",
+        action_kind: ActionKind::Shell,
+        action_hash: "h1",
+        approval_id,
+        grant_id: None,
+        policy_version: "p1",
+        command_line: Some("rm -rf ./build"),
+    };
+    // (approval, covered, evidence, reason starts with)
+    let table = [
+        (None, true, "a1", "the agent ran it, covered"),
+        (Some("ap1"), true, "ap1", "the agent ran it, covered"),
+        (None, false, "a1", "the agent ran it WITHOUT cover"),
+    ];
+    for (approval, covered, evidence, reason) in table {
+        let record = executed_audit("e1".into(), ran(approval), covered, t0());
+        assert_eq!(
+            (record.decision, record.evidence_artifact_id.as_str()),
+            (AuditDecision::Executed, evidence),
+            "an executed report points at the approval behind it, else the action"
+        );
+        assert!(
+            record.reason.starts_with(reason),
+            "covered: {covered} must be said plainly: {}",
+            record.reason
+        );
+    }
+}

@@ -69,6 +69,24 @@ impl App {
         })
     }
 
+    /// Like [`App::open`], over a store the caller opened (any backend; the story tests run
+    /// over the one they are given).
+    pub async fn over(config: Config, store: Arc<dyn Store>) -> Result<App, LaunchError> {
+        let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
+        identities::attach(
+            store.as_ref(),
+            &tokens,
+            config.owner_in_memory,
+            config.clock.now(),
+        )
+        .await?;
+        Ok(App {
+            config,
+            tokens,
+            store,
+        })
+    }
+
     pub fn tokens(&self) -> &Tokens {
         &self.tokens
     }

@@ -13,7 +13,8 @@ pub use hold::{held_decision, RunHold};
 pub use issue::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrder, IssueError};
 pub use join::{joinable, PendingPrompt};
 pub use records::{
-    grant_audit, remembered_denial, resume_audit, settlement_audit, submission_audit, Asked,
-    Earlier, GrantFacts, MemberFacts, PromptFacts, Remembered, Verdict,
+    executed_audit, grant_audit, remembered_denial, resume_audit, settlement_audit,
+    submission_audit, Asked, Earlier, GrantFacts, MemberFacts, PromptFacts, Ran, Remembered,
+    Verdict,
 };
 pub use timeout::{closed_by, on_timeout, HoldPlan, TimeoutPlan, NOBODY_ANSWERED};

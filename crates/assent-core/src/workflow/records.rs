@@ -211,6 +211,56 @@ pub fn grant_audit(
     }
 }
 
+/// An action an agent reports it ran, as recorded when it was submitted.
+#[derive(Debug, Clone, Copy)]
+pub struct Ran<'a> {
+    pub action_id: &'a str,
+    pub run_id: &'a str,
+    pub task_id: &'a str,
+    pub action_kind: ActionKind,
+    pub action_hash: &'a str,
+    pub approval_id: Option<&'a str>,
+    pub grant_id: Option<&'a str>,
+    pub policy_version: &'a str,
+    pub command_line: Option<&'a str>,
+}
+
+/// The audit record of an executed report: whether anything (an auto decision, a grant, an
+/// approval) allowed what ran.
+pub fn executed_audit(
+    event_id: String,
+    ran: Ran<'_>,
+    covered: bool,
+    now: DateTime<Utc>,
+) -> ApprovalAuditEvent {
+    ApprovalAuditEvent {
+        event_id,
+        timestamp: now,
+        evidence_artifact_id: ran.approval_id.unwrap_or(ran.action_id).to_owned(),
+        approval_id: ran.approval_id.map(str::to_owned),
+        action_id: Some(ran.action_id.to_owned()),
+        run_id: ran.run_id.to_owned(),
+        task_id: ran.task_id.to_owned(),
+        action_kind: ran.action_kind,
+        action_hash: ran.action_hash.to_owned(),
+        requested_scope: serde_json::Value::Null,
+        decision: AuditDecision::Executed,
+        approver: None,
+        approver_role: None,
+        reason: if covered {
+            "the agent ran it, covered by an auto decision, a grant or an approval".to_owned()
+        } else {
+            "the agent ran it WITHOUT cover: it was never allowed".to_owned()
+        },
+        policy_version: ran.policy_version.to_owned(),
+        grant_id: ran.grant_id.map(str::to_owned),
+        repo: None,
+        granted_scope: None,
+        grant_expires_at: None,
+        subject: ran.command_line.map(str::to_owned),
+    }
+}
+
 /// A person's earlier denial of an equivalent request in the same run.
 #[derive(Debug, Clone, Copy)]
 pub struct Earlier<'a> {

@@ -1,6 +1,6 @@
 //! An agent reports it ran an action it submitted: the audit's coverage check, once.
 
-use assent_core::{ApprovalAuditEvent, AuditDecision};
+use assent_core::workflow::{executed_audit, Ran};
 use assent_protocol::SubmitStatus;
 use chrono::{DateTime, Utc};
 
@@ -33,35 +33,18 @@ pub async fn executed(
         return Ok(Some(executed));
     }
     tx.mark_executed(&row.action_id, now).await?;
-    let audit = ApprovalAuditEvent {
-        event_id: new_id(),
-        timestamp: now,
-        evidence_artifact_id: row
-            .approval_id
-            .clone()
-            .unwrap_or_else(|| row.action_id.clone()),
-        approval_id: row.approval_id,
-        action_id: Some(row.action_id),
-        run_id: run_id.to_owned(),
-        task_id: row.task_id,
+    let ran = Ran {
+        action_id: &row.action_id,
+        run_id,
+        task_id: &row.task_id,
         action_kind: row.action_kind,
-        action_hash: row.action_hash,
-        requested_scope: serde_json::Value::Null,
-        decision: AuditDecision::Executed,
-        approver: None,
-        approver_role: None,
-        reason: if covered {
-            "the agent ran it, covered by an auto decision, a grant or an approval".to_owned()
-        } else {
-            "the agent ran it WITHOUT cover: it was never allowed".to_owned()
-        },
-        policy_version: row.policy_version,
-        grant_id: row.grant_id,
-        repo: None,
-        granted_scope: None,
-        grant_expires_at: None,
-        subject: row.command_line,
+        action_hash: &row.action_hash,
+        approval_id: row.approval_id.as_deref(),
+        grant_id: row.grant_id.as_deref(),
+        policy_version: &row.policy_version,
+        command_line: row.command_line.as_deref(),
     };
+    let audit = executed_audit(new_id(), ran, covered, now);
     tx.insert_audits(&[audit]).await?;
     tx.commit().await?;
     Ok(Some(executed))

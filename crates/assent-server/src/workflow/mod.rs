@@ -32,14 +32,6 @@ pub struct Workflow {
     submissions: mpsc::Sender<batch::Queued>,
 }
 
-impl std::fmt::Debug for batch::Queued {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Queued")
-            .field("action_id", &self.submission.action_id)
-            .finish_non_exhaustive()
-    }
-}
-
 impl Workflow {
     /// The workflow over `store`; starts the group-commit writer, which ends when the last
     /// clone is dropped. Needs a Tokio runtime.

@@ -93,21 +93,8 @@ pub async fn decide(
                 max_uses,
                 path_patterns,
             };
-            let grant = grant_for(record, by, &choice, ground)?;
-            let vote = Vote {
-                by: who.name.clone(),
-                role,
-                at: ground.now,
-            };
-            let so_far: Vec<Vote> = record
-                .approval
-                .approvals
-                .iter()
-                .cloned()
-                .map(Into::into)
-                .collect();
-            match tally(&so_far, vote.clone(), record.approval.required_approvals) {
-                Tally::Short { .. } => {
+            match approve(record, by, &choice, reason, ground)? {
+                Approved::Short(vote) => {
                     let id = &record.approval.approval_id;
                     let approval = vote::vote(store, id, &vote, ground.now).await?;
                     return Ok(DecisionResponse {
@@ -115,10 +102,7 @@ pub async fn decide(
                         grant: None,
                     });
                 }
-                Tally::Met(votes) => {
-                    let verdict = (approve_event(scope), reason);
-                    settlement(record, by, verdict, Some(grant), votes, ground.now)?
-                }
+                Approved::Met(settlement) => *settlement,
             }
         }
     };
@@ -127,6 +111,46 @@ pub async fn decide(
         approval: settled.approval,
         grant: settled.grant,
     })
+}
+
+/// What one person's approval comes to.
+enum Approved {
+    /// More people must approve: their vote is recorded.
+    Short(Vote),
+    /// The threshold is met: the prompt settles with the grant.
+    Met(Box<Settlement>),
+}
+
+/// `by` approves with `choice`: the grant it would issue is checked first, then the votes
+/// are tallied against the prompt's threshold.
+fn approve(
+    record: &ApprovalRecord,
+    by: Decider<'_>,
+    choice: &GrantChoice,
+    reason: Option<String>,
+    ground: Ground<'_>,
+) -> Result<Approved, DecideError> {
+    let grant = grant_for(record, by, choice, ground)?;
+    let vote = Vote {
+        by: by.who.name.clone(),
+        role: by.role,
+        at: ground.now,
+    };
+    let so_far: Vec<Vote> = record
+        .approval
+        .approvals
+        .iter()
+        .cloned()
+        .map(Into::into)
+        .collect();
+    match tally(&so_far, vote.clone(), record.approval.required_approvals) {
+        Tally::Short { .. } => Ok(Approved::Short(vote)),
+        Tally::Met(votes) => {
+            let verdict = (approve_event(choice.scope), reason);
+            let settlement = settlement(record, by, verdict, Some(grant), votes, ground.now)?;
+            Ok(Approved::Met(Box::new(settlement)))
+        }
+    }
 }
 
 /// The person deciding and the role they decide in.

@@ -8,6 +8,8 @@ use assent_core::Policy;
 use assent_protocol::{APPROVER_TOKEN_FILE, DEFAULT_LISTEN, REQUESTER_TOKEN_FILE};
 use assent_server::{App, Config};
 
+use crate::reach::{Reach, ReachArgs, ReachError};
+
 /// Arguments of `assent serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -20,6 +22,8 @@ pub struct ServeArgs {
     /// A policy TOML file extending the defaults.
     #[arg(long)]
     policy: Option<PathBuf>,
+    #[command(flatten)]
+    reach: ReachArgs,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +49,8 @@ enum ServeError {
     },
     #[error(transparent)]
     Launch(#[from] assent_server::LaunchError),
+    #[error(transparent)]
+    Reach(#[from] ReachError),
 }
 
 /// Runs the service until Ctrl-C or SIGTERM.
@@ -58,6 +64,10 @@ pub fn run(args: ServeArgs) -> ExitCode {
         .init();
     match serve(args) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(ServeError::Reach(err)) if err.is_usage() => {
+            eprintln!("assent serve: {err}");
+            ExitCode::from(2)
+        }
         Err(err) => {
             eprintln!("assent serve: {err}");
             ExitCode::FAILURE
@@ -66,6 +76,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
 }
 
 fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    let reach = Reach::check(args.listen, &args.reach)?;
     let data_dir = match args.data_dir {
         Some(dir) => dir,
         None => dirs::data_dir()
@@ -99,11 +110,11 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         let addr = listener.local_addr().map_err(ServeError::Runtime)?;
         let mut config = Config::new(&data_dir, policy);
         config.policy_path = args.policy;
+        config.public_url = reach.public_url.clone();
+        config.tls = reach.tls.clone();
         let app = App::open(config).await?;
-        if !addr.ip().is_loopback() {
-            tracing::warn!(%addr, "listening beyond loopback; only loopback Host names are served");
-        }
-        println!("assent: listening on http://{addr}");
+        reach.warn_exposure(addr);
+        println!("assent: listening on {}://{addr}", reach.scheme());
         println!(
             "assent: requester token {}",
             data_dir.join(REQUESTER_TOKEN_FILE).display()
@@ -113,7 +124,8 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
             data_dir.join(APPROVER_TOKEN_FILE).display()
         );
         println!(
-            "assent: agents use ASSENT_URL=http://{addr} ASSENT_TOKEN=$(cat <requester token>)"
+            "assent: agents use ASSENT_URL={} ASSENT_TOKEN=$(cat <requester token>)",
+            reach.client_url(addr)
         );
         app.serve(listener, shutdown_signal()).await?;
         Ok(())

@@ -33,6 +33,7 @@ mod own_routes;
 pub mod paths;
 pub mod policy;
 mod policy_defaults;
+pub mod policy_edit;
 pub mod policy_file;
 mod profile;
 pub mod quick;

@@ -32,6 +32,9 @@ pub enum ApiError {
     MisdirectedRequest,
     #[error("internal error")]
     Internal(#[source] StoreError),
+    /// The policy file could not be read or written (the detail is logged).
+    #[error("cannot write the policy file")]
+    PolicyFile(String),
     #[error("the service is shutting down")]
     Unavailable,
 }
@@ -61,7 +64,9 @@ impl ApiError {
                 StatusCode::MISDIRECTED_REQUEST,
                 ErrorCode::MisdirectedRequest,
             ),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal),
+            ApiError::Internal(_) | ApiError::PolicyFile(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal)
+            }
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable),
         }
     }
@@ -81,6 +86,9 @@ impl IntoResponse for ApiError {
         let (status, code) = self.status_and_code();
         if let ApiError::Internal(source) = &self {
             tracing::error!(error = %source, ?source, "request failed");
+        }
+        if let ApiError::PolicyFile(detail) = &self {
+            tracing::error!(%detail, "cannot write the policy file");
         }
         let body = ErrorBody {
             error: ErrorDetail {

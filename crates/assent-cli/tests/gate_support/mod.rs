@@ -198,6 +198,7 @@ pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Ch
     cmd.args(args)
         .env_remove("ASSENT_URL")
         .env_remove("ASSENT_TOKEN")
+        .env_remove("ASSENT_CA_FILE")
         .env("XDG_DATA_HOME", "/nonexistent-assent-test")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -44,8 +44,9 @@ pub async fn decide(
         return Err(missing(state, id).await);
     };
     let shared = &state.inner;
+    let policy = shared.policy.current();
     let ground = Ground {
-        policy: &shared.policy,
+        policy: &policy,
         env: &shared.env,
         gate_waiting: shared.waiters.count(id) > 0,
         now: shared.clock.now(),

@@ -22,6 +22,7 @@ mod state;
 pub mod store;
 pub mod suggestions;
 mod tls;
+mod workflow;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -65,7 +66,21 @@ pub struct App {
 
 impl App {
     /// Creates the data dir, the tokens (first start) and the database; runs migrations.
-    pub async fn open(mut config: Config) -> Result<App, LaunchError> {
+    pub async fn open(config: Config) -> Result<App, LaunchError> {
+        App::opening(config, None).await
+    }
+
+    /// Like [`App::open`], over a store the caller opened (any backend; the story tests run
+    /// over the one they are given).
+    pub async fn over(config: Config, store: Arc<dyn Store>) -> Result<App, LaunchError> {
+        App::opening(config, Some(store)).await
+    }
+
+    /// The policy file, the tokens, then the store (SQLite in the data dir unless given).
+    async fn opening(
+        mut config: Config,
+        store: Option<Arc<dyn Store>>,
+    ) -> Result<App, LaunchError> {
         let (policy, path) = reload::resolve(
             &config.policy,
             config.policy_path.as_deref(),
@@ -74,12 +89,16 @@ impl App {
         config.policy = policy;
         config.policy_path = Some(path);
         let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
-        let store = SqliteStore::open(&config.database_path()).await?;
-        identities::attach(&store, &tokens, config.owner_in_memory, config.clock.now()).await?;
+        let store: Arc<dyn Store> = match store {
+            Some(store) => store,
+            None => Arc::new(SqliteStore::open(&config.database_path()).await?),
+        };
+        let now = config.clock.now();
+        identities::attach(store.as_ref(), &tokens, config.owner_in_memory, now).await?;
         Ok(App {
             config,
             tokens,
-            store: Arc::new(store),
+            store,
         })
     }
 

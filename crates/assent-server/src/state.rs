@@ -12,6 +12,7 @@ use crate::environment::{environment, OwnFiles};
 use crate::expiry::Deadlines;
 use crate::reload::{LivePolicy, POLICY_FILE};
 use crate::store::Store;
+use crate::workflow::Workflow;
 
 /// The service's shared state; cheap to clone.
 #[derive(Debug, Clone)]
@@ -22,6 +23,8 @@ pub struct AppState {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
+    /// The workflow over `store`: every change of state goes through it.
+    pub workflow: Workflow,
     /// The policy in force: read it with `policy.current()` (it is swapped on reload).
     pub policy: Arc<LivePolicy>,
     pub clock: Arc<dyn Clock>,
@@ -100,6 +103,7 @@ impl AppState {
             .unwrap_or_else(|| config.data_dir.join(POLICY_FILE));
         AppState {
             inner: Arc::new(Shared {
+                workflow: Workflow::new(store.clone()),
                 store,
                 policy: Arc::new(LivePolicy::new(
                     config.policy.clone(),

@@ -1,22 +1,16 @@
 //! `POST /v1/approvals/{id}/decision`: a person approves (with a scope) or denies.
 
-use assent_core::{
-    may_decide, tally, ApprovalEvent, ApprovalGrant, ApprovalStatus, Decidable, Decision,
-    GrantConstraints, Identity, Role, ScopeError, ScopeKind, Tally, Vote,
-};
-use assent_protocol::{
-    Approval, DecisionRequest, DecisionResponse, ErrorBody, Resolution, SubmitStatus,
-};
+use assent_core::Identity;
+use assent_protocol::{DecisionRequest, DecisionResponse, ErrorBody, SubmitStatus};
 use axum::extract::{Path, State};
 use axum::Json;
 
 use crate::error::ApiError;
 use crate::guard::Person;
 use crate::json::Body;
-use crate::records::grant_summary;
 use crate::routes::approvals::current;
 use crate::state::AppState;
-use crate::store::{ApprovalRecord, NewGrant, Settlement};
+use crate::workflow::Ground;
 
 #[utoipa::path(post, path = "/v1/approvals/{id}/decision", tag = "approvals",
     params(("id" = String, Path, description = "approval id")),
@@ -38,9 +32,8 @@ pub async fn approval_decide(
     decide(&state, &who, &id, request).await.map(Json)
 }
 
-/// `who` decides the approval `id`: a deny, or the approval that meets its threshold, settles
-/// it and every member of its batch (creating the grant if approved); an approval short of
-/// the threshold is recorded and the prompt stays pending.
+/// `who` decides the approval `id` (see `crate::workflow::Workflow::decide`); settling it
+/// first when its time has run out.
 pub async fn decide(
     state: &AppState,
     who: &Identity,
@@ -50,91 +43,22 @@ pub async fn decide(
     let Some(record) = current(state, id).await? else {
         return Err(missing(state, id).await);
     };
-    if record.approval.status != ApprovalStatus::Requested {
-        return Err(ApiError::Conflict(format!(
-            "the approval is already settled ({})",
-            status_name(record.approval.status)
-        )));
-    }
-    let requesters = [record.requester.clone()];
-    let role = may_decide(
-        who,
-        Decidable {
-            required_role: record.approval.required_role,
-            requesters: &requesters,
-        },
-    )
-    .map_err(|refusal| ApiError::Forbidden(refusal.to_string()))?;
-    let by = Decider { who, role };
-    let settlement = match request {
-        DecisionRequest::Deny { reason } => settlement(
-            state,
-            &record,
-            by,
-            ApprovalEvent::Deny,
-            reason.into(),
-            None,
-            Vec::new(),
-        )?,
-        DecisionRequest::Approve {
-            scope,
-            expires_in_seconds,
-            max_uses,
-            reason,
-            path_patterns,
-        } => {
-            let grant = grant_for(
-                state,
-                &record,
-                by,
-                GrantChoice {
-                    scope,
-                    expires_in_seconds,
-                    max_uses,
-                    path_patterns,
-                },
-            )?;
-            let vote = Vote {
-                by: who.name.clone(),
-                role,
-                at: state.inner.clock.now(),
-            };
-            let so_far: Vec<Vote> = record
-                .approval
-                .approvals
-                .iter()
-                .cloned()
-                .map(Into::into)
-                .collect();
-            match tally(&so_far, vote.clone(), record.approval.required_approvals) {
-                Tally::Short { .. } => {
-                    let at = vote.at;
-                    let approval = state.inner.store.vote(id, vote, at).await?;
-                    return Ok(DecisionResponse {
-                        approval,
-                        grant: None,
-                    });
-                }
-                Tally::Met(votes) => settlement(
-                    state,
-                    &record,
-                    by,
-                    approve_event(scope),
-                    reason,
-                    Some(grant),
-                    votes,
-                )?,
-            }
-        }
+    let shared = &state.inner;
+    let policy = shared.policy.current();
+    let ground = Ground {
+        policy: &policy,
+        env: &shared.env,
+        gate_waiting: shared.waiters.count(id) > 0,
+        now: shared.clock.now(),
     };
-    let settled = state.inner.store.settle(settlement).await?;
-    if let Some(grant) = &settled.grant {
-        state.inner.deadlines.propose(grant.grant.expires_at);
+    let decided = shared
+        .workflow
+        .decide(&record, who, request, ground)
+        .await?;
+    if let Some(grant) = &decided.grant {
+        shared.deadlines.propose(grant.grant.expires_at);
     }
-    Ok(DecisionResponse {
-        approval: settled.approval,
-        grant: settled.grant,
-    })
+    Ok(decided)
 }
 
 /// 409 for a blocked action (never approvable), 404 for anything else unknown.
@@ -146,155 +70,4 @@ async fn missing(state: &AppState, id: &str) -> ApiError {
         Ok(_) => ApiError::NotFound(format!("no approval {id}")),
         Err(err) => err.into(),
     }
-}
-
-/// The person deciding and the role they decide in.
-#[derive(Debug, Clone, Copy)]
-struct Decider<'a> {
-    who: &'a Identity,
-    role: Role,
-}
-
-/// What an approving person chose.
-#[derive(Debug)]
-struct GrantChoice {
-    scope: ScopeKind,
-    expires_in_seconds: i64,
-    max_uses: Option<u32>,
-    path_patterns: Option<Vec<String>>,
-}
-
-fn settlement(
-    state: &AppState,
-    record: &ApprovalRecord,
-    by: Decider<'_>,
-    event: ApprovalEvent,
-    reason: Option<String>,
-    grant: Option<NewGrant>,
-    votes: Vec<Vote>,
-) -> Result<Settlement, ApiError> {
-    let status = record
-        .approval
-        .status
-        .apply(event)
-        .map_err(|err| ApiError::Conflict(err.to_string()))?;
-    let resolution = if event == ApprovalEvent::Deny {
-        Resolution::Denied
-    } else {
-        Resolution::Approved
-    };
-    Ok(Settlement {
-        approval_id: record.approval.approval_id.clone(),
-        status,
-        resolution,
-        decided_by: by.who.name.clone(),
-        decided_role: Some(by.role),
-        votes,
-        reason,
-        grant,
-        now: state.inner.clock.now(),
-    })
-}
-
-fn approve_event(scope: ScopeKind) -> ApprovalEvent {
-    match scope {
-        ScopeKind::Once => ApprovalEvent::ApproveOnce,
-        ScopeKind::Run => ApprovalEvent::ApproveForRun,
-        _ => ApprovalEvent::ApproveForPolicyScope,
-    }
-}
-
-/// The grant an approval of `scope` creates, checked against what was offered and the policy.
-fn grant_for(
-    state: &AppState,
-    record: &ApprovalRecord,
-    by: Decider<'_>,
-    choice: GrantChoice,
-) -> Result<NewGrant, ApiError> {
-    let GrantChoice {
-        scope,
-        expires_in_seconds,
-        max_uses,
-        path_patterns,
-    } = choice;
-    let shared = &state.inner;
-    let approval: &Approval = &record.approval;
-    if !approval.offered_scopes.contains(&scope) {
-        return Err(ApiError::BadRequest(format!(
-            "scope {} was not offered for this approval",
-            scope_name(scope)
-        )));
-    }
-    let policy = shared.policy.current();
-    let max = policy.max_lifetime(scope).num_seconds();
-    if expires_in_seconds <= 0 || expires_in_seconds > max {
-        return Err(ApiError::BadRequest(format!(
-            "expires_in_seconds must be between 1 and {max} for scope {}",
-            scope_name(scope)
-        )));
-    }
-    if max_uses == Some(0) {
-        return Err(ApiError::BadRequest(
-            "max_uses must be at least 1".to_owned(),
-        ));
-    }
-    let request = &record.first_request;
-    let eval = assent_core::evaluate(&policy, request, &shared.env)
-        .map_err(|err| ApiError::Conflict(format!("the request no longer evaluates: {err}")))?;
-    if eval.decision.decision == Decision::Block {
-        return Err(ApiError::Conflict(
-            "the policy now blocks this action".to_owned(),
-        ));
-    }
-    let constraints = GrantConstraints::for_scope(scope, request, &eval, path_patterns.as_deref())
-        .map_err(|err| match err {
-            ScopeError::Blocked | ScopeError::NotNeeded => ApiError::Conflict(err.to_string()),
-            other => ApiError::BadRequest(other.to_string()),
-        })?;
-    let now = shared.clock.now();
-    // "Once" is one execution: when a gate is waiting, it runs the approved action, and the
-    // grant is spent by that; when every gate gave up, the grant keeps its one use for the
-    // agent's retry of the same action.
-    let max_uses = max_uses.or((scope == ScopeKind::Once).then_some(1));
-    let spent = scope == ScopeKind::Once && shared.waiters.count(&approval.approval_id) > 0;
-    let grant = ApprovalGrant {
-        grant_id: uuid::Uuid::new_v4().to_string(),
-        approval_id: approval.approval_id.clone(),
-        run_id: approval.run_id.clone(),
-        scope_kind: scope,
-        action_kinds: vec![approval.action_kind],
-        constraints,
-        created_at: now,
-        expires_at: now + chrono::Duration::seconds(expires_in_seconds),
-        max_uses,
-        used_count: if spent { max_uses.unwrap_or(1) } else { 0 },
-        created_by: by.who.name.clone(),
-        revocable: true,
-        revoked_at: None,
-        policy_version: eval.policy_version.clone(),
-    };
-    let summary = grant_summary(
-        &grant,
-        approval.profile.as_deref(),
-        &approval.evidence.summary,
-    );
-    Ok(NewGrant {
-        grant,
-        summary,
-        created_by_role: Some(by.role),
-    })
-}
-
-fn scope_name(scope: ScopeKind) -> String {
-    serde_json::to_value(scope)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
-
-fn status_name(status: ApprovalStatus) -> String {
-    serde_json::to_value(status)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod doctor;
 mod gate;
 mod install;
 mod people;
@@ -52,6 +53,10 @@ enum Command {
     /// Run the approval service: `assent serve [--listen ADDR] [--data-dir DIR] [--policy FILE]
     /// [--public-url URL] [--tls-cert FILE --tls-key FILE]`.
     Serve(serve::ServeArgs),
+    /// Check that every agent action is guarded: service, tokens, hooks, agent versions, a
+    /// canary through each hook, desktop; a fix under each failure. Exit 0 guarded, 1 a check
+    /// failed, 2 usage.
+    Doctor(doctor::DoctorArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,5 +72,6 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::People(cmd) => people::run_people(cmd),
         Command::Agents(cmd) => people::run_agents(cmd),
+        Command::Doctor(args) => doctor::run(&args),
     }
 }

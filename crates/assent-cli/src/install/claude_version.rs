@@ -69,7 +69,9 @@ pub fn probe() -> ClaudeCode {
     probe_program(Path::new(PROGRAM), PROBE_TIMEOUT)
 }
 
-fn probe_program(program: &Path, timeout: Duration) -> ClaudeCode {
+/// Asks `program --version` (a name looked up on `PATH`, or a path), waiting at most
+/// `timeout`; `assent doctor` asks `codex` the same way.
+pub(crate) fn probe_program(program: &Path, timeout: Duration) -> ClaudeCode {
     let spawned = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())

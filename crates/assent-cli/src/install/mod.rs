@@ -9,10 +9,10 @@
 //! dir.
 
 mod binary;
-mod claude_version;
+pub(crate) mod claude_version;
 mod codex;
-mod codex_toml;
-mod hooks;
+pub(crate) mod codex_toml;
+pub(crate) mod hooks;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

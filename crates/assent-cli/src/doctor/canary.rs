@@ -1,6 +1,7 @@
-//! The canary: each installed hook command run exactly as configured (`sh -c COMMAND`, as the
-//! agents run it) with a harmless PreToolUse — a read of a file in a scratch repo — and its
-//! answer checked for the agent's shape. [`judge_claude_code`] and [`judge_codex`] are pure.
+//! The canary: each installed hook command run exactly as configured (`/bin/sh -c COMMAND`,
+//! as the agents run it) with a harmless PreToolUse — a read of a file in a scratch repo —
+//! and its answer checked for the agent's shape; then a SessionEnd ends the canary's run.
+//! [`judge_claude_code`] and [`judge_codex`] are pure.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,22 +30,23 @@ pub enum Ran {
     Failed(String),
 }
 
-/// The canary payload for `agent` (`claude-code` or `codex`) in `cwd`.
-pub fn payload(agent: &str, cwd: &Path) -> Value {
+/// The canary payload for `agent` (`claude-code` or `codex`) in `cwd`; `id` names its
+/// session and call, new for each canary (the service keys requests by them).
+pub fn payload(agent: &str, cwd: &Path, id: &str) -> Value {
     let file = cwd.join("README.md");
     let (tool, input) = match agent {
         "codex" => ("Bash", json!({ "command": "true" })),
         _ => ("Read", json!({ "file_path": file })),
     };
     json!({
-        "session_id": "assent-doctor-canary",
+        "session_id": id,
         "transcript_path": cwd.join("canary.jsonl"),
         "cwd": cwd,
         "hook_event_name": "PreToolUse",
         "permission_mode": "default",
         "tool_name": tool,
         "tool_input": input,
-        "tool_use_id": "assent-doctor-canary",
+        "tool_use_id": id,
     })
 }
 
@@ -165,8 +167,16 @@ pub fn run(agent: &str, command: &str, env: &[(&str, String)]) -> Ran {
     let dir = scratch();
     let _ = std::fs::create_dir_all(dir.join(".git"));
     let _ = std::fs::write(dir.join("README.md"), "assent doctor canary\n");
-    let input = payload(agent, &dir).to_string();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let id = format!("assent-doctor-{agent}-{}-{nanos}", std::process::id());
+    let input = payload(agent, &dir, &id).to_string();
     let ran = spawn(command, &dir, &input, env);
+    // The canary's run ends as an agent's session does, so no open run is left behind.
+    let end =
+        json!({ "session_id": id, "cwd": dir, "hook_event_name": "SessionEnd", "reason": "other" });
+    let _ = spawn(command, &dir, &end.to_string(), env);
     let _ = std::fs::remove_dir_all(&dir);
     ran
 }
@@ -176,7 +186,7 @@ fn scratch() -> PathBuf {
 }
 
 fn spawn(command: &str, cwd: &Path, input: &str, env: &[(&str, String)]) -> Ran {
-    let mut cmd = Command::new("sh");
+    let mut cmd = Command::new("/bin/sh");
     cmd.arg("-c").arg(command).current_dir(cwd);
     for (name, value) in env {
         cmd.env(name, value);

@@ -265,3 +265,41 @@ fn the_json_document_has_a_stable_shape() {
         );
     }
 }
+
+#[test]
+fn an_untrusted_codex_hook_fails() {
+    let home = Home::new(None);
+    let config = home.path().join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("sha256:"), "install recorded the trust: {text}");
+    std::fs::write(&config, text.replacen("sha256:", "sha256:0", 1)).unwrap();
+
+    let (code, doc) = home.doctor_json();
+
+    assert_eq!(code, 1, "Codex skips an untrusted hook and runs the tool: exit 1");
+    assert_eq!(
+        check(&doc, "codex.trusted")["status"],
+        "fail",
+        "a trust hash that no longer matches is reported: {doc:#}"
+    );
+}
+
+#[test]
+fn a_token_the_service_does_not_know_fails() {
+    let home = Home::new(None);
+
+    let ran = home.run(&["doctor", "--json", "--token", "not-a-token"]);
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
+
+    assert_eq!(ran.code, 1, "every gated call would be refused: exit 1");
+    assert_eq!(
+        check(&doc, "identity")["status"],
+        "fail",
+        "/v1/me refuses the token, which is reported: {doc:#}"
+    );
+    assert_eq!(
+        check(&doc, "service")["status"],
+        "pass",
+        "the service itself answers; only the token is wrong"
+    );
+}

@@ -102,19 +102,13 @@ pub fn codex(
                 continue;
             };
             any = true;
-            let timeout = group_timeout(group).unwrap_or(SESSION_END_TIMEOUT);
-            let matcher = matched
-                .then(|| group.get("matcher").and_then(Item::as_str))
-                .flatten();
-            let want = trusted_hash(label, matcher, &command, timeout);
-            let key = codex_toml::state_key(&source, label, at);
-            let have = user
-                .and_then(|u| u.get("hooks"))
-                .and_then(|h| h.get("state"))
-                .and_then(|s| s.get(&key))
-                .and_then(|e| e.get("trusted_hash"))
-                .and_then(Item::as_str);
-            if have != Some(want.as_str()) {
+            let place = Place {
+                source: &source,
+                label,
+                at,
+                matched,
+            };
+            if !trusted(user, &place, group, &command) {
                 untrusted.push(event);
             }
             if !commands.contains(&command) {
@@ -130,20 +124,8 @@ pub fn codex(
     if commands.is_empty() {
         return Found { checks, commands };
     }
-    checks.push(if untrusted.is_empty() {
-        Check::pass("codex.trusted", "the gate hooks are trusted")
-    } else {
-        Check::fail(
-            "codex.trusted",
-            format!(
-                "{} not trusted: Codex skips them and runs tools unguarded",
-                untrusted.join(", ")
-            ),
-            "assent install codex (it records the trust), or trust them in Codex's /hooks",
-        )
-    });
-    let found = binaries("codex.binary", &commands, runs, fix);
-    checks.extend(found);
+    checks.push(trust_check(&untrusted));
+    checks.extend(binaries("codex.binary", &commands, runs, fix));
     checks.push(Check::warn(
         "codex.fail-closed",
         "Codex runs the tool when a hook command is missing or fails to start (it fails open)",
@@ -151,6 +133,46 @@ pub fn codex(
          `assent install codex` and `assent doctor`",
     ));
     Found { checks, commands }
+}
+
+fn trust_check(untrusted: &[&str]) -> Check {
+    if untrusted.is_empty() {
+        return Check::pass("codex.trusted", "the gate hooks are trusted");
+    }
+    Check::fail(
+        "codex.trusted",
+        format!(
+            "{} not trusted: Codex skips them and runs tools unguarded",
+            untrusted.join(", ")
+        ),
+        "assent install codex (it records the trust), or trust them in Codex's /hooks",
+    )
+}
+
+/// Where a Codex group stands: its config file, event label, index, and whether it matches.
+struct Place<'a> {
+    source: &'a str,
+    label: &'a str,
+    at: usize,
+    matched: bool,
+}
+
+/// Whether the user config trusts `group` (running `command`) as Codex computes it.
+fn trusted(user: Option<&DocumentMut>, place: &Place, group: &Table, command: &str) -> bool {
+    let timeout = group_timeout(group).unwrap_or(SESSION_END_TIMEOUT);
+    let matcher = place
+        .matched
+        .then(|| group.get("matcher").and_then(Item::as_str))
+        .flatten();
+    let want = trusted_hash(place.label, matcher, command, timeout);
+    let key = codex_toml::state_key(place.source, place.label, place.at);
+    let have = user
+        .and_then(|u| u.get("hooks"))
+        .and_then(|h| h.get("state"))
+        .and_then(|s| s.get(&key))
+        .and_then(|e| e.get("trusted_hash"))
+        .and_then(Item::as_str);
+    have == Some(want.as_str())
 }
 
 /// The gate's handler command of a Codex group (one command handler running `gate codex`).

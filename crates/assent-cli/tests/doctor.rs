@@ -129,6 +129,11 @@ fn a_guarded_setup_passes_and_the_canaries_answer() {
         "Codex fails open on a missing command, which is said, but not a failure by itself"
     );
     assert_eq!(
+        check(&doc, "claude-code.binary")["status"],
+        "warn",
+        "the test binary is a build output under target/: it runs, but a rebuild changes it"
+    );
+    assert_eq!(
         check(&doc, "desktop.tray")["status"],
         "warn",
         "no session bus here: no tray host is a warning, and the exit code stays 0"
@@ -271,12 +276,18 @@ fn an_untrusted_codex_hook_fails() {
     let home = Home::new(None);
     let config = home.path().join(".codex/config.toml");
     let text = std::fs::read_to_string(&config).unwrap();
-    assert!(text.contains("sha256:"), "install recorded the trust: {text}");
+    assert!(
+        text.contains("sha256:"),
+        "install recorded the trust: {text}"
+    );
     std::fs::write(&config, text.replacen("sha256:", "sha256:0", 1)).unwrap();
 
     let (code, doc) = home.doctor_json();
 
-    assert_eq!(code, 1, "Codex skips an untrusted hook and runs the tool: exit 1");
+    assert_eq!(
+        code, 1,
+        "Codex skips an untrusted hook and runs the tool: exit 1"
+    );
     assert_eq!(
         check(&doc, "codex.trusted")["status"],
         "fail",

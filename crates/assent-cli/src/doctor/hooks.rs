@@ -11,8 +11,9 @@ use super::report::Check;
 use crate::install::codex_toml::{self, trusted_hash, SESSION_END_TIMEOUT};
 use crate::install::hooks::{self as claude, is_gate_hook, ON_FAILURE};
 
-/// Whether a program can be run: `Err(why)` when it is missing or not executable.
-pub type Runs<'a> = &'a dyn Fn(&str) -> Result<(), String>;
+/// Whether a program can be run: `Err(why)` when it is missing or not executable;
+/// `Ok(Some(dir))` when it runs but is a build output under `dir`.
+pub type Runs<'a> = &'a dyn Fn(&str) -> Result<Option<String>, String>;
 
 /// What one agent's config showed: the checks and the distinct gate commands (for the canary).
 #[derive(Debug, Default)]
@@ -222,7 +223,12 @@ fn binaries(check: &str, commands: &[String], runs: Runs, fix: &str) -> Vec<Chec
     programs
         .iter()
         .map(|prog| match runs(prog) {
-            Ok(()) => Check::pass(check, format!("the hooks run {prog}")),
+            Ok(None) => Check::pass(check, format!("the hooks run {prog}")),
+            Ok(Some(dir)) => Check::warn(
+                check,
+                format!("the hooks run {prog}, a build output under {dir}: a rebuild or cargo clean changes it under them"),
+                format!("install assent (./scripts/setup.sh, or `cargo install --path crates/assent-cli`), then `{fix}`"),
+            ),
             Err(why) => Check::fail(
                 check,
                 format!("the hooks run {prog}, which {why}"),
@@ -265,8 +271,8 @@ mod tests {
     use crate::doctor::report::Status;
     use serde_json::json;
 
-    fn ok(_: &str) -> Result<(), String> {
-        Ok(())
+    fn ok(_: &str) -> Result<Option<String>, String> {
+        Ok(None)
     }
 
     fn settings(hook: Value) -> Value {

@@ -20,6 +20,7 @@ use serde_json::Value;
 use toml_edit::DocumentMut;
 
 use crate::gate::ServiceArgs;
+use crate::install::binary;
 use crate::install::claude_version::{self, PROBE_TIMEOUT};
 use report::Check;
 
@@ -167,8 +168,9 @@ fn read_toml(path: &Path) -> Option<DocumentMut> {
     std::fs::read_to_string(path).ok()?.parse().ok()
 }
 
-/// Whether `program` (a path, or a name on `PATH`) is an executable file.
-fn runs(program: &str) -> Result<(), String> {
+/// Whether `program` (a path, or a name on `PATH`) is an executable file, and the build dir
+/// it lies in, if any.
+fn runs(program: &str) -> Result<Option<String>, String> {
     let path = if program.contains('/') {
         PathBuf::from(program)
     } else {
@@ -185,5 +187,5 @@ fn runs(program: &str) -> Result<(), String> {
     if meta.permissions().mode() & 0o111 == 0 {
         return Err("is not executable".into());
     }
-    Ok(())
+    Ok(binary::build_dir(&path).map(|dir| dir.display().to_string()))
 }

@@ -92,7 +92,7 @@ fn on_path(path_var: Option<OsString>, cwd: Option<&Path>) -> Option<PathBuf> {
 
 /// The build dir `path` lies in, if any: an ancestor named `target` or tagged as a cache
 /// dir (cargo tags its target dirs).
-fn build_dir(path: &Path) -> Option<PathBuf> {
+pub(crate) fn build_dir(path: &Path) -> Option<PathBuf> {
     path.ancestors()
         .skip(1)
         .find(|dir| {

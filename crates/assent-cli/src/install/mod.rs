@@ -8,7 +8,7 @@
 //! cannot start, and the command names a binary that stays put ([`binary`]), never a build
 //! dir.
 
-mod binary;
+pub(crate) mod binary;
 pub(crate) mod claude_version;
 mod codex;
 pub(crate) mod codex_toml;

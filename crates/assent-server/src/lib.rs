@@ -26,7 +26,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use clock::{Clock, FakeClock, SystemClock};
-pub use config::{Config, TokenError, Tokens};
+pub use config::{redacted, Config, Database, DatabaseChoiceError, TokenError, Tokens};
 pub use error::ApiError;
 pub use guard::is_loopback_host;
 pub use identities::{Directory, DirectoryError};
@@ -34,7 +34,7 @@ pub use json::BODY_LIMIT;
 pub use routes::openapi::ApiDoc;
 pub use routes::router;
 pub use state::AppState;
-pub use store::{SqliteStore, Store, StoreError};
+pub use store::{PgStore, SqliteStore, Store, StoreError};
 
 /// Why the service cannot start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -51,25 +51,36 @@ pub enum LaunchError {
 #[derive(Debug)]
 pub struct App {
     config: Config,
-    tokens: Tokens,
+    /// The data dir's tokens; none with a PostgreSQL database (identities come from
+    /// `assent people|agents add --database URL`).
+    tokens: Option<Tokens>,
     store: Arc<dyn Store>,
 }
 
 impl App {
-    /// Creates the data dir, the tokens (first start) and the database; runs migrations.
+    /// Creates the data dir, the tokens (first start) and the database; runs migrations. With
+    /// a PostgreSQL database only the database is opened: no token file is written.
     pub async fn open(config: Config) -> Result<App, LaunchError> {
-        let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
-        let store = SqliteStore::open(&config.database_path()).await?;
-        identities::attach(&store, &tokens, config.owner_in_memory, config.clock.now()).await?;
+        let (store, tokens): (Arc<dyn Store>, _) = match &config.database {
+            Database::Sqlite => {
+                let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
+                let store = SqliteStore::open(&config.database_path()).await?;
+                let now = config.clock.now();
+                identities::attach(&store, &tokens, config.owner_in_memory, now).await?;
+                (Arc::new(store), Some(tokens))
+            }
+            Database::Postgres(url) => (Arc::new(PgStore::open(url).await?), None),
+        };
         Ok(App {
             config,
             tokens,
-            store: Arc::new(store),
+            store,
         })
     }
 
-    pub fn tokens(&self) -> &Tokens {
-        &self.tokens
+    /// The data dir's tokens (`None` with a PostgreSQL database).
+    pub fn tokens(&self) -> Option<&Tokens> {
+        self.tokens.as_ref()
     }
 
     /// Serves on `listener` until `shutdown` completes, then closes the store.

@@ -3,6 +3,11 @@
 //! Every method that changes state is one transaction; events it emits are written in the same
 //! transaction, and [`Store::event_watch`] moves to the newest id after the commit.
 
+mod pg;
+mod pg_bus;
+mod pg_identities;
+mod pg_rows;
+mod pg_store;
 mod sqlite;
 mod sqlite_actions;
 mod sqlite_approvals;
@@ -26,6 +31,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 
+pub use pg::PgStore;
 pub use sqlite::SqliteStore;
 
 /// A storage failure. `Conflict` is the only one a client may cause.

@@ -16,6 +16,8 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub mod pg;
+
 pub struct Service {
     pub url: String,
     pub port: u16,
@@ -58,7 +60,7 @@ impl Service {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let app = App::open(config).await.unwrap();
-        let tokens = app.tokens().clone();
+        let tokens = app.tokens().unwrap().clone();
         let (stop, stopped) = oneshot::channel::<()>();
         let handle = tokio::spawn(app.serve(listener, async move {
             let _ = stopped.await;

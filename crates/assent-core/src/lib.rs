@@ -47,6 +47,7 @@ pub mod suggest;
 mod tooling;
 pub mod types;
 mod verdict;
+pub mod workflow;
 pub mod wrappers;
 
 pub use audit::{ApprovalAuditEvent, AuditDecision};

@@ -80,7 +80,7 @@ async fn next_wait(
     cap: Duration,
 ) -> Result<(Option<DateTime<Utc>>, Duration), crate::StoreError> {
     let shared = &state.inner;
-    shared.store.expire_due(shared.clock.now()).await?;
+    shared.workflow.expire_due(shared.clock.now()).await?;
     let next = shared.store.next_deadline().await?;
     let wait = match next {
         None => cap,

@@ -18,6 +18,7 @@ mod routes;
 mod state;
 pub mod store;
 pub mod suggestions;
+mod workflow;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -74,6 +75,24 @@ impl App {
         Ok(App {
             config,
             tokens,
+            store,
+        })
+    }
+
+    /// Like [`App::open`], over a store the caller opened (any backend; the story tests run
+    /// over the one they are given): the data dir's tokens are attached to it.
+    pub async fn over(config: Config, store: Arc<dyn Store>) -> Result<App, LaunchError> {
+        let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
+        identities::attach(
+            store.as_ref(),
+            &tokens,
+            config.owner_in_memory,
+            config.clock.now(),
+        )
+        .await?;
+        Ok(App {
+            config,
+            tokens: Some(tokens),
             store,
         })
     }

@@ -1,5 +1,7 @@
-//! Pure builders of what the store records: answers, audit events, prompts, grant summaries.
+//! What the service records, in wire terms: answers and prompts, and the audit records the
+//! core builds (`assent_core::workflow::records`) from an approval, member or grant.
 
+use assent_core::workflow::{self, GrantFacts, MemberFacts, PromptFacts, Verdict};
 use assent_core::{
     ApprovalAuditEvent, ApprovalGrant, AuditDecision, Decision, RiskLevel, ScopeKind,
 };
@@ -34,34 +36,46 @@ pub fn response(
     }
 }
 
-/// The audit record of a submission's outcome.
+/// The audit record of a submission's outcome (see [`workflow::submission_audit`]).
 pub fn submission_audit(
     s: &Submission,
     decision: AuditDecision,
     approval_id: Option<String>,
     grant_id: Option<String>,
 ) -> ApprovalAuditEvent {
-    ApprovalAuditEvent {
-        event_id: uuid::Uuid::new_v4().to_string(),
-        timestamp: s.now,
-        evidence_artifact_id: approval_id.clone().unwrap_or_else(|| s.action_id.clone()),
-        approval_id,
-        action_id: Some(s.action_id.clone()),
-        run_id: s.request.run_id.clone(),
-        task_id: s.request.task_id.clone(),
-        action_kind: s.request.action.kind,
-        action_hash: s.eval.action_hash.clone(),
-        requested_scope: serde_json::json!(s.eval.decision.offered_scopes),
-        decision,
-        approver: None,
-        approver_role: None,
-        reason: s.eval.decision.reasons.join("; "),
-        policy_version: s.eval.policy_version.clone(),
-        grant_id,
-        repo: s.request.context.repo.clone(),
-        granted_scope: None,
-        grant_expires_at: None,
-        subject: Some(s.eval.evidence.summary.clone()),
+    workflow::submission_audit(new_id(), asked(s), decision, approval_id, grant_id)
+}
+
+/// A submission as the core's records name it.
+pub fn asked(s: &Submission) -> workflow::Asked<'_> {
+    workflow::Asked {
+        action_id: &s.action_id,
+        request: &s.request,
+        eval: &s.eval,
+        now: s.now,
+    }
+}
+
+/// A prompt as the core's records name it.
+pub fn prompt_facts<'a>(approval: &'a Approval, policy_version: &'a str) -> PromptFacts<'a> {
+    PromptFacts {
+        approval_id: &approval.approval_id,
+        run_id: &approval.run_id,
+        action_kind: approval.action_kind,
+        offered_scopes: &approval.offered_scopes,
+        repo: approval.repo.as_deref(),
+        evidence_summary: &approval.evidence.summary,
+        policy_version,
+    }
+}
+
+/// A member of a prompt as the core's records name it.
+pub fn member_facts(member: &ApprovalMember) -> MemberFacts<'_> {
+    MemberFacts {
+        action_id: &member.action_id,
+        task_id: &member.task_id,
+        action_hash: &member.action_hash,
+        command_line: member.command_line.as_deref(),
     }
 }
 
@@ -74,28 +88,21 @@ pub fn settlement_audit(
     reason: &str,
     policy_version: &str,
 ) -> ApprovalAuditEvent {
-    ApprovalAuditEvent {
-        event_id: uuid::Uuid::new_v4().to_string(),
-        timestamp: approval.updated_at,
-        approval_id: Some(approval.approval_id.clone()),
-        action_id: Some(member.action_id.clone()),
-        run_id: approval.run_id.clone(),
-        task_id: member.task_id.clone(),
-        action_kind: approval.action_kind,
-        action_hash: member.action_hash.clone(),
-        requested_scope: serde_json::json!(approval.offered_scopes),
+    let verdict = Verdict {
         decision,
-        approver: approval.decided_by.clone(),
+        at: approval.updated_at,
+        approver: approval.decided_by.as_deref(),
         approver_role: approval.decided_role,
-        reason: reason.to_owned(),
-        policy_version: policy_version.to_owned(),
-        evidence_artifact_id: approval.approval_id.clone(),
-        grant_id: approval.grant_id.clone(),
-        repo: approval.repo.clone(),
-        granted_scope: granted.map(|g| g.scope_kind),
-        grant_expires_at: granted.map(|g| g.expires_at),
-        subject: Some(subject(approval, member)),
-    }
+        reason,
+        grant_id: approval.grant_id.as_deref(),
+        granted,
+    };
+    workflow::settlement_audit(
+        new_id(),
+        prompt_facts(approval, policy_version),
+        member_facts(member),
+        verdict,
+    )
 }
 
 /// The audit record of an approver resuming a run held by `pausing`, the prompt whose
@@ -107,35 +114,13 @@ pub fn resume_audit(
     reason: &str,
     now: DateTime<Utc>,
 ) -> ApprovalAuditEvent {
-    let approval = pausing.map(|record| &record.approval);
-    let member = approval.and_then(|approval| approval.members.first());
-    ApprovalAuditEvent {
-        event_id: uuid::Uuid::new_v4().to_string(),
-        timestamp: now,
-        approval_id: approval.map(|a| a.approval_id.clone()),
-        action_id: member.map(|m| m.action_id.clone()),
-        run_id: run_id.to_owned(),
-        task_id: member.map(|m| m.task_id.clone()).unwrap_or_default(),
-        action_kind: approval.map_or(assent_core::ActionKind::Other, |a| a.action_kind),
-        action_hash: member.map(|m| m.action_hash.clone()).unwrap_or_default(),
-        requested_scope: serde_json::json!("run"),
-        decision: AuditDecision::Resumed,
-        approver: Some(by.name.to_owned()),
-        approver_role: by.role,
-        reason: reason.to_owned(),
-        policy_version: pausing
-            .map(|record| record.policy_version.clone())
-            .unwrap_or_default(),
-        evidence_artifact_id: approval.map(|a| a.approval_id.clone()).unwrap_or_default(),
-        grant_id: None,
-        repo: approval.and_then(|a| a.repo.clone()),
-        granted_scope: Some(ScopeKind::Run),
-        grant_expires_at: None,
-        subject: match (approval, member) {
-            (Some(approval), Some(member)) => Some(subject(approval, member)),
-            _ => Some(format!("run {run_id}")),
-        },
-    }
+    let pausing = pausing.map(|record| {
+        (
+            prompt_facts(&record.approval, &record.policy_version),
+            record.approval.members.first().map(member_facts),
+        )
+    });
+    workflow::resume_audit(new_id(), run_id, pausing, (by.name, by.role), reason, now)
 }
 
 /// The audit record of something that happened to a grant (revoked, expired).
@@ -146,42 +131,16 @@ pub fn grant_audit(
     reason: &str,
     now: DateTime<Utc>,
 ) -> ApprovalAuditEvent {
-    let grant = &wire.grant;
-    ApprovalAuditEvent {
-        event_id: uuid::Uuid::new_v4().to_string(),
-        timestamp: now,
-        approval_id: Some(grant.approval_id.clone()),
-        action_id: None,
-        run_id: grant.run_id.clone(),
-        task_id: String::new(),
-        action_kind: grant
-            .action_kinds
-            .first()
-            .copied()
-            .unwrap_or(assent_core::ActionKind::Other),
-        action_hash: grant.constraints.action_hash.clone().unwrap_or_default(),
-        requested_scope: serde_json::json!(grant.scope_kind),
-        decision,
-        approver: Some(by.name.to_owned()),
-        approver_role: by.role,
-        reason: reason.to_owned(),
-        policy_version: grant.policy_version.clone(),
-        evidence_artifact_id: grant.approval_id.clone(),
-        grant_id: Some(grant.grant_id.clone()),
-        repo: grant.constraints.repo.clone(),
-        granted_scope: Some(grant.scope_kind),
-        grant_expires_at: Some(grant.expires_at),
-        subject: Some(wire.summary.clone()),
-    }
+    let facts = GrantFacts {
+        grant: &wire.grant,
+        summary: &wire.summary,
+    };
+    workflow::grant_audit(new_id(), facts, decision, (by.name, by.role), reason, now)
 }
 
-/// What a member of an approval asked for, for people: its command line, else the evidence's
-/// one-line summary (paths, target).
-fn subject(approval: &Approval, member: &ApprovalMember) -> String {
-    member
-        .command_line
-        .clone()
-        .unwrap_or_else(|| approval.evidence.summary.clone())
+/// A new record id.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 /// The parts of a prompt fixed when it opens (stored as one JSON document).
@@ -261,21 +220,5 @@ fn recommend(s: &Submission) -> Recommendation {
         decision: "approve".to_owned(),
         scope,
         text,
-    }
-}
-
-/// A one-line description of a grant for people.
-pub fn grant_summary(grant: &ApprovalGrant, profile: Option<&str>, summary: &str) -> String {
-    let what = profile.unwrap_or(summary);
-    match grant.scope_kind {
-        ScopeKind::Once => format!("{what} once (run {})", grant.run_id),
-        ScopeKind::Run => format!("{what} for run {}", grant.run_id),
-        ScopeKind::CommandProfile => format!("{what} (command profile)"),
-        ScopeKind::PathPattern => {
-            format!("{what} on {}", grant.constraints.path_patterns.join(", "))
-        }
-        ScopeKind::TaskType => format!("{what} for this task type"),
-        ScopeKind::Repo => format!("{what} in this repository"),
-        ScopeKind::Org => format!("{what} everywhere"),
     }
 }

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::environment::{environment, OwnFiles};
 use crate::expiry::Deadlines;
 use crate::store::Store;
+use crate::workflow::Workflow;
 
 /// The service's shared state; cheap to clone.
 #[derive(Debug, Clone)]
@@ -21,6 +22,8 @@ pub struct AppState {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
+    /// The workflow over `store`: every change of state goes through it.
+    pub workflow: Workflow,
     pub policy: Policy,
     pub clock: Arc<dyn Clock>,
     pub env: Environment,
@@ -92,6 +95,7 @@ impl AppState {
     ) -> AppState {
         AppState {
             inner: Arc::new(Shared {
+                workflow: Workflow::new(store.clone()),
                 store,
                 policy: config.policy.clone(),
                 clock: config.clock.clone(),

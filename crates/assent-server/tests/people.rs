@@ -29,7 +29,7 @@ fn approve_once() -> Value {
 }
 
 async fn directory(svc: &Service) -> Directory {
-    Directory::open(&svc.data_dir()).await.unwrap()
+    common::backend::directory(&svc.data_dir()).await
 }
 
 async fn decide_as(svc: &Service, token: &str, id: &str, body: &Value) -> (StatusCode, Value) {

@@ -68,7 +68,7 @@ pub async fn submit(
         denials_since: shared.policy.deny_memory.remembered_since(now),
         quick_decisions,
     };
-    match shared.store.submit(submission).await? {
+    match shared.workflow.submit(submission).await? {
         Submitted::Recorded(answer) => {
             if answer.status == SubmitStatus::Pending {
                 // A new prompt (a joined one expires sooner, which the sweeper knows).
@@ -115,7 +115,7 @@ pub async fn action_executed(
 ) -> Result<Json<ExecutedResponse>, ApiError> {
     let shared = &state.inner;
     let executed = shared
-        .store
+        .workflow
         .record_executed(
             &who.name,
             &report.run_id,

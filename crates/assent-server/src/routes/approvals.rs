@@ -62,7 +62,7 @@ pub async fn approval_list(
         Some(other) => return Err(ApiError::BadRequest(format!("unknown status {other:?}"))),
     };
     let shared = &state.inner;
-    shared.store.expire_due(shared.clock.now()).await?;
+    shared.workflow.expire_due(shared.clock.now()).await?;
     let mut approvals = shared.store.approvals(pending_only).await?;
     for approval in &mut approvals {
         approval.agents_waiting = waiting(&state, &approval.approval_id);
@@ -82,7 +82,7 @@ pub async fn current(state: &AppState, id: &str) -> Result<Option<ApprovalRecord
     };
     let now = shared.clock.now();
     if record.approval.status == ApprovalStatus::Requested && now >= record.approval.expires_at {
-        shared.store.expire_due(now).await?;
+        shared.workflow.expire_due(now).await?;
         return Ok(shared.store.approval(id).await?);
     }
     Ok(Some(record))
@@ -99,7 +99,7 @@ async fn wait_for_settlement(
     // A waiting agent is a gate that will run the action once it is approved.
     let _waiting =
         (!caller.0.is_person() && !wait.is_zero()).then(|| state.inner.waiters.enter(id));
-    let mut changes = state.inner.store.event_watch();
+    let mut changes = state.inner.store.events().watch();
     let mut shutdown = state.inner.shutdown.clone();
     loop {
         changes.borrow_and_update();

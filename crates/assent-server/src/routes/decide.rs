@@ -1,8 +1,8 @@
 //! `POST /v1/approvals/{id}/decision`: a person approves (with a scope) or denies.
 
+use assent_core::workflow::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrder};
 use assent_core::{
-    may_decide, tally, ApprovalEvent, ApprovalGrant, ApprovalStatus, Decidable, Decision,
-    GrantConstraints, Identity, Role, ScopeError, ScopeKind, Tally, Vote,
+    may_decide, tally, ApprovalEvent, ApprovalStatus, Decidable, Identity, Role, Tally, Vote,
 };
 use assent_protocol::{
     Approval, DecisionRequest, DecisionResponse, ErrorBody, Resolution, SubmitStatus,
@@ -13,7 +13,6 @@ use axum::Json;
 use crate::error::ApiError;
 use crate::guard::Person;
 use crate::json::Body;
-use crate::records::grant_summary;
 use crate::routes::approvals::current;
 use crate::state::AppState;
 use crate::store::{ApprovalRecord, NewGrant, Settlement};
@@ -87,7 +86,7 @@ pub async fn decide(
                 state,
                 &record,
                 by,
-                GrantChoice {
+                &GrantChoice {
                     scope,
                     expires_in_seconds,
                     max_uses,
@@ -109,7 +108,7 @@ pub async fn decide(
             match tally(&so_far, vote.clone(), record.approval.required_approvals) {
                 Tally::Short { .. } => {
                     let at = vote.at;
-                    let approval = state.inner.store.vote(id, vote, at).await?;
+                    let approval = state.inner.workflow.vote(id, &vote, at).await?;
                     return Ok(DecisionResponse {
                         approval,
                         grant: None,
@@ -127,7 +126,7 @@ pub async fn decide(
             }
         }
     };
-    let settled = state.inner.store.settle(settlement).await?;
+    let settled = state.inner.workflow.settle(&settlement).await?;
     if let Some(grant) = &settled.grant {
         state.inner.deadlines.propose(grant.grant.expires_at);
     }
@@ -153,15 +152,6 @@ async fn missing(state: &AppState, id: &str) -> ApiError {
 struct Decider<'a> {
     who: &'a Identity,
     role: Role,
-}
-
-/// What an approving person chose.
-#[derive(Debug)]
-struct GrantChoice {
-    scope: ScopeKind,
-    expires_in_seconds: i64,
-    max_uses: Option<u32>,
-    path_patterns: Option<Vec<String>>,
 }
 
 fn settlement(
@@ -196,82 +186,40 @@ fn settlement(
     })
 }
 
-fn approve_event(scope: ScopeKind) -> ApprovalEvent {
-    match scope {
-        ScopeKind::Once => ApprovalEvent::ApproveOnce,
-        ScopeKind::Run => ApprovalEvent::ApproveForRun,
-        _ => ApprovalEvent::ApproveForPolicyScope,
-    }
-}
-
-/// The grant an approval of `scope` creates, checked against what was offered and the policy.
+/// The grant an approval of `choice` creates: the core's rule (`issue_grant`) over the
+/// prompt, today's policy and evaluation of its first request, and the gates waiting now.
 fn grant_for(
     state: &AppState,
     record: &ApprovalRecord,
     by: Decider<'_>,
-    choice: GrantChoice,
+    choice: &GrantChoice,
 ) -> Result<NewGrant, ApiError> {
-    let GrantChoice {
-        scope,
-        expires_in_seconds,
-        max_uses,
-        path_patterns,
-    } = choice;
     let shared = &state.inner;
     let approval: &Approval = &record.approval;
-    if !approval.offered_scopes.contains(&scope) {
-        return Err(ApiError::BadRequest(format!(
-            "scope {} was not offered for this approval",
-            scope_name(scope)
-        )));
-    }
-    let max = shared.policy.max_lifetime(scope).num_seconds();
-    if expires_in_seconds <= 0 || expires_in_seconds > max {
-        return Err(ApiError::BadRequest(format!(
-            "expires_in_seconds must be between 1 and {max} for scope {}",
-            scope_name(scope)
-        )));
-    }
-    if max_uses == Some(0) {
-        return Err(ApiError::BadRequest(
-            "max_uses must be at least 1".to_owned(),
-        ));
-    }
     let request = &record.first_request;
     let eval = assent_core::evaluate(&shared.policy, request, &shared.env)
         .map_err(|err| ApiError::Conflict(format!("the request no longer evaluates: {err}")))?;
-    if eval.decision.decision == Decision::Block {
-        return Err(ApiError::Conflict(
-            "the policy now blocks this action".to_owned(),
-        ));
-    }
-    let constraints = GrantConstraints::for_scope(scope, request, &eval, path_patterns.as_deref())
-        .map_err(|err| match err {
-            ScopeError::Blocked | ScopeError::NotNeeded => ApiError::Conflict(err.to_string()),
-            other => ApiError::BadRequest(other.to_string()),
-        })?;
-    let now = shared.clock.now();
-    // "Once" is one execution: when a gate is waiting, it runs the approved action, and the
-    // grant is spent by that; when every gate gave up, the grant keeps its one use for the
-    // agent's retry of the same action.
-    let max_uses = max_uses.or((scope == ScopeKind::Once).then_some(1));
-    let spent = scope == ScopeKind::Once && shared.waiters.count(&approval.approval_id) > 0;
-    let grant = ApprovalGrant {
-        grant_id: uuid::Uuid::new_v4().to_string(),
-        approval_id: approval.approval_id.clone(),
-        run_id: approval.run_id.clone(),
-        scope_kind: scope,
-        action_kinds: vec![approval.action_kind],
-        constraints,
-        created_at: now,
-        expires_at: now + chrono::Duration::seconds(expires_in_seconds),
-        max_uses,
-        used_count: if spent { max_uses.unwrap_or(1) } else { 0 },
-        created_by: by.who.name.clone(),
-        revocable: true,
-        revoked_at: None,
-        policy_version: eval.policy_version.clone(),
+    let grant_id = crate::records::new_id();
+    let order = GrantOrder {
+        grant_id: &grant_id,
+        approval_id: &approval.approval_id,
+        run_id: &approval.run_id,
+        action_kind: approval.action_kind,
+        offered_scopes: &approval.offered_scopes,
+        request,
+        eval: &eval,
+        max_lifetime: shared.policy.max_lifetime(choice.scope),
+        created_by: &by.who.name,
+        gate_waiting: shared.waiters.count(&approval.approval_id) > 0,
+        now: shared.clock.now(),
     };
+    let grant = issue_grant(order, choice).map_err(|err| {
+        if err.is_conflict() {
+            ApiError::Conflict(err.to_string())
+        } else {
+            ApiError::BadRequest(err.to_string())
+        }
+    })?;
     let summary = grant_summary(
         &grant,
         approval.profile.as_deref(),
@@ -282,13 +230,6 @@ fn grant_for(
         summary,
         created_by_role: Some(by.role),
     })
-}
-
-fn scope_name(scope: ScopeKind) -> String {
-    serde_json::to_value(scope)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 fn status_name(status: ApprovalStatus) -> String {

@@ -50,7 +50,7 @@ pub async fn denial_forget(
     let shared = &state.inner;
     let by = Actor::person(&who);
     shared
-        .store
+        .workflow
         .forget_denial(&id, by, shared.clock.now())
         .await?
         .map(Json)

@@ -34,7 +34,7 @@ pub async fn event_stream(
         .map(|v| v.to_str().ok().and_then(|s| s.trim().parse::<i64>().ok()))
         .map(|parsed| parsed.unwrap_or(-1));
     let shared = &state.inner;
-    let (oldest, newest) = shared.store.event_bounds().await?;
+    let (oldest, newest) = shared.store.events().bounds().await?;
     let mut backlog = VecDeque::new();
     let after = match last_seen {
         None => newest,
@@ -52,7 +52,7 @@ pub async fn event_stream(
     };
     let tail = Tail {
         state: state.clone(),
-        changes: shared.store.event_watch(),
+        changes: shared.store.events().watch(),
         shutdown: shared.shutdown.clone(),
         after,
         backlog,
@@ -81,7 +81,14 @@ async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tai
             return None;
         }
         tail.changes.borrow_and_update();
-        match tail.state.inner.store.events_after(tail.after, PAGE).await {
+        match tail
+            .state
+            .inner
+            .store
+            .events()
+            .after(tail.after, PAGE)
+            .await
+        {
             Ok(events) if !events.is_empty() => {
                 tail.after = events.last().map_or(tail.after, |e| e.id);
                 tail.backlog.extend(events);

@@ -57,7 +57,7 @@ pub async fn grant_revoke(
         reason: &request.reason,
     };
     shared
-        .store
+        .workflow
         .revoke_grant(&id, revoke, shared.clock.now())
         .await?
         .map(Json)
@@ -74,7 +74,7 @@ pub async fn run_end(
     Path(run_id): Path<String>,
 ) -> Result<Json<RunEndResponse>, ApiError> {
     let shared = &state.inner;
-    let ended = shared.store.end_run(&run_id, shared.clock.now()).await?;
+    let ended = shared.workflow.end_run(&run_id, shared.clock.now()).await?;
     Ok(Json(RunEndResponse {
         run_id,
         grants_expired: ended.grants_expired,

@@ -37,7 +37,7 @@ pub async fn run_list(
         ));
     }
     let shared = &state.inner;
-    shared.store.expire_due(shared.clock.now()).await?;
+    shared.workflow.expire_due(shared.clock.now()).await?;
     let runs = shared.store.held_runs(status).await?;
     Ok(Json(RunList { runs }))
 }
@@ -53,7 +53,7 @@ pub async fn run_get(
     Path(run_id): Path<String>,
 ) -> Result<Json<RunState>, ApiError> {
     let shared = &state.inner;
-    shared.store.expire_due(shared.clock.now()).await?;
+    shared.workflow.expire_due(shared.clock.now()).await?;
     Ok(Json(shared.store.run_state(&run_id).await?))
 }
 
@@ -70,7 +70,7 @@ pub async fn run_resume(
 ) -> Result<Json<RunState>, ApiError> {
     let shared = &state.inner;
     let now = shared.clock.now();
-    shared.store.expire_due(now).await?;
+    shared.workflow.expire_due(now).await?;
     if who.roles.is_empty() {
         return Err(ApiError::Forbidden(format!(
             "{} holds no role, so may not resume a run",
@@ -78,5 +78,5 @@ pub async fn run_resume(
         )));
     }
     let by = Actor::person(&who);
-    Ok(Json(shared.store.resume_run(&run_id, by, now).await?))
+    Ok(Json(shared.workflow.resume_run(&run_id, by, now).await?))
 }

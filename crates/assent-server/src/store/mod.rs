@@ -1,18 +1,28 @@
 //! Durable state behind one trait, so a second backend (Postgres) is a second implementation.
 //!
-//! Every method that changes state is one transaction; events it emits are written in the same
-//! transaction, and [`Store::event_watch`] moves to the newest id after the commit.
+//! A backend is storage: rows in transactions ([`rows::Tx`]) and an event bus
+//! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
+//! `crate::workflow`. See `README-rows.md` in this folder.
 
 mod pg;
+mod pg_actions;
+mod pg_approvals;
 mod pg_bus;
+mod pg_executed;
+mod pg_expiry;
+mod pg_grants;
 mod pg_identities;
+mod pg_metrics;
 mod pg_rows;
+mod pg_runs;
 mod pg_store;
+mod pg_tx;
+pub mod rows;
 mod sqlite;
 mod sqlite_actions;
 mod sqlite_approvals;
 mod sqlite_checkpoint;
-mod sqlite_commit;
+mod sqlite_events;
 mod sqlite_executed;
 mod sqlite_expiry;
 mod sqlite_grants;
@@ -20,18 +30,18 @@ mod sqlite_identities;
 mod sqlite_metrics;
 mod sqlite_rows;
 mod sqlite_runs;
+mod sqlite_tx;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
 use assent_protocol::{
-    Approval, EventEnvelope, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus,
-    SubmitResponse,
+    Approval, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use tokio::sync::watch;
 
 pub use pg::PgStore;
+pub use rows::{EventBus, Tx};
 pub use sqlite::SqliteStore;
 
 /// A storage failure. `Conflict` is the only one a client may cause.
@@ -190,70 +200,31 @@ pub struct Revocation<'a> {
     pub reason: &'a str,
 }
 
-/// The storage of the service.
+/// The storage of the service: write transactions over rows, the event bus, reads, and the
+/// identities. It decides nothing; `crate::workflow` sequences the rules over it.
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
-    /// Records a submission: the idempotency check, grant use or prompt, action and audit.
-    async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError>;
-    /// Records that the requester ran what it submitted under `idempotency_key` in `run_id`
-    /// (audited once); `None` when it never submitted that.
-    async fn record_executed(
-        &self,
-        requester: &str,
-        run_id: &str,
-        idempotency_key: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Executed>, StoreError>;
+    /// A write transaction; what it writes commits together (see [`Tx`]).
+    async fn begin(&self) -> Result<Box<dyn Tx>, StoreError>;
+    /// The event log and its signal that it grew.
+    fn events(&self) -> &dyn EventBus;
+
     async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError>;
     async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError>;
     /// Approvals, newest first; only pending ones when `pending_only`.
     async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError>;
-    /// Settles a pending approval; `Conflict` when it is no longer pending.
-    async fn settle(&self, settlement: Settlement) -> Result<Settled, StoreError>;
-    /// Records one person's approval of a prompt that needs more people (`approval.updated`);
-    /// `Conflict` when it is no longer pending.
-    async fn vote(
-        &self,
-        approval_id: &str,
-        vote: Vote,
-        now: DateTime<Utc>,
-    ) -> Result<Approval, StoreError>;
     async fn grants(
         &self,
         status: Option<GrantStatus>,
         now: DateTime<Utc>,
     ) -> Result<Vec<Grant>, StoreError>;
-    /// Revokes a grant; `None` when there is no such grant, `Conflict` when already revoked.
-    async fn revoke_grant(
-        &self,
-        grant_id: &str,
-        revoke: Revocation<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Grant>, StoreError>;
-    async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError>;
-    /// Settles approvals past `expires_at` (each with its `fallback_on_timeout`: deny, pause
-    /// the run, or cancel the run) and announces grants past theirs.
-    async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError>;
     /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
-    /// announced yet; `None` when nothing will expire.
+    /// announced yet; `None` when nothing will expire. Cheap: the sweep asks it often.
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError>;
     /// Whether a run is running, paused or cancelled.
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError>;
     /// The runs held with `status` (paused or cancelled), most recently held first.
     async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError>;
-    /// Lets a paused run ask again; `Conflict` when it is not paused.
-    async fn resume_run(
-        &self,
-        run_id: &str,
-        by: Actor<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<RunState, StoreError>;
-    /// Events with an id above `after`, oldest first.
-    async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError>;
-    /// The oldest and newest stored event ids (0 when there are none).
-    async fn event_bounds(&self) -> Result<(i64, i64), StoreError>;
-    /// Moves to the newest event id after every commit that wrote events.
-    fn event_watch(&self) -> watch::Receiver<i64>;
     async fn audit(
         &self,
         since: Option<DateTime<Utc>>,
@@ -261,9 +232,6 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         limit: i64,
     ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError>;
-
-    /// Appends one audit record written outside a request (e.g. a policy change).
-    async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError>;
     /// The denials run `run_id` remembers (answered at once when asked again), newest first.
     /// Only denials decided at or after `since` count (the policy's `deny_memory`).
     async fn remembered_denials(
@@ -271,14 +239,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         run_id: &str,
         since: DateTime<Utc>,
     ) -> Result<Vec<Approval>, StoreError>;
-    /// Forgets a remembered denial (audited); `None` when there is no such approval,
-    /// `Conflict` when it is not a remembered denial.
-    async fn forget_denial(
-        &self,
-        approval_id: &str,
-        by: Actor<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Approval>, StoreError>;
+
+    /// Appends one audit record written outside a request (e.g. a policy change).
+    async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError> {
+        let mut tx = self.begin().await?;
+        tx.insert_audits(std::slice::from_ref(event)).await?;
+        tx.commit().await
+    }
 
     /// The identity holding the token whose SHA-256 is `token_hash`.
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError>;

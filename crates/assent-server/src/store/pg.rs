@@ -11,7 +11,7 @@ use sqlx::Connection;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::pg_bus;
+use super::pg_bus::{self, PgEvents};
 use super::StoreError;
 
 /// Key of the session advisory lock held while migrating (any constant shared by replicas).
@@ -28,7 +28,7 @@ const MAX_CONNECTIONS: u32 = 12;
 #[derive(Debug)]
 pub struct PgStore {
     pub(super) pool: PgPool,
-    pub(super) newest_event: Arc<watch::Sender<i64>>,
+    pub(super) events: PgEvents,
     listener: JoinHandle<()>,
 }
 
@@ -44,21 +44,16 @@ impl PgStore {
             .await?;
         migrate(&pool).await?;
         let newest = pg_bus::newest_id(&pool).await?;
-        let newest_event = Arc::new(watch::channel(newest).0);
-        let listener = pg_bus::follow(pool.clone(), newest_event.clone());
+        let events = PgEvents {
+            pool: pool.clone(),
+            newest: Arc::new(watch::channel(newest).0),
+        };
+        let listener = pg_bus::follow(pool.clone(), events.newest.clone());
         Ok(PgStore {
             pool,
-            newest_event,
+            events,
             listener,
         })
-    }
-
-    #[allow(dead_code, reason = "the row operations use it")]
-    /// Moves the local streams to `id` at once (the NOTIFY follows for the other replicas).
-    pub(super) fn published(&self, id: Option<i64>) {
-        if let Some(id) = id {
-            pg_bus::advance(&self.newest_event, id);
-        }
     }
 
     pub(super) async fn shut(&self) {

@@ -14,15 +14,11 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::pg_rows::{from_micros, json_col, micros};
-use super::StoreError;
+use super::{EventBus, StoreError};
+use async_trait::async_trait;
 
 /// The NOTIFY channel; the payload is the newest event id of the commit.
 pub const CHANNEL: &str = "assent_events";
-
-/// Transaction-level advisory lock taken before appending events: event-writing transactions
-/// commit one after the other, so ids become visible in order and `id > last` misses nothing.
-#[allow(dead_code, reason = "the row operations use it")]
-const EVENT_LOCK: i64 = 0x6173_7365_6e74_0002;
 
 /// How long the listener waits before reconnecting after a failure.
 const RECONNECT_AFTER: Duration = Duration::from_millis(250);
@@ -77,35 +73,57 @@ async fn listen(pool: &PgPool, newest: &watch::Sender<i64>) -> Result<(), StoreE
     }
 }
 
-#[allow(dead_code, reason = "the row operations use it")]
-/// Appends one event in the caller's transaction and notifies at its commit; returns its id.
+/// Appends one event in the caller's transaction (which holds the writers' lock); its id.
 pub async fn insert_event(
     conn: &mut PgConnection,
     at: DateTime<Utc>,
     event: &Event,
 ) -> Result<i64, StoreError> {
-    sqlx::query("SELECT pg_advisory_xact_lock($1)")
-        .bind(EVENT_LOCK)
-        .execute(&mut *conn)
-        .await?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO events (occurred_at, kind, body) VALUES ($1, $2, $3) RETURNING id",
     )
     .bind(micros(at))
     .bind(event.name())
     .bind(serde_json::to_string(event)?)
-    .fetch_one(&mut *conn)
+    .fetch_one(conn)
     .await?;
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(CHANNEL)
-        .bind(id.to_string())
-        .execute(conn)
-        .await?;
     Ok(id)
 }
 
+/// Tells every replica, at the caller's commit, that events up to `newest` exist.
+pub async fn notify(conn: &mut PgConnection, newest: i64) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(CHANNEL)
+        .bind(newest.to_string())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The event log as this replica's streams read it.
+#[derive(Debug, Clone)]
+pub struct PgEvents {
+    pub pool: PgPool,
+    pub newest: Arc<watch::Sender<i64>>,
+}
+
+#[async_trait]
+impl EventBus for PgEvents {
+    fn watch(&self) -> watch::Receiver<i64> {
+        self.newest.subscribe()
+    }
+
+    async fn after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
+        events_after(&self.pool, after, limit).await
+    }
+
+    async fn bounds(&self) -> Result<(i64, i64), StoreError> {
+        bounds(&self.pool).await
+    }
+}
+
 /// Events with an id above `after`, oldest first.
-pub async fn after(
+pub async fn events_after(
     pool: &PgPool,
     after: i64,
     limit: i64,

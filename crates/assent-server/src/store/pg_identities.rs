@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use assent_core::{Identity, IdentityKind, Role, ALL_ROLES};
+use assent_core::{Identity, IdentityKind, Role, Vote, ALL_ROLES};
 use assent_protocol::IdentityInfo;
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgRow;
@@ -235,4 +235,43 @@ async fn insert_identity(
     .execute(conn)
     .await?;
     Ok(inserted.rows_affected() == 1)
+}
+
+/// The approvals recorded for a prompt, in the order they came.
+pub async fn votes(conn: &mut PgConnection, approval_id: &str) -> Result<Vec<Vote>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT voter, role, voted_at FROM approval_votes WHERE approval_id = $1 \
+         ORDER BY voted_at, voter",
+    )
+    .bind(approval_id)
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(Vote {
+                by: row.try_get("voter")?,
+                role: parse_name(&row.try_get::<String, _>("role")?)?,
+                at: from_micros(row.try_get("voted_at")?)?,
+            })
+        })
+        .collect()
+}
+
+/// Records `vote` (once per person).
+pub async fn insert_vote(
+    conn: &mut PgConnection,
+    approval_id: &str,
+    vote: &Vote,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO approval_votes (approval_id, voter, role, voted_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (approval_id, voter) DO NOTHING",
+    )
+    .bind(approval_id)
+    .bind(&vote.by)
+    .bind(name_of(&vote.role)?)
+    .bind(micros(vote.at))
+    .execute(conn)
+    .await?;
+    Ok(())
 }

@@ -1,154 +1,107 @@
-//! `Store` over PostgreSQL.
+//! `Store` over PostgreSQL: write transactions ([`PgTx`]), the event bus, and reads from the
+//! pool (any replica, any connection).
 
-use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role, Vote};
-use assent_protocol::{Approval, EventEnvelope, Grant, IdentityInfo, Metrics, RunState, RunStatus};
+use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role};
+use assent_protocol::{Approval, Grant, IdentityInfo, Metrics, RunState, RunStatus};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use tokio::sync::watch;
+use sqlx::Row;
 
 use super::pg::PgStore;
-use super::{pg_bus, pg_identities};
-use super::{
-    ActionSummary, Actor, ApprovalRecord, Executed, Revocation, RunEnd, Settled, Settlement, Store,
-    StoreError, Submission, Submitted, TokenRecord,
-};
-
-/// The workflow operations arrive with the backend-independent workflow layer.
-fn not_yet() -> StoreError {
-    StoreError::Batch("this operation is not available on PostgreSQL yet".to_owned())
-}
+use super::pg_rows::{json_col, micros, parse_name};
+use super::pg_tx::PgTx;
+use super::{pg_approvals, pg_expiry, pg_grants, pg_identities, pg_metrics, pg_runs};
+use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
 
 #[async_trait]
 impl Store for PgStore {
-    async fn submit(&self, _submission: Submission) -> Result<Submitted, StoreError> {
-        Err(not_yet())
+    async fn begin(&self) -> Result<Box<dyn Tx>, StoreError> {
+        Ok(Box::new(PgTx::begin(&self.events).await?))
     }
 
-    async fn record_executed(
-        &self,
-        _requester: &str,
-        _run_id: &str,
-        _idempotency_key: &str,
-        _now: DateTime<Utc>,
-    ) -> Result<Option<Executed>, StoreError> {
-        Err(not_yet())
+    fn events(&self) -> &dyn EventBus {
+        &self.events
     }
 
-    async fn action(&self, _action_id: &str) -> Result<Option<ActionSummary>, StoreError> {
-        Err(not_yet())
+    async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError> {
+        let row = sqlx::query("SELECT id, status, approval_id FROM actions WHERE id = $1")
+            .bind(action_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok(ActionSummary {
+                action_id: row.try_get("id")?,
+                status: parse_name(&row.try_get::<String, _>("status")?)?,
+                approval_id: row.try_get("approval_id")?,
+            })
+        })
+        .transpose()
     }
 
-    async fn approval(&self, _approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
-        Err(not_yet())
+    async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        pg_approvals::load(&mut conn, approval_id).await
     }
 
-    async fn approvals(&self, _pending_only: bool) -> Result<Vec<Approval>, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn settle(&self, _settlement: Settlement) -> Result<Settled, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn vote(
-        &self,
-        _approval_id: &str,
-        _vote: Vote,
-        _now: DateTime<Utc>,
-    ) -> Result<Approval, StoreError> {
-        Err(not_yet())
+    async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        pg_approvals::list(&mut conn, pending_only).await
     }
 
     async fn grants(
         &self,
-        _status: Option<GrantStatus>,
-        _now: DateTime<Utc>,
+        status: Option<GrantStatus>,
+        now: DateTime<Utc>,
     ) -> Result<Vec<Grant>, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn revoke_grant(
-        &self,
-        _grant_id: &str,
-        _revoke: Revocation<'_>,
-        _now: DateTime<Utc>,
-    ) -> Result<Option<Grant>, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn end_run(&self, _run_id: &str, _now: DateTime<Utc>) -> Result<RunEnd, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn expire_due(&self, _now: DateTime<Utc>) -> Result<(), StoreError> {
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        pg_grants::list(&mut conn, status, now).await
     }
 
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
-        Ok(None)
+        let mut conn = self.pool.acquire().await?;
+        pg_expiry::next_deadline(&mut conn).await
     }
 
-    async fn run_state(&self, _run_id: &str) -> Result<RunState, StoreError> {
-        Err(not_yet())
+    async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        pg_runs::get(&mut conn, run_id).await
     }
 
-    async fn held_runs(&self, _status: RunStatus) -> Result<Vec<RunState>, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn resume_run(
-        &self,
-        _run_id: &str,
-        _by: Actor<'_>,
-        _now: DateTime<Utc>,
-    ) -> Result<RunState, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
-        pg_bus::after(&self.pool, after, limit).await
-    }
-
-    async fn event_bounds(&self) -> Result<(i64, i64), StoreError> {
-        pg_bus::bounds(&self.pool).await
-    }
-
-    fn event_watch(&self) -> watch::Receiver<i64> {
-        self.newest_event.subscribe()
+    async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        pg_runs::list(&mut conn, status).await
     }
 
     async fn audit(
         &self,
-        _since: Option<DateTime<Utc>>,
-        _run_id: Option<&str>,
-        _limit: i64,
+        since: Option<DateTime<Utc>>,
+        run_id: Option<&str>,
+        limit: i64,
     ) -> Result<Vec<ApprovalAuditEvent>, StoreError> {
-        Err(not_yet())
+        let mut query =
+            sqlx::QueryBuilder::<sqlx::Postgres>::new("SELECT body FROM audit_events WHERE 1 = 1");
+        if let Some(since) = since {
+            query.push(" AND occurred_at >= ").push_bind(micros(since));
+        }
+        if let Some(run_id) = run_id {
+            query.push(" AND run_id = ").push_bind(run_id);
+        }
+        query.push(" ORDER BY seq LIMIT ").push_bind(limit);
+        let rows = query.build().fetch_all(&self.pool).await?;
+        rows.iter().map(|row| json_col(row, "body")).collect()
     }
 
-    async fn metrics(&self, _now: DateTime<Utc>) -> Result<Metrics, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn audit_record(&self, _event: &ApprovalAuditEvent) -> Result<(), StoreError> {
-        Err(not_yet())
+    async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
+        pg_metrics::metrics(&self.pool, now).await
     }
 
     async fn remembered_denials(
         &self,
-        _run_id: &str,
-        _since: DateTime<Utc>,
+        run_id: &str,
+        since: DateTime<Utc>,
     ) -> Result<Vec<Approval>, StoreError> {
-        Err(not_yet())
-    }
-
-    async fn forget_denial(
-        &self,
-        _approval_id: &str,
-        _by: Actor<'_>,
-        _now: DateTime<Utc>,
-    ) -> Result<Option<Approval>, StoreError> {
-        Err(not_yet())
+        let mut conn = self.pool.acquire().await?;
+        pg_approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {

@@ -5,29 +5,22 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role, Vote};
-use assent_protocol::{
-    Approval, Event, EventEnvelope, Grant, IdentityInfo, Metrics, RunState, RunStatus,
-};
+use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role};
+use assent_protocol::{Approval, Grant, IdentityInfo, Metrics, RunState, RunStatus};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, Sqlite, SqlitePool, Transaction};
 
-use tokio::sync::{mpsc, oneshot, watch, Notify};
+use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
-use super::sqlite_commit::{group_commit, Publisher, Queued, QUEUE_DEPTH};
-use super::sqlite_rows::{
-    event_from_row, insert_audit, insert_event, json_col, micros, parse_name,
-};
-use super::{sqlite_approvals, sqlite_executed, sqlite_expiry, sqlite_grants, sqlite_metrics};
+use super::sqlite_events::{bounds, SqliteEvents};
+use super::sqlite_rows::{json_col, micros, parse_name};
+use super::sqlite_tx::SqliteTx;
+use super::{sqlite_approvals, sqlite_expiry, sqlite_grants, sqlite_metrics};
 use super::{sqlite_checkpoint, sqlite_identities, sqlite_runs};
-use super::{
-    ActionSummary, Actor, ApprovalRecord, Executed, Revocation, RunEnd, Settled, Settlement, Store,
-    StoreError, Submission, Submitted, TokenRecord,
-};
-use crate::records::resume_audit;
+use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
@@ -40,11 +33,9 @@ pub struct SqliteStore {
     /// The checkpointer's own connection, and the task.
     checkpoint: SqlitePool,
     checkpointer: JoinHandle<()>,
-    newest_event: Arc<watch::Sender<i64>>,
+    events: SqliteEvents,
     /// Told after every commit, so the checkpointer runs soon after writes.
     writes: Arc<Notify>,
-    /// Submissions wait here for the group-commit writer.
-    submissions: mpsc::Sender<Queued>,
 }
 
 impl SqliteStore {
@@ -77,87 +68,46 @@ impl SqliteStore {
         let writes = Arc::new(Notify::new());
         let checkpointer = sqlite_checkpoint::spawn(checkpoint.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
-        let newest_event = Arc::new(watch::channel(newest).0);
-        let (submissions, queue) = mpsc::channel(QUEUE_DEPTH);
-        let publisher = Publisher {
+        let events = SqliteEvents {
             reader: reader.clone(),
-            newest_event: newest_event.clone(),
-            writes: writes.clone(),
+            newest: Arc::new(watch::channel(newest).0),
         };
-        tokio::spawn(group_commit(writer.clone(), queue, publisher));
         Ok(SqliteStore {
             writer,
             reader,
             checkpoint,
             checkpointer,
-            newest_event,
+            events,
             writes,
-            submissions,
         })
     }
 
-    async fn begin(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+    /// A raw write transaction, for the identity rows.
+    async fn write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
         Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
     }
 
-    /// Commits `tx` and schedules a checkpoint.
-    async fn commit(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
+    /// Commits a raw transaction and schedules a checkpoint.
+    async fn done(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
         tx.commit().await?;
         self.writes.notify_one();
         Ok(())
     }
-
-    /// Tells waiting streams about events committed just now.
-    async fn publish(&self) -> Result<(), StoreError> {
-        Publisher {
-            reader: self.reader.clone(),
-            newest_event: self.newest_event.clone(),
-            writes: self.writes.clone(),
-        }
-        .publish()
-        .await
-    }
-}
-
-/// The oldest and newest event ids; two single-aggregate queries, so each is one index seek.
-pub(super) async fn bounds(pool: &SqlitePool) -> Result<(i64, i64), StoreError> {
-    let oldest: Option<i64> = sqlx::query_scalar("SELECT MIN(id) FROM events")
-        .fetch_one(pool)
-        .await?;
-    Ok((oldest.unwrap_or(0), newest_id(pool).await?))
-}
-
-/// The newest event id (0 when there is none).
-pub(super) async fn newest_id(pool: &SqlitePool) -> Result<i64, StoreError> {
-    let newest: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM events")
-        .fetch_one(pool)
-        .await?;
-    Ok(newest.unwrap_or(0))
 }
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError> {
-        let (reply, answer) = oneshot::channel();
-        self.submissions
-            .send(Queued { submission, reply })
-            .await
-            .map_err(|_| StoreError::Closed)?;
-        answer.await.map_err(|_| StoreError::Closed)?
+    async fn begin(&self) -> Result<Box<dyn Tx>, StoreError> {
+        Ok(Box::new(SqliteTx {
+            tx: self.writer.begin_with("BEGIN IMMEDIATE").await?,
+            newest_event: None,
+            events: self.events.clone(),
+            writes: self.writes.clone(),
+        }))
     }
 
-    async fn record_executed(
-        &self,
-        requester: &str,
-        run_id: &str,
-        idempotency_key: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Executed>, StoreError> {
-        let mut tx = self.begin().await?;
-        let executed =
-            sqlite_executed::record(&mut tx, requester, run_id, idempotency_key, now).await?;
-        self.commit(tx).await?;
-        Ok(executed)
+    fn events(&self) -> &dyn EventBus {
+        &self.events
     }
 
     async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError> {
@@ -185,27 +135,6 @@ impl Store for SqliteStore {
         sqlite_approvals::list(&mut conn, pending_only).await
     }
 
-    async fn settle(&self, settlement: Settlement) -> Result<Settled, StoreError> {
-        let mut tx = self.begin().await?;
-        let settled = sqlite_approvals::settle(&mut tx, &settlement).await?;
-        self.commit(tx).await?;
-        self.publish().await?;
-        Ok(settled)
-    }
-
-    async fn vote(
-        &self,
-        approval_id: &str,
-        vote: Vote,
-        now: DateTime<Utc>,
-    ) -> Result<Approval, StoreError> {
-        let mut tx = self.begin().await?;
-        let approval = sqlite_approvals::vote(&mut tx, approval_id, &vote, now).await?;
-        self.commit(tx).await?;
-        self.publish().await?;
-        Ok(approval)
-    }
-
     async fn grants(
         &self,
         status: Option<GrantStatus>,
@@ -213,43 +142,6 @@ impl Store for SqliteStore {
     ) -> Result<Vec<Grant>, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_grants::list(&mut conn, status, now).await
-    }
-
-    async fn revoke_grant(
-        &self,
-        grant_id: &str,
-        revoke: Revocation<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Grant>, StoreError> {
-        let mut tx = self.begin().await?;
-        let grant = sqlite_grants::revoke(&mut tx, grant_id, revoke, now).await?;
-        self.commit(tx).await?;
-        self.publish().await?;
-        Ok(grant)
-    }
-
-    async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError> {
-        let mut tx = self.begin().await?;
-        let ended = sqlite_expiry::end_run(&mut tx, run_id, "its run ended", now).await?;
-        self.commit(tx).await?;
-        self.publish().await?;
-        Ok(ended)
-    }
-
-    async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
-        let mut conn = self.reader.acquire().await?;
-        let due = sqlite_expiry::anything_due(&mut conn, now).await?;
-        drop(conn);
-        if !due {
-            return Ok(());
-        }
-        let mut tx = self.begin().await?;
-        let wrote = sqlite_expiry::expire_due(&mut tx, now).await?;
-        self.commit(tx).await?;
-        if wrote {
-            self.publish().await?;
-        }
-        Ok(())
     }
 
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
@@ -265,56 +157,6 @@ impl Store for SqliteStore {
     async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_runs::list(&mut conn, status).await
-    }
-
-    async fn resume_run(
-        &self,
-        run_id: &str,
-        by: Actor<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<RunState, StoreError> {
-        let mut tx = self.begin().await?;
-        let resumed = sqlite_runs::resume(&mut tx, run_id, now).await?;
-        let pausing = match &resumed.approval_id {
-            Some(id) => sqlite_approvals::load(&mut tx, id).await?,
-            None => None,
-        };
-        let reason = resumed.reason.clone().unwrap_or_default();
-        insert_audit(
-            &mut tx,
-            &resume_audit(run_id, pausing.as_ref(), by, &reason, now),
-        )
-        .await?;
-        insert_event(
-            &mut tx,
-            now,
-            &Event::RunResumed {
-                run: resumed.clone(),
-            },
-        )
-        .await?;
-        self.commit(tx).await?;
-        self.publish().await?;
-        Ok(resumed)
-    }
-
-    async fn events_after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, occurred_at, body FROM events WHERE id > ? ORDER BY id LIMIT ?",
-        )
-        .bind(after)
-        .bind(limit)
-        .fetch_all(&self.reader)
-        .await?;
-        rows.iter().map(event_from_row).collect()
-    }
-
-    async fn event_bounds(&self) -> Result<(i64, i64), StoreError> {
-        bounds(&self.reader).await
-    }
-
-    fn event_watch(&self) -> watch::Receiver<i64> {
-        self.newest_event.subscribe()
     }
 
     async fn audit(
@@ -346,12 +188,6 @@ impl Store for SqliteStore {
         sqlite_metrics::metrics(&self.reader, now).await
     }
 
-    async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
-        insert_audit(&mut tx, event).await?;
-        self.commit(tx).await
-    }
-
     async fn remembered_denials(
         &self,
         run_id: &str,
@@ -359,19 +195,6 @@ impl Store for SqliteStore {
     ) -> Result<Vec<Approval>, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_approvals::remembered_denials(&mut conn, run_id, since).await
-    }
-
-    async fn forget_denial(
-        &self,
-        approval_id: &str,
-        by: Actor<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Approval>, StoreError> {
-        let mut tx = self.begin().await?;
-        let approval = sqlite_approvals::forget_denial(&mut tx, approval_id, by, now).await?;
-        self.commit(tx).await?;
-        self.publish().await?;
-        Ok(approval)
     }
 
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
@@ -395,15 +218,15 @@ impl Store for SqliteStore {
         token: TokenRecord<'_>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.write().await?;
         sqlite_identities::add(&mut tx, identity, token.hash, token.label, now).await?;
-        self.commit(tx).await
+        self.done(tx).await
     }
 
     async fn identity_remove(&self, name: &str, kind: IdentityKind) -> Result<bool, StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.write().await?;
         let removed = sqlite_identities::remove(&mut tx, name, kind).await?;
-        self.commit(tx).await?;
+        self.done(tx).await?;
         Ok(removed)
     }
 
@@ -413,9 +236,9 @@ impl Store for SqliteStore {
         add: &[Role],
         remove: &[Role],
     ) -> Result<Option<Identity>, StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.write().await?;
         let person = sqlite_identities::update_roles(&mut tx, name, add, remove).await?;
-        self.commit(tx).await?;
+        self.done(tx).await?;
         Ok(person)
     }
 
@@ -425,20 +248,20 @@ impl Store for SqliteStore {
         token: TokenRecord<'_>,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.write().await?;
         let set = sqlite_identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
-        self.commit(tx).await?;
+        self.done(tx).await?;
         Ok(set)
     }
 
     async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.write().await?;
         sqlite_identities::drop_token(&mut tx, name, label).await?;
-        self.commit(tx).await
+        self.done(tx).await
     }
 
     async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.write().await?;
         let seeded = sqlite_identities::seed_once(
             &mut tx,
             crate::identities::OWNER,
@@ -446,7 +269,7 @@ impl Store for SqliteStore {
             now,
         )
         .await?;
-        self.commit(tx).await?;
+        self.done(tx).await?;
         Ok(seeded)
     }
 

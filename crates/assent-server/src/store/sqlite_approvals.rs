@@ -1,95 +1,106 @@
-//! Approvals (prompts) in SQLite: open or join a batch, load, list, settle, time out.
+//! Rows of `approval_requests` (prompts) in SQLite: candidates to join, join, open, load,
+//! list, settle and touch with a "still pending" guard, remembered denials.
 
-use assent_core::{ApprovalStatus, AuditDecision};
-use assent_protocol::{Approval, ApprovalMember, Event, Resolution};
+use assent_core::workflow::PendingPrompt;
+use assent_core::ApprovalStatus;
+use assent_protocol::{Approval, ApprovalMember, Resolution};
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
 
-use super::sqlite_rows::{
-    from_micros, insert_audit, insert_event, json_col, micros, name_of, opt_from_micros, parse_name,
-};
-use super::{
-    sqlite_grants, sqlite_identities, ApprovalRecord, Settled, Settlement, StoreError, Submission,
-};
-use crate::records::{settlement_audit, PromptDetail};
+use super::rows::{ApprovalRow, DenialProbe, Pending, RememberedDenial, SettleRow};
+use super::sqlite_rows::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
+use super::{sqlite_identities, ApprovalRecord, StoreError};
+use crate::records::PromptDetail;
 
 const COLUMNS: &str = "id, run_id, task_id, requester, batch_key, status, resolution, \
     first_request, detail, member_count, expires_at, created_at, updated_at, decided_at, \
     decided_by, decision_reason, grant_id, decided_role";
 
-/// Where a submission went: the prompt it joined or opened, and its place in the batch.
-pub struct BatchSeat {
-    pub approval_id: String,
-    pub opened: bool,
-    pub position: i64,
+/// The "no longer pending" answer of a lost race.
+fn not_pending() -> StoreError {
+    StoreError::Conflict("the approval is no longer pending".to_owned())
 }
 
-/// Joins the pending prompt with the submission's batch key, or opens one.
-pub async fn join_or_open(
+/// Pending, unexpired prompts of `requester` with `batch_key`.
+pub async fn joinable(
     conn: &mut SqliteConnection,
-    s: &Submission,
-) -> Result<BatchSeat, StoreError> {
-    let pending = name_of(&ApprovalStatus::Requested)?;
-    let joined: Option<(String, i64)> = sqlx::query_as(
-        "UPDATE approval_requests SET member_count = member_count + 1, updated_at = ? \
-         WHERE id = (SELECT id FROM approval_requests \
-                     WHERE status = ? AND batch_key = ? AND requester = ? AND expires_at > ? \
-                     ORDER BY created_at LIMIT 1) \
-         RETURNING id, member_count",
+    requester: &str,
+    batch_key: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<PendingPrompt>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT id, created_at, expires_at FROM approval_requests \
+         WHERE status = ? AND batch_key = ? AND requester = ? AND expires_at > ? \
+         ORDER BY created_at LIMIT 8",
     )
-    .bind(micros(s.now))
-    .bind(&pending)
-    .bind(&s.eval.batch_key)
-    .bind(&s.requester)
-    .bind(micros(s.now))
-    .fetch_optional(&mut *conn)
+    .bind(name_of(&ApprovalStatus::Requested)?)
+    .bind(batch_key)
+    .bind(requester)
+    .bind(micros(now))
+    .fetch_all(conn)
     .await?;
-    if let Some((approval_id, position)) = joined {
-        return Ok(BatchSeat {
-            approval_id,
-            opened: false,
-            position,
-        });
-    }
-    let id = uuid::Uuid::new_v4().to_string();
-    let detail = PromptDetail::of(s);
+    rows.iter()
+        .map(|row| {
+            Ok(PendingPrompt {
+                approval_id: row.try_get("id")?,
+                requester: requester.to_owned(),
+                batch_key: batch_key.to_owned(),
+                created_at: from_micros(row.try_get("created_at")?)?,
+                expires_at: from_micros(row.try_get("expires_at")?)?,
+            })
+        })
+        .collect()
+}
+
+/// Adds a member to a still pending, unexpired prompt; its position, `None` when the guard
+/// failed.
+pub async fn join(
+    conn: &mut SqliteConnection,
+    approval_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<i64>, StoreError> {
+    let position: Option<i64> = sqlx::query_scalar(
+        "UPDATE approval_requests SET member_count = member_count + 1, updated_at = ? \
+         WHERE id = ? AND status = ? AND expires_at > ? RETURNING member_count",
+    )
+    .bind(micros(now))
+    .bind(approval_id)
+    .bind(name_of(&ApprovalStatus::Requested)?)
+    .bind(micros(now))
+    .fetch_optional(conn)
+    .await?;
+    Ok(position)
+}
+
+/// Opens a prompt with one member.
+pub async fn insert(conn: &mut SqliteConnection, row: &ApprovalRow) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO approval_requests (id, run_id, task_id, requester, batch_key, action_kind, \
          risk_level, status, resolution, requested_scope, evidence_artifact_id, required_role, \
          action_hash, first_request, detail, member_count, expires_at, created_at, updated_at) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
     )
-    .bind(&id)
-    .bind(&s.request.run_id)
-    .bind(&s.request.task_id)
-    .bind(&s.requester)
-    .bind(&s.eval.batch_key)
-    .bind(name_of(&s.request.action.kind)?)
-    .bind(name_of(&s.eval.decision.risk)?)
-    .bind(&pending)
-    .bind(serde_json::to_string(&s.eval.decision.offered_scopes)?)
-    .bind(&id)
-    .bind(
-        s.eval
-            .decision
-            .required_role
-            .map(|r| name_of(&r))
-            .transpose()?,
-    )
-    .bind(&s.eval.action_hash)
-    .bind(serde_json::to_string(&s.request)?)
-    .bind(serde_json::to_string(&detail)?)
-    .bind(micros(s.approval_expires_at))
-    .bind(micros(s.now))
-    .bind(micros(s.now))
-    .execute(&mut *conn)
+    .bind(&row.id)
+    .bind(&row.run_id)
+    .bind(&row.task_id)
+    .bind(&row.requester)
+    .bind(&row.batch_key)
+    .bind(name_of(&row.action_kind)?)
+    .bind(name_of(&row.risk)?)
+    .bind(name_of(&ApprovalStatus::Requested)?)
+    .bind(serde_json::to_string(&row.requested_scope)?)
+    .bind(&row.id)
+    .bind(row.required_role.map(|r| name_of(&r)).transpose()?)
+    .bind(&row.action_hash)
+    .bind(serde_json::to_string(&row.first_request)?)
+    .bind(serde_json::to_string::<PromptDetail>(&row.detail)?)
+    .bind(micros(row.expires_at))
+    .bind(micros(row.created_at))
+    .bind(micros(row.created_at))
+    .execute(conn)
     .await?;
-    Ok(BatchSeat {
-        approval_id: id,
-        opened: true,
-        position: 1,
-    })
+    Ok(())
 }
 
 async fn members(conn: &mut SqliteConnection, id: &str) -> Result<Vec<ApprovalMember>, StoreError> {
@@ -205,9 +216,8 @@ pub async fn list(
     Ok(approvals)
 }
 
-/// Settles a pending approval and all its members at once, in the caller's transaction.
-pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settled, StoreError> {
-    let grant_id = s.grant.as_ref().map(|g| g.grant.grant_id.clone());
+/// Settles a still pending approval; `Conflict` when it is not.
+pub async fn settle(conn: &mut SqliteConnection, s: SettleRow<'_>) -> Result<(), StoreError> {
     let settled = sqlx::query(
         "UPDATE approval_requests SET status = ?, resolution = ?, decided_at = ?, \
          decided_by = ?, decision_reason = ?, grant_id = ?, updated_at = ?, decided_role = ? \
@@ -216,177 +226,99 @@ pub async fn settle(conn: &mut SqliteConnection, s: &Settlement) -> Result<Settl
     .bind(name_of(&s.status)?)
     .bind(name_of(&s.resolution)?)
     .bind(micros(s.now))
-    .bind(&s.decided_by)
-    .bind(&s.reason)
-    .bind(&grant_id)
+    .bind(s.decided_by)
+    .bind(s.reason)
+    .bind(s.grant_id)
     .bind(micros(s.now))
     .bind(s.decided_role.map(|r| name_of(&r)).transpose()?)
-    .bind(&s.approval_id)
+    .bind(s.approval_id)
     .bind(name_of(&ApprovalStatus::Requested)?)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
     if settled.rows_affected() != 1 {
-        return Err(StoreError::Conflict(
-            "the approval is no longer pending".to_owned(),
-        ));
+        return Err(not_pending());
     }
-    for vote in &s.votes {
-        sqlite_identities::insert_vote(conn, &s.approval_id, vote).await?;
-    }
-    if let Some(new) = &s.grant {
-        sqlite_grants::insert(conn, new).await?;
-    }
-    let record = load(conn, &s.approval_id)
-        .await?
-        .ok_or_else(|| StoreError::Corrupt(format!("approval {} vanished", s.approval_id)))?;
-    let decision = match s.resolution {
-        Resolution::Approved => AuditDecision::Approved,
-        Resolution::Denied => AuditDecision::Denied,
-        Resolution::TimedOut | Resolution::Cancelled => AuditDecision::Expired,
-    };
-    let reason = s.reason.clone().unwrap_or_default();
-    let granted = s.grant.as_ref().map(|g| &g.grant);
-    for member in &record.approval.members {
-        let audit = settlement_audit(
-            &record.approval,
-            member,
-            decision,
-            granted,
-            &reason,
-            &record.policy_version,
-        );
-        insert_audit(conn, &audit).await?;
-    }
-    insert_event(
-        conn,
-        s.now,
-        &Event::ApprovalSettled {
-            approval: record.approval.clone(),
-        },
-    )
-    .await?;
-    let grant = match &grant_id {
-        Some(id) => sqlite_grants::load(conn, id, s.now).await?,
-        None => None,
-    };
-    if let Some(grant) = &grant {
-        insert_event(
-            conn,
-            s.now,
-            &Event::GrantCreated {
-                grant: grant.clone(),
-            },
-        )
-        .await?;
-    }
-    Ok(Settled {
-        approval: record.approval,
-        grant,
-    })
+    Ok(())
 }
 
-/// Records one person's approval of a prompt that needs more, in the caller's transaction;
-/// `Conflict` when it is no longer pending.
-pub async fn vote(
+/// Touches a still pending approval; `Conflict` when it is not.
+pub async fn touch(
     conn: &mut SqliteConnection,
     approval_id: &str,
-    vote: &assent_core::Vote,
     now: DateTime<Utc>,
-) -> Result<Approval, StoreError> {
+) -> Result<(), StoreError> {
     let touched =
         sqlx::query("UPDATE approval_requests SET updated_at = ? WHERE id = ? AND status = ?")
             .bind(micros(now))
             .bind(approval_id)
             .bind(name_of(&ApprovalStatus::Requested)?)
-            .execute(&mut *conn)
+            .execute(conn)
             .await?;
     if touched.rows_affected() != 1 {
-        return Err(StoreError::Conflict(
-            "the approval is no longer pending".to_owned(),
-        ));
+        return Err(not_pending());
     }
-    sqlite_identities::insert_vote(conn, approval_id, vote).await?;
-    let record = load(conn, approval_id)
-        .await?
-        .ok_or_else(|| StoreError::Corrupt(format!("approval {approval_id} vanished")))?;
-    insert_event(
-        conn,
-        now,
-        &Event::ApprovalUpdated {
-            approval: record.approval.clone(),
-        },
-    )
-    .await?;
-    Ok(record.approval)
+    Ok(())
 }
 
-/// Ids of pending approvals matching a filter: past their time, or of a run.
+/// Ids of pending approvals: past their time, or of a run. (One writer: nothing to lock.)
 pub async fn pending_ids(
     conn: &mut SqliteConnection,
-    due_at: Option<DateTime<Utc>>,
-    run_id: Option<&str>,
+    which: Pending<'_>,
 ) -> Result<Vec<String>, StoreError> {
     let pending = name_of(&ApprovalStatus::Requested)?;
-    let ids = match (due_at, run_id) {
-        (Some(now), _) => {
+    let ids = match which {
+        Pending::DueAt(now) => {
             sqlx::query_scalar(
-                "SELECT id FROM approval_requests WHERE status = ? AND expires_at <= ?",
+                "SELECT id FROM approval_requests WHERE status = ? AND expires_at <= ? \
+                 ORDER BY expires_at, id",
             )
             .bind(pending)
             .bind(micros(now))
             .fetch_all(conn)
             .await?
         }
-        (None, Some(run)) => {
-            sqlx::query_scalar("SELECT id FROM approval_requests WHERE status = ? AND run_id = ?")
-                .bind(pending)
-                .bind(run)
-                .fetch_all(conn)
-                .await?
+        Pending::OfRun(run) => {
+            sqlx::query_scalar(
+                "SELECT id FROM approval_requests WHERE status = ? AND run_id = ? \
+                 ORDER BY created_at, id",
+            )
+            .bind(pending)
+            .bind(run)
+            .fetch_all(conn)
+            .await?
         }
-        (None, None) => Vec::new(),
     };
     Ok(ids)
 }
 
-/// A person's denial that answers an equivalent request of its run.
-pub struct RememberedDenial {
-    pub approval_id: String,
-    pub decided_by: String,
-    pub decided_role: Option<String>,
-    pub reason: String,
-}
-
-/// The newest denial of the submission's run by a person, for the same action or batch key and
-/// requester, not forgotten and within the policy's `deny_memory`.
+/// The newest denial of the probe's run by a person, for the same action or batch key and
+/// requester, not forgotten and decided at or after `since`.
 pub async fn remembered_denial(
     conn: &mut SqliteConnection,
-    s: &Submission,
+    p: DenialProbe<'_>,
 ) -> Result<Option<RememberedDenial>, StoreError> {
-    let Some(since) = s.denials_since else {
-        return Ok(None);
-    };
     let row = sqlx::query(
         "SELECT id, decided_by, decided_role, decision_reason FROM approval_requests \
          WHERE run_id = ? AND resolution = ? AND decided_at >= ? AND forgotten_at IS NULL \
          AND requester = ? AND (action_hash = ? OR batch_key = ?) \
          ORDER BY decided_at DESC LIMIT 1",
     )
-    .bind(&s.request.run_id)
+    .bind(p.run_id)
     .bind(name_of(&Resolution::Denied)?)
-    .bind(micros(since))
-    .bind(&s.requester)
-    .bind(&s.eval.action_hash)
-    .bind(&s.eval.batch_key)
+    .bind(micros(p.since))
+    .bind(p.requester)
+    .bind(p.action_hash)
+    .bind(p.batch_key)
     .fetch_optional(conn)
     .await?;
     row.map(|row| {
+        let role: Option<String> = row.try_get("decided_role")?;
         Ok(RememberedDenial {
             approval_id: row.try_get("id")?,
             decided_by: row
                 .try_get::<Option<String>, _>("decided_by")?
                 .unwrap_or_default(),
-            decided_role: row.try_get("decided_role")?,
+            decided_role: role.as_deref().map(parse_name).transpose()?,
             reason: row
                 .try_get::<Option<String>, _>("decision_reason")?
                 .unwrap_or_default(),
@@ -418,17 +350,12 @@ pub async fn remembered_denials(
     Ok(approvals)
 }
 
-/// Forgets a remembered denial (the desk's Undo): later equivalent requests ask again.
-/// `None` when there is no such approval; `Conflict` when it is not a remembered denial.
-pub async fn forget_denial(
+/// Marks a denial forgotten (the desk's Undo); false when it is not a remembered denial.
+pub async fn forget(
     conn: &mut SqliteConnection,
     approval_id: &str,
-    by: super::Actor<'_>,
     now: DateTime<Utc>,
-) -> Result<Option<Approval>, StoreError> {
-    let Some(record) = load(conn, approval_id).await? else {
-        return Ok(None);
-    };
+) -> Result<bool, StoreError> {
     let forgotten = sqlx::query(
         "UPDATE approval_requests SET forgotten_at = ? \
          WHERE id = ? AND resolution = ? AND forgotten_at IS NULL",
@@ -436,38 +363,7 @@ pub async fn forget_denial(
     .bind(micros(now))
     .bind(approval_id)
     .bind(name_of(&Resolution::Denied)?)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
-    if forgotten.rows_affected() != 1 {
-        return Err(StoreError::Conflict(
-            "only a remembered denial can be undone".to_owned(),
-        ));
-    }
-    let approval = record.approval;
-    if let Some(member) = approval.members.first() {
-        let mut audit = settlement_audit(
-            &approval,
-            member,
-            AuditDecision::Forgotten,
-            None,
-            &format!(
-                "{} undid the denial: equivalent requests ask again",
-                by.name
-            ),
-            &record.policy_version,
-        );
-        audit.timestamp = now;
-        audit.approver = Some(by.name.to_owned());
-        audit.approver_role = by.role;
-        insert_audit(conn, &audit).await?;
-    }
-    insert_event(
-        conn,
-        now,
-        &Event::ApprovalUpdated {
-            approval: approval.clone(),
-        },
-    )
-    .await?;
-    Ok(Some(approval))
+    Ok(forgotten.rows_affected() == 1)
 }

@@ -1,110 +1,12 @@
-//! Time running out: unanswered approvals follow their `fallback_on_timeout` (deny, pause the
-//! run, cancel the run), grants past their time are announced, and runs end.
+//! The next deadline in SQLite: the earliest expiry of a pending approval or of a grant
+//! whose expiry is not announced yet.
 
-use assent_core::{ApprovalStatus, FallbackOnTimeout};
-use assent_protocol::{Event, Resolution, RunStatus};
+use assent_core::ApprovalStatus;
 use chrono::{DateTime, Utc};
 use sqlx::SqliteConnection;
 
-use super::sqlite_rows::{from_micros, insert_event, name_of};
-use super::{sqlite_approvals, sqlite_grants, sqlite_runs, RunEnd, Settlement, StoreError};
-
-/// What the members of an approval nobody answered are told.
-pub const NOBODY_ANSWERED: &str = "nobody answered in time";
-
-/// Settles every approval past its time (with its fallback) and announces expired grants, in
-/// the caller's transaction. Says whether it wrote events.
-pub async fn expire_due(
-    conn: &mut SqliteConnection,
-    now: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    let due = sqlite_approvals::pending_ids(conn, Some(now), None).await?;
-    let mut wrote = false;
-    for approval_id in due {
-        wrote |= time_out(conn, &approval_id, now).await?;
-    }
-    wrote |= sqlite_grants::announce_expired(conn, now, "its time ran out").await? > 0;
-    Ok(wrote)
-}
-
-/// Times one approval out and applies its fallback; false when it was no longer pending (a
-/// run cancelled by an earlier timeout of the same sweep closed it).
-async fn time_out(
-    conn: &mut SqliteConnection,
-    approval_id: &str,
-    now: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    let Some(record) = sqlite_approvals::load(conn, approval_id).await? else {
-        return Ok(false);
-    };
-    if record.approval.status != ApprovalStatus::Requested {
-        return Ok(false);
-    }
-    let run_id = record.approval.run_id;
-    let fallback = record.approval.fallback_on_timeout;
-    let reason = match fallback {
-        FallbackOnTimeout::Deny => NOBODY_ANSWERED.to_owned(),
-        FallbackOnTimeout::Pause => format!(
-            "{NOBODY_ANSWERED}; run {run_id} is paused awaiting a person (fallback_on_timeout = pause)"
-        ),
-        FallbackOnTimeout::CancelRun => format!(
-            "{NOBODY_ANSWERED}; run {run_id} is cancelled (fallback_on_timeout = cancel_run)"
-        ),
-    };
-    let settlement = closing(approval_id.to_owned(), Resolution::TimedOut, &reason, now);
-    sqlite_approvals::settle(conn, &settlement).await?;
-    match fallback {
-        FallbackOnTimeout::Deny => {}
-        FallbackOnTimeout::Pause => {
-            let held = format!(
-                "run {run_id} is paused awaiting a person: approval {approval_id} went \
-                 unanswered; an approver must resume the run (POST /v1/runs/{run_id}/resume)"
-            );
-            let run = sqlite_runs::hold(conn, &run_id, RunStatus::Paused, &held, approval_id, now)
-                .await?;
-            insert_event(conn, now, &Event::RunPaused { run }).await?;
-        }
-        FallbackOnTimeout::CancelRun => {
-            let held = format!(
-                "run cancelled: approval {approval_id} went unanswered \
-                 (fallback_on_timeout = cancel_run)"
-            );
-            sqlite_runs::hold(conn, &run_id, RunStatus::Cancelled, &held, approval_id, now).await?;
-            end_run(conn, &run_id, &held, now).await?;
-        }
-    }
-    Ok(true)
-}
-
-/// Ends a run in the caller's transaction: its run-scoped grants expire, its pending prompts
-/// close as cancelled (with `reason`), and `run.ended` is announced.
-pub async fn end_run(
-    conn: &mut SqliteConnection,
-    run_id: &str,
-    reason: &str,
-    now: DateTime<Utc>,
-) -> Result<RunEnd, StoreError> {
-    let ids = sqlite_approvals::pending_ids(conn, None, Some(run_id)).await?;
-    let mut approvals_cancelled = 0_u32;
-    for approval_id in ids {
-        let settlement = closing(approval_id, Resolution::Cancelled, reason, now);
-        sqlite_approvals::settle(conn, &settlement).await?;
-        approvals_cancelled = approvals_cancelled.saturating_add(1);
-    }
-    let grants_expired = sqlite_grants::expire_run(conn, run_id, now).await?;
-    insert_event(
-        conn,
-        now,
-        &Event::RunEnded {
-            run_id: run_id.to_owned(),
-        },
-    )
-    .await?;
-    Ok(RunEnd {
-        grants_expired,
-        approvals_cancelled,
-    })
-}
+use super::sqlite_rows::{from_micros, name_of};
+use super::StoreError;
 
 /// The earliest time something expires: a pending approval, or a grant whose expiry is not
 /// announced yet. Two index seeks.
@@ -129,37 +31,4 @@ pub async fn next_deadline(
         (one, other) => one.or(other),
     };
     earliest.map(from_micros).transpose()
-}
-
-/// Whether anything is due at `now` (cheap: two index seeks, no write).
-pub async fn anything_due(
-    conn: &mut SqliteConnection,
-    now: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    Ok(next_deadline(conn).await?.is_some_and(|at| at <= now))
-}
-
-/// A settlement nobody decided: the timeout or the end of the run.
-pub fn closing(
-    approval_id: String,
-    resolution: Resolution,
-    reason: &str,
-    now: DateTime<Utc>,
-) -> Settlement {
-    let by = if resolution == Resolution::TimedOut {
-        "timeout"
-    } else {
-        "run-end"
-    };
-    Settlement {
-        approval_id,
-        status: ApprovalStatus::Expired,
-        resolution,
-        decided_by: by.to_owned(),
-        decided_role: None,
-        votes: Vec::new(),
-        reason: Some(reason.to_owned()),
-        grant: None,
-        now,
-    }
 }

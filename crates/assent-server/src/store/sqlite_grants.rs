@@ -1,18 +1,13 @@
-//! Grants in SQLite: create, find-and-consume, list, revoke, expire.
+//! Rows of `approval_grants` in SQLite: insert, candidates and use, list, revoke, expire.
 
-use assent_core::{
-    ActionRequest, ApprovalGrant, AuditDecision, Evaluation, GrantStatus, ScopeKind,
-};
-use assent_protocol::{Event, Grant};
+use assent_core::{ApprovalGrant, GrantStatus, ScopeKind};
+use assent_protocol::Grant;
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
 
-use super::sqlite_rows::{
-    from_micros, insert_audit, insert_event, json_col, micros, name_of, opt_from_micros, parse_name,
-};
-use super::{Actor, NewGrant, Revocation, StoreError};
-use crate::records::grant_audit;
+use super::sqlite_rows::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
+use super::{NewGrant, StoreError};
 
 const COLUMNS: &str = "id, approval_request_id, run_id, scope_kind, action_kinds, constraints, \
     max_uses, used_count, expires_at, revoked_at, revoke_reason, created_at, created_by, \
@@ -97,13 +92,12 @@ pub async fn load(
     row.map(|row| wire_grant(&row, now)).transpose()
 }
 
-/// Finds a live grant covering the action and consumes one use, in the caller's transaction.
-pub async fn use_covering(
+/// Live grants with uses left that may cover a request of `run_id`, oldest first.
+pub async fn candidates(
     conn: &mut SqliteConnection,
-    request: &ActionRequest,
-    eval: &Evaluation,
+    run_id: &str,
     now: DateTime<Utc>,
-) -> Result<Option<Grant>, StoreError> {
+) -> Result<Vec<ApprovalGrant>, StoreError> {
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM approval_grants \
          WHERE revoked_at IS NULL AND expires_at > ? \
@@ -112,28 +106,28 @@ pub async fn use_covering(
          ORDER BY created_at"
     ))
     .bind(micros(now))
-    .bind(&request.run_id)
-    .fetch_all(&mut *conn)
+    .bind(run_id)
+    .fetch_all(conn)
     .await?;
-    for row in rows {
-        let grant = domain_grant(&row)?;
-        if grant.covers(request, eval, now).is_err() {
-            continue;
-        }
-        let used = sqlx::query(
-            "UPDATE approval_grants SET used_count = used_count + 1 \
-             WHERE id = ? AND revoked_at IS NULL AND expires_at > ? \
-             AND (max_uses IS NULL OR used_count < max_uses)",
-        )
-        .bind(&grant.grant_id)
-        .bind(micros(now))
-        .execute(&mut *conn)
-        .await?;
-        if used.rows_affected() == 1 {
-            return load(conn, &grant.grant_id, now).await;
-        }
-    }
-    Ok(None)
+    rows.iter().map(domain_grant).collect()
+}
+
+/// Consumes one use of a grant still live at `now`; false when the guard failed.
+pub async fn use_one(
+    conn: &mut SqliteConnection,
+    grant_id: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let used = sqlx::query(
+        "UPDATE approval_grants SET used_count = used_count + 1 \
+         WHERE id = ? AND revoked_at IS NULL AND expires_at > ? \
+         AND (max_uses IS NULL OR used_count < max_uses)",
+    )
+    .bind(grant_id)
+    .bind(micros(now))
+    .execute(conn)
+    .await?;
+    Ok(used.rows_affected() == 1)
 }
 
 pub async fn list(
@@ -156,51 +150,29 @@ pub async fn list(
     Ok(grants)
 }
 
+/// Revokes a grant not revoked yet; false when it already was.
 pub async fn revoke(
     conn: &mut SqliteConnection,
     grant_id: &str,
-    revoke: Revocation<'_>,
+    by: &str,
+    reason: &str,
     now: DateTime<Utc>,
-) -> Result<Option<Grant>, StoreError> {
-    let reason = revoke.reason;
-    let Some(before) = load(conn, grant_id, now).await? else {
-        return Ok(None);
-    };
-    if before.grant.revoked_at.is_some() {
-        return Err(StoreError::Conflict(
-            "the grant is already revoked".to_owned(),
-        ));
-    }
-    sqlx::query(
-        "UPDATE approval_grants SET revoked_at = ?, revoke_reason = ?, revoked_by = ? WHERE id = ?",
+) -> Result<bool, StoreError> {
+    let revoked = sqlx::query(
+        "UPDATE approval_grants SET revoked_at = ?, revoke_reason = ?, revoked_by = ? \
+         WHERE id = ? AND revoked_at IS NULL",
     )
     .bind(micros(now))
     .bind(reason)
-    .bind(revoke.by.name)
+    .bind(by)
     .bind(grant_id)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
-    let Some(grant) = load(conn, grant_id, now).await? else {
-        return Ok(None);
-    };
-    insert_audit(
-        conn,
-        &grant_audit(&grant, AuditDecision::Revoked, revoke.by, reason, now),
-    )
-    .await?;
-    insert_event(
-        conn,
-        now,
-        &Event::GrantRevoked {
-            grant: grant.clone(),
-        },
-    )
-    .await?;
-    Ok(Some(grant))
+    Ok(revoked.rows_affected() == 1)
 }
 
 /// Ends the run-scoped (and once) grants of a run now; returns how many.
-pub async fn expire_run(
+pub async fn end_run(
     conn: &mut SqliteConnection,
     run_id: &str,
     now: DateTime<Utc>,
@@ -214,44 +186,37 @@ pub async fn expire_run(
     .bind(name_of(&ScopeKind::Run)?)
     .bind(name_of(&ScopeKind::Once)?)
     .bind(micros(now))
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
-    announce_expired(conn, now, "its run ended").await?;
     Ok(u32::try_from(ended.rows_affected()).unwrap_or(u32::MAX))
 }
 
-/// Emits `grant.expired` (and an audit record) once for every grant past its time.
-pub async fn announce_expired(
+/// Grants past their time, not revoked, whose expiry is not announced yet.
+pub async fn unannounced_expired(
     conn: &mut SqliteConnection,
     now: DateTime<Utc>,
-    reason: &str,
-) -> Result<u32, StoreError> {
+) -> Result<Vec<Grant>, StoreError> {
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM approval_grants \
-         WHERE expiry_announced = 0 AND revoked_at IS NULL AND expires_at <= ?"
+         WHERE expiry_announced = 0 AND revoked_at IS NULL AND expires_at <= ? \
+         ORDER BY expires_at, id"
     ))
     .bind(micros(now))
-    .fetch_all(&mut *conn)
+    .fetch_all(conn)
     .await?;
-    let mut announced = 0_u32;
-    for row in rows {
-        let grant = wire_grant(&row, now)?;
-        sqlx::query("UPDATE approval_grants SET expiry_announced = 1 WHERE id = ?")
-            .bind(&grant.grant.grant_id)
-            .execute(&mut *conn)
-            .await?;
-        // An expiry names the person who granted it: whose decision ran out.
-        let by = Actor {
-            name: &grant.grant.created_by,
-            role: grant.created_by_role,
-        };
-        insert_audit(
-            conn,
-            &grant_audit(&grant, AuditDecision::Expired, by, reason, now),
-        )
-        .await?;
-        insert_event(conn, now, &Event::GrantExpired { grant }).await?;
-        announced = announced.saturating_add(1);
-    }
-    Ok(announced)
+    rows.iter().map(|row| wire_grant(row, now)).collect()
+}
+
+/// Marks a grant's expiry announced; false when it already was.
+pub async fn mark_announced(
+    conn: &mut SqliteConnection,
+    grant_id: &str,
+) -> Result<bool, StoreError> {
+    let marked = sqlx::query(
+        "UPDATE approval_grants SET expiry_announced = 1 WHERE id = ? AND expiry_announced = 0",
+    )
+    .bind(grant_id)
+    .execute(conn)
+    .await?;
+    Ok(marked.rows_affected() == 1)
 }

@@ -86,14 +86,27 @@ pub async fn insert_audit(
     Ok(())
 }
 
-/// Writes `audits` with one statement.
+/// Audit rows per multi-row INSERT.
+const AUDITS_PER_INSERT: usize = 128;
+
+/// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement.
 pub async fn insert_audits(
     conn: &mut SqliteConnection,
     audits: &[ApprovalAuditEvent],
 ) -> Result<(), StoreError> {
-    if audits.is_empty() {
-        return Ok(());
+    for chunk in audits.chunks(AUDITS_PER_INSERT) {
+        match chunk {
+            [one] => insert_audit(conn, one).await?,
+            many => insert_audit_chunk(conn, many).await?,
+        }
     }
+    Ok(())
+}
+
+async fn insert_audit_chunk(
+    conn: &mut SqliteConnection,
+    audits: &[ApprovalAuditEvent],
+) -> Result<(), StoreError> {
     let mut rows = Vec::with_capacity(audits.len());
     for audit in audits {
         rows.push((

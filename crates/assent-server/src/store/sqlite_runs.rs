@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
+use super::rows::HoldRow;
 use super::sqlite_rows::{micros, name_of, opt_from_micros, parse_name};
 use super::StoreError;
 
@@ -81,14 +82,7 @@ pub async fn holds(
 }
 
 /// Holds a run (`paused` or `cancelled`); a cancelled run stays cancelled.
-pub async fn hold(
-    conn: &mut SqliteConnection,
-    run_id: &str,
-    status: RunStatus,
-    reason: &str,
-    approval_id: &str,
-    now: DateTime<Utc>,
-) -> Result<RunState, StoreError> {
+pub async fn hold(conn: &mut SqliteConnection, h: HoldRow<'_>) -> Result<RunState, StoreError> {
     sqlx::query(
         "INSERT INTO runs (run_id, status, reason, approval_id, updated_at) \
          VALUES (?, ?, ?, ?, ?) \
@@ -96,15 +90,15 @@ pub async fn hold(
          approval_id = excluded.approval_id, updated_at = excluded.updated_at \
          WHERE runs.status <> ?",
     )
-    .bind(run_id)
-    .bind(name_of(&status)?)
-    .bind(reason)
-    .bind(approval_id)
-    .bind(micros(now))
+    .bind(h.run_id)
+    .bind(name_of(&h.status)?)
+    .bind(h.reason)
+    .bind(h.approval_id)
+    .bind(micros(h.now))
     .bind(name_of(&RunStatus::Cancelled)?)
     .execute(&mut *conn)
     .await?;
-    get(conn, run_id).await
+    get(conn, h.run_id).await
 }
 
 /// Lets a paused run ask again; `Conflict` when it is not paused.

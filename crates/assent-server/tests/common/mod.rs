@@ -1,8 +1,11 @@
-//! A real service on a free port over a real SQLite file, and a small HTTP/SSE client.
+//! A real service on a free port over a real store (SQLite unless `ASSENT_TEST_BACKEND` picks
+//! another, see [`backend`]), and a small HTTP/SSE client.
 #![allow(
     dead_code,
     reason = "each test file uses a different part of the harness"
 )]
+
+pub mod backend;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -59,7 +62,8 @@ impl Service {
         tweak(&mut config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let app = App::open(config).await.unwrap();
+        let store = backend::open_store(&config.data_dir).await;
+        let app = App::over(config, store).await.unwrap();
         let tokens = app.tokens().unwrap().clone();
         let (stop, stopped) = oneshot::channel::<()>();
         let handle = tokio::spawn(app.serve(listener, async move {

@@ -30,6 +30,8 @@ pub struct Cluster {
     /// Holds the watchdog's pipe open; dropping it (process exit) stops the cluster.
     watchdog: Mutex<Option<Child>>,
     databases: AtomicU32,
+    /// Databases made for data dirs.
+    named: Mutex<std::collections::HashSet<String>>,
 }
 
 /// The newest installed PostgreSQL's binaries (Debian keeps them off PATH).
@@ -90,10 +92,14 @@ impl Cluster {
     /// Starts a fresh cluster. `durable`: fsync on (benchmarks); tests skip fsync, which only
     /// matters if the machine itself crashes.
     pub fn start(durable: bool) -> Cluster {
-        let bin = pg_bin();
         let dir =
             std::env::temp_dir().join(format!("assent-pg-{}-{}", std::process::id(), free_port()));
         std::fs::create_dir_all(&dir).unwrap();
+        Cluster::start_in(dir, durable)
+    }
+
+    fn start_in(dir: PathBuf, durable: bool) -> Cluster {
+        let bin = pg_bin();
         if is_root() {
             run(
                 {
@@ -118,8 +124,8 @@ impl Cluster {
         run(initdb, "initdb");
         let port = free_port();
         let mut opts = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=400 \
-             -c shared_buffers=64MB",
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300 \
+             -c shared_buffers=32MB",
             dir.display()
         );
         if !durable {
@@ -145,6 +151,7 @@ impl Cluster {
             bin,
             watchdog: Mutex::new(Some(watchdog)),
             databases: AtomicU32::new(0),
+            named: Mutex::default(),
         };
         cluster.pg_ctl_start(&opts);
         cluster
@@ -188,7 +195,32 @@ impl Cluster {
 
     /// Creates a fresh empty database; returns its URL.
     pub fn database(&self) -> String {
-        let name = format!("t_{}", self.databases.fetch_add(1, Ordering::Relaxed));
+        // Unique across every instance of this file in the process (see [`shared`]).
+        static INSTANCE: OnceLock<String> = OnceLock::new();
+        let instance = INSTANCE.get_or_init(|| format!("{:p}", &INSTANCE).replace("0x", ""));
+        let name = format!(
+            "t_{instance}_{}",
+            self.databases.fetch_add(1, Ordering::Relaxed)
+        );
+        self.create(&name);
+        self.url(&name)
+    }
+
+    /// The database standing for the data dir `dir` (created on first use): a service
+    /// restarted on the same data dir finds the same data.
+    pub fn database_for(&self, dir: &Path) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        dir.hash(&mut hasher);
+        let name = format!("d_{:016x}", hasher.finish());
+        let mut created = self.named.lock().unwrap();
+        if created.insert(name.clone()) {
+            self.create(&name);
+        }
+        self.url(&name)
+    }
+
+    fn create(&self, name: &str) {
         let mut create = Command::new(self.bin.join("createdb"));
         create
             .args([
@@ -199,9 +231,8 @@ impl Cluster {
                 "-U",
                 "assent",
             ])
-            .arg(&name);
+            .arg(name);
         run(create, "createdb");
-        self.url(&name)
     }
 }
 
@@ -228,9 +259,45 @@ impl Drop for Cluster {
 
 static SHARED: OnceLock<Cluster> = OnceLock::new();
 
-/// This test binary's cluster, started on first use.
+/// This test binary's cluster, started on first use. A binary that includes this file more
+/// than once (`on_postgres.rs` includes every story file, each with its own `common`) still
+/// starts one: the first instance to create the process's directory starts the cluster and
+/// then writes its port to `port`; the others adopt it (the first one's watchdog tears down).
 pub fn shared() -> &'static Cluster {
-    SHARED.get_or_init(|| Cluster::start(false))
+    SHARED.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("assent-pg-{}-shared", std::process::id()));
+        let port_file = dir.join("port");
+        if std::fs::create_dir(&dir).is_ok() {
+            let cluster = Cluster::start_in(dir, false);
+            let written = dir_of(&cluster).join("port.new");
+            std::fs::write(&written, cluster.port.to_string()).unwrap();
+            std::fs::rename(&written, &port_file).unwrap();
+            return cluster;
+        }
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            if let Ok(port) = std::fs::read_to_string(&port_file) {
+                return Cluster {
+                    port: port.trim().parse().unwrap(),
+                    dir: dir.clone(),
+                    bin: pg_bin(),
+                    watchdog: Mutex::new(None),
+                    databases: AtomicU32::new(0),
+                    named: Mutex::default(),
+                };
+            }
+            assert!(
+                std::time::Instant::now() < until,
+                "the shared cluster becomes ready within a minute"
+            );
+            // Another thread of this process is running initdb; its port file is the signal.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    })
+}
+
+fn dir_of(cluster: &Cluster) -> &Path {
+    &cluster.dir
 }
 
 /// A fresh database in this binary's cluster; returns its URL.

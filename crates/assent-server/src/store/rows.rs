@@ -1,0 +1,304 @@
+//! The storage interface: rows in one transaction ([`Tx`]) and the event bus ([`EventBus`]).
+//!
+//! A backend stores and finds rows; it decides nothing. Which prompt a request joins, whether
+//! a run's hold answers it, what a timeout does, which grant an approval issues and what the
+//! audit says are rules (`assent_core::workflow`), sequenced by `crate::workflow` over these
+//! methods. See `README-rows.md` next to this file for the contract a backend keeps.
+
+use std::collections::HashMap;
+
+use assent_core::workflow::PendingPrompt;
+use assent_core::{
+    ActionKind, ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Decision,
+    RiskLevel, Role, ScopeKind, Vote,
+};
+use assent_protocol::{
+    Event, EventEnvelope, Grant, Resolution, RunState, RunStatus, SubmitResponse, SubmitStatus,
+};
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use tokio::sync::watch;
+
+use super::{ApprovalRecord, NewGrant, StoreError};
+use crate::records::PromptDetail;
+
+/// One row of `actions`: a recorded submission and its first answer.
+#[derive(Debug, Clone)]
+pub struct ActionRow {
+    pub id: String,
+    pub requester: String,
+    pub idempotency_key: Option<String>,
+    /// Hash of the request body, to tell a resubmit from a reused key.
+    pub body_hash: String,
+    pub run_id: String,
+    pub task_id: String,
+    pub action_hash: String,
+    pub decision: Decision,
+    pub status: SubmitStatus,
+    pub approval_id: Option<String>,
+    /// Its place in the prompt it joined (1 for the opener); `None` when it joined none.
+    pub batch_position: Option<i64>,
+    pub grant_id: Option<String>,
+    pub command_line: Option<String>,
+    /// The answer replayed for the same idempotency key and body.
+    pub response: SubmitResponse,
+    pub created_at: DateTime<Utc>,
+    pub action_kind: ActionKind,
+    pub policy_version: String,
+}
+
+/// What `requester` was first answered under an idempotency key.
+#[derive(Debug, Clone)]
+pub struct KeyedAnswer {
+    pub body_hash: String,
+    pub response: SubmitResponse,
+}
+
+/// A submitted action, as an executed-report needs it.
+#[derive(Debug, Clone)]
+pub struct ExecutedRow {
+    pub action_id: String,
+    pub task_id: String,
+    pub action_hash: String,
+    pub status: SubmitStatus,
+    pub approval_id: Option<String>,
+    /// The status of the approval it joined, if any.
+    pub approval_status: Option<ApprovalStatus>,
+    pub grant_id: Option<String>,
+    pub action_kind: ActionKind,
+    pub policy_version: String,
+    pub command_line: Option<String>,
+    /// When it was first reported executed.
+    pub executed_at: Option<DateTime<Utc>>,
+}
+
+/// A new row of `approval_requests`: a prompt, pending, with one member.
+#[derive(Debug, Clone)]
+pub struct ApprovalRow {
+    pub id: String,
+    pub run_id: String,
+    pub task_id: String,
+    pub requester: String,
+    pub batch_key: String,
+    pub action_kind: ActionKind,
+    pub risk: RiskLevel,
+    pub requested_scope: Vec<ScopeKind>,
+    pub required_role: Option<Role>,
+    pub action_hash: String,
+    pub first_request: ActionRequest,
+    /// The parts fixed when it opens (stored as one JSON document).
+    pub detail: PromptDetail,
+    pub expires_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The columns a settlement writes.
+#[derive(Debug, Clone, Copy)]
+pub struct SettleRow<'a> {
+    pub approval_id: &'a str,
+    pub status: ApprovalStatus,
+    pub resolution: Resolution,
+    pub decided_by: &'a str,
+    pub decided_role: Option<Role>,
+    pub reason: Option<&'a str>,
+    pub grant_id: Option<&'a str>,
+    pub now: DateTime<Utc>,
+}
+
+/// Which pending approvals to list.
+#[derive(Debug, Clone, Copy)]
+pub enum Pending<'a> {
+    /// Those with `expires_at <= now`. A backend shared by replicas locks what it returns
+    /// (`FOR UPDATE SKIP LOCKED`), so each timeout happens once.
+    DueAt(DateTime<Utc>),
+    /// Those of a run.
+    OfRun(&'a str),
+}
+
+/// What a request's remembered denial is looked up by.
+#[derive(Debug, Clone, Copy)]
+pub struct DenialProbe<'a> {
+    pub run_id: &'a str,
+    pub requester: &'a str,
+    pub action_hash: &'a str,
+    pub batch_key: &'a str,
+    /// Only denials decided at or after this count.
+    pub since: DateTime<Utc>,
+}
+
+/// A person's denial that answers an equivalent request of its run.
+#[derive(Debug, Clone)]
+pub struct RememberedDenial {
+    pub approval_id: String,
+    pub decided_by: String,
+    pub decided_role: Option<Role>,
+    pub reason: String,
+}
+
+/// A hold on a run, as written.
+#[derive(Debug, Clone, Copy)]
+pub struct HoldRow<'a> {
+    pub run_id: &'a str,
+    /// `Paused` or `Cancelled`.
+    pub status: RunStatus,
+    pub reason: &'a str,
+    /// The unanswered approval that holds it.
+    pub approval_id: &'a str,
+    pub now: DateTime<Utc>,
+}
+
+/// One write transaction over the service's rows. What is written through it commits
+/// together with [`Tx::commit`]; dropping it uncommitted rolls everything back.
+///
+/// Methods with a guard ("still pending", "not revoked", …) say so: they return `false`,
+/// `None` or [`StoreError::Conflict`] when the row changed under them (another request or
+/// replica got there first), and the workflow answers 409 or moves on.
+#[async_trait]
+pub trait Tx: Send {
+    // Actions.
+    /// What `requester` was first answered under idempotency key `key`.
+    async fn keyed_action(
+        &mut self,
+        requester: &str,
+        key: &str,
+    ) -> Result<Option<KeyedAnswer>, StoreError>;
+    /// Inserts action rows; a backend may write them in few multi-row statements. A
+    /// duplicate (requester, idempotency key) is [`StoreError::Conflict`].
+    async fn insert_actions(&mut self, rows: &[ActionRow]) -> Result<(), StoreError>;
+    /// The action `requester` submitted under `key` in `run_id`.
+    async fn executed_candidate(
+        &mut self,
+        requester: &str,
+        run_id: &str,
+        key: &str,
+    ) -> Result<Option<ExecutedRow>, StoreError>;
+    /// Sets `executed_at` of an action.
+    async fn mark_executed(
+        &mut self,
+        action_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+
+    // Approvals.
+    /// Pending approvals a request of `requester` with `batch_key` could join at `now`
+    /// (`assent_core::workflow::joinable` picks one).
+    async fn joinable_approvals(
+        &mut self,
+        requester: &str,
+        batch_key: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<PendingPrompt>, StoreError>;
+    /// Adds one member to an approval that is still pending and unexpired at `now`; the new
+    /// member's position, `None` when the guard failed.
+    async fn join_approval(
+        &mut self,
+        approval_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<i64>, StoreError>;
+    /// Inserts a pending approval with one member.
+    async fn insert_approval(&mut self, row: &ApprovalRow) -> Result<(), StoreError>;
+    /// An approval with its members (actions with a batch position) and votes.
+    async fn approval(&mut self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError>;
+    /// Settles an approval that is still pending; `Conflict` when it is not.
+    async fn settle_approval(&mut self, row: SettleRow<'_>) -> Result<(), StoreError>;
+    /// Touches (`updated_at`) an approval that is still pending; `Conflict` when it is not.
+    async fn touch_pending(
+        &mut self,
+        approval_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Records a person's approval of a prompt (once per person; a repeat is ignored).
+    async fn insert_vote(&mut self, approval_id: &str, vote: &Vote) -> Result<(), StoreError>;
+    /// Ids of pending approvals.
+    async fn pending_approvals(&mut self, which: Pending<'_>) -> Result<Vec<String>, StoreError>;
+    /// The newest person's denial, not forgotten, of the run matching the probe's action hash
+    /// or batch key and requester.
+    async fn remembered_denial(
+        &mut self,
+        probe: DenialProbe<'_>,
+    ) -> Result<Option<RememberedDenial>, StoreError>;
+    /// Marks a denied approval forgotten; false when it is not a remembered denial.
+    async fn forget_denial(
+        &mut self,
+        approval_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+
+    // Grants.
+    /// Live grants (not revoked, unexpired, uses left) that may cover a request of `run_id`:
+    /// the run's own and every grant not bound to a run (`once` and `run` are bound), oldest
+    /// first. `ApprovalGrant::covers` decides.
+    async fn grant_candidates(
+        &mut self,
+        run_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ApprovalGrant>, StoreError>;
+    /// Consumes one use of a grant still live at `now`; false when the guard failed.
+    async fn use_grant(&mut self, grant_id: &str, now: DateTime<Utc>) -> Result<bool, StoreError>;
+    /// A grant as the wire shows it at `now`.
+    async fn grant(
+        &mut self,
+        grant_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Grant>, StoreError>;
+    async fn insert_grant(&mut self, new: &NewGrant) -> Result<(), StoreError>;
+    /// Revokes a grant not revoked yet; false when it already was.
+    async fn revoke_grant(
+        &mut self,
+        grant_id: &str,
+        by: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+    /// Ends the live `run` and `once` grants of a run at `now`; how many.
+    async fn end_run_grants(&mut self, run_id: &str, now: DateTime<Utc>)
+        -> Result<u32, StoreError>;
+    /// Grants past their time (not revoked) whose expiry is not announced yet.
+    async fn unannounced_expired_grants(
+        &mut self,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Grant>, StoreError>;
+    /// Marks a grant's expiry announced; false when it already was (another sweep).
+    async fn mark_grant_announced(&mut self, grant_id: &str) -> Result<bool, StoreError>;
+
+    // Runs.
+    /// The held (paused or cancelled) runs among `run_ids`, one query for a batch.
+    async fn run_holds(
+        &mut self,
+        run_ids: &[&str],
+    ) -> Result<HashMap<String, RunState>, StoreError>;
+    /// Holds a run; a cancelled run stays cancelled. The run's state after.
+    async fn hold_run(&mut self, hold: HoldRow<'_>) -> Result<RunState, StoreError>;
+    /// Lets a paused run ask again; `Conflict` (saying why) when it is not paused.
+    async fn resume_run(
+        &mut self,
+        run_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<RunState, StoreError>;
+
+    /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
+    /// announced yet.
+    async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError>;
+
+    // Audit and events.
+    /// Appends audit records (a backend may write them in few statements).
+    async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError>;
+    /// Appends an event to the log; its id, from the database, is the SSE id on every replica.
+    async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError>;
+
+    /// Commits; then the event bus moves to the newest event this wrote.
+    async fn commit(self: Box<Self>) -> Result<(), StoreError>;
+}
+
+/// The event log as streams read it, and the signal that it grew.
+#[async_trait]
+pub trait EventBus: Send + Sync + std::fmt::Debug {
+    /// Moves to the newest event id after every commit that wrote events (in-process for
+    /// SQLite; for a database shared by replicas, e.g. `LISTEN/NOTIFY`, so it moves on every
+    /// replica).
+    fn watch(&self) -> watch::Receiver<i64>;
+    /// Events with an id above `after`, oldest first.
+    async fn after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError>;
+    /// The oldest and newest stored event ids (0 when there are none).
+    async fn bounds(&self) -> Result<(i64, i64), StoreError>;
+}

@@ -1,0 +1,112 @@
+//! Time running out: unanswered approvals follow their `fallback_on_timeout` (deny, pause
+//! the run, cancel the run, per `assent_core::workflow::on_timeout`), and grants past their
+//! time are announced. Each happens once: a sweep that loses a race to another sweep (or
+//! replica) skips what the other did.
+
+use assent_core::workflow::{on_timeout, HoldPlan};
+use assent_core::{ApprovalStatus, AuditDecision};
+use assent_protocol::{Event, Resolution, RunStatus};
+use chrono::{DateTime, Utc};
+
+use super::end_run::end_run_in;
+use super::settle::{closing, settle_in};
+use crate::records::grant_audit;
+use crate::store::rows::{HoldRow, Pending};
+use crate::store::{Actor, Store, StoreError, Tx};
+
+/// Settles approvals past their time and announces expired grants, in one transaction; does
+/// nothing (not even a write transaction) when nothing is due.
+pub async fn due(store: &dyn Store, now: DateTime<Utc>) -> Result<(), StoreError> {
+    if store.next_deadline().await?.is_none_or(|at| at > now) {
+        return Ok(());
+    }
+    let mut tx = store.begin().await?;
+    due_in(tx.as_mut(), now).await?;
+    tx.commit().await
+}
+
+/// Settles every approval past its time (with its fallback) and announces expired grants, in
+/// the caller's transaction.
+pub async fn due_in(tx: &mut dyn Tx, now: DateTime<Utc>) -> Result<(), StoreError> {
+    for approval_id in tx.pending_approvals(Pending::DueAt(now)).await? {
+        time_out(tx, &approval_id, now).await?;
+    }
+    announce_expired(tx, now, "its time ran out").await?;
+    Ok(())
+}
+
+/// Times one approval out and applies its fallback; nothing when it is no longer pending (a
+/// run cancelled by an earlier timeout of the same sweep closed it, or another sweep did).
+async fn time_out(
+    tx: &mut dyn Tx,
+    approval_id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let Some(record) = tx.approval(approval_id).await? else {
+        return Ok(());
+    };
+    if record.approval.status != ApprovalStatus::Requested {
+        return Ok(());
+    }
+    let run_id = record.approval.run_id;
+    let plan = on_timeout(record.approval.fallback_on_timeout, &run_id, approval_id);
+    let settlement = closing(
+        approval_id.to_owned(),
+        Resolution::TimedOut,
+        &plan.reason,
+        now,
+    );
+    match settle_in(tx, &settlement).await {
+        Ok(_) => {}
+        Err(StoreError::Conflict(_)) => return Ok(()),
+        Err(other) => return Err(other),
+    }
+    let Some((plan, reason)) = plan.hold else {
+        return Ok(());
+    };
+    let status = match plan {
+        HoldPlan::Pause => RunStatus::Paused,
+        HoldPlan::Cancel => RunStatus::Cancelled,
+    };
+    let hold = HoldRow {
+        run_id: &run_id,
+        status,
+        reason: &reason,
+        approval_id,
+        now,
+    };
+    let run = tx.hold_run(hold).await?;
+    match plan {
+        HoldPlan::Pause => {
+            tx.insert_event(now, &Event::RunPaused { run }).await?;
+        }
+        HoldPlan::Cancel => {
+            end_run_in(tx, &run_id, &reason, now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Announces (`grant.expired`, audited) every grant past its time, once; how many.
+pub async fn announce_expired(
+    tx: &mut dyn Tx,
+    now: DateTime<Utc>,
+    reason: &str,
+) -> Result<u32, StoreError> {
+    let mut announced = 0_u32;
+    for grant in tx.unannounced_expired_grants(now).await? {
+        if !tx.mark_grant_announced(&grant.grant.grant_id).await? {
+            continue;
+        }
+        // An expiry names the person who granted it: whose decision ran out.
+        let by = Actor {
+            name: &grant.grant.created_by,
+            role: grant.created_by_role,
+        };
+        let audit = grant_audit(&grant, AuditDecision::Expired, by, reason, now);
+        tx.insert_audits(&[audit]).await?;
+        tx.insert_event(now, &Event::GrantExpired { grant }).await?;
+        announced = announced.saturating_add(1);
+    }
+    Ok(announced)
+}

@@ -1,0 +1,131 @@
+//! The one workflow, for every backend: each operation sequences the core's pure rules
+//! (`assent_core::workflow`) over the storage interface (`crate::store::Tx`), one file per
+//! operation. Routes and the expiry sweeper call [`Workflow`]; a store only keeps rows.
+
+mod batch;
+mod end_run;
+mod executed;
+mod expire;
+mod forget;
+mod resume;
+mod revoke;
+mod settle;
+mod submit;
+mod vote;
+
+use std::sync::Arc;
+
+use assent_core::Vote;
+use assent_protocol::{Approval, Grant, RunState};
+use chrono::{DateTime, Utc};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::store::{
+    Actor, Executed, Revocation, RunEnd, Settled, Settlement, Store, StoreError, Submission,
+    Submitted,
+};
+
+/// The workflow over one store, with its submission queue (group commit); cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Workflow {
+    store: Arc<dyn Store>,
+    submissions: mpsc::Sender<batch::Queued>,
+}
+
+impl std::fmt::Debug for batch::Queued {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queued")
+            .field("action_id", &self.submission.action_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Workflow {
+    /// The workflow over `store`; starts the group-commit writer, which ends when the last
+    /// clone is dropped. Needs a Tokio runtime.
+    pub fn new(store: Arc<dyn Store>) -> Workflow {
+        let (submissions, queue) = mpsc::channel(batch::QUEUE_DEPTH);
+        tokio::spawn(batch::group_commit(store.clone(), queue));
+        Workflow { store, submissions }
+    }
+
+    /// Records a submission: idempotency, run hold, grant use, remembered denial or prompt,
+    /// action and audit. Answered after the commit of the batch that holds it.
+    pub async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.submissions
+            .send(batch::Queued { submission, reply })
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Settles a pending approval (every member, the grant, audit, events); `Conflict` when
+    /// it is no longer pending.
+    pub async fn settle(&self, settlement: &Settlement) -> Result<Settled, StoreError> {
+        settle::settle(self.store.as_ref(), settlement).await
+    }
+
+    /// Records one person's approval of a prompt needing more; `Conflict` when settled.
+    pub async fn vote(
+        &self,
+        approval_id: &str,
+        vote: &Vote,
+        now: DateTime<Utc>,
+    ) -> Result<Approval, StoreError> {
+        vote::vote(self.store.as_ref(), approval_id, vote, now).await
+    }
+
+    /// Revokes a grant; `None` when there is no such grant, `Conflict` when already revoked.
+    pub async fn revoke_grant(
+        &self,
+        grant_id: &str,
+        revocation: Revocation<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Grant>, StoreError> {
+        revoke::revoke(self.store.as_ref(), grant_id, revocation, now).await
+    }
+
+    /// Ends a run: run grants expire, pending prompts are cancelled.
+    pub async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError> {
+        end_run::end_run(self.store.as_ref(), run_id, now).await
+    }
+
+    /// Settles approvals past their time (with their fallbacks) and announces expired grants.
+    pub async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
+        expire::due(self.store.as_ref(), now).await
+    }
+
+    /// Lets a paused run ask again; `Conflict` when it is not paused.
+    pub async fn resume_run(
+        &self,
+        run_id: &str,
+        by: Actor<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<RunState, StoreError> {
+        resume::resume(self.store.as_ref(), run_id, by, now).await
+    }
+
+    /// Forgets a remembered denial; `None` when there is no such approval, `Conflict` when it
+    /// is not a remembered denial.
+    pub async fn forget_denial(
+        &self,
+        approval_id: &str,
+        by: Actor<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Approval>, StoreError> {
+        forget::forget(self.store.as_ref(), approval_id, by, now).await
+    }
+
+    /// Records that the requester ran what it submitted under `idempotency_key` in `run_id`
+    /// (audited once); `None` when it never submitted that.
+    pub async fn record_executed(
+        &self,
+        requester: &str,
+        run_id: &str,
+        idempotency_key: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Executed>, StoreError> {
+        executed::executed(self.store.as_ref(), requester, run_id, idempotency_key, now).await
+    }
+}

@@ -1,0 +1,267 @@
+//! Recording one submission in a transaction: the idempotency check, the run's hold, and for
+//! asks the grant use, a remembered denial, or the prompt it joins or opens.
+
+use std::collections::HashMap;
+
+use assent_core::workflow::{held_decision, joinable, remembered_denial, Earlier, RunHold};
+use assent_core::{ApprovalAuditEvent, AuditDecision, Decision};
+use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
+
+use crate::records::{response, submission_audit, PromptDetail};
+use crate::store::rows::{ActionRow, ApprovalRow, DenialProbe};
+use crate::store::{StoreError, Submission, Submitted, Tx};
+
+/// Rows of plain decisions (auto, block) held back to be written together at the batch's end.
+#[derive(Default)]
+pub struct Deferred {
+    actions: Vec<ActionRow>,
+    audits: Vec<ApprovalAuditEvent>,
+    /// Idempotency keys of the held-back rows: (requester, key) → (body hash, answer).
+    keys: HashMap<(String, String), (String, SubmitResponse)>,
+}
+
+impl Deferred {
+    /// Writes what was held back, in the caller's transaction.
+    pub async fn flush(&mut self, tx: &mut dyn Tx) -> Result<(), StoreError> {
+        tx.insert_actions(&self.actions).await?;
+        tx.insert_audits(&self.audits).await?;
+        self.actions.clear();
+        self.audits.clear();
+        self.keys.clear();
+        Ok(())
+    }
+}
+
+/// The action row of `s` answered with `answer`.
+fn action_row(s: &Submission, answer: &SubmitResponse, batch_position: Option<i64>) -> ActionRow {
+    let action = &s.request.action;
+    ActionRow {
+        id: s.action_id.clone(),
+        requester: s.requester.clone(),
+        idempotency_key: s.request.idempotency_key.clone(),
+        body_hash: s.body_hash.clone(),
+        run_id: s.request.run_id.clone(),
+        task_id: s.request.task_id.clone(),
+        action_hash: s.eval.action_hash.clone(),
+        decision: s.eval.decision.decision,
+        status: answer.status,
+        approval_id: answer.approval_id.clone(),
+        batch_position,
+        grant_id: answer.grant_id.clone(),
+        command_line: action
+            .command
+            .clone()
+            .or_else(|| action.argv.as_ref().map(|a| a.join(" "))),
+        response: answer.clone(),
+        created_at: s.now,
+        action_kind: action.kind,
+        policy_version: s.eval.policy_version.clone(),
+    }
+}
+
+/// Records one submission in the caller's transaction; plain decisions are held in
+/// `deferred`. `hold` is its run's hold, if any.
+pub async fn record(
+    tx: &mut dyn Tx,
+    s: &Submission,
+    hold: Option<&RunState>,
+    deferred: &mut Deferred,
+) -> Result<Submitted, StoreError> {
+    if let Some(earlier) = replayed(tx, s, deferred).await? {
+        return Ok(earlier);
+    }
+    let held = hold.and_then(|run| held_by(run, s));
+    let s = held.as_ref().unwrap_or(s);
+    let audited = match s.eval.decision.decision {
+        Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
+        Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),
+        Decision::Ask | Decision::Escalate => {
+            let answer = record_guarded(tx, s).await?;
+            return Ok(Submitted::Recorded(answer));
+        }
+    };
+    let answer = response(s, audited.0, None, None);
+    deferred.actions.push(action_row(s, &answer, None));
+    deferred
+        .audits
+        .push(submission_audit(s, audited.1, None, None));
+    if let Some(key) = &s.request.idempotency_key {
+        let entry = (s.body_hash.clone(), answer.clone());
+        deferred
+            .keys
+            .insert((s.requester.clone(), key.clone()), entry);
+    }
+    Ok(Submitted::Recorded(answer))
+}
+
+/// The submission as its held run answers it (`assent_core::workflow::held_decision`);
+/// `None` when the hold does not apply.
+fn held_by(run: &RunState, s: &Submission) -> Option<Submission> {
+    let reason = run.reason.as_deref();
+    let hold = match run.status {
+        RunStatus::Running => RunHold::Running,
+        RunStatus::Paused => RunHold::Paused { reason },
+        RunStatus::Cancelled => RunHold::Cancelled { reason },
+    };
+    let decision = held_decision(hold, &run.run_id, &s.eval.decision)?;
+    let mut blocked = s.clone();
+    blocked.eval.decision = decision;
+    Some(blocked)
+}
+
+/// Records an ask/escalate: a covering grant is used, a remembered denial answers, else the
+/// request joins or opens a prompt.
+async fn record_guarded(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitResponse, StoreError> {
+    if let Some(answer) = use_covering_grant(tx, s).await? {
+        return Ok(answer);
+    }
+    if let Some(since) = s.denials_since {
+        let probe = DenialProbe {
+            run_id: &s.request.run_id,
+            requester: &s.requester,
+            action_hash: &s.eval.action_hash,
+            batch_key: &s.eval.batch_key,
+            since,
+        };
+        if let Some(denial) = tx.remembered_denial(probe).await? {
+            return answer_remembered(tx, s, denial).await;
+        }
+    }
+    let (approval_id, position, opened) = join_or_open(tx, s).await?;
+    let answer = response(s, SubmitStatus::Pending, Some(approval_id.clone()), None);
+    tx.insert_actions(&[action_row(s, &answer, Some(position))])
+        .await?;
+    let approval = tx
+        .approval(&approval_id)
+        .await?
+        .ok_or_else(|| StoreError::Corrupt(format!("approval {approval_id} vanished")))?
+        .approval;
+    let event = if opened {
+        Event::ApprovalRequested { approval }
+    } else {
+        Event::ApprovalUpdated { approval }
+    };
+    tx.insert_event(s.now, &event).await?;
+    Ok(answer)
+}
+
+/// Consumes one use of the oldest live grant covering the request, and records the use.
+async fn use_covering_grant(
+    tx: &mut dyn Tx,
+    s: &Submission,
+) -> Result<Option<SubmitResponse>, StoreError> {
+    let candidates = tx.grant_candidates(&s.request.run_id, s.now).await?;
+    for candidate in candidates {
+        if candidate.covers(&s.request, &s.eval, s.now).is_err()
+            || !tx.use_grant(&candidate.grant_id, s.now).await?
+        {
+            continue;
+        }
+        let Some(grant) = tx.grant(&candidate.grant_id, s.now).await? else {
+            continue;
+        };
+        let grant_id = candidate.grant_id;
+        let answer = response(s, SubmitStatus::Allowed, None, Some(grant_id.clone()));
+        tx.insert_actions(&[action_row(s, &answer, None)]).await?;
+        let audit = submission_audit(
+            s,
+            AuditDecision::Used,
+            Some(candidate.approval_id),
+            Some(grant_id),
+        );
+        tx.insert_audits(&[audit]).await?;
+        let event = Event::GrantUsed {
+            grant,
+            action_id: s.action_id.clone(),
+        };
+        tx.insert_event(s.now, &event).await?;
+        return Ok(Some(answer));
+    }
+    Ok(None)
+}
+
+/// Joins the prompt core's `joinable` picks among the candidates (the next one when another
+/// writer closed it first), or opens one. The prompt's id, the member's position, and
+/// whether it opened.
+async fn join_or_open(tx: &mut dyn Tx, s: &Submission) -> Result<(String, i64, bool), StoreError> {
+    let mut candidates = tx
+        .joinable_approvals(&s.requester, &s.eval.batch_key, s.now)
+        .await?;
+    while let Some(pick) = joinable(&candidates, &s.requester, &s.eval.batch_key, s.now) {
+        let id = pick.approval_id.clone();
+        if let Some(position) = tx.join_approval(&id, s.now).await? {
+            return Ok((id, position, false));
+        }
+        candidates.retain(|c| c.approval_id != id);
+    }
+    let id = crate::records::new_id();
+    let d = &s.eval.decision;
+    let row = ApprovalRow {
+        id: id.clone(),
+        run_id: s.request.run_id.clone(),
+        task_id: s.request.task_id.clone(),
+        requester: s.requester.clone(),
+        batch_key: s.eval.batch_key.clone(),
+        action_kind: s.request.action.kind,
+        risk: d.risk,
+        requested_scope: d.offered_scopes.clone(),
+        required_role: d.required_role,
+        action_hash: s.eval.action_hash.clone(),
+        first_request: s.request.clone(),
+        detail: PromptDetail::of(s),
+        expires_at: s.approval_expires_at,
+        created_at: s.now,
+    };
+    tx.insert_approval(&row).await?;
+    Ok((id, 1, true))
+}
+
+/// Answers a request a person already denied in this run: denied at once with their reason,
+/// no prompt, audited as a denial naming the original approval.
+async fn answer_remembered(
+    tx: &mut dyn Tx,
+    s: &Submission,
+    denial: crate::store::rows::RememberedDenial,
+) -> Result<SubmitResponse, StoreError> {
+    let id = denial.approval_id;
+    let words = remembered_denial(
+        Earlier {
+            approval_id: &id,
+            decided_by: &denial.decided_by,
+            reason: &denial.reason,
+        },
+        &s.request.run_id,
+    );
+    let mut answer = response(s, SubmitStatus::Denied, Some(id.clone()), None);
+    answer.reasons = vec![words.answer];
+    tx.insert_actions(&[action_row(s, &answer, None)]).await?;
+    let mut audit = submission_audit(s, AuditDecision::Denied, Some(id), None);
+    audit.approver = Some(denial.decided_by);
+    audit.approver_role = denial.decided_role;
+    audit.reason = words.audit;
+    tx.insert_audits(&[audit]).await?;
+    Ok(answer)
+}
+
+/// The first answer when this requester used this idempotency key before.
+async fn replayed(
+    tx: &mut dyn Tx,
+    s: &Submission,
+    deferred: &Deferred,
+) -> Result<Option<Submitted>, StoreError> {
+    let Some(key) = &s.request.idempotency_key else {
+        return Ok(None);
+    };
+    let (body_hash, answer) = match deferred.keys.get(&(s.requester.clone(), key.clone())) {
+        Some((body_hash, answer)) => (body_hash.clone(), answer.clone()),
+        None => match tx.keyed_action(&s.requester, key).await? {
+            Some(keyed) => (keyed.body_hash, keyed.response),
+            None => return Ok(None),
+        },
+    };
+    if body_hash == s.body_hash {
+        Ok(Some(Submitted::Replayed(answer)))
+    } else {
+        Ok(Some(Submitted::KeyReused))
+    }
+}

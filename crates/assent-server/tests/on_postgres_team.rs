@@ -166,3 +166,84 @@ async fn people_made_by_the_directory_are_known_on_every_replica() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test]
+async fn losing_the_database_answers_503_and_the_replica_reconnects_by_itself() {
+    // Its own cluster: this test stops the server under a running replica.
+    let cluster = pg::Cluster::start(false);
+    let url = cluster.database();
+    let replica = Replica::start(&url).await;
+    let directory = Directory::connect(&url).await.unwrap();
+    let alice = directory
+        .add_person("alice", &[Role::RepoMaintainer])
+        .await
+        .unwrap();
+    let agent = directory.add_agent("ci").await.unwrap();
+    directory.close().await;
+
+    cluster.kill();
+    let (status, body) = replica.get("/v1/me", &alice).await;
+    assert_eq!(
+        status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "without its database the service answers 503, not 500 or 401: {body}"
+    );
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("database is unreachable"),
+        "the error says what is wrong: {body}"
+    );
+    let submit = reqwest::Client::new()
+        .post(format!("{}/v1/actions", replica.url))
+        .bearer_auth(&agent)
+        .json(&common::maven("r-1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        submit.status(),
+        StatusCode::SERVICE_UNAVAILABLE,
+        "a request is not acknowledged while nothing can be recorded (a gate fails closed)"
+    );
+
+    cluster.resume();
+    let (status, me) = replica.get("/v1/me", &alice).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the replica reconnects by itself once the database is back: {me}"
+    );
+    let events = reqwest::Client::new()
+        .get(format!("{}/v1/events", replica.url))
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK, "the stream opens again");
+    let mut body = events.bytes_stream();
+    let asked = reqwest::Client::new()
+        .post(format!("{}/v1/actions", replica.url))
+        .bearer_auth(&agent)
+        .json(&common::maven("r-2"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        asked.status(),
+        StatusCode::OK,
+        "requests are recorded again"
+    );
+    let mut text = String::new();
+    while !text.contains("approval.requested") {
+        use futures::StreamExt;
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), body.next())
+            .await
+            .expect("the event arrives: the listener reconnected")
+            .unwrap()
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    replica.stop().await;
+}

@@ -207,3 +207,209 @@ fn a_database_that_is_not_sqlite_or_postgres_is_refused_without_echoing_secrets(
         ran.stderr
     );
 }
+
+const ALL_ROLES: [&str; 8] = [
+    "--role",
+    "task_author",
+    "--role",
+    "repo_maintainer",
+    "--role",
+    "security_reviewer",
+    "--role",
+    "platform_admin",
+];
+
+/// A person with every role and an agent, made with the CLI on `database`.
+fn team(database: &str) -> (String, String) {
+    let mut args = vec!["people", "add", "alice"];
+    args.extend_from_slice(&ALL_ROLES);
+    let person = admin(&args, database, false);
+    assert_eq!(person.code, 0, "people add works: {}", person.stderr);
+    let agent = admin(&["agents", "add", "ci-bot"], database, false);
+    assert_eq!(agent.code, 0, "agents add works: {}", agent.stderr);
+    (
+        person.stdout.trim().to_owned(),
+        agent.stdout.trim().to_owned(),
+    )
+}
+
+/// Collects (id, event name) from `client`'s stream, replayed from the start, up to and
+/// including the first `approval.settled`.
+async fn until_settled(client: assent_client::Client) -> Vec<(i64, String)> {
+    use futures::StreamExt;
+    let mut stream = Box::pin(client.events(Some(0)));
+    let mut seen = Vec::new();
+    while let Some(item) = stream.next().await {
+        if let assent_client::StreamItem::Event(envelope) = item {
+            let name = envelope.event.name().to_owned();
+            seen.push((envelope.id, name.clone()));
+            if name == "approval.settled" {
+                break;
+            }
+        }
+    }
+    seen
+}
+
+/// Polls replica `on` until `n` prompts are pending (the gate's request reached the database).
+fn pending_on(on: &Replica, token: &str, n: usize) -> Vec<assent_protocol::Approval> {
+    let rt = runtime();
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let pending = rt.block_on(on.client(token).pending()).unwrap();
+        if pending.len() >= n {
+            return pending;
+        }
+        assert!(Instant::now() < until, "{n} prompt(s) become pending");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_gate_waiting_on_one_replica_is_answered_by_a_person_on_the_other() {
+    let database = pg::database();
+    let (a, b) = (
+        Replica::start(&database, false),
+        Replica::start(&database, true),
+    );
+    let (person, agent) = team(&database);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stream_a = rt.spawn(until_settled(a.client(&person)));
+    let stream_b = rt.spawn(until_settled(b.client(&person)));
+
+    let (_tmp, root) = gate_support::repo();
+    let input =
+        serde_json::json!({"url": "https://docs.unknown-example.org/page", "prompt": "summarise"});
+    let payload = gate_support::payload(
+        "PreToolUse",
+        "sess-team",
+        "toolu_1",
+        "WebFetch",
+        input,
+        &root,
+    );
+    let gate = gate_support::spawn_gate(&a.url, &agent, &["--wait", "30"], &payload);
+    let pending = pending_on(&b, &person, 1);
+    let decision = assent_protocol::DecisionRequest::Approve {
+        scope: assent_core::ScopeKind::Once,
+        expires_in_seconds: 600,
+        max_uses: None,
+        reason: Some("fine".into()),
+        path_patterns: None,
+    };
+    rt.block_on(b.client(&person).decide(&pending[0].approval_id, &decision))
+        .unwrap();
+    let ran = finish(gate);
+    assert_eq!(
+        ran.decision(),
+        "allow",
+        "the gate waiting on replica A gets the decision made on replica B: {}",
+        ran.stderr
+    );
+    let seen_a = rt.block_on(stream_a).unwrap();
+    let seen_b = rt.block_on(stream_b).unwrap();
+    assert_eq!(
+        seen_a.last().map(|(_, name)| name.as_str()),
+        Some("approval.settled"),
+        "replica A's stream carries the settlement made on B: {seen_a:?}"
+    );
+    assert_eq!(
+        seen_a, seen_b,
+        "both replicas' streams carry the same events with the same ids"
+    );
+}
+
+/// An `mvn -B test` request in an unknown repo: it asks a person.
+fn ask(run: &str) -> assent_core::ActionRequest {
+    serde_json::from_value(serde_json::json!({
+        "run_id": run,
+        "task_id": "task-1",
+        "requested_by": "agent",
+        "action": {"kind": "shell", "command": "mvn -B test", "cwd": "/home/dev/shop"},
+        "context": {"repo": "/home/dev/shop", "repo_trust": "unknown"},
+        "reason": "run the tests"
+    }))
+    .unwrap()
+}
+
+#[test]
+fn a_replica_killed_mid_decision_loses_nothing_acknowledged() {
+    let database = pg::database();
+    let (mut a, b) = (
+        Replica::start(&database, false),
+        Replica::start(&database, false),
+    );
+    let (person, agent) = team(&database);
+    let submitter = assent_client::blocking::Client::new(&a.url, &agent).unwrap();
+    let mut asked = Vec::new();
+    for n in 0..40 {
+        let answer = submitter
+            .submit(
+                &ask(&format!("run-{n}")),
+                Instant::now() + Duration::from_secs(10),
+            )
+            .unwrap();
+        asked.push(answer.approval_id.expect("the request asks a person"));
+    }
+
+    // Decide on A as fast as possible; kill A (SIGKILL) once some decisions are acknowledged.
+    let (acked_tx, acked_rx) = std::sync::mpsc::channel::<String>();
+    let decider = {
+        let (url, token, ids) = (a.url.clone(), person.clone(), asked.clone());
+        std::thread::spawn(move || {
+            let rt = runtime();
+            let client = assent_client::Client::new(&url, &token).unwrap();
+            let deny = assent_protocol::DecisionRequest::Deny {
+                reason: "not on Fridays".into(),
+            };
+            for id in ids {
+                match rt.block_on(client.decide(&id, &deny)) {
+                    Ok(_) => {
+                        if acked_tx.send(id).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return, // A is gone: not acknowledged.
+                }
+            }
+        })
+    };
+    let mut acknowledged = Vec::new();
+    while acknowledged.len() < 10 {
+        acknowledged.push(acked_rx.recv().unwrap());
+    }
+    a.child.kill().unwrap(); // SIGKILL, mid-stream of decisions
+    a.child.wait().unwrap();
+    decider.join().unwrap();
+    acknowledged.extend(acked_rx.try_iter());
+
+    let rt = runtime();
+    let on_b = b.client(&person);
+    for id in &asked {
+        let approval = rt.block_on(on_b.approval(id, None)).unwrap();
+        if acknowledged.contains(id) {
+            assert_eq!(
+                approval.status,
+                assent_core::ApprovalStatus::Denied,
+                "a decision A acknowledged before it was killed is on B"
+            );
+        }
+    }
+    let still_pending = rt.block_on(on_b.pending()).unwrap();
+    assert!(
+        still_pending.len() + acknowledged.len() <= asked.len(),
+        "nothing is both pending and acknowledged"
+    );
+    for approval in still_pending {
+        let decided = rt.block_on(on_b.decide(
+            &approval.approval_id,
+            &assent_protocol::DecisionRequest::Deny {
+                reason: "decided on B".into(),
+            },
+        ));
+        assert!(
+            decided.is_ok(),
+            "what A never got to is decided on B: {decided:?}"
+        );
+    }
+}

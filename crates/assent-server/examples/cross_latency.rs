@@ -33,8 +33,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .await?
             .json()
             .await?;
-        let id = asked["approval_id"]
-            .as_str()
+        let id = asked
+            .get("approval_id")
+            .and_then(Value::as_str)
             .ok_or("the request must ask")?
             .to_owned();
         let poll = tokio::spawn({
@@ -97,7 +98,12 @@ async fn waiting_on_a(
             .await?
             .json()
             .await?;
-        if approval["agents_waiting"].as_u64().unwrap_or(0) > 0 {
+        if approval
+            .get("agents_waiting")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+            > 0
+        {
             return Ok(());
         }
         tokio::time::sleep(Duration::from_millis(1)).await;

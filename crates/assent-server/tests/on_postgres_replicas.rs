@@ -193,3 +193,34 @@ async fn a_timeout_happens_once_however_many_replicas_sweep() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test]
+async fn concurrent_writes_on_two_replicas_reach_every_stream_in_id_order_without_gaps() {
+    let (a, b) = two_replicas().await;
+    let mut on_a = a.events(None).await;
+    let asks = (0..40).map(|n| {
+        let replica = if n % 2 == 0 { &a } else { &b };
+        async move { replica.submit(&maven(&format!("burst-{n}"))).await }
+    });
+    let answered = futures::future::join_all(asks).await;
+    // Every event id the stream delivers, until it has seen every prompt opened.
+    let (mut ids, mut prompts) = (Vec::new(), 0);
+    while prompts < answered.len() {
+        let sse = on_a.next_event().await;
+        ids.push(sse.id.unwrap().parse::<i64>().unwrap());
+        if sse.event.as_deref() == Some("approval.requested") {
+            prompts += 1;
+        }
+    }
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "a stream sees ids in increasing order, whichever replica wrote them: {ids:?}"
+    );
+    assert_eq!(
+        ids.last().unwrap() - ids.first().unwrap() + 1,
+        ids.len() as i64,
+        "no id is skipped: a commit on one replica is never overtaken by a later id on the other"
+    );
+    a.stop().await;
+    b.stop().await;
+}

@@ -99,6 +99,22 @@ async fn insights_get(
 }
 
 #[tauri::command]
+async fn suggestions_get(bridge: Shared<'_>, since_days: i64) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::SuggestionsGet { since_days }).await
+}
+
+#[tauri::command]
+async fn suggestion_apply(
+    bridge: Shared<'_>,
+    change: assent_protocol::PolicyChange,
+    since_days: i64,
+) -> Result<Value, CommandError> {
+    bridge
+        .call(WindowCall::SuggestionApply { change, since_days })
+        .await
+}
+
+#[tauri::command]
 async fn pause_set(
     bridge: Shared<'_>,
     choice: assent_desktop::pause::PauseChoice,
@@ -158,6 +174,8 @@ fn main() -> ExitCode {
             denial_list,
             denial_forget,
             insights_get,
+            suggestions_get,
+            suggestion_apply,
             pause_set,
             settings_get,
             settings_save,

@@ -10,7 +10,8 @@
 //! people, the desk of a maintainer offers no button on what needs another role, shows where
 //! a two-person approval stands, and shows the service's own refusal. Insights shows a fresh
 //! install as empty, then the service's figures (an uncovered execution as an alarm) and its
-//! charts drawn on canvases, refreshed as prompts open and settle. Run by
+//! charts drawn on canvases, refreshed as prompts open and settle; a suggestion with its
+//! evidence is applied by one click and in force at once. Run by
 //! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time (tauri-driver's
 //! ports are fixed).
 #![allow(
@@ -700,6 +701,65 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         "uPlot runs under the CSP and the frozen Object.prototype without an error"
     );
     screenshot("insights.png");
+
+    // Three runs in the repo `web` each ask once for the same verifier, and each is approved:
+    // Insights suggests trusting `web`, with the evidence, and one click applies it.
+    for run in ["run-w1", "run-w2", "run-w3"] {
+        let mut request = shell_request(run, ASKED_COMMAND, "/work/web");
+        request.context.repo = Some("web".to_owned());
+        let id = submit_pending(&requester, &request).await;
+        reviewer.decide(&id, &allow_once).await.expect("approve");
+    }
+    click(&client, "[data-testid=insights-refresh]").await;
+    let row = "[data-testid=suggestion][data-change=trust_repo]";
+    let evidence = text_of(&client, &format!("{row} [data-testid=suggestion-evidence]")).await;
+    assert!(
+        evidence.contains("approved 3 of 3 times") && evidence.contains("in web"),
+        "the suggestion carries its evidence: {evidence}"
+    );
+    let change = text_of(&client, &format!("{row} [data-testid=suggestion-change]")).await;
+    assert!(
+        change.starts_with("Trust web"),
+        "and says what it changes: {change}"
+    );
+    screenshot("insights-suggestion.png");
+    click(&client, &format!("{row} [data-testid=suggestion-apply]")).await;
+    let outcome = eventually("the apply to be confirmed", WAIT, || async {
+        let css = format!("{row} [data-testid=suggestion-outcome][data-outcome=applied]");
+        match client.find(Locator::Css(&css)).await {
+            Ok(found) => found.text().await.ok(),
+            Err(_) => None,
+        }
+    })
+    .await;
+    assert!(
+        outcome.starts_with("Applied: trusted_repos += web. In force now"),
+        "the window says what was applied: {outcome}"
+    );
+    let written = std::fs::read_to_string(desk.data_dir().join("policy.toml"))
+        .expect("the service created its policy file");
+    assert!(
+        written.contains("\"web\""),
+        "the click wrote the change into the service's policy file: {written}"
+    );
+    let mut after = shell_request("run-w4", ASKED_COMMAND, "/work/web");
+    after.context.repo = Some("web".to_owned());
+    let answer = requester.submit(&after).await.expect("submit");
+    assert_eq!(
+        answer.status,
+        SubmitStatus::Allowed,
+        "the applied suggestion is in force without a restart: {answer:?}"
+    );
+    assert!(
+        client
+            .find(Locator::Css(&format!(
+                "{row} [data-testid=suggestion-apply]"
+            )))
+            .await
+            .is_err(),
+        "once applied, the suggestion is no longer offered"
+    );
+    screenshot("insights-suggestion-applied.png");
 
     client.close().await.expect("end the session");
 }

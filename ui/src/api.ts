@@ -2,7 +2,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Approval, AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
-import type { Insights } from './types';
+import type { Insights, PolicyChange, Suggestion, SuggestionApplied } from './types';
 
 export const DESK_EVENT = 'assent:desk';
 
@@ -18,6 +18,11 @@ export const api = {
   /** Undo a remembered denial: the next equivalent request asks again. */
   forgetDenial: (approvalId: string) => invoke<Approval>('denial_forget', { approvalId }),
   insights: (since: Date) => invoke<Insights>('insights_get', { since: since.toISOString() }),
+  /** Policy changes proposed from the decisions of the last `sinceDays` days. */
+  suggestions: (sinceDays: number) => invoke<Suggestion[]>('suggestions_get', { sinceDays }),
+  /** Write one suggested change into the service's policy file; in force at once. */
+  applySuggestion: (change: PolicyChange, sinceDays: number) =>
+    invoke<SuggestionApplied>('suggestion_apply', { change, sinceDays }),
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),
   saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),

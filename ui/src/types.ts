@@ -281,3 +281,24 @@ export interface Insights {
   /** False when the audit held more than one view reads: the newest days are missing. */
   complete: boolean;
 }
+
+/** A change `suggestion_apply` writes into the service's policy file. */
+export type PolicyChange = { change: 'trust_repo'; repo: string } | { change: 'block_command'; pattern: string };
+
+/** `suggestions_get`: a policy change proposed from what people decided, with its evidence. */
+export interface Suggestion {
+  /** Stable for the same change. */
+  id: string;
+  change: PolicyChange;
+  /** One line, e.g. "`npm-test` approved 14 of 14 times in /src/shop → auto in this trusted repo". */
+  evidence: string;
+  decisions: number;
+}
+
+/** `suggestion_apply`: the policy now in force. */
+export interface SuggestionApplied {
+  policy_version: string;
+  path: string;
+  /** What changed, e.g. `trusted_repos += /src/shop`. */
+  applied: string;
+}

@@ -12,6 +12,7 @@ mod install;
 mod people;
 mod policy_cmd;
 mod policy_eval;
+mod reach;
 mod request;
 mod serve;
 mod suggest;
@@ -48,7 +49,8 @@ enum Command {
     /// Agents that request: add (prints a requester token), list, remove.
     #[command(subcommand)]
     Agents(people::AgentsCommand),
-    /// Run the approval service: `assent serve [--listen ADDR] [--data-dir DIR] [--policy FILE]`.
+    /// Run the approval service: `assent serve [--listen ADDR] [--data-dir DIR] [--policy FILE]
+    /// [--public-url URL] [--tls-cert FILE --tls-key FILE]`.
     Serve(serve::ServeArgs),
 }
 

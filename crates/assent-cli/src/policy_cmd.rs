@@ -90,6 +90,7 @@ fn eval_stdin(policy: &Policy, policy_file: Option<&Path>) -> ExitCode {
         data_dir: None,
         policy_file,
         port: DEFAULT_LISTEN.parse::<SocketAddr>().ok().map(|a| a.port()),
+        public_host: None,
     };
     let env = environment(&home_dir(), own);
     let stdin = std::io::stdin();

@@ -1,6 +1,6 @@
 //! `assent policy eval`: JSON lines in, one JSON answer per line out.
 //!
-//! A line is a Claude Code hook payload, an action request (`POST /v1/actions`'s body), or a
+//! A line is a Claude Code or Codex hook payload, an action request (`POST /v1/actions`'s body), or a
 //! bare action (`{"kind":"shell","command":"ls","cwd":"/repo"}`) for which eval fills in the
 //! run, task and keys. A line that cannot be answered gets `{"error":{"line","message"}}`,
 //! the other lines are still answered, and the exit code is 1.
@@ -10,12 +10,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use assent_core::{
-    action_from_claude_hook, evaluate, is_claude_hook, Action, ActionContext, ActionRequest,
+    action_from_codex_hook, evaluate, is_claude_hook, Action, ActionContext, ActionRequest,
     Environment, HookDefaults, Policy, RequestedBy,
 };
 use serde_json::{json, Value};
 
-use crate::gate::claude_code::MAX_PAYLOAD_BYTES;
+use crate::gate::hook::MAX_PAYLOAD_BYTES;
 use crate::gate::repo::git_root;
 
 /// The run and task of requests eval makes up for bare actions.
@@ -146,7 +146,7 @@ fn to_request(payload: Value, number: usize) -> Result<ActionRequest, String> {
             repo: cwd.as_deref().and_then(repo_of),
             ..HookDefaults::default()
         };
-        return action_from_claude_hook(&payload, &defaults).map_err(|e| e.to_string());
+        return action_from_codex_hook(&payload, &defaults).map_err(|e| e.to_string());
     }
     let Some(object) = payload.as_object() else {
         return Err("not a JSON object".to_owned());

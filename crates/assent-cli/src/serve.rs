@@ -8,6 +8,8 @@ use assent_core::Policy;
 use assent_protocol::{APPROVER_TOKEN_FILE, DEFAULT_LISTEN, REQUESTER_TOKEN_FILE};
 use assent_server::{App, Config};
 
+use crate::reach::{Reach, ReachArgs, ReachError};
+
 /// Arguments of `assent serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -26,6 +28,8 @@ pub struct ServeArgs {
     /// (Parsed after clap, so a refused URL's password is never echoed.)
     #[arg(long, env = DATABASE_ENV, hide_env_values = true, default_value = "sqlite")]
     database: String,
+    #[command(flatten)]
+    reach: ReachArgs,
 }
 
 /// The environment variable naming the database (`--database`).
@@ -56,6 +60,8 @@ enum ServeError {
     Database(#[from] assent_server::DatabaseChoiceError),
     #[error(transparent)]
     Launch(#[from] assent_server::LaunchError),
+    #[error(transparent)]
+    Reach(#[from] ReachError),
 }
 
 /// Runs the service until Ctrl-C or SIGTERM.
@@ -69,6 +75,10 @@ pub fn run(args: ServeArgs) -> ExitCode {
         .init();
     match serve(args) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(ServeError::Reach(err)) if err.is_usage() => {
+            eprintln!("assent serve: {err}");
+            ExitCode::from(2)
+        }
         Err(err) => {
             eprintln!("assent serve: {err}");
             ExitCode::FAILURE
@@ -77,6 +87,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
 }
 
 fn serve(args: ServeArgs) -> Result<(), ServeError> {
+    let reach = Reach::check(args.listen, &args.reach)?;
     let data_dir = match args.data_dir {
         Some(dir) => dir,
         None => dirs::data_dir()
@@ -111,20 +122,20 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         let addr = listener.local_addr().map_err(ServeError::Runtime)?;
         let mut config = Config::new(&data_dir, policy);
         config.policy_path = args.policy;
+        config.public_url = reach.public_url.clone();
+        config.tls = reach.tls.clone();
         config.database = database;
         let app = App::open(config).await?;
-        if !addr.ip().is_loopback() {
-            tracing::warn!(%addr, "listening beyond loopback; only loopback Host names are served");
-        }
-        println!("assent: listening on http://{addr}");
-        print_credentials(&app, &data_dir, addr);
+        reach.warn_exposure(addr);
+        println!("assent: listening on {}://{addr}", reach.scheme());
+        print_credentials(&app, &data_dir, &reach.client_url(addr));
         app.serve(listener, shutdown_signal()).await?;
         Ok(())
     })
 }
 
 /// Where agents and people find their tokens.
-fn print_credentials(app: &App, data_dir: &std::path::Path, addr: SocketAddr) {
+fn print_credentials(app: &App, data_dir: &std::path::Path, client_url: &str) {
     if app.tokens().is_none() {
         println!(
             "assent: identities live in the database; make them with \
@@ -140,7 +151,7 @@ fn print_credentials(app: &App, data_dir: &std::path::Path, addr: SocketAddr) {
         "assent: approver token  {} (the person `owner`; add people with `assent people add`)",
         data_dir.join(APPROVER_TOKEN_FILE).display()
     );
-    println!("assent: agents use ASSENT_URL=http://{addr} ASSENT_TOKEN=$(cat <requester token>)");
+    println!("assent: agents use ASSENT_URL={client_url} ASSENT_TOKEN=$(cat <requester token>)");
 }
 
 async fn shutdown_signal() {

@@ -5,10 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use assent_core::policy_edit::edit_policy;
 use assent_core::suggest::{PolicyChange, Suggestion};
-use assent_core::{ActionKind, ApprovalAuditEvent, AuditDecision, Policy};
+use assent_core::Policy;
+use assent_server::atomic_file;
 use assent_server::store::{SqliteStore, Store};
-use chrono::{DateTime, Duration, Utc};
+use assent_server::suggestions::applied_audit;
+use chrono::{Duration, Utc};
 
 /// Arguments of `assent policy suggest`.
 #[derive(Debug, clap::Args)]
@@ -158,98 +161,38 @@ fn read(path: &Path) -> Result<String, SuggestError> {
     }
 }
 
-/// Adds the suggestions to the file's arrays, keeping everything else as written.
-fn edited(path: &Path, text: &str, suggestions: &[Suggestion]) -> Result<String, SuggestError> {
-    let mut doc: toml_edit::DocumentMut =
-        text.parse()
-            .map_err(|e: toml_edit::TomlError| SuggestError::Toml {
-                path: path.to_owned(),
-                message: e.to_string(),
-            })?;
-    for s in suggestions {
-        let (key, value) = match &s.change {
-            PolicyChange::TrustRepo { repo } => ("trusted_repos", repo),
-            PolicyChange::BlockCommand { pattern } => ("block_patterns", pattern),
-        };
-        let item = doc
-            .entry(key)
-            .or_insert_with(|| toml_edit::value(toml_edit::Array::new()));
-        if let Some(array) = item.as_array_mut() {
-            if !array.iter().any(|v| v.as_str() == Some(value)) {
-                array.push(value.as_str());
-            }
-        } else {
-            return Err(SuggestError::Invalid {
-                path: path.to_owned(),
-                message: format!("{key} is not an array"),
-            });
-        }
-    }
-    Ok(doc.to_string())
-}
-
 async fn apply(
     store: &SqliteStore,
     path: &Path,
     text: &str,
     suggestions: &[Suggestion],
 ) -> Result<(), SuggestError> {
-    let new = edited(path, text, suggestions)?;
+    let changes: Vec<PolicyChange> = suggestions.iter().map(|s| s.change.clone()).collect();
+    let new = edit_policy(text, &changes).map_err(|e| SuggestError::Toml {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })?;
     let policy = Policy::from_toml(&new).map_err(|e| SuggestError::Invalid {
         path: path.to_owned(),
         message: e.to_string(),
     })?;
-    let temp = path.with_extension("toml.assent-new");
-    let write = |source| SuggestError::Write {
+    atomic_file::write(path, new.as_bytes(), 0o600).map_err(|source| SuggestError::Write {
         path: path.to_owned(),
         source,
-    };
-    std::fs::write(&temp, &new).map_err(write)?;
-    std::fs::rename(&temp, path).map_err(write)?;
+    })?;
     let who = std::env::var("USER").unwrap_or_else(|_| "someone".to_owned());
     let now = Utc::now();
     for s in suggestions {
         store
-            .audit_record(&audit(s, &who, policy.version(), now))
+            .audit_record(&applied_audit(s, &who, None, policy.version(), now))
             .await?;
     }
     eprintln!(
-        "assent policy suggest: wrote {} change(s) to {}; restart the service (or the desk) to use them",
+        "assent policy suggest: wrote {} change(s) to {}; a service running with it reloads it within seconds",
         suggestions.len(),
         path.display()
     );
     Ok(())
-}
-
-fn audit(s: &Suggestion, who: &str, version: &str, now: DateTime<Utc>) -> ApprovalAuditEvent {
-    let (subject, repo) = match &s.change {
-        PolicyChange::TrustRepo { repo } => {
-            (format!("trusted_repos += {repo}"), Some(repo.clone()))
-        }
-        PolicyChange::BlockCommand { pattern } => (format!("block_patterns += {pattern}"), None),
-    };
-    ApprovalAuditEvent {
-        event_id: uuid::Uuid::new_v4().to_string(),
-        timestamp: now,
-        approval_id: None,
-        action_id: None,
-        run_id: String::new(),
-        task_id: String::new(),
-        action_kind: ActionKind::Other,
-        action_hash: String::new(),
-        requested_scope: serde_json::Value::Null,
-        decision: AuditDecision::PolicyChanged,
-        approver: Some(who.to_owned()),
-        approver_role: None,
-        reason: s.evidence.clone(),
-        policy_version: version.to_owned(),
-        evidence_artifact_id: String::new(),
-        grant_id: None,
-        repo,
-        granted_scope: None,
-        grant_expires_at: None,
-        subject: Some(subject),
-    }
 }
 
 #[cfg(test)]
@@ -267,25 +210,5 @@ mod tests {
             parse_since("99999999999999d").is_err(),
             "overflow is an error, not a panic"
         );
-    }
-
-    #[test]
-    fn applying_keeps_comments_and_adds_once() {
-        let text = "# my policy\ntrusted_repos = [\"/src/a\"] # keep me\n";
-        let s = Suggestion {
-            change: PolicyChange::TrustRepo {
-                repo: "/src/shop".into(),
-            },
-            evidence: "e".into(),
-            decisions: 3,
-        };
-        let once = edited(Path::new("p.toml"), text, std::slice::from_ref(&s)).unwrap_or_default();
-        assert!(
-            once.contains("# my policy") && once.contains("# keep me"),
-            "comments stay: {once}"
-        );
-        assert!(once.contains("\"/src/shop\""), "the repo is added: {once}");
-        let twice = edited(Path::new("p.toml"), &once, &[s]).unwrap_or_default();
-        assert_eq!(once, twice, "applying twice changes nothing");
     }
 }

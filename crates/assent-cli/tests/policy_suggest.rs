@@ -6,7 +6,7 @@
     reason = "tests"
 )]
 //! `assent policy suggest`: from decisions made on a real `assent serve` to a suggested, then
-//! applied and audited, policy change.
+//! applied and audited, policy change that the running service reloads.
 
 mod gate_support;
 
@@ -105,6 +105,34 @@ fn always_approved_verifiers_suggest_trusting_the_repo_and_apply_is_audited() {
             .any(|e| e.decision == assent_core::AuditDecision::PolicyChanged
                 && e.subject.as_deref() == Some("trusted_repos += /src/shop")),
         "the change is audited"
+    );
+    // The running service follows its file: the CLI's edit is in force without a restart.
+    let written = assent_core::Policy::from_toml(&text).unwrap();
+    let client = service.approver_client();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let status = rt.block_on(client.policy_status()).unwrap();
+        if status.version == written.version() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the service reloads the edited file within its check interval: {status:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let agent = assent_client::Client::new(&service.url, &service.requester).unwrap();
+    let request: ActionRequest = serde_json::from_value(json!({
+        "run_id": "r-4", "task_id": "t", "requested_by": "agent",
+        "action": {"kind": "shell", "command": "cargo test", "cwd": "/src/shop"},
+        "context": {"repo": "/src/shop", "repo_trust": "unknown"},
+        "reason": "run the tests"
+    }))
+    .unwrap();
+    assert_eq!(
+        rt.block_on(agent.submit(&request)).unwrap().status,
+        assent_protocol::SubmitStatus::Allowed,
+        "cargo test in the now trusted repo runs without asking"
     );
     let again = suggest(&service, &["--json"]);
     assert_eq!(

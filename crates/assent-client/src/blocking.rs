@@ -1,14 +1,17 @@
-//! The blocking client: plain `http://`, one connection per call, every call bounded by an
-//! absolute deadline. The gate uses it: no async runtime, no TLS, no pool to start.
+//! The blocking client: one connection per call, every call bounded by an absolute deadline.
+//! The gate uses it: no async runtime and no pool to start, and on `http://` no TLS either;
+//! `https://` trusts the system roots plus `ASSENT_CA_FILE`.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use assent_core::ActionRequest;
 use assent_protocol::{Approval, RunEndResponse, SubmitResponse};
 use serde::de::DeserializeOwned;
 
-use crate::config::{ClientConfig, Endpoint};
+use crate::config::{ClientConfig, Endpoint, Scheme};
 use crate::error::ClientError;
+use crate::tls::Trust;
 use crate::wire::{encode_segment, exchange, Exchange};
 
 /// Longest single long-poll; `wait_settled` repeats it until its own deadline.
@@ -19,6 +22,8 @@ pub const LONG_POLL_SLICE: Duration = Duration::from_secs(25);
 pub struct Client {
     endpoint: Endpoint,
     token: String,
+    /// Built for an `https://` endpoint only.
+    tls: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -30,16 +35,28 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
-    /// A client of `base_url` (`http://host:port`) presenting `token`.
+    /// A client of `base_url` (`http[s]://host:port`) presenting `token`; `https://` trusts
+    /// the system roots and `ASSENT_CA_FILE`.
     pub fn new(base_url: &str, token: &str) -> Result<Client, ClientError> {
+        Client::with_trust(base_url, token, &Trust::from_env())
+    }
+
+    /// A client of `base_url` trusting the system roots and `trust` on `https://`.
+    pub fn with_trust(base_url: &str, token: &str, trust: &Trust) -> Result<Client, ClientError> {
+        let endpoint = Endpoint::parse(base_url)?;
         if token.is_empty() || token.contains(['\r', '\n']) {
             return Err(ClientError::Config(
                 "the token is empty or spans lines".into(),
             ));
         }
+        let tls = match endpoint.scheme {
+            Scheme::Http => None,
+            Scheme::Https => Some(trust.tls_config()?),
+        };
         Ok(Client {
-            endpoint: Endpoint::parse(base_url)?,
+            endpoint,
             token: token.to_owned(),
+            tls,
         })
     }
 
@@ -140,6 +157,7 @@ impl Client {
     ) -> Result<(u16, Vec<u8>), ClientError> {
         exchange(
             &self.endpoint,
+            self.tls.as_ref(),
             &Exchange {
                 method,
                 target,

@@ -6,14 +6,16 @@ use std::time::Duration;
 use assent_core::{ActionRequest, ApprovalAuditEvent};
 use assent_protocol::{
     Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, Me, Metrics,
-    RevokeRequest, RunEndResponse, RunList, RunState, SubmitResponse,
+    PolicyStatus, RevokeRequest, RunEndResponse, RunList, RunState, SubmitResponse,
+    SuggestionApplied, SuggestionApply, SuggestionList,
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{ClientConfig, Endpoint};
+use crate::config::{ClientConfig, Endpoint, Scheme};
 use crate::error::ClientError;
+use crate::tls::Trust;
 use crate::wire::encode_segment;
 
 /// Time allowed for a call that does not long-poll.
@@ -44,18 +46,24 @@ enum AuditAnswer {
 }
 
 impl Client {
-    /// A client of `base_url` (`http://host:port`) presenting `token`.
+    /// A client of `base_url` (`http[s]://host:port`) presenting `token`; `https://` trusts
+    /// the system roots and `ASSENT_CA_FILE`.
     pub fn new(base_url: &str, token: &str) -> Result<Client, ClientError> {
+        Client::with_trust(base_url, token, &Trust::from_env())
+    }
+
+    /// A client of `base_url` trusting the system roots and `trust` on `https://`.
+    pub fn with_trust(base_url: &str, token: &str, trust: &Trust) -> Result<Client, ClientError> {
         if token.is_empty() || token.contains(['\r', '\n']) {
             return Err(ClientError::Config(
                 "the token is empty or spans lines".into(),
             ));
         }
-        if !base_url.starts_with("https://") {
-            Endpoint::parse(base_url)?;
+        let mut builder = reqwest::Client::builder().connect_timeout(Duration::from_secs(5));
+        if Endpoint::parse(base_url)?.scheme == Scheme::Https {
+            builder = builder.use_preconfigured_tls(trust.tls_config()?.as_ref().clone());
         }
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(5))
+        let http = builder
             .build()
             .map_err(|err| ClientError::Config(format!("cannot build the HTTP client: {err}")))?;
         Ok(Client {
@@ -229,6 +237,32 @@ impl Client {
         self.send(self.get("/v1/metrics"), CALL_TIMEOUT).await
     }
 
+    /// `GET /v1/suggestions?since_days=` (person): policy changes proposed from what people
+    /// decided, each with its evidence.
+    pub async fn suggestions(
+        &self,
+        since_days: i64,
+    ) -> Result<Vec<assent_core::suggest::Suggestion>, ClientError> {
+        let path = format!("/v1/suggestions?since_days={since_days}");
+        let list: SuggestionList = self.send(self.get(&path), CALL_TIMEOUT).await?;
+        Ok(list.suggestions)
+    }
+
+    /// `POST /v1/suggestions/apply` (platform_admin): writes a suggested change into the
+    /// service's policy file and puts it in force.
+    pub async fn suggestion_apply(
+        &self,
+        apply: &SuggestionApply,
+    ) -> Result<SuggestionApplied, ClientError> {
+        self.send(self.post("/v1/suggestions/apply").json(apply), CALL_TIMEOUT)
+            .await
+    }
+
+    /// `GET /v1/policy` (person): the policy in force and whether its file's last edit loaded.
+    pub async fn policy_status(&self) -> Result<PolicyStatus, ClientError> {
+        self.send(self.get("/v1/policy"), CALL_TIMEOUT).await
+    }
+
     /// `GET /healthz`.
     pub async fn health(&self) -> Result<(), ClientError> {
         let response = self
@@ -274,13 +308,14 @@ impl Client {
     }
 }
 
-/// Maps a reqwest failure to the client's error.
+/// Maps a reqwest failure to the client's error; an unreachable service says why, down to
+/// the refused certificate.
 pub(crate) fn transport_error(err: reqwest::Error) -> ClientError {
     if err.is_timeout() {
         ClientError::Timeout
     } else if err.is_decode() || err.is_body() {
         ClientError::Malformed(err.to_string())
     } else {
-        ClientError::Unavailable(err.to_string())
+        ClientError::Unavailable(crate::tls::explain(&err))
     }
 }

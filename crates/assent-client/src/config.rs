@@ -78,9 +78,19 @@ fn read_default_token() -> Result<String, ClientError> {
     Ok(token.to_owned())
 }
 
-/// A plain `http://host:port[/prefix]` endpoint.
+/// How the client talks to the service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// Plain HTTP (loopback, or a trusted network).
+    Http,
+    /// HTTP over TLS: system roots plus `ASSENT_CA_FILE`.
+    Https,
+}
+
+/// A `http[s]://host:port[/prefix]` endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
+    pub scheme: Scheme,
     pub host: String,
     pub port: u16,
     /// Path prefix without a trailing slash (usually empty).
@@ -88,21 +98,28 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// Parses `http://host[:port][/prefix]`. Other schemes are a configuration error.
+    /// Parses `http[s]://host[:port][/prefix]`. Other schemes are a configuration error.
     pub fn parse(url: &str) -> Result<Endpoint, ClientError> {
-        let rest = url.strip_prefix("http://").ok_or_else(|| {
-            ClientError::Config(format!("only http:// URLs are supported: {url}"))
-        })?;
+        let (scheme, rest, default_port) = if let Some(rest) = url.strip_prefix("http://") {
+            (Scheme::Http, rest, 80)
+        } else if let Some(rest) = url.strip_prefix("https://") {
+            (Scheme::Https, rest, 443)
+        } else {
+            return Err(ClientError::Config(format!(
+                "the service URL must start with http:// or https://: {url}"
+            )));
+        };
         let (authority, path) = match rest.find('/') {
             Some(i) => rest.split_at(i),
             None => (rest, ""),
         };
-        let (host, port) = split_host_port(authority)
+        let (host, port) = split_host_port(authority, default_port)
             .ok_or_else(|| ClientError::Config(format!("bad host:port in {url}")))?;
         if host.is_empty() || authority.contains('@') {
             return Err(ClientError::Config(format!("bad host in {url}")));
         }
         Ok(Endpoint {
+            scheme,
             host: host.to_owned(),
             port,
             prefix: path.trim_end_matches('/').to_owned(),
@@ -119,19 +136,19 @@ impl Endpoint {
     }
 }
 
-fn split_host_port(authority: &str) -> Option<(&str, u16)> {
+fn split_host_port(authority: &str, default_port: u16) -> Option<(&str, u16)> {
     if let Some(v6) = authority.strip_prefix('[') {
         let (host, after) = v6.split_once(']')?;
         let port = match after.strip_prefix(':') {
             Some(p) => p.parse().ok()?,
-            None if after.is_empty() => 80,
+            None if after.is_empty() => default_port,
             None => return None,
         };
         return Some((host, port));
     }
     match authority.rsplit_once(':') {
         Some((host, port)) => Some((host, port.parse().ok()?)),
-        None => Some((authority, 80)),
+        None => Some((authority, default_port)),
     }
 }
 
@@ -142,16 +159,31 @@ mod tests {
     #[test]
     fn endpoint_parses_the_forms_the_service_uses() {
         let cases = [
-            ("http://127.0.0.1:7391", "127.0.0.1", 7391, ""),
-            ("http://localhost:9/", "localhost", 9, ""),
-            ("http://[::1]:7391/base/", "::1", 7391, "/base"),
-            ("http://example.test", "example.test", 80, ""),
+            ("http://127.0.0.1:7391", Scheme::Http, "127.0.0.1", 7391, ""),
+            ("http://localhost:9/", Scheme::Http, "localhost", 9, ""),
+            (
+                "http://[::1]:7391/base/",
+                Scheme::Http,
+                "::1",
+                7391,
+                "/base",
+            ),
+            ("http://example.test", Scheme::Http, "example.test", 80, ""),
+            (
+                "https://assent.example.test",
+                Scheme::Https,
+                "assent.example.test",
+                443,
+                "",
+            ),
+            ("https://[::1]:8443/", Scheme::Https, "::1", 8443, ""),
         ];
-        for (url, host, port, prefix) in cases {
+        for (url, scheme, host, port, prefix) in cases {
             let e = Endpoint::parse(url);
             assert_eq!(
                 e.ok(),
                 Some(Endpoint {
+                    scheme,
                     host: host.into(),
                     port,
                     prefix: prefix.into()
@@ -164,8 +196,9 @@ mod tests {
     #[test]
     fn endpoint_refuses_what_it_cannot_speak() {
         for url in [
-            "https://x:1",
             "ftp://x",
+            "HTTPS//x",
+            "https://:443",
             "http://:80",
             "http://u@h:1",
             "http://h:99999",
@@ -181,6 +214,7 @@ mod tests {
     #[test]
     fn authority_brackets_ipv6() {
         let e = Endpoint {
+            scheme: Scheme::Http,
             host: "::1".into(),
             port: 1,
             prefix: String::new(),

@@ -1,12 +1,17 @@
 //! A lean HTTP/1.1 exchange over `std::net::TcpStream`: one request, `Connection: close`,
 //! bounded by an absolute deadline. The gate runs once per tool call, so it must not pay
-//! for a runtime, a connection pool or TLS roots it never uses.
+//! for a runtime, a connection pool or TLS roots it never uses: TLS (rustls, blocking) is
+//! set up only for an `https://` endpoint.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::config::Endpoint;
+use rustls::pki_types::ServerName;
+use rustls::{ClientConnection, StreamOwned};
+
+use crate::config::{Endpoint, Scheme};
 use crate::error::ClientError;
 
 /// Largest answer the client accepts; anything bigger is malformed.
@@ -22,18 +27,96 @@ pub struct Exchange<'a> {
     pub deadline: Instant,
 }
 
-/// Sends the request and returns the status and the (de-chunked) body.
-pub fn exchange(endpoint: &Endpoint, req: &Exchange<'_>) -> Result<(u16, Vec<u8>), ClientError> {
-    let mut stream = connect(endpoint, req.deadline)?;
+/// A connected socket, plain or TLS, whose TCP socket carries the deadline.
+trait Socket: Read + Write {
+    fn tcp(&self) -> &TcpStream;
+}
+
+impl Socket for TcpStream {
+    fn tcp(&self) -> &TcpStream {
+        self
+    }
+}
+
+impl Socket for StreamOwned<ClientConnection, TcpStream> {
+    fn tcp(&self) -> &TcpStream {
+        &self.sock
+    }
+}
+
+/// Sends the request and returns the status and the (de-chunked) body. `tls` is the client
+/// configuration for an `https://` endpoint (unused for `http://`).
+pub fn exchange(
+    endpoint: &Endpoint,
+    tls: Option<&Arc<rustls::ClientConfig>>,
+    req: &Exchange<'_>,
+) -> Result<(u16, Vec<u8>), ClientError> {
+    let stream = connect(endpoint, req.deadline)?;
     let head = request_head(endpoint, req);
     let mut out = head.into_bytes();
     if let Some(body) = req.body {
         out.extend_from_slice(body);
     }
-    set_timeouts(&stream, req.deadline)?;
-    stream.write_all(&out).map_err(io_error)?;
-    let raw = read_all(&mut stream, req.deadline)?;
+    let raw = match endpoint.scheme {
+        Scheme::Http => talk(stream, &out, req.deadline, io_error)?,
+        Scheme::Https => {
+            let config = tls.ok_or_else(|| {
+                ClientError::Config("an https:// endpoint without a TLS configuration".into())
+            })?;
+            let name = ServerName::try_from(endpoint.host.clone()).map_err(|err| {
+                ClientError::Config(format!("{} is not a TLS server name: {err}", endpoint.host))
+            })?;
+            let connection = ClientConnection::new(config.clone(), name)
+                .map_err(|err| ClientError::Config(format!("TLS set-up: {err}")))?;
+            let tls_error = |err| tls_io_error(endpoint, err);
+            talk(
+                StreamOwned::new(connection, stream),
+                &out,
+                req.deadline,
+                tls_error,
+            )?
+        }
+    };
     parse_response(&raw)
+}
+
+/// Writes the request and reads the answer to the end (the service closes the connection).
+fn talk<S: Socket>(
+    mut stream: S,
+    out: &[u8],
+    deadline: Instant,
+    io_error: impl Fn(std::io::Error) -> ClientError,
+) -> Result<Vec<u8>, ClientError> {
+    set_timeouts(stream.tcp(), deadline)?;
+    stream.write_all(out).map_err(&io_error)?;
+    stream.flush().map_err(&io_error)?;
+    let mut raw = Vec::with_capacity(4096);
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        set_timeouts(stream.tcp(), deadline)?;
+        let n = stream.read(&mut chunk).map_err(&io_error)?;
+        if n == 0 {
+            return Ok(raw);
+        }
+        raw.extend_from_slice(chunk.get(..n).unwrap_or_default());
+        if raw.len() > MAX_RESPONSE_BYTES {
+            return Err(ClientError::Malformed(format!(
+                "answer larger than {MAX_RESPONSE_BYTES} bytes"
+            )));
+        }
+    }
+}
+
+/// A failed TLS exchange: a refused certificate says so, and where trust comes from.
+fn tls_io_error(endpoint: &Endpoint, err: std::io::Error) -> ClientError {
+    match err.kind() {
+        std::io::ErrorKind::InvalidData => ClientError::Unavailable(format!(
+            "TLS with {}: {}",
+            endpoint.authority(),
+            crate::tls::explain(&err)
+        )),
+        _ => io_error(err),
+    }
 }
 
 fn request_head(endpoint: &Endpoint, req: &Exchange<'_>) -> String {
@@ -84,24 +167,6 @@ fn set_timeouts(stream: &TcpStream, deadline: Instant) -> Result<(), ClientError
     let left = remaining(deadline)?;
     stream.set_read_timeout(Some(left)).map_err(io_error)?;
     stream.set_write_timeout(Some(left)).map_err(io_error)
-}
-
-fn read_all(stream: &mut TcpStream, deadline: Instant) -> Result<Vec<u8>, ClientError> {
-    let mut raw = Vec::with_capacity(4096);
-    let mut chunk = [0u8; 16 * 1024];
-    loop {
-        set_timeouts(stream, deadline)?;
-        let n = stream.read(&mut chunk).map_err(io_error)?;
-        if n == 0 {
-            return Ok(raw);
-        }
-        raw.extend_from_slice(chunk.get(..n).unwrap_or_default());
-        if raw.len() > MAX_RESPONSE_BYTES {
-            return Err(ClientError::Malformed(format!(
-                "answer larger than {MAX_RESPONSE_BYTES} bytes"
-            )));
-        }
-    }
 }
 
 fn io_error(err: std::io::Error) -> ClientError {

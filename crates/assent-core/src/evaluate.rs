@@ -91,6 +91,14 @@ impl Environment {
         self
     }
 
+    /// The service answers to `host` (a team's public URL): its approver routes there are
+    /// Assent's on any port.
+    #[must_use]
+    pub fn with_service_host(mut self, host: &str) -> Self {
+        self.own.add_host(host);
+        self
+    }
+
     /// Assent's own places and the agents' hook configuration, as protected.
     pub fn own_places(&self) -> &OwnPlaces {
         &self.own

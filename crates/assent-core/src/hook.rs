@@ -200,7 +200,7 @@ fn text<'a>(value: &'a Value, field: &str) -> &'a str {
 }
 
 /// `text` cut to at most `limit` bytes on a character boundary, and whether it was cut.
-fn cut_to(mut text: String, limit: usize) -> (String, bool) {
+pub(crate) fn cut_to(mut text: String, limit: usize) -> (String, bool) {
     if text.len() <= limit {
         return (text, false);
     }
@@ -232,13 +232,16 @@ fn web_search_targets(input: &Value) -> Vec<String> {
 }
 
 /// SHA-256 of the tool input's canonical JSON.
-fn content_fingerprint(input: &Value) -> String {
+pub(crate) fn content_fingerprint(input: &Value) -> String {
     hex::encode(Sha256::digest(
         crate::canon::canonical_json(input).as_bytes(),
     ))
 }
 
-fn str_field<'a>(value: Option<&'a Value>, field: &'static str) -> Result<&'a str, HookError> {
+pub(crate) fn str_field<'a>(
+    value: Option<&'a Value>,
+    field: &'static str,
+) -> Result<&'a str, HookError> {
     match value {
         None | Some(Value::Null) => Err(HookError::Missing(field)),
         Some(v) => v.as_str().ok_or(HookError::WrongType {

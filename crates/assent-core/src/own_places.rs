@@ -110,6 +110,9 @@ pub struct OwnPlaces {
     hook_dirs: Vec<String>,
     /// Ports the service answers on: its approver routes there are blocked on any host.
     ports: Vec<u16>,
+    /// Host names the service answers to (a team's `--public-url`), lower case: its approver
+    /// routes there are blocked on any port.
+    hosts: Vec<String>,
 }
 
 impl OwnPlaces {
@@ -121,6 +124,7 @@ impl OwnPlaces {
             places: Vec::new(),
             hook_dirs: SYSTEM_HOOK_DIRS.iter().map(|d| (*d).to_owned()).collect(),
             ports: Vec::new(),
+            hosts: Vec::new(),
             home,
         };
         own.add(OwnPlace::Data, "~/.local/share/assent");
@@ -153,6 +157,18 @@ impl OwnPlaces {
         }
     }
 
+    /// Also treats `host` as the service's (a team URL's host): its approver routes there are
+    /// Assent's, whatever the port (a proxy may answer on 443 for the service's port).
+    pub fn add_host(&mut self, host: &str) {
+        let host = host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_ascii_lowercase();
+        if !host.is_empty() && !self.hosts.contains(&host) {
+            self.hosts.push(host);
+        }
+    }
+
     pub fn places(&self) -> impl Iterator<Item = (OwnPlace, &str)> {
         self.places.iter().map(|(k, p)| (*k, p.as_str()))
     }
@@ -163,6 +179,10 @@ impl OwnPlaces {
 
     pub(crate) fn ports(&self) -> &[u16] {
         &self.ports
+    }
+
+    pub(crate) fn hosts(&self) -> &[String] {
+        &self.hosts
     }
 
     /// The place `path` (absolute, normalised, globs allowed) can name, else one it holds

@@ -63,7 +63,7 @@ impl Route {
 /// The block for `text` (a command word, inline code, a fetched URL) when it names one of
 /// Assent's approver routes on Assent's host.
 pub(crate) fn route(text: &str, ctx: &Ctx<'_>) -> Option<Verdict> {
-    find_route(text, ctx.own.ports()).map(|route| {
+    find_route(text, ctx.own.ports(), ctx.own.hosts()).map(|route| {
         Verdict::block(
             ROUTE_RULE,
             format!(
@@ -74,8 +74,9 @@ pub(crate) fn route(text: &str, ctx: &Ctx<'_>) -> Option<Verdict> {
     })
 }
 
-/// The first approver route `text` names on Assent's host (`ports` are the service's).
-fn find_route(text: &str, ports: &[u16]) -> Option<Route> {
+/// The first approver route `text` names on Assent's host (`ports` and `hosts` are the
+/// service's).
+fn find_route(text: &str, ports: &[u16], hosts: &[String]) -> Option<Route> {
     let mut from = 0;
     while let Some(found) = text.get(from..).and_then(|t| t.find("/v1/")) {
         let at = from + found;
@@ -87,7 +88,7 @@ fn find_route(text: &str, ports: &[u16]) -> Option<Route> {
         };
         let before = text.get(..at).unwrap_or_default();
         let prefix = before.rsplit(ends_url).next().unwrap_or_default();
-        if route.unmistakable() || is_assent_host(prefix, ports) {
+        if route.unmistakable() || is_assent_host(prefix, ports, hosts) {
             return Some(route);
         }
     }
@@ -131,14 +132,14 @@ fn route_of(path: &str) -> Option<Route> {
 }
 
 /// Whether the URL text before `/v1/` (`http://127.0.0.1:7391`, `localhost:7391`, or
-/// nothing) is the service: a loopback host, the service's port, or a host only known at run
-/// time (`{base}`, `$URL`).
-fn is_assent_host(prefix: &str, ports: &[u16]) -> bool {
+/// nothing) is the service: a loopback host, the service's port or public host, or a host only
+/// known at run time (`{base}`, `$URL`).
+fn is_assent_host(prefix: &str, ports: &[u16], hosts: &[String]) -> bool {
     if prefix.is_empty() || prefix.contains(['{', '}', '$', '%', '+']) {
         return true;
     }
     let host = host_of(prefix);
-    if host.is_empty() || is_loopback(&host) {
+    if host.is_empty() || is_loopback(&host) || hosts.contains(&host) {
         return true;
     }
     let authority = prefix.split_once("://").map_or(prefix, |(_, r)| r);
@@ -195,12 +196,28 @@ mod tests {
             ("http://assent.lan:7391/v1/people", None),
         ];
         for (text, want) in cases {
-            assert_eq!(find_route(text, &[]), want, "{text}");
+            assert_eq!(find_route(text, &[], &[]), want, "{text}");
         }
         assert_eq!(
-            find_route("http://assent.lan:7391/v1/people", &[7391]),
+            find_route("http://assent.lan:7391/v1/people", &[7391], &[]),
             Some(Route::People),
             "the service's own port is Assent's on any host"
+        );
+        let team = ["assent.corp.example".to_owned()];
+        for text in [
+            "https://assent.corp.example/v1/grants",
+            "https://ASSENT.corp.example:443/v1/people",
+            "curl -X POST https://assent.corp.example/v1/agents -d @a.json",
+        ] {
+            assert!(
+                find_route(text, &[7391], &team).is_some(),
+                "a team URL's host is the service's behind a proxy on any port: {text}"
+            );
+        }
+        assert_eq!(
+            find_route("https://api.example.com/v1/people", &[7391], &team),
+            None,
+            "another host's /v1/people is not Assent's"
         );
     }
 }

@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::types::RiskLevel;
 
@@ -29,8 +30,8 @@ pub struct SettledPrompt {
 }
 
 /// A change to the policy file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "change", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PolicyChange {
     /// Add the repository to `trusted_repos`: its verifier profiles run without asking.
     TrustRepo { repo: String },
@@ -39,12 +40,23 @@ pub enum PolicyChange {
 }
 
 /// A proposed change with the evidence for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suggestion {
+    /// Stable for the same change: [`PolicyChange::id`].
+    pub id: String,
     pub change: PolicyChange,
     /// One line a person reads, e.g. "`maven-test` in /src/shop approved 14 of 14 times".
     pub evidence: String,
     pub decisions: u32,
+}
+
+impl PolicyChange {
+    /// A short stable name for this change (the same change always gets the same id).
+    pub fn id(&self) -> String {
+        let (key, value) = self.entry();
+        let digest = Sha256::digest(format!("{key}\n{value}").as_bytes());
+        hex::encode(digest.get(..8).unwrap_or_default())
+    }
 }
 
 /// Suggestions from `prompts`, skipping what the policy already does (`trusted`, `blocked`).
@@ -85,26 +97,39 @@ pub fn suggest(
             .iter()
             .map(|(profile, n)| format!("`{profile}` approved {n} of {n} times"))
             .collect();
-        out.push(Suggestion {
-            evidence: format!(
-                "{} in {repo} → auto in this trusted repo (verifier profiles only)",
-                what.join(", ")
-            ),
-            change: PolicyChange::TrustRepo { repo },
+        let evidence = format!(
+            "{} in {repo} → auto in this trusted repo (verifier profiles only)",
+            what.join(", ")
+        );
+        out.push(Suggestion::new(
+            PolicyChange::TrustRepo { repo },
+            evidence,
             decisions,
-        });
+        ));
     }
     for (command, (approved, denied)) in commands {
         if approved == 0 && denied >= MIN_DECISIONS && !blocked.contains(&command) {
-            out.push(Suggestion {
-                evidence: format!("`{command}` denied {denied} of {denied} times → block it"),
-                change: PolicyChange::BlockCommand { pattern: command },
-                decisions: denied,
-            });
+            let evidence = format!("`{command}` denied {denied} of {denied} times → block it");
+            out.push(Suggestion::new(
+                PolicyChange::BlockCommand { pattern: command },
+                evidence,
+                denied,
+            ));
         }
     }
     out.sort_by_key(|s| std::cmp::Reverse(s.decisions));
     out
+}
+
+impl Suggestion {
+    pub fn new(change: PolicyChange, evidence: String, decisions: u32) -> Suggestion {
+        Suggestion {
+            id: change.id(),
+            change,
+            evidence,
+            decisions,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -194,5 +219,23 @@ mod tests {
             suggest(&prompts[..2], &[], &[]).is_empty(),
             "two decisions are too few to suggest anything"
         );
+    }
+
+    #[test]
+    fn a_change_keeps_its_id() {
+        let trust = |repo: &str| PolicyChange::TrustRepo {
+            repo: repo.to_owned(),
+        };
+        assert_eq!(
+            trust("/src/shop").id(),
+            trust("/src/shop").id(),
+            "the same change has the same id on every computation"
+        );
+        assert_ne!(
+            trust("/src/shop").id(),
+            trust("/src/shop2").id(),
+            "another repo is another change"
+        );
+        assert_eq!(trust("/a").id().len(), 16, "a short hex id");
     }
 }

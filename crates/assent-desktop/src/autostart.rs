@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{atomic_file, TRAY_FLAG};
+use crate::TRAY_FLAG;
+use assent_server::atomic_file;
 
 /// The entry's name (the file is `<name>.desktop`).
 pub const APP_NAME: &str = "Assent";

@@ -73,6 +73,16 @@ pub(crate) async fn handle(
                 .map_err(|err| CommandError::invalid(err.to_string()))?;
             to_json(&insights::gather(&hub.client(), since).await?)
         }
+        WindowCall::SuggestionsGet { since_days } => {
+            to_json(&hub.client().suggestions(since_days).await?)
+        }
+        WindowCall::SuggestionApply { change, since_days } => {
+            let apply = assent_protocol::SuggestionApply {
+                change,
+                since_days: Some(since_days),
+            };
+            to_json(&hub.client().suggestion_apply(&apply).await?)
+        }
         WindowCall::PauseSet { choice } => {
             hub.inputs
                 .send(Input::Pause(choice))

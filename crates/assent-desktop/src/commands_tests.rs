@@ -152,3 +152,101 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
         "after the window's undo the same request asks again"
     );
 }
+
+/// `mvn -q test` in the repo `/work/shop`, in run `run_id`.
+fn maven_in_shop(run_id: &str) -> assent_core::ActionRequest {
+    let mut request = asked(run_id);
+    request.context.repo = Some("/work/shop".to_owned());
+    request
+}
+
+#[tokio::test]
+async fn a_suggestion_is_listed_and_applied_from_the_window() {
+    let running = service().await;
+    let shell = shell_on(&running);
+    let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
+    let run_once =
+        serde_json::json!({"decision": "approve", "scope": "run", "expires_in_seconds": 3600});
+    for run in ["run-1", "run-2", "run-3"] {
+        let id = agent
+            .submit(&maven_in_shop(run))
+            .await
+            .expect("submit")
+            .approval_id
+            .expect("asked");
+        handle(
+            &shell,
+            call(
+                "approval_decide",
+                serde_json::json!({"approval_id": id, "decision": run_once}),
+            ),
+        )
+        .await
+        .expect("the window approves");
+    }
+
+    let listed = handle(
+        &shell,
+        call("suggestions_get", serde_json::json!({"since_days": 7})),
+    )
+    .await
+    .expect("the window lists suggestions");
+    let suggestions: Vec<assent_protocol::Suggestion> =
+        serde_json::from_value(listed).expect("a list of suggestions");
+    let first = suggestions.first().expect("one suggestion");
+    assert_eq!(
+        first.change,
+        assent_protocol::PolicyChange::TrustRepo {
+            repo: "/work/shop".to_owned()
+        },
+        "three approvals of the verifier in one repo: trust it"
+    );
+    assert!(
+        first.evidence.contains("approved 3 of 3 times"),
+        "with its evidence for the page: {}",
+        first.evidence
+    );
+
+    let change = serde_json::to_value(&first.change).expect("json");
+    let applied = handle(
+        &shell,
+        call(
+            "suggestion_apply",
+            serde_json::json!({"change": change, "since_days": 7}),
+        ),
+    )
+    .await
+    .expect("the window applies it");
+    assert_eq!(
+        applied["applied"], "trusted_repos += /work/shop",
+        "the page gets what changed: {applied}"
+    );
+    assert_eq!(
+        agent
+            .submit(&maven_in_shop("run-4"))
+            .await
+            .expect("submit")
+            .status,
+        SubmitStatus::Allowed,
+        "the applied policy is in force at once"
+    );
+    let again = handle(
+        &shell,
+        call(
+            "suggestion_apply",
+            serde_json::json!({"change": change, "since_days": 7}),
+        ),
+    )
+    .await
+    .expect_err("applying twice is refused");
+    assert_eq!(
+        again.code,
+        CommandErrorCode::Conflict,
+        "the service's 409 reaches the page as `conflict`"
+    );
+    assert!(
+        again.message.contains("not suggested"),
+        "with the service's message to show: {}",
+        again.message
+    );
+}

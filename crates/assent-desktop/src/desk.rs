@@ -114,6 +114,8 @@ impl Desk {
             Event::RunResumed { run } => {
                 self.held_runs.remove(&run.run_id);
             }
+            // Nothing the desk lists changes: the Insights view refetches its suggestions.
+            Event::PolicyChanged { .. } => {}
             Event::Reset {} => return Follow::Refetch,
         }
         Follow::Nothing

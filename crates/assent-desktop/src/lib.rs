@@ -8,7 +8,6 @@
 //! the tray idles all day, so it must not carry them. The window process holds no token: every
 //! command it makes goes to this process over its stdin/stdout ([`window`]).
 
-mod atomic_file;
 mod autostart;
 mod commands;
 pub mod desk;

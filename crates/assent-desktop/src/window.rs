@@ -85,6 +85,15 @@ pub enum WindowCall {
     InsightsGet {
         since: chrono::DateTime<chrono::Utc>,
     },
+    /// Policy changes proposed from the decisions of the last `since_days` days.
+    SuggestionsGet {
+        since_days: i64,
+    },
+    /// Apply one suggested change: the service writes its policy file and puts it in force.
+    SuggestionApply {
+        change: assent_core::suggest::PolicyChange,
+        since_days: i64,
+    },
     PauseSet {
         choice: PauseChoice,
     },

@@ -34,6 +34,14 @@ pub enum Event {
     /// An approver resumed a paused run (`POST /v1/runs/{id}/resume`).
     #[serde(rename = "run.resumed")]
     RunResumed { run: RunState },
+    /// The policy in force changed: a suggestion applied (`by` the person), or the file edited
+    /// and reloaded (`by` none).
+    #[serde(rename = "policy.changed")]
+    PolicyChanged {
+        version: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+    },
     /// The client is too far behind to replay: refetch everything.
     #[serde(rename = "reset")]
     Reset {},
@@ -53,6 +61,7 @@ impl Event {
             Event::RunEnded { .. } => "run.ended",
             Event::RunPaused { .. } => "run.paused",
             Event::RunResumed { .. } => "run.resumed",
+            Event::PolicyChanged { .. } => "policy.changed",
             Event::Reset {} => "reset",
         }
     }

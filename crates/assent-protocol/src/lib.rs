@@ -9,6 +9,7 @@ mod error;
 mod event;
 mod grant;
 mod identity;
+mod policy;
 mod run;
 mod submit;
 
@@ -16,6 +17,7 @@ pub use approval::{
     Approval, ApprovalList, ApprovalMember, DecisionRequest, DecisionResponse, Recommendation,
     Resolution,
 };
+pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{
     AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
 };
@@ -23,6 +25,7 @@ pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
 pub use identity::{ApprovalVote, IdentityInfo, IdentityList, Me};
+pub use policy::{PolicyStatus, SuggestionApplied, SuggestionApply, SuggestionList};
 pub use run::{RunList, RunState, RunStatus};
 pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 

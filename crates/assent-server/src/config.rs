@@ -12,6 +12,8 @@ use assent_core::Policy;
 use assent_protocol::{APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
 
 use crate::identities::new_token;
+use crate::public_url::PublicUrl;
+use crate::tls::ServerTls;
 
 use crate::clock::{Clock, SystemClock};
 
@@ -21,8 +23,12 @@ pub struct Config {
     /// Holds `assent.db` and the two token files.
     pub data_dir: PathBuf,
     pub policy: Policy,
-    /// The file `policy` was read from, if any: agents are blocked from it.
+    /// The file `policy` was read from: agents are blocked from it, the service reloads it
+    /// when it changes and writes applied suggestions into it. Without one, `policy.toml` in
+    /// the data dir (loaded at start when it exists, created by the first applied suggestion).
     pub policy_path: Option<PathBuf>,
+    /// How often the service checks whether the policy file changed (one `stat`).
+    pub policy_recheck: Duration,
     pub clock: Arc<dyn Clock>,
     /// The user's home directory, for `~` in actions.
     pub home: String,
@@ -39,6 +45,10 @@ pub struct Config {
     pub owner_in_memory: bool,
     /// Where the state lives: SQLite in `data_dir` (the default) or a shared PostgreSQL.
     pub database: Database,
+    /// The URL a team reaches the service at: its host is served besides loopback names.
+    pub public_url: Option<PublicUrl>,
+    /// Serve HTTPS with this certificate and key instead of plain HTTP.
+    pub tls: Option<ServerTls>,
 }
 
 /// Where the service keeps its state.
@@ -106,6 +116,7 @@ impl Config {
             data_dir: data_dir.into(),
             policy,
             policy_path: None,
+            policy_recheck: Duration::from_secs(2),
             clock: Arc::new(SystemClock),
             home: std::env::var("HOME").unwrap_or_else(|_| "/".to_owned()),
             replay_limit: 10_000,
@@ -113,6 +124,8 @@ impl Config {
             expiry_recheck: Duration::from_secs(300),
             owner_in_memory: false,
             database: Database::Sqlite,
+            public_url: None,
+            tls: None,
         }
     }
 

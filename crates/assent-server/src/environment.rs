@@ -19,6 +19,8 @@ pub struct OwnFiles<'a> {
     pub policy_file: Option<&'a Path>,
     /// The port it answers on.
     pub port: Option<u16>,
+    /// The host a team reaches it by (`--public-url`).
+    pub public_host: Option<&'a str>,
 }
 
 /// The environment the policy evaluates in on this machine, for the user whose home is `home`.
@@ -44,6 +46,9 @@ pub fn environment(home: &str, own: OwnFiles<'_>) -> Environment {
     }
     if let Some(port) = own.port {
         env = env.with_service_port(port);
+    }
+    if let Some(host) = own.public_host {
+        env = env.with_service_host(host);
     }
     env
 }

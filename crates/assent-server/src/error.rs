@@ -32,6 +32,9 @@ pub enum ApiError {
     MisdirectedRequest,
     #[error("internal error")]
     Internal(#[source] StoreError),
+    /// The policy file could not be read or written (the detail is logged).
+    #[error("cannot write the policy file")]
+    PolicyFile(String),
     #[error("the service is shutting down")]
     Unavailable,
     /// The database cannot be reached (or is restarting); nothing was recorded, so the
@@ -65,7 +68,9 @@ impl ApiError {
                 StatusCode::MISDIRECTED_REQUEST,
                 ErrorCode::MisdirectedRequest,
             ),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal),
+            ApiError::Internal(_) | ApiError::PolicyFile(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal)
+            }
             ApiError::Unavailable | ApiError::DatabaseUnavailable(_) => {
                 (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable)
             }
@@ -113,6 +118,9 @@ impl IntoResponse for ApiError {
             }
             ApiError::DatabaseUnavailable(source) => {
                 tracing::warn!(error = %source, "request failed: the database is unreachable");
+            }
+            ApiError::PolicyFile(detail) => {
+                tracing::error!(%detail, "cannot write the policy file");
             }
             _ => {}
         }

@@ -39,7 +39,7 @@ fn check_request(state: &AppState, req: &Request) -> Result<(), ApiError> {
         .get(HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or_default();
-    if !is_loopback_host(host, state.inner.port) {
+    if !is_served_host(state, host) {
         return Err(ApiError::MisdirectedRequest);
     }
     if req.headers().contains_key(ORIGIN) {
@@ -59,6 +59,16 @@ fn check_request(state: &AppState, req: &Request) -> Result<(), ApiError> {
         }
     }
     Ok(())
+}
+
+/// A loopback name with the service's port, or the host of its `--public-url`.
+fn is_served_host(state: &AppState, host: &str) -> bool {
+    is_loopback_host(host, state.inner.port)
+        || state
+            .inner
+            .public_url
+            .as_ref()
+            .is_some_and(|url| url.names_host(host))
 }
 
 /// A token of ours (`assent_p_…`, `assent_a_…`) or an older one (64 hex digits) in a URL,

@@ -3,6 +3,7 @@
 //! Embed it with [`launch`] (or [`App::open`] + [`App::serve`] to read the tokens first), or
 //! build the [`router`] yourself over an [`AppState`].
 
+pub mod atomic_file;
 mod clock;
 mod config;
 pub mod environment;
@@ -12,12 +13,15 @@ mod fatigue;
 mod guard;
 pub mod identities;
 mod json;
+mod public_url;
 pub mod realpath;
 mod records;
+pub mod reload;
 mod routes;
 mod state;
 pub mod store;
 pub mod suggestions;
+mod tls;
 mod workflow;
 
 use std::future::Future;
@@ -32,16 +36,20 @@ pub use error::ApiError;
 pub use guard::is_loopback_host;
 pub use identities::{Directory, DirectoryError};
 pub use json::BODY_LIMIT;
+pub use public_url::{PublicUrl, PublicUrlError};
 pub use routes::openapi::ApiDoc;
 pub use routes::router;
 pub use state::AppState;
 pub use store::{PgStore, SqliteStore, Store, StoreError};
+pub use tls::{ServerTls, TlsError};
 
 /// Why the service cannot start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum LaunchError {
     #[error(transparent)]
     Tokens(#[from] TokenError),
+    #[error("the policy file does not load: {0}")]
+    Policy(#[from] reload::PolicyLoadError),
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
     #[error("cannot serve: {0}")]
@@ -62,34 +70,43 @@ impl App {
     /// Creates the data dir, the tokens (first start) and the database; runs migrations. With
     /// a PostgreSQL database only the database is opened: no token file is written.
     pub async fn open(config: Config) -> Result<App, LaunchError> {
-        let (store, tokens): (Arc<dyn Store>, _) = match &config.database {
-            Database::Sqlite => {
-                let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
-                let store = SqliteStore::open(&config.database_path()).await?;
-                let now = config.clock.now();
-                identities::attach(&store, &tokens, config.owner_in_memory, now).await?;
-                (Arc::new(store), Some(tokens))
-            }
-            Database::Postgres(url) => (Arc::new(PgStore::open(url).await?), None),
-        };
-        Ok(App {
-            config,
-            tokens,
-            store,
-        })
+        App::opening(config, None).await
     }
 
     /// Like [`App::open`], over a store the caller opened (any backend; the story tests run
     /// over the one they are given): the data dir's tokens are attached to it.
     pub async fn over(config: Config, store: Arc<dyn Store>) -> Result<App, LaunchError> {
+        App::opening(config, Some(store)).await
+    }
+
+    /// The policy file, the tokens, then the store (SQLite in the data dir unless given).
+    async fn opening(
+        mut config: Config,
+        store: Option<Arc<dyn Store>>,
+    ) -> Result<App, LaunchError> {
+        let (policy, path) = reload::resolve(
+            &config.policy,
+            config.policy_path.as_deref(),
+            &config.data_dir,
+        )?;
+        config.policy = policy;
+        config.policy_path = Some(path);
+        if let (None, Database::Postgres(url)) = (&store, &config.database) {
+            // A team's database: identities are made by name; no token file is written.
+            let store: Arc<dyn Store> = Arc::new(PgStore::open(url).await?);
+            return Ok(App {
+                config,
+                tokens: None,
+                store,
+            });
+        }
         let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
-        identities::attach(
-            store.as_ref(),
-            &tokens,
-            config.owner_in_memory,
-            config.clock.now(),
-        )
-        .await?;
+        let store: Arc<dyn Store> = match store {
+            Some(store) => store,
+            None => Arc::new(SqliteStore::open(&config.database_path()).await?),
+        };
+        let now = config.clock.now();
+        identities::attach(store.as_ref(), &tokens, config.owner_in_memory, now).await?;
         Ok(App {
             config,
             tokens: Some(tokens),
@@ -102,7 +119,8 @@ impl App {
         self.tokens.as_ref()
     }
 
-    /// Serves on `listener` until `shutdown` completes, then closes the store.
+    /// Serves on `listener` (HTTPS when the config has TLS) until `shutdown` completes, then
+    /// closes the store.
     pub async fn serve(
         self,
         listener: TcpListener,
@@ -112,21 +130,39 @@ impl App {
         let (stop, stopping) = watch::channel(false);
         let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone());
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
+        let watcher = tokio::spawn(reload::watch(state.clone(), self.config.policy_recheck));
         tokio::spawn(async move {
             shutdown.await;
             let _ = stop.send(true);
         });
-        let mut until_stopped = stopping;
-        let served = axum::serve(listener, router(state))
-            .with_graceful_shutdown(async move {
-                let _ = until_stopped.wait_for(|stop| *stop).await;
-            })
-            .await;
+        let served = match &self.config.tls {
+            None => serve_until(listener, state, stopping).await,
+            Some(tls) => serve_until(tls::TlsListener::new(listener, tls), state, stopping).await,
+        };
         sweeper.abort();
         let _ = sweeper.await;
+        watcher.abort();
+        let _ = watcher.await;
         self.store.close().await;
         Ok(served?)
     }
+}
+
+/// Serves the router on `listener` until `stopping` turns true.
+async fn serve_until<L>(
+    listener: L,
+    state: AppState,
+    mut stopping: watch::Receiver<bool>,
+) -> std::io::Result<()>
+where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+{
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async move {
+            let _ = stopping.wait_for(|stop| *stop).await;
+        })
+        .await
 }
 
 /// Opens the service from `config` and serves on `listener` until `shutdown` completes.

@@ -3,13 +3,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_core::{Environment, Policy};
+use assent_core::Environment;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::environment::{environment, OwnFiles};
 use crate::expiry::Deadlines;
+use crate::reload::{LivePolicy, POLICY_FILE};
 use crate::store::Store;
 use crate::workflow::Workflow;
 
@@ -24,11 +25,14 @@ pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
     /// The workflow over `store`: every change of state goes through it.
     pub workflow: Workflow,
-    pub policy: Policy,
+    /// The policy in force: read it with `policy.current()` (it is swapped on reload).
+    pub policy: Arc<LivePolicy>,
     pub clock: Arc<dyn Clock>,
     pub env: Environment,
     /// The port clients must name in `Host`.
     pub port: u16,
+    /// The other host clients may name in `Host` (`--public-url`).
+    pub public_url: Option<crate::public_url::PublicUrl>,
     pub replay_limit: i64,
     pub heartbeat: Duration,
     /// Turns true when the service is shutting down; streams and long polls end.
@@ -93,21 +97,31 @@ impl AppState {
         port: u16,
         shutdown: watch::Receiver<bool>,
     ) -> AppState {
+        let policy_path = config
+            .policy_path
+            .clone()
+            .unwrap_or_else(|| config.data_dir.join(POLICY_FILE));
         AppState {
             inner: Arc::new(Shared {
                 workflow: Workflow::new(store.clone()),
                 store,
-                policy: config.policy.clone(),
+                policy: Arc::new(LivePolicy::new(
+                    config.policy.clone(),
+                    policy_path.clone(),
+                    config.clock.now(),
+                )),
                 clock: config.clock.clone(),
                 env: environment(
                     &config.home,
                     OwnFiles {
                         data_dir: Some(&config.data_dir),
-                        policy_file: config.policy_path.as_deref(),
+                        policy_file: Some(&policy_path),
                         port: Some(port),
+                        public_host: config.public_url.as_ref().map(|url| url.host()),
                     },
                 ),
                 port,
+                public_url: config.public_url.clone(),
                 replay_limit: config.replay_limit,
                 heartbeat: config.heartbeat,
                 shutdown,

@@ -35,6 +35,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/events"),
     ("get", "/v1/audit"),
     ("get", "/v1/suggestions"),
+    ("post", "/v1/suggestions/apply"),
+    ("get", "/v1/policy"),
     ("get", "/v1/metrics"),
     ("get", "/metrics"),
 ];

@@ -20,10 +20,14 @@ mod fatigue;
 mod observe;
 #[path = "people.rs"]
 mod people;
+#[path = "policy_apply.rs"]
+mod policy_apply;
 #[path = "restart.rs"]
 mod restart;
 #[path = "security.rs"]
 mod security;
+#[path = "storage.rs"]
+mod storage;
 #[path = "submit.rs"]
 mod submit;
 #[path = "symlinks.rs"]

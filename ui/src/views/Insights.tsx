@@ -18,6 +18,7 @@ import {
 import { visible } from '../logic';
 import type { Approval, CommandError, Insights as Data, Link } from '../types';
 import { Chart } from './Chart';
+import { Suggestions } from './Suggestions';
 
 function Figure({ name, value, detail, alarm = false }: { name: string; value: string; detail: string; alarm?: boolean }) {
   return (
@@ -192,6 +193,7 @@ export function Insights({ pending, link }: { pending: Approval[]; link: Link })
             />
           </div>
           <p class="sub">Figures and rules: since the service started. Days and runs: the last {DAYS} days.</p>
+          <Suggestions reload={data} />
           {nothingYet(data.metrics, data.events, pending) ? (
             <Empty
               testid="insights-empty"

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand, ValueEnum};
 
 pub mod claude_code;
+pub mod codex;
+pub mod hook;
 pub mod mcp;
 pub mod outcome;
 pub mod repo;
@@ -13,6 +15,8 @@ pub mod repo;
 pub enum GateCommand {
     /// Claude Code hook: reads one hook payload on stdin, answers in the hook's format.
     ClaudeCode(claude_code::ClaudeCodeArgs),
+    /// Codex CLI hook: reads one hook payload on stdin, answers in Codex's hook format.
+    Codex(codex::CodexArgs),
     /// MCP permission tool over stdio (`--permission-prompt-tool mcp__assent__approve`).
     Mcp(mcp::McpArgs),
 }
@@ -41,6 +45,7 @@ pub enum OnUnavailable {
 pub fn run(cmd: GateCommand) -> ExitCode {
     match cmd {
         GateCommand::ClaudeCode(args) => claude_code::run(&args),
+        GateCommand::Codex(args) => codex::run(&args),
         GateCommand::Mcp(args) => mcp::run(&args),
     }
 }

@@ -69,24 +69,31 @@ pub fn decide(client: &blocking::Client, request: &ActionRequest, deadlines: Dea
         Ok(s) => s,
         Err(err) => return unreached(&err, deadlines.submit.min(deadlines.total)),
     };
-    let outcome = match submitted.status {
-        SubmitStatus::Allowed => Outcome::Allowed {
-            reason: allowed_reason(&submitted),
-            grant_id: submitted.grant_id.clone(),
-        },
-        SubmitStatus::Blocked => Outcome::Blocked {
-            reason: blocked_reason(&submitted),
-        },
-        SubmitStatus::Pending => return wait_for_person(client, submitted, total, deadlines.total),
-        SubmitStatus::Denied => Outcome::Denied {
-            reason: remembered_reason(&submitted),
-        },
+    let Some(outcome) = answered(&submitted) else {
+        return wait_for_person(client, submitted, total, deadlines.total);
     };
     Decided {
         outcome,
         submit: Some(submitted),
         approval: None,
     }
+}
+
+/// What the submit answer alone says: `None` when it is pending (a person must decide).
+pub fn answered(submitted: &SubmitResponse) -> Option<Outcome> {
+    Some(match submitted.status {
+        SubmitStatus::Allowed => Outcome::Allowed {
+            reason: allowed_reason(submitted),
+            grant_id: submitted.grant_id.clone(),
+        },
+        SubmitStatus::Blocked => Outcome::Blocked {
+            reason: blocked_reason(submitted),
+        },
+        SubmitStatus::Pending => return None,
+        SubmitStatus::Denied => Outcome::Denied {
+            reason: remembered_reason(submitted),
+        },
+    })
 }
 
 fn wait_for_person(

@@ -25,8 +25,18 @@ pub const ON_FAILURE: &str = "block";
 
 /// The gate command the hooks run: `BIN gate claude-code --wait S [--on-unavailable ask]`.
 pub fn gate_command(bin: &Path, wait: Duration, on_unavailable: OnUnavailable) -> String {
+    agent_gate_command("claude-code", bin, wait, on_unavailable)
+}
+
+/// `BIN gate AGENT --wait S [--on-unavailable ask]`, the binary quoted for a shell.
+pub fn agent_gate_command(
+    agent: &str,
+    bin: &Path,
+    wait: Duration,
+    on_unavailable: OnUnavailable,
+) -> String {
     let mut command = format!(
-        "{} gate claude-code --wait {}",
+        "{} gate {agent} --wait {}",
         shell_quote(&bin.to_string_lossy()),
         wait.as_secs()
     );
@@ -71,11 +81,16 @@ pub fn is_gate_hook(hook: &Value) -> bool {
     let Some(command) = hook.get("command").and_then(Value::as_str) else {
         return false;
     };
+    is_agent_gate_command(command, "claude-code")
+}
+
+/// Whether `command`'s program (any path, quoted or not) is followed by `gate AGENT`.
+pub fn is_agent_gate_command(command: &str, agent: &str) -> bool {
     let Some(rest) = after_first_word(command) else {
         return false;
     };
     let mut words = rest.split_whitespace();
-    words.next() == Some("gate") && words.next() == Some("claude-code")
+    words.next() == Some("gate") && words.next() == Some(agent)
 }
 
 /// What follows the command's first shell word (quotes and backslashes as a shell reads

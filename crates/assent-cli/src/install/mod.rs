@@ -10,6 +10,8 @@
 
 mod binary;
 mod claude_version;
+mod codex;
+mod codex_toml;
 mod hooks;
 
 use std::path::{Path, PathBuf};
@@ -33,21 +35,25 @@ pub const BACKUP_SUFFIX: &str = "assent-backup";
 pub enum InstallCommand {
     /// Claude Code: fail-closed hooks in ~/.claude/settings.json (or .claude/settings.json).
     ClaudeCode(InstallArgs),
+    /// Codex CLI: trusted hooks in $CODEX_HOME/config.toml (or .codex/config.toml).
+    Codex(InstallArgs),
 }
 
 #[derive(Debug, Subcommand)]
 pub enum UninstallCommand {
     /// Remove the gate's hook entries from Claude Code's settings.
     ClaudeCode(Target),
+    /// Remove the gate's hook entries (and their trust) from Codex's config.
+    Codex(Target),
 }
 
 #[derive(Debug, Clone, Args)]
 #[group(multiple = false)]
 pub struct Target {
-    /// The user's settings, ~/.claude/settings.json (default).
+    /// The user's settings (default): ~/.claude/settings.json, $CODEX_HOME/config.toml.
     #[arg(long)]
     pub user: bool,
-    /// This project's settings, ./.claude/settings.json.
+    /// This project's settings: ./.claude/settings.json, ./.codex/config.toml.
     #[arg(long)]
     pub project: bool,
 }
@@ -80,6 +86,13 @@ pub enum InstallError {
     },
     #[error("{path} is not a JSON object: leaving it untouched")]
     NotJson { path: PathBuf },
+    #[error("{path} is not valid TOML, leaving it untouched: {reason}")]
+    NotToml { path: PathBuf, reason: String },
+    #[error("{path}: {source}")]
+    Shape {
+        path: PathBuf,
+        source: codex_toml::ShapeError,
+    },
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -90,7 +103,10 @@ pub enum InstallError {
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
-    let InstallCommand::ClaudeCode(args) = cmd;
+    let args = match cmd {
+        InstallCommand::ClaudeCode(args) => args,
+        InstallCommand::Codex(args) => return report(codex::install(&args)),
+    };
     let (lines, bin) = match install(&args) {
         Ok(installed) => installed,
         Err(err) => return report(Err(err)),
@@ -106,8 +122,10 @@ pub fn run_install(cmd: InstallCommand) -> ExitCode {
 }
 
 pub fn run_uninstall(cmd: UninstallCommand) -> ExitCode {
-    let UninstallCommand::ClaudeCode(target) = cmd;
-    report(uninstall(&target))
+    match cmd {
+        UninstallCommand::ClaudeCode(target) => report(uninstall(&target)),
+        UninstallCommand::Codex(target) => report(codex::uninstall(&target)),
+    }
 }
 
 fn report(result: Result<Vec<String>, InstallError>) -> ExitCode {
@@ -203,6 +221,12 @@ fn read_settings(path: &Path) -> Result<Value, InstallError> {
 }
 
 fn write_atomically(path: &Path, value: &Value) -> Result<(), InstallError> {
+    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into()) + "\n";
+    write_text(path, &text)
+}
+
+/// Writes `text` through a temporary file beside `path`, so a reader never sees half of it.
+fn write_text(path: &Path, text: &str) -> Result<(), InstallError> {
     let wrap = |source| InstallError::Write {
         path: path.to_owned(),
         source,
@@ -210,8 +234,8 @@ fn write_atomically(path: &Path, value: &Value) -> Result<(), InstallError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(wrap)?;
     }
-    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into()) + "\n";
-    let tmp = path.with_extension("json.assent-tmp");
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".assent-tmp");
     std::fs::write(&tmp, text).map_err(wrap)?;
     std::fs::rename(&tmp, path).map_err(wrap)
 }

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+pub mod codex;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_assent");
 
 /// A running `assent serve` with its own data dir; killed on drop.
@@ -198,6 +200,7 @@ pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Ch
     cmd.args(args)
         .env_remove("ASSENT_URL")
         .env_remove("ASSENT_TOKEN")
+        .env_remove("ASSENT_CA_FILE")
         .env("XDG_DATA_HOME", "/nonexistent-assent-test")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

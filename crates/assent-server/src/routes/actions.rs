@@ -41,17 +41,17 @@ pub async fn submit(
 ) -> Result<SubmitResponse, ApiError> {
     validate(&request)?;
     let shared = &state.inner;
-    let eval = assent_core::evaluate(&shared.policy, &request, &shared.env)
+    let policy = shared.policy.current();
+    let eval = assent_core::evaluate(&policy, &request, &shared.env)
         .map_err(|err| ApiError::BadRequest(err.to_string()))?;
     let body = serde_json::to_vec(&request)
         .map_err(|err| ApiError::BadRequest(format!("invalid body: {err}")))?;
     let now = shared.clock.now();
-    let approval_expires_at = now + shared.policy.approval_timeout();
-    let required_approvals = shared
-        .policy
-        .approvals_required(eval.decision.required_role, &eval.decision.rule);
+    let approval_expires_at = now + policy.approval_timeout();
+    let required_approvals =
+        policy.approvals_required(eval.decision.required_role, &eval.decision.rule);
     let quick_decisions = assent_core::quick_decisions(
-        &shared.policy,
+        &policy,
         &eval.decision.offered_scopes,
         eval.decision.profile.as_deref(),
     );
@@ -63,9 +63,9 @@ pub async fn submit(
         eval,
         now,
         approval_expires_at,
-        fallback_on_timeout: shared.policy.fallback_on_timeout(),
+        fallback_on_timeout: policy.fallback_on_timeout(),
         required_approvals,
-        denials_since: shared.policy.deny_memory.remembered_since(now),
+        denials_since: policy.deny_memory.remembered_since(now),
         quick_decisions,
     };
     match shared.workflow.submit(submission).await? {

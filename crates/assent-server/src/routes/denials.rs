@@ -24,6 +24,7 @@ pub async fn denial_list(
     // With `deny_memory = "off"` nothing is remembered, so nothing is listed.
     let Some(since) = shared
         .policy
+        .current()
         .deny_memory
         .remembered_since(shared.clock.now())
     else {

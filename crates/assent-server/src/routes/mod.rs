@@ -43,6 +43,8 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/events", get(events::event_stream))
         .route("/v1/audit", get(observe::audit_list))
         .route("/v1/suggestions", get(suggestions::suggestion_list))
+        .route("/v1/suggestions/apply", post(suggestions::suggestion_apply))
+        .route("/v1/policy", get(suggestions::policy_status))
         .route("/v1/metrics", get(observe::metrics_json))
         .route("/metrics", get(observe::metrics_prometheus))
         .fallback(not_found)

@@ -71,10 +71,15 @@ pub async fn metrics_prometheus(
 ) -> Result<impl IntoResponse, ApiError> {
     let shared = &state.inner;
     let metrics = shared.store.metrics(shared.clock.now()).await?;
-    Ok((
-        [(CONTENT_TYPE, "text/plain; version=0.0.4")],
-        prometheus_text(&metrics),
-    ))
+    let mut text = prometheus_text(&metrics);
+    // Not in `Metrics` (the store's counts): whether the policy file's last edit loaded.
+    let broken = shared.policy.status().error.is_some();
+    let _ = writeln!(
+        text,
+        "# HELP assent_policy_file_error 1 when the policy file's last edit did not load (the previous policy stays in force)\n# TYPE assent_policy_file_error gauge\nassent_policy_file_error {}",
+        u8::from(broken)
+    );
+    Ok(([(CONTENT_TYPE, "text/plain; version=0.0.4")], text))
 }
 
 /// The Prometheus text exposition of `m`.

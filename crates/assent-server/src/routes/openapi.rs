@@ -30,6 +30,8 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         observe::healthz,
         observe::audit_list,
         suggestions::suggestion_list,
+        suggestions::suggestion_apply,
+        suggestions::policy_status,
         observe::metrics_json,
         observe::metrics_prometheus,
         openapi_json,
@@ -48,6 +50,8 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         assent_protocol::ErrorBody, assent_protocol::ErrorDetail, assent_protocol::ErrorCode,
         assent_protocol::Me, assent_protocol::IdentityInfo, assent_protocol::IdentityList,
         assent_protocol::ApprovalVote,
+        assent_protocol::SuggestionList, assent_protocol::SuggestionApply,
+        assent_protocol::SuggestionApplied, assent_protocol::PolicyStatus,
     )),
     modifiers(&BearerAuth),
 )]

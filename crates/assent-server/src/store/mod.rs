@@ -35,7 +35,7 @@ mod sqlite_tx;
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
 use assent_protocol::{
-    Approval, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
+    Approval, Event, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -244,6 +244,22 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError> {
         let mut tx = self.begin().await?;
         tx.insert_audits(std::slice::from_ref(event)).await?;
+        tx.commit().await
+    }
+
+    /// Announces a change of the policy in force on the event stream, with its audit record
+    /// when someone is known to have made it.
+    async fn policy_changed(
+        &self,
+        audit: Option<&ApprovalAuditEvent>,
+        event: &Event,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin().await?;
+        if let Some(audit) = audit {
+            tx.insert_audits(std::slice::from_ref(audit)).await?;
+        }
+        tx.insert_event(at, event).await?;
         tx.commit().await
     }
 

@@ -20,7 +20,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 
 use super::{ApprovalRecord, NewGrant, StoreError};
-use crate::records::PromptDetail;
+pub use crate::records::PromptDetail;
 
 /// One row of `actions`: a recorded submission and its first answer.
 #[derive(Debug, Clone)]

@@ -21,6 +21,14 @@ pub struct Queued {
     pub reply: oneshot::Sender<Result<Submitted, StoreError>>,
 }
 
+impl std::fmt::Debug for Queued {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queued")
+            .field("action_id", &self.submission.action_id)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Runs until every sender is gone: takes what is queued, writes it, answers.
 pub async fn group_commit(store: Arc<dyn Store>, mut queue: mpsc::Receiver<Queued>) {
     let mut batch = Vec::with_capacity(BATCH);

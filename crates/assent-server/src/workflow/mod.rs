@@ -3,6 +3,7 @@
 //! operation. Routes and the expiry sweeper call [`Workflow`]; a store only keeps rows.
 
 mod batch;
+mod decide;
 mod end_run;
 mod executed;
 mod expire;
@@ -15,14 +16,15 @@ mod vote;
 
 use std::sync::Arc;
 
-use assent_core::Vote;
-use assent_protocol::{Approval, Grant, RunState};
+use assent_core::Identity;
+use assent_protocol::{Approval, DecisionRequest, DecisionResponse, Grant, RunState};
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, oneshot};
 
+pub use decide::{DecideError, Ground};
+
 use crate::store::{
-    Actor, Executed, Revocation, RunEnd, Settled, Settlement, Store, StoreError, Submission,
-    Submitted,
+    Actor, ApprovalRecord, Executed, Revocation, RunEnd, Store, StoreError, Submission, Submitted,
 };
 
 /// The workflow over one store, with its submission queue (group commit); cheap to clone.
@@ -30,14 +32,6 @@ use crate::store::{
 pub struct Workflow {
     store: Arc<dyn Store>,
     submissions: mpsc::Sender<batch::Queued>,
-}
-
-impl std::fmt::Debug for batch::Queued {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Queued")
-            .field("action_id", &self.submission.action_id)
-            .finish_non_exhaustive()
-    }
 }
 
 impl Workflow {
@@ -60,20 +54,16 @@ impl Workflow {
         answer.await.map_err(|_| StoreError::Closed)?
     }
 
-    /// Settles a pending approval (every member, the grant, audit, events); `Conflict` when
-    /// it is no longer pending.
-    pub async fn settle(&self, settlement: &Settlement) -> Result<Settled, StoreError> {
-        settle::settle(self.store.as_ref(), settlement).await
-    }
-
-    /// Records one person's approval of a prompt needing more; `Conflict` when settled.
-    pub async fn vote(
+    /// `who` decides the prompt `record`: a deny or an approval meeting the threshold settles
+    /// it (with the grant the approval issues), an approval short of it is a vote.
+    pub async fn decide(
         &self,
-        approval_id: &str,
-        vote: &Vote,
-        now: DateTime<Utc>,
-    ) -> Result<Approval, StoreError> {
-        vote::vote(self.store.as_ref(), approval_id, vote, now).await
+        record: &ApprovalRecord,
+        who: &Identity,
+        request: DecisionRequest,
+        ground: Ground<'_>,
+    ) -> Result<DecisionResponse, DecideError> {
+        decide::decide(self.store.as_ref(), record, who, request, ground).await
     }
 
     /// Revokes a grant; `None` when there is no such grant, `Conflict` when already revoked.

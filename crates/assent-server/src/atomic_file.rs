@@ -1,6 +1,6 @@
-//! Replacing a file whole: readers (a login session reading the autostart entry, the next
-//! start reading the settings) see the old content or the new, never a half-written file —
-//! not even after a crash mid-write.
+//! Replacing a file whole: readers (the service reloading its policy file, a login session
+//! reading the autostart entry, the next start reading the settings) see the old content or
+//! the new, never a half-written file — not even after a crash mid-write.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};

@@ -1,0 +1,200 @@
+//! What the agents' hook gates share (`assent gate claude-code`, `assent gate codex`): reading
+//! one payload, turning it into a request, asking the service (and a person), recording that
+//! a tool ran, ending a run. Each gate only picks its translation and writes the answer in its
+//! agent's format.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assent_client::{blocking, ClientConfig};
+use assent_core::hook::{HookDefaults, HookError};
+use assent_core::ActionRequest;
+use serde_json::Value;
+
+use super::outcome::{answered, decide, unreached, Deadlines, Outcome};
+use super::{OnUnavailable, ServiceArgs};
+
+/// Largest hook payload read from stdin (a Write of a big file carries its content).
+pub const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
+/// Exit code both Claude Code and Codex treat as "block this tool call" (stderr the reason).
+pub const BLOCKING_EXIT: u8 = 2;
+
+/// Turns an agent's hook payload into a request.
+pub type Translate = fn(&Value, &HookDefaults) -> Result<ActionRequest, HookError>;
+
+/// How a gate asks: the service, its deadlines, and what to do without an answer.
+#[derive(Debug, Clone)]
+pub struct HookSettings {
+    pub service: ServiceArgs,
+    /// Longest wait for a person.
+    pub wait: Duration,
+    /// Longest wait for the service to answer a submit.
+    pub submit_timeout: Duration,
+    pub on_unavailable: OnUnavailable,
+    /// Task id for the requests (default: the session id).
+    pub task: Option<String>,
+}
+
+/// What the gate tells the agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Allow(String),
+    Deny(String),
+    /// Hand back to the agent's own permission flow.
+    Ask(String),
+}
+
+/// The payload from `file`, else stdin; the error says why it is unusable.
+pub fn load(file: Option<&PathBuf>) -> Result<Value, String> {
+    match file {
+        Some(path) => std::fs::File::open(path)
+            .map_err(|err| format!("cannot open {}: {err}", path.display()))
+            .and_then(read_payload),
+        None => read_payload(std::io::stdin().lock()),
+    }
+}
+
+/// Reads and parses one payload; the error says why it is unusable.
+pub fn read_payload(input: impl Read) -> Result<Value, String> {
+    let mut bytes = Vec::new();
+    input
+        .take(MAX_PAYLOAD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("cannot read the hook payload: {err}"))?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_PAYLOAD_BYTES {
+        return Err(format!(
+            "the hook payload is larger than {MAX_PAYLOAD_BYTES} bytes"
+        ));
+    }
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|err| format!("the hook payload is not JSON: {err}"))?;
+    if !value.is_object() {
+        return Err("the hook payload is not a JSON object".into());
+    }
+    Ok(value)
+}
+
+/// The payload's `hook_event_name`, empty when absent.
+pub fn event_name(payload: &Value) -> &str {
+    payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// The request for `payload`, or the deny that says why there is none.
+fn request(
+    payload: &Value,
+    settings: &HookSettings,
+    translate: Translate,
+) -> Result<ActionRequest, Verdict> {
+    let cwd = payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let defaults = HookDefaults {
+        task_id: settings.task.clone(),
+        repo: super::repo::git_root(Path::new(cwd)).map(|p| p.to_string_lossy().into_owned()),
+        cwd: None,
+    };
+    translate(payload, &defaults).map_err(|err| {
+        Verdict::Deny(format!(
+            "Assent: cannot read the tool call ({err}); not allowed"
+        ))
+    })
+}
+
+/// The full decision: the service's answer, waiting for a person when one must decide.
+pub fn permission(payload: &Value, settings: &HookSettings, translate: Translate) -> Verdict {
+    let request = match request(payload, settings, translate) {
+        Ok(request) => request,
+        Err(deny) => return deny,
+    };
+    let client = match client(&settings.service) {
+        Ok(client) => client,
+        Err(reason) => return unavailable(reason, settings.on_unavailable),
+    };
+    let deadlines = Deadlines {
+        submit: settings.submit_timeout,
+        total: settings.wait,
+    };
+    verdict(decide(&client, &request, deadlines).outcome, settings)
+}
+
+/// The service's answer without waiting for anyone: `None` when it allows the call or a
+/// person must decide (the prompt stays open on the desk), else the verdict (a deny).
+pub fn screen(payload: &Value, settings: &HookSettings, translate: Translate) -> Option<Verdict> {
+    let request = match request(payload, settings, translate) {
+        Ok(request) => request,
+        Err(deny) => return Some(deny),
+    };
+    let client = match client(&settings.service) {
+        Ok(client) => client,
+        Err(reason) => return Some(unavailable(reason, settings.on_unavailable)),
+    };
+    let outcome = match client.submit(&request, Instant::now() + settings.submit_timeout) {
+        Ok(submitted) => answered(&submitted)?,
+        Err(err) => unreached(&err, settings.submit_timeout).outcome,
+    };
+    match verdict(outcome, settings) {
+        Verdict::Allow(_) => None,
+        other => Some(other),
+    }
+}
+
+fn verdict(outcome: Outcome, settings: &HookSettings) -> Verdict {
+    match outcome {
+        Outcome::Allowed { reason, .. } => Verdict::Allow(reason),
+        Outcome::Denied { reason } | Outcome::Blocked { reason } => Verdict::Deny(reason),
+        Outcome::TimedOut { reason } | Outcome::Unavailable { reason } => {
+            unavailable(reason, settings.on_unavailable)
+        }
+    }
+}
+
+fn unavailable(reason: String, choice: OnUnavailable) -> Verdict {
+    match choice {
+        OnUnavailable::Deny => Verdict::Deny(reason),
+        OnUnavailable::Ask => Verdict::Ask(reason),
+    }
+}
+
+fn client(service: &ServiceArgs) -> Result<blocking::Client, String> {
+    let config = ClientConfig::resolve(service.url.as_deref(), service.token.as_deref())
+        .map_err(|err| format!("Assent: {err}; not allowed"))?;
+    blocking::Client::from_config(&config).map_err(|err| format!("Assent: {err}; not allowed"))
+}
+
+/// PostToolUse: tell the service the action ran (the audit's coverage check). The tool has
+/// already run, so a failure here is only reported on stderr.
+pub fn executed(payload: &Value, settings: &HookSettings) {
+    let run = payload.get("session_id").and_then(Value::as_str);
+    let key = payload.get("tool_use_id").and_then(Value::as_str);
+    let (Some(run), Some(key)) = (run, key) else {
+        eprintln!("Assent gate: PostToolUse without session_id or tool_use_id; not recorded");
+        return;
+    };
+    let result = client(&settings.service).and_then(|c| {
+        c.record_executed(run, key, Instant::now() + settings.submit_timeout)
+            .map_err(|e| e.to_string())
+    });
+    if let Err(why) = result {
+        eprintln!("Assent gate: execution of {key} not recorded: {why}");
+    }
+}
+
+/// SessionEnd: end the run, so its run-scoped grants expire and its prompts close.
+pub fn session_end(payload: &Value, settings: &HookSettings) {
+    let Some(run) = payload.get("session_id").and_then(Value::as_str) else {
+        eprintln!("Assent gate: SessionEnd without session_id");
+        return;
+    };
+    let result = client(&settings.service).and_then(|c| {
+        c.end_run(run, Instant::now() + settings.submit_timeout)
+            .map_err(|e| e.to_string())
+    });
+    if let Err(why) = result {
+        eprintln!("Assent gate: could not end run {run}: {why}");
+    }
+}

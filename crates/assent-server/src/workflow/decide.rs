@@ -1,0 +1,245 @@
+//! A person decides a prompt: a deny, or the approval that meets its threshold, settles it
+//! and every member of its batch (creating the grant core's `issue_grant` gives); an approval
+//! short of the threshold is recorded as a vote and the prompt stays pending.
+
+use assent_core::workflow::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrder};
+use assent_core::{
+    may_decide, tally, ApprovalEvent, ApprovalStatus, Decidable, Environment, Identity, Policy,
+    Role, Tally, Vote,
+};
+use assent_protocol::{DecisionRequest, DecisionResponse, Resolution};
+use chrono::{DateTime, Utc};
+
+use super::{settle, vote};
+use crate::error::ApiError;
+use crate::records::new_id;
+use crate::store::{ApprovalRecord, NewGrant, Settlement, Store, StoreError};
+
+/// What a decision is taken against, read by the caller.
+#[derive(Debug, Clone, Copy)]
+pub struct Ground<'a> {
+    /// Today's policy: the first request is evaluated again, lifetimes are bounded by it.
+    pub policy: &'a Policy,
+    pub env: &'a Environment,
+    /// Whether a gate waits on the prompt right now (it runs an approved "once" at once).
+    pub gate_waiting: bool,
+    pub now: DateTime<Utc>,
+}
+
+/// Why a decision is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum DecideError {
+    /// The prompt's state refuses it (settled, blocked, no longer evaluates): 409.
+    #[error("{0}")]
+    Conflict(String),
+    /// Not this person's to decide: 403.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The choice is not allowed (scope not offered, lifetime past the policy): 400.
+    #[error("{0}")]
+    BadRequest(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<DecideError> for ApiError {
+    fn from(err: DecideError) -> Self {
+        match err {
+            DecideError::Conflict(message) => ApiError::Conflict(message),
+            DecideError::Forbidden(message) => ApiError::Forbidden(message),
+            DecideError::BadRequest(message) => ApiError::BadRequest(message),
+            DecideError::Store(err) => err.into(),
+        }
+    }
+}
+
+/// `who` decides the prompt `record` with `request`.
+pub async fn decide(
+    store: &dyn Store,
+    record: &ApprovalRecord,
+    who: &Identity,
+    request: DecisionRequest,
+    ground: Ground<'_>,
+) -> Result<DecisionResponse, DecideError> {
+    if record.approval.status != ApprovalStatus::Requested {
+        return Err(DecideError::Conflict(format!(
+            "the approval is already settled ({})",
+            name(record.approval.status)
+        )));
+    }
+    let requesters = [record.requester.clone()];
+    let decidable = Decidable {
+        required_role: record.approval.required_role,
+        requesters: &requesters,
+    };
+    let role = may_decide(who, decidable)
+        .map_err(|refusal| DecideError::Forbidden(refusal.to_string()))?;
+    let by = Decider { who, role };
+    let settlement = match request {
+        DecisionRequest::Deny { reason } => {
+            let verdict = (ApprovalEvent::Deny, reason.into());
+            settlement(record, by, verdict, None, Vec::new(), ground.now)?
+        }
+        DecisionRequest::Approve {
+            scope,
+            expires_in_seconds,
+            max_uses,
+            reason,
+            path_patterns,
+        } => {
+            let choice = GrantChoice {
+                scope,
+                expires_in_seconds,
+                max_uses,
+                path_patterns,
+            };
+            match approve(record, by, &choice, reason, ground)? {
+                Approved::Short(vote) => {
+                    let id = &record.approval.approval_id;
+                    let approval = vote::vote(store, id, &vote, ground.now).await?;
+                    return Ok(DecisionResponse {
+                        approval,
+                        grant: None,
+                    });
+                }
+                Approved::Met(settlement) => *settlement,
+            }
+        }
+    };
+    let settled = settle::settle(store, &settlement).await?;
+    Ok(DecisionResponse {
+        approval: settled.approval,
+        grant: settled.grant,
+    })
+}
+
+/// What one person's approval comes to.
+enum Approved {
+    /// More people must approve: their vote is recorded.
+    Short(Vote),
+    /// The threshold is met: the prompt settles with the grant.
+    Met(Box<Settlement>),
+}
+
+/// `by` approves with `choice`: the grant it would issue is checked first, then the votes
+/// are tallied against the prompt's threshold.
+fn approve(
+    record: &ApprovalRecord,
+    by: Decider<'_>,
+    choice: &GrantChoice,
+    reason: Option<String>,
+    ground: Ground<'_>,
+) -> Result<Approved, DecideError> {
+    let grant = grant_for(record, by, choice, ground)?;
+    let vote = Vote {
+        by: by.who.name.clone(),
+        role: by.role,
+        at: ground.now,
+    };
+    let so_far: Vec<Vote> = record
+        .approval
+        .approvals
+        .iter()
+        .cloned()
+        .map(Into::into)
+        .collect();
+    match tally(&so_far, vote.clone(), record.approval.required_approvals) {
+        Tally::Short { .. } => Ok(Approved::Short(vote)),
+        Tally::Met(votes) => {
+            let verdict = (approve_event(choice.scope), reason);
+            let settlement = settlement(record, by, verdict, Some(grant), votes, ground.now)?;
+            Ok(Approved::Met(Box::new(settlement)))
+        }
+    }
+}
+
+/// The person deciding and the role they decide in.
+#[derive(Debug, Clone, Copy)]
+struct Decider<'a> {
+    who: &'a Identity,
+    role: Role,
+}
+
+fn settlement(
+    record: &ApprovalRecord,
+    by: Decider<'_>,
+    (event, reason): (ApprovalEvent, Option<String>),
+    grant: Option<NewGrant>,
+    votes: Vec<Vote>,
+    now: DateTime<Utc>,
+) -> Result<Settlement, DecideError> {
+    let status = record
+        .approval
+        .status
+        .apply(event)
+        .map_err(|err| DecideError::Conflict(err.to_string()))?;
+    let resolution = if event == ApprovalEvent::Deny {
+        Resolution::Denied
+    } else {
+        Resolution::Approved
+    };
+    Ok(Settlement {
+        approval_id: record.approval.approval_id.clone(),
+        status,
+        resolution,
+        decided_by: by.who.name.clone(),
+        decided_role: Some(by.role),
+        votes,
+        reason,
+        grant,
+        now,
+    })
+}
+
+/// The grant an approval of `choice` creates: the core's rule (`issue_grant`) over the
+/// prompt, today's policy and evaluation of its first request, and the gates waiting now.
+fn grant_for(
+    record: &ApprovalRecord,
+    by: Decider<'_>,
+    choice: &GrantChoice,
+    ground: Ground<'_>,
+) -> Result<NewGrant, DecideError> {
+    let approval = &record.approval;
+    let request = &record.first_request;
+    let eval = assent_core::evaluate(ground.policy, request, ground.env)
+        .map_err(|err| DecideError::Conflict(format!("the request no longer evaluates: {err}")))?;
+    let grant_id = new_id();
+    let order = GrantOrder {
+        grant_id: &grant_id,
+        approval_id: &approval.approval_id,
+        run_id: &approval.run_id,
+        action_kind: approval.action_kind,
+        offered_scopes: &approval.offered_scopes,
+        request,
+        eval: &eval,
+        max_lifetime: ground.policy.max_lifetime(choice.scope),
+        created_by: &by.who.name,
+        gate_waiting: ground.gate_waiting,
+        now: ground.now,
+    };
+    let grant = issue_grant(order, choice).map_err(|err| {
+        if err.is_conflict() {
+            DecideError::Conflict(err.to_string())
+        } else {
+            DecideError::BadRequest(err.to_string())
+        }
+    })?;
+    let summary = grant_summary(
+        &grant,
+        approval.profile.as_deref(),
+        &approval.evidence.summary,
+    );
+    Ok(NewGrant {
+        grant,
+        summary,
+        created_by_role: Some(by.role),
+    })
+}
+
+/// The serde name of a status (`approved_once`, …).
+fn name(status: ApprovalStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

@@ -1,6 +1,7 @@
 //! `assent people …` and `assent agents …`: the identities of a service's database. They work
-//! on the database directly (beside a running service on the same data dir), so they need no
-//! token — whoever can write the data dir is the service's administrator.
+//! on the database directly (beside a running service on the same data dir, or on a team's
+//! PostgreSQL with `--database URL`), so they need no token — whoever can write the data dir
+//! (or the database) is the service's administrator.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,6 +16,9 @@ pub struct Database {
     /// The service's data dir (default: the XDG data dir, e.g. ~/.local/share/assent).
     #[arg(long, global = true)]
     data_dir: Option<PathBuf>,
+    /// A team service's PostgreSQL (`postgres://…`) instead of the data dir's SQLite.
+    #[arg(long, global = true, env = crate::serve::DATABASE_ENV, hide_env_values = true)]
+    database: Option<String>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -85,6 +89,8 @@ enum AdminError {
     Role(#[from] assent_core::NameError),
     #[error("no data dir: pass --data-dir")]
     NoDataDir,
+    #[error(transparent)]
+    Database(#[from] assent_server::DatabaseChoiceError),
     #[error("name the roles to change with --add ROLE and/or --remove ROLE")]
     NothingToChange,
     #[error("cannot start: {0}")]
@@ -186,16 +192,29 @@ where
     F: FnOnce(Directory) -> Fut,
     Fut: std::future::Future<Output = Result<String, DirectoryError>>,
 {
-    let data_dir = match &db.data_dir {
-        Some(dir) => dir.clone(),
-        None => assent_client::default_data_dir().ok_or(AdminError::NoDataDir)?,
+    let database = db
+        .database
+        .as_deref()
+        .map(str::parse::<assent_server::Database>)
+        .transpose()?;
+    let postgres = match database {
+        Some(assent_server::Database::Postgres(url)) => Some(url),
+        Some(assent_server::Database::Sqlite) | None => None,
+    };
+    let data_dir = match (&db.data_dir, &postgres) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(_)) => PathBuf::new(),
+        (None, None) => assent_client::default_data_dir().ok_or(AdminError::NoDataDir)?,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(AdminError::Runtime)?;
     runtime.block_on(async move {
-        let directory = Directory::open(&data_dir).await?;
+        let directory = match &postgres {
+            Some(url) => Directory::connect(url).await?,
+            None => Directory::open(&data_dir).await?,
+        };
         let outcome = op(directory.clone()).await;
         directory.close().await;
         Ok(outcome?)

@@ -22,9 +22,18 @@ pub struct ServeArgs {
     /// A policy TOML file extending the defaults.
     #[arg(long)]
     policy: Option<PathBuf>,
+    /// `sqlite` (in the data dir, the default) or a `postgres://USER@HOST:PORT/NAME` URL shared
+    /// by every replica. With a URL no token files are written: make identities with
+    /// `assent people|agents add … --database URL`.
+    /// (Parsed after clap, so a refused URL's password is never echoed.)
+    #[arg(long, env = DATABASE_ENV, hide_env_values = true, default_value = "sqlite")]
+    database: String,
     #[command(flatten)]
     reach: ReachArgs,
 }
+
+/// The environment variable naming the database (`--database`).
+pub const DATABASE_ENV: &str = "ASSENT_DATABASE_URL";
 
 #[derive(Debug, thiserror::Error)]
 enum ServeError {
@@ -47,6 +56,8 @@ enum ServeError {
         addr: SocketAddr,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Database(#[from] assent_server::DatabaseChoiceError),
     #[error(transparent)]
     Launch(#[from] assent_server::LaunchError),
     #[error(transparent)]
@@ -96,6 +107,7 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
             })?
         }
     };
+    let database: assent_server::Database = args.database.parse()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -112,24 +124,34 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         config.policy_path = args.policy;
         config.public_url = reach.public_url.clone();
         config.tls = reach.tls.clone();
+        config.database = database;
         let app = App::open(config).await?;
         reach.warn_exposure(addr);
         println!("assent: listening on {}://{addr}", reach.scheme());
-        println!(
-            "assent: requester token {}",
-            data_dir.join(REQUESTER_TOKEN_FILE).display()
-        );
-        println!(
-            "assent: approver token  {} (the person `owner`; add people with `assent people add`)",
-            data_dir.join(APPROVER_TOKEN_FILE).display()
-        );
-        println!(
-            "assent: agents use ASSENT_URL={} ASSENT_TOKEN=$(cat <requester token>)",
-            reach.client_url(addr)
-        );
+        print_credentials(&app, &data_dir, &reach.client_url(addr));
         app.serve(listener, shutdown_signal()).await?;
         Ok(())
     })
+}
+
+/// Where agents and people find their tokens.
+fn print_credentials(app: &App, data_dir: &std::path::Path, client_url: &str) {
+    if app.tokens().is_none() {
+        println!(
+            "assent: identities live in the database; make them with \
+             `assent people add NAME --role ROLE --database URL` and `assent agents add NAME --database URL`"
+        );
+        return;
+    }
+    println!(
+        "assent: requester token {}",
+        data_dir.join(REQUESTER_TOKEN_FILE).display()
+    );
+    println!(
+        "assent: approver token  {} (the person `owner`; add people with `assent people add`)",
+        data_dir.join(APPROVER_TOKEN_FILE).display()
+    );
+    println!("assent: agents use ASSENT_URL={client_url} ASSENT_TOKEN=$(cat <requester token>)");
 }
 
 async fn shutdown_signal() {

@@ -42,7 +42,7 @@ async fn start(dir: &std::path::Path, addr: &str) -> Running {
 
 async fn start_with(config: assent_server::Config, addr: &str) -> Running {
     let app = assent_server::App::open(config).await.unwrap();
-    let tokens = app.tokens().clone();
+    let tokens = app.tokens().unwrap().clone();
     let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = oneshot::channel::<()>();

@@ -49,7 +49,7 @@ async fn start(
     ca_file: PathBuf,
 ) -> TlsService {
     let app = assent_server::App::open(config).await.unwrap();
-    let tokens = app.tokens().clone();
+    let tokens = app.tokens().unwrap().clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let (stop, stopped) = oneshot::channel::<()>();

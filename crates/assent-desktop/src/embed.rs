@@ -54,7 +54,10 @@ pub async fn start(data_dir: &Path) -> Result<Connected, ServiceError> {
     let app = App::open(config)
         .await
         .map_err(|err| ServiceError::Embed(err.to_string()))?;
-    let token = app.tokens().approver.clone();
+    let token = app
+        .tokens()
+        .map(|tokens| tokens.approver.clone())
+        .ok_or_else(|| ServiceError::Embed("the desk keeps its database in SQLite".to_owned()))?;
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(async move {
         let shutdown = async {

@@ -102,7 +102,7 @@ pub async fn service() -> Running {
     let app = App::open(Config::new(dir.path(), Policy::default()))
         .await
         .expect("open");
-    let tokens = app.tokens().clone();
+    let tokens = app.tokens().expect("SQLite has tokens").clone();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(app.serve(listener, async {
         let _ = stopped.await;

@@ -49,10 +49,8 @@ async fn replay(policy: Policy) -> Result<(usize, Value), Box<dyn std::error::Er
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}", listener.local_addr()?);
     let app = App::open(Config::new(dir.path(), policy)).await?;
-    let (agent, person) = (
-        app.tokens().requester.clone(),
-        app.tokens().approver.clone(),
-    );
+    let tokens = app.tokens().ok_or("SQLite has tokens")?;
+    let (agent, person) = (tokens.requester.clone(), tokens.approver.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let served = tokio::spawn(app.serve(listener, async move {
         let _ = stopped.await;

@@ -43,10 +43,69 @@ pub struct Config {
     /// The desktop's embedded mode: the owner's token is made fresh at each start and held
     /// only in memory (no `approver.token` on disk for an agent to read).
     pub owner_in_memory: bool,
+    /// Where the state lives: SQLite in `data_dir` (the default) or a shared PostgreSQL.
+    pub database: Database,
     /// The URL a team reaches the service at: its host is served besides loopback names.
     pub public_url: Option<PublicUrl>,
     /// Serve HTTPS with this certificate and key instead of plain HTTP.
     pub tls: Option<ServerTls>,
+}
+
+/// Where the service keeps its state.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub enum Database {
+    /// `assent.db` in the data dir, with the two token files beside it.
+    #[default]
+    Sqlite,
+    /// A `postgres://` URL shared by every replica; identities come from `assent people|agents
+    /// add --database URL`, no token files are written.
+    Postgres(String),
+}
+
+/// A database choice that is neither `sqlite` nor a PostgreSQL URL.
+#[derive(Debug, thiserror::Error)]
+#[error("the database must be `sqlite` or a postgres://USER@HOST:PORT/NAME URL, not {0:?}")]
+pub struct DatabaseChoiceError(String);
+
+impl std::str::FromStr for Database {
+    type Err = DatabaseChoiceError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        if text == "sqlite" {
+            Ok(Database::Sqlite)
+        } else if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Ok(Database::Postgres(text.to_owned()))
+        } else {
+            // The text may hold a password: say only what kind of thing it was.
+            let shown = text.split_once("://").map_or(text, |(scheme, _)| scheme);
+            Err(DatabaseChoiceError(shown.to_owned()))
+        }
+    }
+}
+
+impl std::fmt::Debug for Database {
+    /// Never shows a URL's password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite => f.write_str("Sqlite"),
+            Database::Postgres(url) => write!(f, "Postgres({})", redacted(url)),
+        }
+    }
+}
+
+/// `url` without its password, for logs and messages.
+pub fn redacted(url: &str) -> String {
+    match (url.split_once("://"), url.rfind('@')) {
+        (Some((scheme, rest)), Some(_)) => match rest.split_once('@') {
+            Some((user, host)) => {
+                let user = user.split_once(':').map_or(user, |(name, _)| name);
+                format!("{scheme}://{user}@{host}")
+            }
+            None => url.to_owned(),
+        },
+        _ => url.to_owned(),
+    }
 }
 
 impl Config {
@@ -64,6 +123,7 @@ impl Config {
             heartbeat: Duration::from_secs(15),
             expiry_recheck: Duration::from_secs(300),
             owner_in_memory: false,
+            database: Database::Sqlite,
             public_url: None,
             tls: None,
         }
@@ -170,5 +230,50 @@ fn token_file(path: &Path, kind: IdentityKind) -> Result<String, TokenError> {
             Ok(token)
         }
         Err(err) => Err(io(err)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+
+    #[test]
+    fn a_database_is_sqlite_or_a_postgres_url() {
+        assert_eq!(
+            "sqlite".parse::<Database>().unwrap(),
+            Database::Sqlite,
+            "`sqlite` keeps the data dir's database"
+        );
+        assert_eq!(
+            "postgres://assent@db:5432/assent"
+                .parse::<Database>()
+                .unwrap(),
+            Database::Postgres("postgres://assent@db:5432/assent".to_owned()),
+            "a postgres:// URL is kept whole for the driver"
+        );
+        assert!(
+            "postgresql://db/assent".parse::<Database>().is_ok(),
+            "the postgresql:// spelling is PostgreSQL's own too"
+        );
+        let refused = "mysql://root:hunter2@db/x".parse::<Database>().unwrap_err();
+        assert!(
+            !refused.to_string().contains("hunter2"),
+            "a refused URL's password is not echoed: {refused}"
+        );
+    }
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        let url = "postgres://assent:s3cret@db.internal:5432/assent";
+        assert_eq!(
+            redacted(url),
+            "postgres://assent@db.internal:5432/assent",
+            "logs name the user and host, never the password"
+        );
+        assert!(
+            !format!("{:?}", Database::Postgres(url.to_owned())).contains("s3cret"),
+            "Debug of a config never shows the password"
+        );
     }
 }

@@ -37,6 +37,10 @@ pub enum ApiError {
     PolicyFile(String),
     #[error("the service is shutting down")]
     Unavailable,
+    /// The database cannot be reached (or is restarting); nothing was recorded, so the
+    /// client may retry, and a gate fails closed.
+    #[error("the database is unreachable; nothing was recorded, retry shortly")]
+    DatabaseUnavailable(#[source] StoreError),
 }
 
 impl ApiError {
@@ -67,7 +71,9 @@ impl ApiError {
             ApiError::Internal(_) | ApiError::PolicyFile(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal)
             }
-            ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable),
+            ApiError::Unavailable | ApiError::DatabaseUnavailable(_) => {
+                (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable)
+            }
         }
     }
 }
@@ -76,19 +82,47 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::Conflict(message) => ApiError::Conflict(message),
+            StoreError::Database(db) if connection_lost(&db) => {
+                ApiError::DatabaseUnavailable(StoreError::Database(db))
+            }
             other => ApiError::Internal(other),
         }
+    }
+}
+
+/// Whether `err` says the database is out of reach (rather than that a statement failed):
+/// no connection within the pool's timeout, a broken socket, or a server shutting down.
+fn connection_lost(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::WorkerCrashed => true,
+        // SQLSTATE class 08 (connection exception) and 57P (operator intervention: the
+        // server shuts down, restarts, or cannot accept connections yet).
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P")),
+        _ => false,
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if let ApiError::Internal(source) = &self {
-            tracing::error!(error = %source, ?source, "request failed");
-        }
-        if let ApiError::PolicyFile(detail) = &self {
-            tracing::error!(%detail, "cannot write the policy file");
+        match &self {
+            ApiError::Internal(source) => {
+                tracing::error!(error = %source, ?source, "request failed")
+            }
+            ApiError::DatabaseUnavailable(source) => {
+                tracing::warn!(error = %source, "request failed: the database is unreachable");
+            }
+            ApiError::PolicyFile(detail) => {
+                tracing::error!(%detail, "cannot write the policy file");
+            }
+            _ => {}
         }
         let body = ErrorBody {
             error: ErrorDetail {

@@ -10,7 +10,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use crate::clock::{Clock, SystemClock};
-use crate::store::{SqliteStore, Store, StoreError, TokenRecord};
+use crate::store::{PgStore, SqliteStore, Store, StoreError, TokenRecord};
 
 /// The person a local install starts with (every role); `approver.token` is theirs.
 pub const OWNER: &str = "owner";
@@ -86,6 +86,13 @@ impl Directory {
             .seed_identities(directory.clock.now())
             .await?;
         Ok(directory)
+    }
+
+    /// Opens the identities of a shared PostgreSQL database (`postgres://…`), migrating it
+    /// when no replica has yet. Nothing is seeded: every person and agent is added by name.
+    pub async fn connect(url: &str) -> Result<Directory, DirectoryError> {
+        let store = PgStore::open(url).await?;
+        Ok(Directory::over(Arc::new(store), Arc::new(SystemClock)))
     }
 
     pub fn over(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Directory {

@@ -31,7 +31,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use clock::{Clock, FakeClock, SystemClock};
-pub use config::{Config, TokenError, Tokens};
+pub use config::{redacted, Config, Database, DatabaseChoiceError, TokenError, Tokens};
 pub use error::ApiError;
 pub use guard::is_loopback_host;
 pub use identities::{Directory, DirectoryError};
@@ -40,7 +40,7 @@ pub use public_url::{PublicUrl, PublicUrlError};
 pub use routes::openapi::ApiDoc;
 pub use routes::router;
 pub use state::AppState;
-pub use store::{SqliteStore, Store, StoreError};
+pub use store::{PgStore, SqliteStore, Store, StoreError};
 pub use tls::{ServerTls, TlsError};
 
 /// Why the service cannot start or stopped with an error.
@@ -60,18 +60,21 @@ pub enum LaunchError {
 #[derive(Debug)]
 pub struct App {
     config: Config,
-    tokens: Tokens,
+    /// The data dir's tokens; none with a PostgreSQL database (identities come from
+    /// `assent people|agents add --database URL`).
+    tokens: Option<Tokens>,
     store: Arc<dyn Store>,
 }
 
 impl App {
-    /// Creates the data dir, the tokens (first start) and the database; runs migrations.
+    /// Creates the data dir, the tokens (first start) and the database; runs migrations. With
+    /// a PostgreSQL database only the database is opened: no token file is written.
     pub async fn open(config: Config) -> Result<App, LaunchError> {
         App::opening(config, None).await
     }
 
     /// Like [`App::open`], over a store the caller opened (any backend; the story tests run
-    /// over the one they are given).
+    /// over the one they are given): the data dir's tokens are attached to it.
     pub async fn over(config: Config, store: Arc<dyn Store>) -> Result<App, LaunchError> {
         App::opening(config, Some(store)).await
     }
@@ -88,6 +91,15 @@ impl App {
         )?;
         config.policy = policy;
         config.policy_path = Some(path);
+        if let (None, Database::Postgres(url)) = (&store, &config.database) {
+            // A team's database: identities are made by name; no token file is written.
+            let store: Arc<dyn Store> = Arc::new(PgStore::open(url).await?);
+            return Ok(App {
+                config,
+                tokens: None,
+                store,
+            });
+        }
         let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
         let store: Arc<dyn Store> = match store {
             Some(store) => store,
@@ -97,13 +109,14 @@ impl App {
         identities::attach(store.as_ref(), &tokens, config.owner_in_memory, now).await?;
         Ok(App {
             config,
-            tokens,
+            tokens: Some(tokens),
             store,
         })
     }
 
-    pub fn tokens(&self) -> &Tokens {
-        &self.tokens
+    /// The data dir's tokens (`None` with a PostgreSQL database).
+    pub fn tokens(&self) -> Option<&Tokens> {
+        self.tokens.as_ref()
     }
 
     /// Serves on `listener` (HTTPS when the config has TLS) until `shutdown` completes, then

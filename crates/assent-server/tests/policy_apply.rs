@@ -13,7 +13,6 @@ mod common;
 use std::time::Duration;
 
 use assent_core::Role;
-use assent_server::Directory;
 use common::{maven, Service};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -85,7 +84,7 @@ async fn an_applied_suggestion_is_in_force_at_once_and_audited() {
         StatusCode::FORBIDDEN,
         "an agent never changes its own policy"
     );
-    let directory = Directory::open(&svc.data_dir()).await.unwrap();
+    let directory = common::backend::directory(&svc.data_dir()).await;
     let maintainer = directory
         .add_person("erin", &[Role::RepoMaintainer])
         .await

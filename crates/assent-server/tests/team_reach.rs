@@ -72,7 +72,7 @@ async fn start_tls(cert: &TestCert) -> TlsService {
     config.public_url = Some(PublicUrl::parse(&format!("https://{TEAM_HOST}:{port}")).unwrap());
     config.tls = Some(cert.tls());
     let app = App::open(config).await.unwrap();
-    let token = app.tokens().requester.clone();
+    let token = app.tokens().unwrap().requester.clone();
     let (stop, stopped) = oneshot::channel::<()>();
     let served = tokio::spawn(async move {
         let _dir = dir;

@@ -305,7 +305,7 @@ impl TestService {
         let app = assent_server::App::open(config)
             .await
             .expect("open the service");
-        self.tokens = app.tokens().clone();
+        self.tokens = app.tokens().expect("SQLite keeps token files").clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         self.stop = Some(stop);
         self.served = Some(tokio::spawn(async move {

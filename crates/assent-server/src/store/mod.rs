@@ -4,6 +4,19 @@
 //! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
 //! `crate::workflow`. See `README-rows.md` in this folder.
 
+mod pg;
+mod pg_actions;
+mod pg_approvals;
+mod pg_bus;
+mod pg_executed;
+mod pg_expiry;
+mod pg_grants;
+mod pg_identities;
+mod pg_metrics;
+mod pg_rows;
+mod pg_runs;
+mod pg_store;
+mod pg_tx;
 pub mod rows;
 mod sqlite;
 mod sqlite_actions;
@@ -27,6 +40,7 @@ use assent_protocol::{
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+pub use pg::PgStore;
 pub use rows::{EventBus, Tx};
 pub use sqlite::SqliteStore;
 

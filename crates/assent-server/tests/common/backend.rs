@@ -1,6 +1,8 @@
 //! The backend every story test runs over, so one suite proves every store.
 //!
-//! SQLite in the test's data dir by default; `ASSENT_TEST_BACKEND` names another. A backend
+//! SQLite in the test's data dir by default; `ASSENT_TEST_BACKEND` names another, and the
+//! `on_postgres` test binary (every story file again) runs over `postgres`, so a plain
+//! `cargo test` proves both backends. A backend
 //! joins the suite as one arm of [`open_store`]: it gets the test's data dir (unique per
 //! service, and the same again when a test restarts the service on it, so a restart must
 //! find the same data — e.g. derive a database name from the path) and returns the store.
@@ -14,14 +16,29 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use assent_server::{Directory, SqliteStore, Store, SystemClock};
+use assent_server::{Directory, PgStore, SqliteStore, Store, SystemClock};
 
 /// The environment variable naming the backend.
 pub const BACKEND_VAR: &str = "ASSENT_TEST_BACKEND";
 
-/// The backend the suite runs over (`sqlite` unless [`BACKEND_VAR`] says otherwise).
+/// The test binary that runs every story over PostgreSQL (`tests/on_postgres.rs`).
+const POSTGRES_BINARY: &str = "on_postgres";
+
+/// The backend the suite runs over: [`BACKEND_VAR`] if set, else `postgres` in the
+/// `on_postgres` binary, else `sqlite`.
 pub fn backend() -> String {
-    std::env::var(BACKEND_VAR).unwrap_or_else(|_| "sqlite".to_owned())
+    if let Ok(named) = std::env::var(BACKEND_VAR) {
+        return named;
+    }
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    if binary.starts_with(POSTGRES_BINARY) {
+        "postgres".to_owned()
+    } else {
+        "sqlite".to_owned()
+    }
 }
 
 /// Opens (creating on first use) the store of the service whose data dir is `data_dir`.
@@ -33,7 +50,16 @@ pub async fn open_store(data_dir: &Path) -> Arc<dyn Store> {
                 .await
                 .expect("the SQLite store opens in the test's data dir")
         }),
-        other => panic!("{BACKEND_VAR}={other:?} is not a backend this suite knows (sqlite)"),
+        // A database of the binary's throwaway cluster, named after the data dir: a restart
+        // on the same data dir finds the same data.
+        "postgres" => Arc::new(
+            PgStore::open(&super::pg::shared().database_for(data_dir))
+                .await
+                .expect("the PostgreSQL store opens in the test's database"),
+        ),
+        other => {
+            panic!("{BACKEND_VAR}={other:?} is not a backend this suite knows (sqlite, postgres)")
+        }
     }
 }
 

@@ -19,6 +19,8 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub mod pg;
+
 pub struct Service {
     pub url: String,
     pub port: u16,
@@ -62,7 +64,7 @@ impl Service {
         let port = listener.local_addr().unwrap().port();
         let store = backend::open_store(&config.data_dir).await;
         let app = App::over(config, store).await.unwrap();
-        let tokens = app.tokens().clone();
+        let tokens = app.tokens().unwrap().clone();
         let (stop, stopped) = oneshot::channel::<()>();
         let handle = tokio::spawn(app.serve(listener, async move {
             let _ = stopped.await;

@@ -1,0 +1,106 @@
+//! Row encoding of the PostgreSQL statements: the same encoding as SQLite's (microsecond
+//! times, serde names, JSON as text), so a row means the same in both backends.
+
+use assent_core::ApprovalAuditEvent;
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Postgres, QueryBuilder, Row};
+
+use super::StoreError;
+
+/// Microseconds since the epoch.
+pub fn micros(at: DateTime<Utc>) -> i64 {
+    at.timestamp_micros()
+}
+
+pub fn from_micros(us: i64) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::from_timestamp_micros(us).ok_or_else(|| StoreError::Corrupt(format!("time {us}")))
+}
+
+pub fn opt_from_micros(us: Option<i64>) -> Result<Option<DateTime<Utc>>, StoreError> {
+    us.map(from_micros).transpose()
+}
+
+/// The serde name of a unit enum value (`approved_once`, `run`, …).
+pub fn name_of<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    match serde_json::to_value(value)? {
+        serde_json::Value::String(name) => Ok(name),
+        other => Err(StoreError::Corrupt(format!("not a name: {other}"))),
+    }
+}
+
+pub fn parse_name<T: DeserializeOwned>(name: &str) -> Result<T, StoreError> {
+    Ok(serde_json::from_value(serde_json::Value::String(
+        name.to_owned(),
+    ))?)
+}
+
+pub fn json_col<T: DeserializeOwned>(row: &PgRow, col: &str) -> Result<T, StoreError> {
+    let text: String = row.try_get(col)?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+pub async fn insert_audit(
+    conn: &mut PgConnection,
+    audit: &ApprovalAuditEvent,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&audit.event_id)
+    .bind(micros(audit.timestamp))
+    .bind(&audit.run_id)
+    .bind(name_of(&audit.decision)?)
+    .bind(serde_json::to_string(audit)?)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Audit rows per multi-row INSERT.
+const AUDITS_PER_INSERT: usize = 128;
+
+/// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement.
+pub async fn insert_audits(
+    conn: &mut PgConnection,
+    audits: &[ApprovalAuditEvent],
+) -> Result<(), StoreError> {
+    for chunk in audits.chunks(AUDITS_PER_INSERT) {
+        match chunk {
+            [one] => insert_audit(conn, one).await?,
+            many => insert_audit_chunk(conn, many).await?,
+        }
+    }
+    Ok(())
+}
+
+async fn insert_audit_chunk(
+    conn: &mut PgConnection,
+    audits: &[ApprovalAuditEvent],
+) -> Result<(), StoreError> {
+    let mut rows = Vec::with_capacity(audits.len());
+    for audit in audits {
+        rows.push((
+            audit.event_id.as_str(),
+            micros(audit.timestamp),
+            audit.run_id.as_str(),
+            name_of(&audit.decision)?,
+            serde_json::to_string(audit)?,
+        ));
+    }
+    let mut insert = QueryBuilder::<Postgres>::new(
+        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) ",
+    );
+    insert.push_values(&rows, |mut b, row| {
+        b.push_bind(row.0)
+            .push_bind(row.1)
+            .push_bind(row.2)
+            .push_bind(&row.3)
+            .push_bind(&row.4);
+    });
+    insert.build().execute(conn).await?;
+    Ok(())
+}

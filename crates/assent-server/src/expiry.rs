@@ -1,8 +1,8 @@
 //! The expiry sweeper. It does not tick: it sleeps until the earliest deadline of a pending
 //! approval or an unannounced grant, is woken sooner when something with an earlier deadline
-//! is created (or a fake clock is moved), and with nothing pending it sleeps until the safety
-//! cap. Expiry is also checked on every match, so the sweeper only makes expiry *visible*
-//! (events, audit, fallbacks) without anyone asking.
+//! is created (or a fake clock is moved, or another replica commits events), and with nothing
+//! pending it sleeps until the safety cap. Expiry is also checked on every match, so the
+//! sweeper only makes expiry *visible* (events, audit, fallbacks) without anyone asking.
 
 use std::future::pending;
 use std::sync::{Mutex, PoisonError};
@@ -53,6 +53,9 @@ impl Deadlines {
 pub async fn sweep(state: AppState, cap: Duration) {
     let shared = &state.inner;
     let mut clock_moves = shared.clock.moves();
+    // Another replica's commits (a team's service) can make earlier deadlines too: its events
+    // reach this replica's bus, and the sweeper looks again.
+    let mut committed = Some(shared.store.events().watch());
     loop {
         // From here until the plan is set, any new deadline wakes the next sleep.
         shared.deadlines.plan(None);
@@ -70,7 +73,21 @@ pub async fn sweep(state: AppState, cap: Duration) {
             () = tokio::time::sleep(wait) => {}
             () = shared.deadlines.wake.notified() => {}
             () = moved(&mut clock_moves) => {}
+            () = grew(&mut committed) => {}
         }
+    }
+}
+
+/// Resolves when the event log grows; never once its bus is gone.
+async fn grew(committed: &mut Option<watch::Receiver<i64>>) {
+    match committed {
+        Some(receiver) => {
+            if receiver.changed().await.is_err() {
+                *committed = None;
+                pending::<()>().await;
+            }
+        }
+        None => pending::<()>().await,
     }
 }
 

@@ -224,3 +224,75 @@ async fn concurrent_writes_on_two_replicas_reach_every_stream_in_id_order_withou
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test]
+async fn once_is_one_execution_when_the_gate_waits_on_another_replica() {
+    let (a, b) = two_replicas().await;
+    let push = shell("r-once", "git push origin main", "unknown", None);
+    let ask = a.submit(&push).await;
+    assert_eq!(ask["status"], "pending", "a person decides a push: {ask}");
+    let id = ask["approval_id"].as_str().unwrap().to_owned();
+    let path = format!("/v1/approvals/{id}?wait=30");
+    let gate = a.get(&path, &a.requester);
+    let decide = async {
+        // The ready signal: replica A counts the gate as waiting (bounded, never a sleep).
+        let ready = async {
+            while a.approval(&id).await["agents_waiting"] != 1 {
+                tokio::task::yield_now().await;
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), ready)
+            .await
+            .expect("the waiting gate is counted on A");
+        b.decide(
+            &id,
+            &json!({"decision":"approve","scope":"once","expires_in_seconds":600}),
+        )
+        .await
+    };
+    let ((_, answered), (status, decided)) = tokio::join!(gate, decide);
+    assert_eq!(status, StatusCode::OK, "{decided}");
+    assert_eq!(
+        answered["status"], "approved_once",
+        "the gate waiting on A got the approval made on B"
+    );
+    let later = b.submit(&push).await;
+    assert_eq!(
+        later["status"], "pending",
+        "the gate on A ran the one execution, so a later identical push is asked again \
+         on any replica, not covered by the spent grant: {later}"
+    );
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test]
+async fn a_prompt_opened_on_a_replica_that_stopped_times_out_on_another() {
+    // The machine's clock (nothing moves it by hand), a one-second approval timeout and an
+    // hour-long safety cap: B's sweeper, asleep with nothing pending, only looks again in time
+    // because A's commit reached B's bus.
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let clock = Arc::new(assent_server::FakeClock::new(start_time()));
+    let real_time = |config: &mut assent_server::Config| {
+        config.clock = Arc::new(assent_server::SystemClock);
+        config.policy.approval_timeout_seconds = 1;
+    };
+    let a = Service::start_in(dir.clone(), clock.clone(), real_time).await;
+    let b = Service::start_in(dir, clock, real_time).await;
+    let mut stream_b = b.events(None).await;
+    let ask = a.submit(&maven("r-died")).await;
+    assert_eq!(ask["status"], "pending", "a person decides maven: {ask}");
+    a.stop().await;
+    let seen = until_settled(&mut stream_b).await;
+    assert_eq!(
+        seen.last().map(|(_, kind)| kind.as_str()),
+        Some("approval.settled"),
+        "the prompt of the stopped replica A timed out on B: {seen:?}"
+    );
+    let settled = b.approval(ask["approval_id"].as_str().unwrap()).await;
+    assert_eq!(
+        settled["resolution"], "timed_out",
+        "at its deadline, by B's sweeper: {settled}"
+    );
+    b.stop().await;
+}

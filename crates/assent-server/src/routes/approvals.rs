@@ -97,8 +97,7 @@ async fn wait_for_settlement(
 ) -> Result<Approval, ApiError> {
     let deadline = Instant::now() + wait;
     // A waiting agent is a gate that will run the action once it is approved.
-    let _waiting =
-        (!caller.0.is_person() && !wait.is_zero()).then(|| state.inner.waiters.enter(id));
+    let gate = (!caller.0.is_person() && !wait.is_zero()).then(|| state.inner.waiters.enter(id));
     let mut changes = state.inner.store.events().watch();
     let mut shutdown = state.inner.shutdown.clone();
     loop {
@@ -107,7 +106,20 @@ async fn wait_for_settlement(
             .await?
             .filter(|record| caller.may_read(&record.requester))
             .ok_or_else(|| ApiError::NotFound(format!("no approval {id}")))?;
-        if record.approval.status != ApprovalStatus::Requested || Instant::now() >= deadline {
+        if record.approval.status != ApprovalStatus::Requested {
+            if gate.is_some() {
+                // This gate runs what was approved: a "once" grant's use is its, even when
+                // another replica settled (that one could not count this gate as waiting).
+                let now = state.inner.clock.now();
+                state
+                    .inner
+                    .workflow
+                    .gate_answered(&record.approval, now)
+                    .await?;
+            }
+            return Ok(record.approval);
+        }
+        if Instant::now() >= deadline {
             return Ok(record.approval);
         }
         tokio::select! {

@@ -13,6 +13,7 @@ mod revoke;
 mod settle;
 mod submit;
 mod vote;
+mod waited;
 
 use std::sync::Arc;
 
@@ -64,6 +65,16 @@ impl Workflow {
         ground: Ground<'_>,
     ) -> Result<DecisionResponse, DecideError> {
         decide::decide(self.store.as_ref(), record, who, request, ground).await
+    }
+
+    /// A gate waiting on `approval` is answered with it: a "once" approval's one use is that
+    /// gate's execution (see `waited`); true when this call spent it.
+    pub async fn gate_answered(
+        &self,
+        approval: &Approval,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        waited::spend_once(self.store.as_ref(), approval, now).await
     }
 
     /// Revokes a grant; `None` when there is no such grant, `Conflict` when already revoked.

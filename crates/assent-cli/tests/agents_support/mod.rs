@@ -1,0 +1,151 @@
+//! Shared by the real-agent tests: the pinned agent CLIs from `tests/agents` (npm ci), a
+//! private home with Assent installed into it by `assent install`, and the scripted model
+//! ([`model::ModelServer`]) the agent talks to instead of a provider.
+#![allow(dead_code, reason = "each test file uses part of the support")]
+
+pub mod model;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::gate_support::{Service, BIN};
+
+/// Where the pinned agent CLIs are installed (`npm ci` in `tests/agents`).
+pub fn agents_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/agents")
+}
+
+/// The pinned agent binary `name` (`claude`, `codex`), or a failure saying how to install it:
+/// a missing agent is a failed test, never a skipped one.
+pub fn agent_bin(name: &str, version: &str) -> PathBuf {
+    let bin = agents_dir().join("node_modules/.bin").join(name);
+    assert!(
+        bin.exists(),
+        "the real {name} CLI is not installed at {}: run `bash scripts/deps.d/30-agents.sh` \
+         (npm ci in tests/agents)",
+        bin.display()
+    );
+    let out = Command::new(&bin).arg("--version").output().unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        printed.contains(version),
+        "the tests are written against {name} {version}, found {printed:?}: run \
+         `bash scripts/deps.d/30-agents.sh` (npm ci in tests/agents)"
+    );
+    bin
+}
+
+/// A private home with a git work tree and an `assent` the hooks name (`home/bin/assent`, a
+/// link to the binary under test, so a test can remove it).
+pub struct Home {
+    pub tmp: tempfile::TempDir,
+    pub project: PathBuf,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        let git = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(&project)
+            .status()
+            .unwrap();
+        assert!(git.success(), "git init for the agent's work tree");
+        std::fs::create_dir_all(tmp.path().join("bin")).unwrap();
+        std::os::unix::fs::symlink(BIN, tmp.path().join("bin/assent")).unwrap();
+        Home { tmp, project }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// The installed `assent` the hooks run.
+    pub fn assent(&self) -> PathBuf {
+        self.tmp.path().join("bin/assent")
+    }
+
+    /// `assent install <agent> --bin <home>/bin/assent --wait <wait>` as this home's user.
+    pub fn install(&self, agent: &str, wait: &str) {
+        let out = Command::new(BIN)
+            .args(["install", agent, "--wait", wait, "--bin"])
+            .arg(self.assent())
+            .env("HOME", self.path())
+            .env("CODEX_HOME", self.path().join(".codex"))
+            .env("PATH", self.path().join("bin"))
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .current_dir(&self.project)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "assent install {agent}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The environment every agent run gets: this home, the service, no outside config.
+    pub fn command(&self, bin: &Path, service: &Service) -> Command {
+        let mut cmd = Command::new(bin);
+        cmd.current_dir(&self.project)
+            .env_clear()
+            .env("HOME", self.path())
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/local/bin:/usr/bin:/bin",
+                    self.path().join("bin").display()
+                ),
+            )
+            .env("LANG", "C.UTF-8")
+            .env("ASSENT_URL", &service.url)
+            .env("ASSENT_TOKEN", &service.requester)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+}
+
+/// What an agent run left: exit code, output, and how long it took.
+#[derive(Debug)]
+pub struct AgentRun {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub took: Duration,
+}
+
+/// Runs `cmd` to the end, failing the test past `limit` (the agent is killed then).
+pub fn run_agent(mut cmd: Command, limit: Duration) -> AgentRun {
+    let started = Instant::now();
+    let mut child = cmd.spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || std::io::read_to_string(stdout).unwrap_or_default());
+    let err = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the agent ran past {limit:?}; stderr: {}",
+                err.join().unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    AgentRun {
+        code: status.code().unwrap_or(-1),
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+        took: started.elapsed(),
+    }
+}

@@ -235,7 +235,7 @@ fn equal_calls_make_one_prompt() {
     ]);
     std::fs::write(s.home.path().join("outside.txt"), "outside-marker-3301\n").unwrap();
     let claude = s.start_claude();
-    let prompt = wait_members(&s.service, 2);
+    let prompt = wait_waiting(&s.service, 2);
     assert_eq!(prompt.len(), 1, "equal calls share one prompt: {prompt:?}");
     approve(&s.service, &prompt[0].approval_id, ScopeKind::Once);
     let run = claude.join().unwrap();
@@ -251,12 +251,12 @@ fn equal_calls_make_one_prompt() {
     );
 }
 
-/// Polls until a prompt has `n` members (both equal calls joined it) or 30 s pass.
-fn wait_members(service: &Service, n: u32) -> Vec<assent_protocol::Approval> {
+/// Polls until `n` gates wait on the first prompt (both equal calls joined it) or 30 s pass.
+fn wait_waiting(service: &Service, n: u32) -> Vec<assent_protocol::Approval> {
     let until = std::time::Instant::now() + Duration::from_secs(30);
     loop {
         let pending = wait_pending(service, 1);
-        if pending[0].count >= n || std::time::Instant::now() > until {
+        if pending[0].agents_waiting >= n || std::time::Instant::now() > until {
             return pending;
         }
         std::thread::sleep(Duration::from_millis(20));

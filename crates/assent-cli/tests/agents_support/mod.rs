@@ -4,6 +4,7 @@
 #![allow(dead_code, reason = "each test file uses part of the support")]
 
 pub mod model;
+pub mod responses;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -31,9 +31,11 @@ pub struct Seen {
 }
 
 #[derive(Default)]
-struct Shared {
-    script: Vec<Vec<Block>>,
-    seen: Vec<Seen>,
+pub(super) struct Shared {
+    pub(super) script: Vec<Vec<Block>>,
+    pub(super) seen: Vec<Seen>,
+    /// Main-conversation requests of the Responses API answered so far (Codex's turns).
+    pub(super) responses_turns: usize,
 }
 
 /// The running server; stopped when dropped (its runtime thread ends with the process).
@@ -49,7 +51,7 @@ impl ModelServer {
     pub fn start(script: Vec<Vec<Block>>) -> ModelServer {
         let shared = Arc::new(Mutex::new(Shared {
             script,
-            seen: Vec::new(),
+            ..Shared::default()
         }));
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
@@ -106,6 +108,11 @@ impl ModelServer {
                 }
             }
         }
+        for item in last["input"].as_array().cloned().unwrap_or_default() {
+            if item["type"] == "function_call_output" {
+                out.push(text_of(&item["output"]));
+            }
+        }
         out
     }
 
@@ -139,11 +146,14 @@ fn text_of(content: &Value) -> String {
     }
 }
 
-/// The agent's main conversation offers its tools (Bash among them); side requests do not.
-fn is_main(body: &Value) -> bool {
-    body["tools"]
-        .as_array()
-        .is_some_and(|tools| tools.iter().any(|t| t["name"] == "Bash"))
+/// The agent's main conversation offers its shell tool (Claude Code's `Bash`, Codex's
+/// `exec_command`); side requests (titles, Codex's automatic reviewer) are not it.
+pub(super) fn is_main(body: &Value) -> bool {
+    body["tools"].as_array().is_some_and(|tools| {
+        tools
+            .iter()
+            .any(|t| t["name"] == "Bash" || t["name"] == "exec_command")
+    }) && !super::responses::is_reviewer(body)
 }
 
 async fn answer(
@@ -155,6 +165,9 @@ async fn answer(
 ) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let path = uri.path().to_owned();
+    if path.ends_with("/responses") {
+        return super::responses::answer(&shared, method.as_str(), path, body);
+    }
     let blocks = {
         let mut shared = shared.lock().unwrap();
         shared.seen.push(Seen {

@@ -89,6 +89,54 @@ impl Home {
         );
     }
 
+    /// A `curl` on the agents' `PATH` printing `script`: had a `curl … | sh` run, `script` ran.
+    pub fn curl_piping(&self, script: &str) {
+        let curl = self.path().join("bin/curl");
+        std::fs::write(&curl, format!("#!/bin/sh\necho '{script}'\n")).unwrap();
+        std::fs::set_permissions(&curl, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+
+    /// A bare remote `origin` (returned) and a commit on `main` in the project, so
+    /// `git push origin main` can succeed.
+    pub fn with_remote(&self) -> PathBuf {
+        let remote = self.path().join("origin.git");
+        self.git(
+            &["init", "-q", "--bare"],
+            &remote.to_string_lossy(),
+            self.path(),
+        );
+        let commit = [
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.org",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+        ];
+        self.git(&["checkout", "-q", "-b"], "main", &self.project);
+        self.git(&commit, "first", &self.project);
+        self.git(
+            &["remote", "add", "origin"],
+            &remote.to_string_lossy(),
+            &self.project,
+        );
+        remote
+    }
+
+    fn git(&self, args: &[&str], last: &str, dir: &Path) {
+        let out = Command::new("git")
+            .args(args)
+            .arg(last)
+            .current_dir(dir)
+            .env("HOME", self.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?} {last}: {out:?}");
+    }
+
     /// The environment every agent run gets: this home, the service, no outside config.
     pub fn command(&self, bin: &Path, service: &Service) -> Command {
         let mut cmd = Command::new(bin);
@@ -149,4 +197,35 @@ pub fn run_agent(mut cmd: Command, limit: Duration) -> AgentRun {
         stderr: err.join().unwrap_or_default(),
         took: started.elapsed(),
     }
+}
+
+/// Whether `git push origin main` reached the bare `remote`.
+pub fn remote_has_main(remote: &Path) -> bool {
+    Command::new("git")
+        .args(["rev-parse", "--verify", "-q", "refs/heads/main"])
+        .current_dir(remote)
+        .output()
+        .unwrap()
+        .status
+        .success()
+}
+
+/// Polls until `n` gates wait on the first prompt (equal calls joined it) or 30 s pass.
+pub fn wait_waiting(service: &Service, n: u32) -> Vec<assent_protocol::Approval> {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let pending = crate::gate_support::wait_pending(service, 1);
+        if pending[0].agents_waiting >= n || Instant::now() > until {
+            return pending;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether no prompt is open.
+pub fn none_pending(service: &Service) -> bool {
+    crate::gate_support::runtime()
+        .block_on(service.approver_client().pending())
+        .unwrap()
+        .is_empty()
 }

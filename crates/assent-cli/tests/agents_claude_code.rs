@@ -36,7 +36,12 @@ struct Setup {
 fn setup(script: Vec<Vec<Block>>) -> Setup {
     let service = Service::start();
     let home = Home::new();
-    home.install("claude-code", "60");
+    home.put_on_path(&agent_bin("claude", VERSION), "claude");
+    let printed = home.install("claude-code", "60");
+    assert!(
+        printed.contains(&format!("Claude Code {VERSION} honours onFailure")),
+        "assent install reads the real CLI's version and knows it fails closed: {printed}"
+    );
     Setup {
         service,
         home,

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use agents_support::model::{Block, ModelServer};
 use agents_support::*;
-use assent_core::ScopeKind;
+use assent_core::{AuditDecision, ScopeKind};
 use gate_support::*;
 use serde_json::json;
 
@@ -132,6 +132,17 @@ fn a_safe_read_runs_and_its_output_reaches_the_model() {
         s.only_result().contains("safe-marker-8812"),
         "the read ran and the model saw its output: {:?}\n{run:?}",
         s.model.tool_results()
+    );
+    let audit = runtime()
+        .block_on(s.service.approver_client().audit(None, None))
+        .unwrap();
+    assert!(
+        audit.iter().any(|e| e.decision == AuditDecision::Auto),
+        "the PreToolUse gate decided the read (auto): {audit:?}"
+    );
+    assert!(
+        audit.iter().any(|e| e.decision == AuditDecision::Executed),
+        "PostToolUse reported it executed: {audit:?}"
     );
 }
 

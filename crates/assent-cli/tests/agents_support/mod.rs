@@ -69,8 +69,14 @@ impl Home {
         self.tmp.path().join("bin/assent")
     }
 
-    /// `assent install <agent> --bin <home>/bin/assent --wait <wait>` as this home's user.
-    pub fn install(&self, agent: &str, wait: &str) {
+    /// Puts the agent binary `bin` on this home's `PATH` (as `name`), as an installed agent is.
+    pub fn put_on_path(&self, bin: &Path, name: &str) {
+        std::os::unix::fs::symlink(bin, self.path().join("bin").join(name)).unwrap();
+    }
+
+    /// `assent install <agent> --bin <home>/bin/assent --wait <wait>` as this home's user;
+    /// what it printed (stdout, then stderr).
+    pub fn install(&self, agent: &str, wait: &str) -> String {
         let out = Command::new(BIN)
             .args(["install", agent, "--wait", wait, "--bin"])
             .arg(self.assent())
@@ -87,6 +93,11 @@ impl Home {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
     }
 
     /// A `curl` on the agents' `PATH` printing `script`: had a `curl … | sh` run, `script` ran.

@@ -23,7 +23,7 @@ pub fn agent_bin(name: &str, version: &str) -> PathBuf {
     let bin = agents_dir().join("node_modules/.bin").join(name);
     assert!(
         bin.exists(),
-        "the real {name} CLI is not installed at {}: run `bash scripts/deps.d/30-agents.sh` \
+        "the real {name} CLI is not installed at {}: run `bash scripts/deps.d/40-agents.sh` \
          (npm ci in tests/agents)",
         bin.display()
     );
@@ -32,7 +32,7 @@ pub fn agent_bin(name: &str, version: &str) -> PathBuf {
     assert!(
         printed.contains(version),
         "the tests are written against {name} {version}, found {printed:?}: run \
-         `bash scripts/deps.d/30-agents.sh` (npm ci in tests/agents)"
+         `bash scripts/deps.d/40-agents.sh` (npm ci in tests/agents)"
     );
     bin
 }

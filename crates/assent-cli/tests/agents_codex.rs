@@ -227,18 +227,24 @@ fn equal_calls_make_one_prompt() {
 }
 
 #[test]
-fn with_the_assent_binary_gone_codex_fails_open_as_documented() {
+fn with_the_assent_binary_gone_the_hooks_fail_closed() {
     let s = setup(one_call(shell("cat notes.txt")));
-    std::fs::write(s.home.project.join("notes.txt"), "fail-open-marker-5521\n").unwrap();
+    std::fs::write(
+        s.home.project.join("notes.txt"),
+        "fail-closed-marker-5521\n",
+    )
+    .unwrap();
     std::fs::remove_file(s.home.assent()).unwrap();
     let run = s.codex();
     assert!(
-        run.stderr.contains("hook: PreToolUse Failed"),
-        "Codex reports the missing gate as a failed hook: {run:?}"
+        run.stderr.contains("hook: PreToolUse Blocked"),
+        "the shell's `|| exit 2` turns the missing gate into Codex's deny, not a failed hook: {run:?}"
     );
+    let results = s.model.tool_results();
     assert!(
-        s.only_result().contains("fail-open-marker-5521"),
-        "Codex 0.169 still runs the tool without its gate (fails open): {:?}",
-        s.model.tool_results()
+        !results
+            .iter()
+            .any(|r| r.contains("fail-closed-marker-5521")),
+        "the file's content never reaches the model when Assent's gate is gone: {results:?}"
     );
 }

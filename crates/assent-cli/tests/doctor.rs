@@ -125,8 +125,8 @@ fn a_guarded_setup_passes_and_the_canaries_answer() {
     }
     assert_eq!(
         check(&doc, "codex.fail-closed")["status"],
-        "warn",
-        "Codex fails open on a missing command, which is said, but not a failure by itself"
+        "pass",
+        "the installed Codex command ends in `|| exit 2`, so a missing gate is a deny: {doc:#}"
     );
     assert_eq!(
         check(&doc, "claude-code.binary")["status"],

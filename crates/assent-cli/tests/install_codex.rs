@@ -83,7 +83,7 @@ fn install_args() -> Vec<&'static str> {
 }
 
 fn command() -> String {
-    format!("{BIN} gate codex --wait 120")
+    format!("{BIN} gate codex --wait 120 || exit 2")
 }
 
 /// Codex's trust hash of a one-handler group, computed here as CODEX.md describes it.

@@ -9,7 +9,7 @@ use toml_edit::{DocumentMut, Item, Table};
 
 use super::report::Check;
 use crate::install::codex_toml::{self, trusted_hash, SESSION_END_TIMEOUT};
-use crate::install::hooks::{self as claude, is_gate_hook, ON_FAILURE};
+use crate::install::hooks::{self as claude, is_gate_hook, ON_FAILURE, SHELL_FAIL_CLOSED};
 
 /// Whether a program can be run: `Err(why)` when it is missing or not executable;
 /// `Ok(Some(dir))` when it runs but is a build output under `dir`.
@@ -127,13 +127,32 @@ pub fn codex(
     }
     checks.push(trust_check(&untrusted));
     checks.extend(binaries("codex.binary", &commands, runs, fix));
-    checks.push(Check::warn(
-        "codex.fail-closed",
-        "Codex runs the tool when a hook command is missing or fails to start (it fails open)",
-        "keep the binary the hooks name in place; after moving or upgrading assent, re-run \
-         `assent install codex` and `assent doctor`",
-    ));
+    checks.push(codex_fail_closed(&commands));
     Found { checks, commands }
+}
+
+/// Codex runs the tool after a failed hook (a missing binary, a crash): the installed command
+/// ends in `|| exit 2` so the shell denies instead. Older installs lack it.
+fn codex_fail_closed(commands: &[String]) -> Check {
+    let open: Vec<&str> = commands
+        .iter()
+        .filter(|c| !c.trim_end().ends_with(SHELL_FAIL_CLOSED.trim()))
+        .map(String::as_str)
+        .collect();
+    if open.is_empty() {
+        return Check::pass(
+            "codex.fail-closed",
+            "the hook command denies when the gate cannot start (`|| exit 2`)",
+        );
+    }
+    Check::warn(
+        "codex.fail-closed",
+        format!(
+            "{} has no `|| exit 2`: if that binary goes missing, Codex runs the tool (it fails open)",
+            open.join(", ")
+        ),
+        "re-run `assent install codex` (it writes the command with `|| exit 2` and re-trusts it)",
+    )
 }
 
 fn trust_check(untrusted: &[&str]) -> Check {

@@ -102,7 +102,8 @@ impl Config {
 pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
     let bin = binary::hook_binary(args.bin.as_deref())?;
     let (hooks_path, user_path) = paths(&args.target)?;
-    let command = hooks::agent_gate_command("codex", &bin, args.wait, args.on_unavailable);
+    let gate = hooks::agent_gate_command("codex", &bin, args.wait, args.on_unavailable);
+    let command = format!("{gate}{}", hooks::SHELL_FAIL_CLOSED);
     let timeout = args.wait.as_secs() + TIMEOUT_MARGIN_SECONDS;
     let source = hooks_path.to_string_lossy().into_owned();
 

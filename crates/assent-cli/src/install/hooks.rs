@@ -28,6 +28,11 @@ pub fn gate_command(bin: &Path, wait: Duration, on_unavailable: OnUnavailable) -
     agent_gate_command("claude-code", bin, wait, on_unavailable)
 }
 
+/// Appended to Codex's hook command, which Codex runs through a shell: when the gate cannot
+/// start (its binary moved or deleted) or crashes, the shell's status becomes 2, Codex's deny,
+/// instead of a failed hook (Codex runs the tool after a failed hook: it fails open).
+pub const SHELL_FAIL_CLOSED: &str = " || exit 2";
+
 /// `BIN gate AGENT --wait S [--on-unavailable ask]`, the binary quoted for a shell.
 pub fn agent_gate_command(
     agent: &str,

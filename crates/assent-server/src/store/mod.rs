@@ -4,6 +4,7 @@
 //! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
 //! `crate::workflow`. See `README-rows.md` in this folder.
 
+mod codec;
 mod pg;
 mod pg_actions;
 mod pg_approvals;

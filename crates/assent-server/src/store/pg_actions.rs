@@ -2,21 +2,13 @@
 
 use sqlx::{PgConnection, Postgres, QueryBuilder, Row};
 
-use super::pg_rows::{json_col, micros, name_of};
+use super::codec::EncodedAction;
+use super::pg_rows::{json_col, micros};
 use super::rows::{ActionRow, KeyedAnswer};
 use super::StoreError;
 
 /// Rows per multi-row INSERT (17 columns × 128 stays far below SQLite's variable limit).
 const ROWS_PER_INSERT: usize = 128;
-
-/// An action row with its enums and answer encoded for PostgreSQL.
-struct Encoded<'a> {
-    row: &'a ActionRow,
-    decision: String,
-    status: String,
-    response: String,
-    action_kind: String,
-}
 
 /// Writes `rows`, up to [`ROWS_PER_INSERT`] per statement. A reused idempotency key is a
 /// `Conflict`.
@@ -31,16 +23,10 @@ async fn insert_chunk(conn: &mut PgConnection, rows: &[ActionRow]) -> Result<(),
     if rows.is_empty() {
         return Ok(());
     }
-    let mut encoded = Vec::with_capacity(rows.len());
-    for row in rows {
-        encoded.push(Encoded {
-            row,
-            decision: name_of(&row.decision)?,
-            status: name_of(&row.status)?,
-            response: serde_json::to_string(&row.response)?,
-            action_kind: name_of(&row.action_kind)?,
-        });
-    }
+    let encoded = rows
+        .iter()
+        .map(EncodedAction::of)
+        .collect::<Result<Vec<_>, _>>()?;
     let mut insert = QueryBuilder::<Postgres>::new(
         "INSERT INTO actions (id, requester, idempotency_key, body_hash, run_id, task_id, \
          action_hash, decision, status, approval_id, batch_position, grant_id, command_line, \

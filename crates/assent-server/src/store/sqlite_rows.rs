@@ -4,38 +4,11 @@ use assent_core::ApprovalAuditEvent;
 use assent_protocol::{Event, EventEnvelope};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
+pub use super::codec::{from_micros, micros, name_of, opt_from_micros, parse_name};
 use super::StoreError;
-
-/// Microseconds since the epoch: sortable and portable.
-pub fn micros(at: DateTime<Utc>) -> i64 {
-    at.timestamp_micros()
-}
-
-pub fn from_micros(us: i64) -> Result<DateTime<Utc>, StoreError> {
-    DateTime::from_timestamp_micros(us).ok_or_else(|| StoreError::Corrupt(format!("time {us}")))
-}
-
-pub fn opt_from_micros(us: Option<i64>) -> Result<Option<DateTime<Utc>>, StoreError> {
-    us.map(from_micros).transpose()
-}
-
-/// The serde name of a unit enum value (`approved_once`, `run`, …).
-pub fn name_of<T: Serialize>(value: &T) -> Result<String, StoreError> {
-    match serde_json::to_value(value)? {
-        serde_json::Value::String(name) => Ok(name),
-        other => Err(StoreError::Corrupt(format!("not a name: {other}"))),
-    }
-}
-
-pub fn parse_name<T: DeserializeOwned>(name: &str) -> Result<T, StoreError> {
-    Ok(serde_json::from_value(serde_json::Value::String(
-        name.to_owned(),
-    ))?)
-}
 
 pub fn json_col<T: DeserializeOwned>(row: &SqliteRow, col: &str) -> Result<T, StoreError> {
     let text: String = row.try_get(col)?;

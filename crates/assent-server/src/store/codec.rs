@@ -1,0 +1,58 @@
+//! How both backends encode a row's values: times as microseconds since the epoch (sortable
+//! and portable), enums by their serde names, documents as JSON text. One encoding, so a row
+//! means the same in SQLite and PostgreSQL.
+
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::rows::ActionRow;
+use super::StoreError;
+
+/// Microseconds since the epoch.
+pub fn micros(at: DateTime<Utc>) -> i64 {
+    at.timestamp_micros()
+}
+
+pub fn from_micros(us: i64) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::from_timestamp_micros(us).ok_or_else(|| StoreError::Corrupt(format!("time {us}")))
+}
+
+pub fn opt_from_micros(us: Option<i64>) -> Result<Option<DateTime<Utc>>, StoreError> {
+    us.map(from_micros).transpose()
+}
+
+/// The serde name of a unit enum value (`approved_once`, `run`, …).
+pub fn name_of<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    match serde_json::to_value(value)? {
+        serde_json::Value::String(name) => Ok(name),
+        other => Err(StoreError::Corrupt(format!("not a name: {other}"))),
+    }
+}
+
+pub fn parse_name<T: DeserializeOwned>(name: &str) -> Result<T, StoreError> {
+    Ok(serde_json::from_value(serde_json::Value::String(
+        name.to_owned(),
+    ))?)
+}
+
+/// An action row with its enums and first answer encoded, ready to bind.
+pub struct EncodedAction<'a> {
+    pub row: &'a ActionRow,
+    pub decision: String,
+    pub status: String,
+    pub response: String,
+    pub action_kind: String,
+}
+
+impl<'a> EncodedAction<'a> {
+    pub fn of(row: &'a ActionRow) -> Result<EncodedAction<'a>, StoreError> {
+        Ok(EncodedAction {
+            row,
+            decision: name_of(&row.decision)?,
+            status: name_of(&row.status)?,
+            response: serde_json::to_string(&row.response)?,
+            action_kind: name_of(&row.action_kind)?,
+        })
+    }
+}

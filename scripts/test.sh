@@ -3,6 +3,8 @@
 # suite in scripts/test.d/ (UI, end-to-end). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A one-shot build gains nothing from incremental caches; they would double the target dir.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 if [ -f ui/package.json ]; then
   # The desktop crate embeds ui/dist at compile time, so the UI is built before any cargo step.

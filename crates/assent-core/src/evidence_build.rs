@@ -74,6 +74,7 @@ pub(crate) fn build(
             .as_ref()
             .map(|p| format!("touches the secret file {p} (its content is never shown)")),
         suspicious_text,
+        detail: crate::evidence::EvidenceDetail::Tool,
     }
 }
 

@@ -60,7 +60,10 @@ pub use authority::{
 pub use canon::{action_hash, canonical_json, canonicalize, CanonError, CanonicalAction};
 pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};
-pub use evidence::ApprovalEvidence;
+pub use evidence::{
+    ApprovalEvidence, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag, DiffPacket,
+    EvidenceDetail, FileChange, PrPacket,
+};
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};
@@ -71,7 +74,7 @@ pub use policy::{
     Approvals, CommandProfile, DenyMemory, Lifetimes, PipeToShell, Policy, PolicyError,
 };
 pub use quick::{quick_decisions, QuickDecision};
-pub use request::{Action, ActionContext, ActionRequest, EditText, MAX_EDIT_BYTES};
+pub use request::{Action, ActionContext, ActionRequest, EditText, MAX_DIFF_BYTES, MAX_EDIT_BYTES};
 pub use scope::ScopeError;
 pub use shell_word::{has_suspicious_chars, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};

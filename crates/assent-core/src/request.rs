@@ -57,8 +57,17 @@ pub struct ActionContext {
     pub repo_trust: Option<RepoTrust>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_sha: Option<String>,
+    /// The SHA-256 (hex) of `diff` when the caller sends one, else of the edit's content:
+    /// a grant covers this exact change only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff_fingerprint: Option<String>,
+    /// The change as a unified diff (`--- a/path` / `+++ b/path` hunks), computed by the gate
+    /// from the tool input against the file on disk, at most [`MAX_DIFF_BYTES`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// What the agent reports of its own verification ("cargo test: 212 passed"), if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification_status: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_risk: Option<RiskLevel>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -69,6 +78,9 @@ pub struct ActionContext {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<EditText>,
 }
+
+/// Longest unified diff a request may carry (bytes); gates cut longer ones and say so.
+pub const MAX_DIFF_BYTES: usize = 256 * 1024;
 
 /// Longest `old` or `new` text of an [`EditText`] (bytes); the gate cuts longer ones.
 pub const MAX_EDIT_BYTES: usize = 64 * 1024;

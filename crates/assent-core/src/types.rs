@@ -129,6 +129,57 @@ pub enum FallbackOnTimeout {
     CancelRun,
 }
 
+/// What kind of decision an approval asks for (the seed's section 9). Every approval has one;
+/// it is its evidence's `type`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalType {
+    /// One tool call: a command, a file read or write, a fetch, an MCP call.
+    #[default]
+    Tool,
+    /// A code change that needs review before it counts (CI, security, dependency files, wide
+    /// or test-deleting edits).
+    Diff,
+    /// Publishing: a pull request or a push of a branch to a remote.
+    Pr,
+    /// Use of a credential capability (never the secret itself).
+    Credential,
+    /// A run that must be approved before it starts acting.
+    PreRun,
+    /// Going past a policy finding further than a normal grant may.
+    Exception,
+    /// A fleet campaign or one of its stages.
+    Fleet,
+}
+
+impl ApprovalType {
+    /// The wire name (`tool`, `pre_run`…).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalType::Tool => "tool",
+            ApprovalType::Diff => "diff",
+            ApprovalType::Pr => "pr",
+            ApprovalType::Credential => "credential",
+            ApprovalType::PreRun => "pre_run",
+            ApprovalType::Exception => "exception",
+            ApprovalType::Fleet => "fleet",
+        }
+    }
+}
+
 /// The seed's path risk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

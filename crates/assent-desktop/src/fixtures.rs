@@ -39,6 +39,7 @@ pub fn approval(id: &str) -> Approval {
         repo: Some("shop".to_owned()),
         requested_by: RequestedBy::Agent,
         action_kind: ActionKind::Shell,
+        approval_type: assent_core::ApprovalType::Tool,
         status: ApprovalStatus::Requested,
         resolution: None,
         decision: Decision::Ask,

@@ -1,6 +1,6 @@
 use assent_core::{
-    ActionKind, ApprovalEvidence, ApprovalStatus, Decision, FallbackOnTimeout, RequestedBy,
-    RiskLevel, Role, ScopeKind,
+    ActionKind, ApprovalEvidence, ApprovalStatus, ApprovalType, Decision, FallbackOnTimeout,
+    RequestedBy, RiskLevel, Role, ScopeKind,
 };
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -20,6 +20,9 @@ pub struct Approval {
     pub requested_by: RequestedBy,
     #[schema(value_type = String)]
     pub action_kind: ActionKind,
+    /// What kind of decision this is; always `evidence.type`.
+    #[serde(default)]
+    pub approval_type: ApprovalType,
     /// One of the nine approval states; `requested` is pending.
     #[schema(value_type = String, example = "requested")]
     pub status: ApprovalStatus,
@@ -39,7 +42,6 @@ pub struct Approval {
     pub required_role: Option<Role>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
-    #[schema(value_type = Object)]
     pub evidence: ApprovalEvidence,
     #[schema(value_type = Vec<String>)]
     pub offered_scopes: Vec<ScopeKind>,

@@ -140,6 +140,7 @@ async fn record_of(
         repo: detail.repo,
         requested_by: detail.requested_by,
         action_kind: detail.action_kind,
+        approval_type: detail.evidence.approval_type(),
         status: parse_name(&row.try_get::<String, _>("status")?)?,
         resolution: resolution.as_deref().map(parse_name).transpose()?,
         decision: detail.decision,

@@ -28,6 +28,7 @@ pub mod grant_index;
 pub mod hook;
 pub mod hook_codex;
 pub mod links;
+pub mod mask;
 pub mod matching;
 pub mod own_places;
 mod own_routes;

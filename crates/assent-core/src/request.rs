@@ -65,6 +65,10 @@ pub struct ActionContext {
     /// from the tool input against the file on disk, at most [`MAX_DIFF_BYTES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
+    /// What the gate could not put in `diff` and why ("binary file: logo.png", "the file
+    /// vanished before the hook read it", "diff cut at 256 KiB"), shown as evidence notes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diff_notes: Vec<String>,
     /// What the agent reports of its own verification ("cargo test: 212 passed"), if anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verification_status: Option<String>,

@@ -17,6 +17,10 @@ pub struct Grant {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     pub created_by_role: Option<assent_core::Role>,
+    /// Why it stopped covering when the action it was bound to changed under it (status
+    /// `invalidated`), e.g. "base commit changed abc123 → def456".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalidated_reason: Option<String>,
     /// Who revoked it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revoked_by: Option<String>,

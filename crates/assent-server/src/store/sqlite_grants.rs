@@ -47,6 +47,7 @@ fn wire_grant(row: &SqliteRow, now: DateTime<Utc>) -> Result<Grant, StoreError> 
         revoke_reason: row.try_get("revoke_reason")?,
         summary: row.try_get("summary")?,
         created_by_role: role.as_deref().map(parse_name).transpose()?,
+        invalidated_reason: None,
         revoked_by: row.try_get("revoked_by")?,
     })
 }

@@ -87,6 +87,7 @@ fn bench(c: &mut Criterion) {
             revocable: true,
             revoked_at: None,
             policy_version: policy.version().to_owned(),
+            invalidated_at: None,
         });
     }
     let hit_req = request("run-hit", "mvn -B test");
@@ -107,6 +108,7 @@ fn bench(c: &mut Criterion) {
         revocable: true,
         revoked_at: None,
         policy_version: policy.version().to_owned(),
+        invalidated_at: None,
     });
     let later_req = request("run-hit", "mvn verify");
     let later_eval = evaluate(&policy, &later_req, &env).unwrap();

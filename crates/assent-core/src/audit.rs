@@ -15,6 +15,8 @@ pub enum AuditDecision {
     Blocked,
     Expired,
     Revoked,
+    /// A grant stopped counting because what it was bound to moved (base commit, diff).
+    Invalidated,
     /// A grant covered an action and one of its uses was consumed.
     Used,
     /// The agent reported the action as executed (coverage check).

@@ -310,9 +310,20 @@ struct BatchKey<'a> {
 
 /// Same run, same profile (or the same action when there is none), same constraints.
 fn batch_key(request: &ActionRequest, decision: &RiskDecision, hash: &str) -> String {
+    batch_key_at(request, decision, hash, request.context.base_sha.as_deref())
+}
+
+/// The batch key of `request` (action hash `hash`) were it at base commit `base_sha`: how
+/// grant invalidation recognises a run grant's requests after the repository moved.
+pub(crate) fn batch_key_at(
+    request: &ActionRequest,
+    decision: &RiskDecision,
+    hash: &str,
+    base_sha: Option<&str>,
+) -> String {
     let key = BatchKey {
         action_hash: decision.profile.is_none().then_some(hash),
-        base_sha: request.context.base_sha.as_deref(),
+        base_sha,
         profile: decision.profile.as_deref(),
         repo: request.context.repo.as_deref(),
         run_id: &request.run_id,

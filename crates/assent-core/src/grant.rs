@@ -57,6 +57,10 @@ pub struct ApprovalGrant {
     pub revocable: bool,
     pub revoked_at: Option<DateTime<Utc>>,
     pub policy_version: String,
+    /// When it stopped counting because what it was bound to moved (its base commit or its
+    /// diff, see [`ApprovalGrant::moved_by`]); it never covers again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalidated_at: Option<DateTime<Utc>>,
 }
 
 /// Where a grant is in its life.
@@ -67,6 +71,8 @@ pub enum GrantStatus {
     Expired,
     Revoked,
     Exhausted,
+    /// What it was bound to changed under it (base commit, diff): it never covers again.
+    Invalidated,
 }
 
 /// Why a grant does not cover an action.
@@ -76,6 +82,8 @@ pub enum NotCovered {
     Expired,
     #[error("the grant was revoked")]
     Revoked,
+    #[error("the grant was invalidated: what it was bound to changed")]
+    Invalidated,
     #[error("the grant has no uses left")]
     Exhausted,
     #[error("the policy changed since the grant was made")]
@@ -87,10 +95,12 @@ pub enum NotCovered {
 }
 
 impl ApprovalGrant {
-    /// Its status at `now`: time, revocation and uses, in that order.
+    /// Its status at `now`: revocation, invalidation, time and uses, in that order.
     pub fn status(&self, now: DateTime<Utc>) -> GrantStatus {
         if self.revoked_at.is_some() {
             GrantStatus::Revoked
+        } else if self.invalidated_at.is_some() {
+            GrantStatus::Invalidated
         } else if now >= self.expires_at {
             GrantStatus::Expired
         } else if self.max_uses.is_some_and(|max| self.used_count >= max) {

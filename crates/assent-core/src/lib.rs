@@ -27,6 +27,7 @@ pub mod grant;
 pub mod grant_index;
 pub mod hook;
 pub mod hook_codex;
+pub mod invalidation;
 pub mod links;
 pub mod mask;
 pub mod matching;
@@ -69,6 +70,7 @@ pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, Not
 pub use grant_index::GrantIndex;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};
 pub use hook_codex::action_from_codex_hook;
+pub use invalidation::Moved;
 pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
 pub use own_places::{OwnPlace, OwnPlaces};
 pub use policy::{

@@ -8,11 +8,46 @@ use crate::paths::{normalize, relative_to};
 use crate::request::ActionRequest;
 use crate::types::{Decision, ScopeKind};
 
+/// The values of a request that move with the repository and the change: compared with a
+/// grant's bound action hash, batch key, base commit and diff fingerprint. As submitted for
+/// [`covers`]; as the request would be at the grant's base commit and diff when asking
+/// whether it is the grant's action moved ([`ApprovalGrant::moved_by`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Moving<'a> {
+    pub action_hash: &'a str,
+    pub batch_key: &'a str,
+    pub base_sha: Option<&'a str>,
+    pub diff_fingerprint: Option<&'a str>,
+}
+
+impl<'a> Moving<'a> {
+    /// The values as submitted.
+    pub fn of(request: &'a ActionRequest, eval: &'a Evaluation) -> Moving<'a> {
+        Moving {
+            action_hash: &eval.action_hash,
+            batch_key: &eval.batch_key,
+            base_sha: request.context.base_sha.as_deref(),
+            diff_fingerprint: request.context.diff_fingerprint.as_deref(),
+        }
+    }
+}
+
 /// See [`ApprovalGrant::covers`].
 pub fn covers(
     grant: &ApprovalGrant,
     request: &ActionRequest,
     eval: &Evaluation,
+    now: DateTime<Utc>,
+) -> Result<(), NotCovered> {
+    covers_as(grant, request, eval, Moving::of(request, eval), now)
+}
+
+/// [`covers`], comparing the bound moving values with `moving`.
+pub(crate) fn covers_as(
+    grant: &ApprovalGrant,
+    request: &ActionRequest,
+    eval: &Evaluation,
+    moving: Moving<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), NotCovered> {
     if eval.decision.decision == Decision::Block {
@@ -23,6 +58,7 @@ pub fn covers(
         GrantStatus::Expired => return Err(NotCovered::Expired),
         GrantStatus::Revoked => return Err(NotCovered::Revoked),
         GrantStatus::Exhausted => return Err(NotCovered::Exhausted),
+        GrantStatus::Invalidated => return Err(NotCovered::Invalidated),
     }
     if grant.policy_version != eval.policy_version {
         return Err(NotCovered::PolicyChanged);
@@ -61,7 +97,7 @@ pub fn covers(
             "anything: org grants are not honoured",
         ));
     }
-    bound_fields(c, request, eval)?;
+    bound_fields(c, request, eval, moving)?;
     if !c.path_patterns.is_empty() {
         paths_match(&c.path_patterns, request, eval)?;
     }
@@ -72,36 +108,34 @@ fn bound_fields(
     c: &GrantConstraints,
     request: &ActionRequest,
     eval: &Evaluation,
+    moving: Moving<'_>,
 ) -> Result<(), NotCovered> {
-    let differs = |bound: &Option<String>, actual: Option<&String>| {
-        bound.as_ref().is_some_and(|b| Some(b) != actual)
+    let differs = |bound: &Option<String>, actual: Option<&str>| {
+        bound.as_deref().is_some_and(|b| Some(b) != actual)
     };
     let ctx = &request.context;
     let checks: [(bool, &'static str); 9] = [
         (
-            differs(&c.action_hash, Some(&eval.action_hash)),
+            differs(&c.action_hash, Some(moving.action_hash)),
             "this exact action",
         ),
         (
-            differs(&c.batch_key, Some(&eval.batch_key)),
+            differs(&c.batch_key, Some(moving.batch_key)),
             "this kind of request",
         ),
         (differs(&c.run_id, Some(&request.run_id)), "this run"),
         (
-            differs(&c.profile, eval.decision.profile.as_ref()),
+            differs(&c.profile, eval.decision.profile.as_deref()),
             "this command profile",
         ),
-        (differs(&c.repo, ctx.repo.as_ref()), "this repository"),
+        (differs(&c.repo, ctx.repo.as_deref()), "this repository"),
+        (differs(&c.base_sha, moving.base_sha), "this base commit"),
         (
-            differs(&c.base_sha, ctx.base_sha.as_ref()),
-            "this base commit",
-        ),
-        (
-            differs(&c.diff_fingerprint, ctx.diff_fingerprint.as_ref()),
+            differs(&c.diff_fingerprint, moving.diff_fingerprint),
             "this diff",
         ),
         (
-            differs(&c.task_type, ctx.task_type.as_ref()),
+            differs(&c.task_type, ctx.task_type.as_deref()),
             "this task type",
         ),
         (

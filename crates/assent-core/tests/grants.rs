@@ -38,6 +38,7 @@ fn grant_for(scope: ScopeKind, req: &ActionRequest, patterns: Option<&[String]>)
         revocable: true,
         revoked_at: None,
         policy_version: e.policy_version,
+        invalidated_at: None,
     }
 }
 

@@ -112,6 +112,7 @@ fn grant(
         revocable: true,
         revoked_at: revoked.then_some(now),
         policy_version: version.into(),
+        invalidated_at: None,
     }
 }
 

@@ -315,6 +315,7 @@ fn grant(
         revocable: true,
         revoked_at: None,
         policy_version: version.to_owned(),
+        invalidated_at: None,
     }
 }
 

@@ -99,7 +99,8 @@ impl Desk {
             Event::GrantCreated { grant }
             | Event::GrantUsed { grant, .. }
             | Event::GrantRevoked { grant }
-            | Event::GrantExpired { grant } => {
+            | Event::GrantExpired { grant }
+            | Event::GrantInvalidated { grant, .. } => {
                 self.grants
                     .insert(grant.grant.grant_id.clone(), grant.clone());
             }

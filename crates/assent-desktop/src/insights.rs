@@ -48,7 +48,8 @@ pub struct InsightEvent {
 
 impl InsightEvent {
     /// The event trimmed; `None` for what no chart counts (grant uses, executions,
-    /// revocations, resumed runs, forgotten denials, policy changes): the bulk of a busy audit.
+    /// revocations, invalidations, resumed runs, forgotten denials, policy changes): the bulk
+    /// of a busy audit.
     fn of(event: ApprovalAuditEvent) -> Option<InsightEvent> {
         match event.decision {
             AuditDecision::Auto
@@ -64,6 +65,7 @@ impl InsightEvent {
                 repo: event.repo,
             }),
             AuditDecision::Revoked
+            | AuditDecision::Invalidated
             | AuditDecision::Used
             | AuditDecision::Executed
             | AuditDecision::Resumed

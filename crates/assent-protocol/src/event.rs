@@ -25,6 +25,10 @@ pub enum Event {
     GrantRevoked { grant: Grant },
     #[serde(rename = "grant.expired")]
     GrantExpired { grant: Grant },
+    /// What the grant was bound to moved (base commit, diff) under the request `action_id`:
+    /// it never covers again (`grant.invalidated_reason` says what changed).
+    #[serde(rename = "grant.invalidated")]
+    GrantInvalidated { grant: Grant, action_id: String },
     #[serde(rename = "run.ended")]
     RunEnded { run_id: String },
     /// A prompt with `fallback_on_timeout = pause` went unanswered: the run's non-auto
@@ -58,6 +62,7 @@ impl Event {
             Event::GrantUsed { .. } => "grant.used",
             Event::GrantRevoked { .. } => "grant.revoked",
             Event::GrantExpired { .. } => "grant.expired",
+            Event::GrantInvalidated { .. } => "grant.invalidated",
             Event::RunEnded { .. } => "run.ended",
             Event::RunPaused { .. } => "run.paused",
             Event::RunResumed { .. } => "run.resumed",

@@ -182,6 +182,7 @@ async fn grant_guards_count_uses_revocations_and_announcements_once() {
         revocable: true,
         revoked_at: None,
         policy_version: "p".to_owned(),
+        invalidated_at: None,
     };
     let mut tx = store.begin().await.unwrap();
     tx.insert_approval(&prompt("ap1", "r1")).await.unwrap();

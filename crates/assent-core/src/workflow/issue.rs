@@ -115,6 +115,7 @@ pub fn issue_grant(
         revocable: true,
         revoked_at: None,
         policy_version: order.eval.policy_version.clone(),
+        invalidated_at: None,
     })
 }
 

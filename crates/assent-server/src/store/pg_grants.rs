@@ -11,7 +11,8 @@ use super::{NewGrant, StoreError};
 
 const COLUMNS: &str = "id, approval_request_id, run_id, scope_kind, action_kinds, constraints, \
     max_uses, used_count, expires_at, revoked_at, revoke_reason, created_at, created_by, \
-    revocable, policy_version, summary, created_by_role, revoked_by";
+    revocable, policy_version, summary, created_by_role, revoked_by, invalidated_at, \
+    invalidated_reason";
 
 fn domain_grant(row: &PgRow) -> Result<ApprovalGrant, StoreError> {
     let count = |col: &str| -> Result<Option<u32>, StoreError> {
@@ -35,6 +36,7 @@ fn domain_grant(row: &PgRow) -> Result<ApprovalGrant, StoreError> {
         revocable: row.try_get::<i64, _>("revocable")? != 0,
         revoked_at: opt_from_micros(row.try_get("revoked_at")?)?,
         policy_version: row.try_get("policy_version")?,
+        invalidated_at: opt_from_micros(row.try_get("invalidated_at")?)?,
     })
 }
 
@@ -47,7 +49,7 @@ fn wire_grant(row: &PgRow, now: DateTime<Utc>) -> Result<Grant, StoreError> {
         revoke_reason: row.try_get("revoke_reason")?,
         summary: row.try_get("summary")?,
         created_by_role: role.as_deref().map(parse_name).transpose()?,
-        invalidated_reason: None,
+        invalidated_reason: row.try_get("invalidated_reason")?,
         revoked_by: row.try_get("revoked_by")?,
     })
 }
@@ -56,7 +58,8 @@ pub async fn insert(conn: &mut PgConnection, new: &NewGrant) -> Result<(), Store
     let g = &new.grant;
     sqlx::query(&format!(
         "INSERT INTO approval_grants ({COLUMNS}) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13, $14, $15, $16, NULL)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13, $14, $15, $16, \
+         NULL, NULL, NULL)"
     ))
     .bind(&g.grant_id)
     .bind(&g.approval_id)
@@ -101,7 +104,7 @@ pub async fn candidates(
 ) -> Result<Vec<ApprovalGrant>, StoreError> {
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM approval_grants \
-         WHERE revoked_at IS NULL AND expires_at > $1 \
+         WHERE revoked_at IS NULL AND invalidated_at IS NULL AND expires_at > $1 \
          AND (max_uses IS NULL OR used_count < max_uses) \
          AND (run_id = $2 OR scope_kind NOT IN ('once', 'run')) \
          ORDER BY created_at"
@@ -121,8 +124,8 @@ pub async fn use_one(
 ) -> Result<bool, StoreError> {
     let used = sqlx::query(
         "UPDATE approval_grants SET used_count = used_count + 1 \
-         WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 \
-         AND (max_uses IS NULL OR used_count < max_uses)",
+         WHERE id = $1 AND revoked_at IS NULL AND invalidated_at IS NULL \
+         AND expires_at > $2 AND (max_uses IS NULL OR used_count < max_uses)",
     )
     .bind(grant_id)
     .bind(micros(now))
@@ -172,6 +175,29 @@ pub async fn revoke(
     Ok(revoked.rows_affected() == 1)
 }
 
+/// Marks a grant still live at `now` invalidated (its expiry is then never announced); false
+/// when it already stopped counting (revoked, invalidated by another request or replica,
+/// expired). The guarded `UPDATE` takes the row's lock: exactly one writer wins.
+pub async fn invalidate(
+    conn: &mut PgConnection,
+    grant_id: &str,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let invalidated = sqlx::query(
+        "UPDATE approval_grants SET invalidated_at = $1, invalidated_reason = $2, \
+         expiry_announced = 1 \
+         WHERE id = $3 AND revoked_at IS NULL AND invalidated_at IS NULL AND expires_at > $4",
+    )
+    .bind(micros(now))
+    .bind(reason)
+    .bind(grant_id)
+    .bind(micros(now))
+    .execute(conn)
+    .await?;
+    Ok(invalidated.rows_affected() == 1)
+}
+
 /// Ends the run-scoped (and once) grants of a run now; returns how many.
 pub async fn end_run(
     conn: &mut PgConnection,
@@ -180,7 +206,8 @@ pub async fn end_run(
 ) -> Result<u32, StoreError> {
     let ended = sqlx::query(
         "UPDATE approval_grants SET expires_at = $1 \
-         WHERE run_id = $2 AND scope_kind IN ($3, $4) AND revoked_at IS NULL AND expires_at > $5",
+         WHERE run_id = $2 AND scope_kind IN ($3, $4) AND revoked_at IS NULL \
+         AND invalidated_at IS NULL AND expires_at > $5",
     )
     .bind(micros(now))
     .bind(run_id)
@@ -199,7 +226,8 @@ pub async fn unannounced_expired(
 ) -> Result<Vec<Grant>, StoreError> {
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM approval_grants \
-         WHERE expiry_announced = 0 AND revoked_at IS NULL AND expires_at <= $1 \
+         WHERE expiry_announced = 0 AND revoked_at IS NULL AND invalidated_at IS NULL \
+         AND expires_at <= $1 \
          ORDER BY expires_at, id FOR UPDATE SKIP LOCKED"
     ))
     .bind(micros(now))

@@ -180,6 +180,15 @@ impl Tx for PgTx {
         pg_grants::revoke(&mut self.tx, grant_id, by, reason, now).await
     }
 
+    async fn invalidate_grant(
+        &mut self,
+        grant_id: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        pg_grants::invalidate(&mut self.tx, grant_id, reason, now).await
+    }
+
     async fn end_run_grants(
         &mut self,
         run_id: &str,

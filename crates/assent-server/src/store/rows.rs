@@ -250,6 +250,14 @@ pub trait Tx: Send {
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError>;
+    /// Marks a grant still live at `now` invalidated with `reason`; false when it already
+    /// stopped counting (another request or replica got there first).
+    async fn invalidate_grant(
+        &mut self,
+        grant_id: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
     /// Ends the live `run` and `once` grants of a run at `now`; how many.
     async fn end_run_grants(&mut self, run_id: &str, now: DateTime<Utc>)
         -> Result<u32, StoreError>;

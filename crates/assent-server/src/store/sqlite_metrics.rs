@@ -30,7 +30,8 @@ pub async fn metrics(pool: &SqlitePool, now: DateTime<Utc>) -> Result<Metrics, S
     .await?;
     let prompts_opened = count(prompts.try_get("n")?);
     let grants_active: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM approval_grants WHERE revoked_at IS NULL AND expires_at > ? \
+        "SELECT COUNT(*) FROM approval_grants \
+         WHERE revoked_at IS NULL AND invalidated_at IS NULL AND expires_at > ? \
          AND (max_uses IS NULL OR used_count < max_uses)",
     )
     .bind(micros(now))

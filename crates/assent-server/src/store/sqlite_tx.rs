@@ -157,6 +157,15 @@ impl Tx for SqliteTx {
         sqlite_grants::revoke(&mut self.tx, grant_id, by, reason, now).await
     }
 
+    async fn invalidate_grant(
+        &mut self,
+        grant_id: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        sqlite_grants::invalidate(&mut self.tx, grant_id, reason, now).await
+    }
+
     async fn end_run_grants(
         &mut self,
         run_id: &str,

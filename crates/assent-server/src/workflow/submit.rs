@@ -151,6 +151,7 @@ async fn use_covering_grant(
     s: &Submission,
 ) -> Result<Option<SubmitResponse>, StoreError> {
     let candidates = tx.grant_candidates(&s.request.run_id, s.now).await?;
+    super::invalidate::invalidate_moved(tx, s, &candidates).await?;
     for candidate in candidates {
         if candidate.covers(&s.request, &s.eval, s.now).is_err()
             || !tx.use_grant(&candidate.grant_id, s.now).await?

@@ -158,5 +158,12 @@ async fn a_changed_diff_invalidates_the_grant_and_asks_again() {
             .all(|g| g["grant_id"] != grant_id.as_str()),
         "an invalidated grant is not listed as active: {active}"
     );
+    let (_, gone) = svc
+        .get("/v1/grants?status=invalidated", &svc.approver)
+        .await;
+    assert_eq!(
+        gone["grants"][0]["grant_id"], grant_id,
+        "the Grants view can list invalidated grants alone: {gone}"
+    );
     svc.stop().await;
 }

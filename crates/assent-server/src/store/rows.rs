@@ -225,9 +225,9 @@ pub trait Tx: Send {
     ) -> Result<bool, StoreError>;
 
     // Grants.
-    /// Live grants (not revoked, unexpired, uses left) that may cover a request of `run_id`:
-    /// the run's own and every grant not bound to a run (`once` and `run` are bound), oldest
-    /// first. `ApprovalGrant::covers` decides.
+    /// Live grants (not revoked, not invalidated, unexpired, uses left) that may cover a
+    /// request of `run_id`: the run's own and every grant not bound to a run (`once` and `run`
+    /// are bound), oldest first. `ApprovalGrant::covers` decides.
     async fn grant_candidates(
         &mut self,
         run_id: &str,

@@ -130,6 +130,35 @@ fn bench(c: &mut Criterion) {
         b.iter(|| std::hint::black_box(index.find(&miss_req, &miss_eval, now)))
     });
     group.finish();
+    moved_by(c, &index, now);
+}
+
+/// What invalidation adds to an asked request, per live candidate: the common case (the grant
+/// is at the request's base commit: two comparisons) and the worst (its own action at another
+/// base commit: the batch key recomputed and the whole coverage check).
+fn moved_by(c: &mut Criterion, index: &GrantIndex, now: chrono::DateTime<Utc>) {
+    let (policy, env) = (Policy::default(), Environment::new("/home/dev"));
+    let mut at_base = request("run-hit", "mvn -B test");
+    at_base.context.base_sha = Some("a".repeat(40));
+    let at_base_eval = evaluate(&policy, &at_base, &env).unwrap();
+    let mut moved = at_base.clone();
+    moved.context.base_sha = Some("b".repeat(40));
+    let moved_eval = evaluate(&policy, &moved, &env).unwrap();
+    let mut grant = index.get("hit").unwrap().clone();
+    grant.constraints =
+        GrantConstraints::for_scope(ScopeKind::Run, &at_base, &at_base_eval, None).unwrap();
+    assert!(
+        grant.moved_by(&moved, &moved_eval, now).is_some(),
+        "the grant's own action at another base commit moved it"
+    );
+    let mut group = c.benchmark_group("moved_by");
+    group.bench_function("same_base", |b| {
+        b.iter(|| std::hint::black_box(grant.moved_by(&at_base, &at_base_eval, now)))
+    });
+    group.bench_function("other_base", |b| {
+        b.iter(|| std::hint::black_box(grant.moved_by(&moved, &moved_eval, now)))
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -71,16 +71,20 @@ impl ApprovalGrant {
     ) -> Option<Moved> {
         let c = &self.constraints;
         let ctx = &request.context;
-        let moved = Moved {
-            base_commit: changed(c.base_sha.as_ref(), ctx.base_sha.as_ref()),
-            diff: changed(c.diff_fingerprint.as_ref(), ctx.diff_fingerprint.as_ref()),
-        };
+        // Cheap refusals first: this runs for every live candidate of every asked request.
         let elsewhere = c
             .repo
             .as_ref()
             .is_some_and(|r| ctx.repo.as_ref() != Some(r))
             || c.run_id.as_ref().is_some_and(|r| r != &request.run_id);
-        if elsewhere || (moved.base_commit.is_none() && moved.diff.is_none()) {
+        if elsewhere {
+            return None;
+        }
+        let moved = Moved {
+            base_commit: changed(c.base_sha.as_ref(), ctx.base_sha.as_ref()),
+            diff: changed(c.diff_fingerprint.as_ref(), ctx.diff_fingerprint.as_ref()),
+        };
+        if moved.base_commit.is_none() && moved.diff.is_none() {
             return None;
         }
         let base_sha = match &moved.base_commit {

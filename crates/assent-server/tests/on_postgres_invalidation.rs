@@ -1,4 +1,4 @@
-//! The invalidation stories again, over PostgreSQL: this binary's name makes
+//! The invalidation stories and the store's side of them again, over PostgreSQL: this binary's name makes
 //! `common::backend` open a database of the binary's throwaway cluster for each service (see
 //! `common/backend.rs`), the same tests unchanged.
 #![allow(
@@ -10,3 +10,5 @@
 mod invalidation;
 #[path = "invalidation_triggers.rs"]
 mod invalidation_triggers;
+#[path = "storage_invalidation.rs"]
+mod storage_invalidation;

@@ -16,6 +16,7 @@ mod grant_moves;
 use std::sync::Arc;
 use std::time::Duration;
 
+use assent_core::Policy;
 use common::{maven, shell, Service};
 use grant_moves::{asked, covered, edit, for_run, granted, listed, once, SHOP};
 use serde_json::{json, Value};
@@ -155,6 +156,51 @@ async fn a_new_policy_version_asks_again() {
     )
     .await;
     svc.stop().await;
+}
+
+/// A service following the policy file `path`, loaded at start as `assent serve --policy`
+/// does.
+async fn serving(
+    dir: Arc<tempfile::TempDir>,
+    clock: Arc<assent_server::FakeClock>,
+    path: &std::path::Path,
+) -> Service {
+    let policy = Policy::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let file = path.to_path_buf();
+    Service::start_in(dir, clock, move |config| {
+        config.policy = policy;
+        config.policy_path = Some(file);
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_restart_with_another_policy_asks_again() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let path = dir.path().join("policy.toml");
+    std::fs::write(&path, "# the team's policy\n").unwrap();
+    let clock = Arc::new(assent_server::FakeClock::new(common::start_time()));
+    let svc = serving(dir, clock, &path).await;
+    let grant_id = granted(&svc, &maven("r-1"), for_run()).await;
+    let (dir, clock) = svc.stop().await;
+    std::fs::write(
+        &path,
+        "# the team's policy\nblock_patterns = [\"shutdown *\"]\n",
+    )
+    .unwrap();
+    let again = serving(dir, clock, &path).await;
+    assert_eq!(
+        listed(&again, &grant_id).await["grant_id"],
+        grant_id.as_str(),
+        "the grant survived the restart"
+    );
+    asked(
+        &again,
+        &maven("r-1"),
+        "but it was made under the policy before the restart",
+    )
+    .await;
+    again.stop().await;
 }
 
 #[tokio::test]

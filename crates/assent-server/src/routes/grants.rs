@@ -15,7 +15,7 @@ use crate::store::{Actor, Revocation};
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct GrantQuery {
-    /// `active`, `expired`, `revoked` or `exhausted`.
+    /// `active`, `expired`, `revoked`, `exhausted` or `invalidated`.
     #[param(value_type = Option<String>)]
     pub status: Option<GrantStatus>,
 }

@@ -124,10 +124,16 @@ fn a_huge_diff_is_cut_at_the_cap_and_fingerprinted_whole() {
     let line = "let filler = \"0123456789abcdef0123456789abcdef\";\n";
     let lines = 400 * 1024 / line.len();
     let content = line.repeat(lines);
-    let (_, context) = desk.send(
+    let (ran, context) = desk.send(
         "h1",
         "Write",
         json!({"file_path": desk.path("src/big.rs"), "content": content}),
+    );
+    assert_eq!(
+        ran.decision(),
+        "allow",
+        "the service takes a request carrying a capped diff and decides it (a new file in the repo): {}",
+        ran.reason()
     );
     let diff = context["diff"].as_str().unwrap();
     assert!(

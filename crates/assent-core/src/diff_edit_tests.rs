@@ -3,9 +3,12 @@
 use super::*;
 use serde_json::json;
 
+/// tool, input, the file's content (`None`: absent), what the tool leaves there.
+type Row = (&'static str, Value, Option<&'static str>, Result<&'static str, EditError>);
+
 #[test]
 fn edits_apply_as_claude_code_applies_them() {
-    let rows: [(&str, Value, Option<&str>, Result<&str, EditError>); 8] = [
+    let rows: [Row; 8] = [
         (
             "Write",
             json!({"content": "new\n"}),

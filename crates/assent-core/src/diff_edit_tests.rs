@@ -4,7 +4,12 @@ use super::*;
 use serde_json::json;
 
 /// tool, input, the file's content (`None`: absent), what the tool leaves there.
-type Row = (&'static str, Value, Option<&'static str>, Result<&'static str, EditError>);
+type Row = (
+    &'static str,
+    Value,
+    Option<&'static str>,
+    Result<&'static str, EditError>,
+);
 
 #[test]
 fn edits_apply_as_claude_code_applies_them() {

@@ -301,3 +301,27 @@ fn tool_input_that_is_not_utf8_is_blocked_before_any_request() {
         "nothing unreadable is sent as if it were the tool's input"
     );
 }
+
+#[test]
+fn a_secret_file_is_neither_read_nor_shown() {
+    let desk = Desk::new();
+    desk.repo.write(".env", "DB_PASS=hunter2-old\n");
+    let (ran, context) = desk.send(
+        "x1",
+        "Edit",
+        json!({"file_path": desk.path(".env"), "old_string": "hunter2-old", "new_string": "hunter3"}),
+    );
+    assert!(
+        has_note(&context, ".env is a secret file"),
+        "the note says why there is no diff: {context}"
+    );
+    assert!(
+        !context.to_string().contains("DB_PASS") && context["diff"].is_null(),
+        "the file's content is not sent: {context}"
+    );
+    assert_eq!(
+        ran.decision(),
+        "deny",
+        "and the policy still blocks writing secrets"
+    );
+}

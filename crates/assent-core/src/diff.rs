@@ -8,12 +8,17 @@
 //! `diff_fingerprint` the SHA-256 of the whole, unmasked diff, so a grant covers this exact
 //! change only.
 
+use std::sync::LazyLock;
 use std::time::Instant;
+
+use globset::GlobSet;
 
 use sha2::{Digest, Sha256};
 use similar::{Algorithm, TextDiff};
 
 use crate::mask::mask_secrets;
+use crate::policy::glob_set;
+use crate::policy_defaults::{NOT_SENSITIVE, SENSITIVE};
 use crate::request::{ActionContext, MAX_DIFF_BYTES};
 
 /// Lines of context around each hunk (git's default).
@@ -176,6 +181,31 @@ fn headers(path: &str, old_present: bool, new_present: bool) -> (String, String)
         "/dev/null".to_owned()
     };
     (from, to)
+}
+
+/// Secret files by name, anywhere in a repository: the default policy's `**/` secret patterns
+/// less its exceptions (`.env.example`, `*.pub`).
+static SECRET_FILES: LazyLock<Option<(GlobSet, GlobSet)>> = LazyLock::new(|| {
+    let in_repo = |list: &[&str]| -> Vec<String> {
+        list.iter()
+            .filter(|p| p.starts_with("**/"))
+            .map(|p| (*p).to_owned())
+            .collect()
+    };
+    let secret = glob_set(&in_repo(SENSITIVE), true).ok()?;
+    let except = glob_set(&in_repo(NOT_SENSITIVE), true).ok()?;
+    Some((secret, except))
+});
+
+/// Whether `path` (relative to the repository) names a secret file (`.env`, `*.pem`,
+/// `id_rsa`…): a gate neither reads nor shows its content. Fails closed: when the patterns
+/// cannot be built, every file is a secret.
+pub fn is_secret_file(path: &str) -> bool {
+    let candidate = format!("/{path}");
+    match SECRET_FILES.as_ref() {
+        Some((secret, except)) => secret.is_match(&candidate) && !except.is_match(&candidate),
+        None => true,
+    }
 }
 
 /// SHA-256 (hex) of a diff: what a grant for it binds to.

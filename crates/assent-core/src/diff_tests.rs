@@ -110,3 +110,22 @@ fn no_change_keeps_the_callers_fingerprint() {
         "a grant still binds to the tool input"
     );
 }
+
+#[test]
+fn secret_files_are_known_by_name() {
+    for path in [
+        ".env",
+        "config/.env.production",
+        "certs/server.pem",
+        "keys/id_rsa",
+        "deploy/credentials.json",
+    ] {
+        assert!(
+            is_secret_file(path),
+            "{path} is a secret file: never read for a diff"
+        );
+    }
+    for path in ["src/lib.rs", ".env.example", "keys/id_rsa.pub", "README.md"] {
+        assert!(!is_secret_file(path), "{path} is an ordinary file");
+    }
+}

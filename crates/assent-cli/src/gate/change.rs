@@ -3,14 +3,14 @@
 //! the gate runs on every tool call. The diffing itself is core's ([`ChangeSet`]).
 //!
 //! Whatever cannot be read or shown (a binary file, one that vanished, a symlink out of the
-//! repository, an edit that does not apply) becomes a `context.diff_notes` entry; the
+//! repository, a secret file such as `.env`, an edit that does not apply) becomes a `context.diff_notes` entry; the
 //! request still goes to the service, which decides — never an allow here.
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use assent_core::diff::{as_text, ChangeSet, Side};
+use assent_core::diff::{as_text, is_secret_file, ChangeSet, Side};
 use assent_core::diff_edit::{edit_path, edited_content, written_text, EDIT_TOOLS};
 use assent_core::diff_patch::{apply_chunks, parse_patch, PatchChange, PatchOp};
 use assent_core::hook_codex::APPLY_PATCH;
@@ -169,6 +169,10 @@ fn lexical(path: &Path) -> PathBuf {
     out
 }
 
+fn secret_note(rel: &str) -> String {
+    format!("{rel} is a secret file: its content is neither read nor shown")
+}
+
 fn deadline() -> Option<Instant> {
     Some(Instant::now() + DIFF_BUDGET)
 }
@@ -183,6 +187,10 @@ fn edit(set: &mut ChangeSet, files: &Files, tool: &str, input: &Value) {
         set.note(format!("{written} is outside the repository: not read"));
         return;
     };
+    if is_secret_file(&rel) {
+        set.note(secret_note(&rel));
+        return;
+    }
     match files.read(&abs, &rel) {
         Found::Skipped(note) => set.note(note),
         Found::Missing if tool == "Write" => {
@@ -225,6 +233,16 @@ fn patch_op(set: &mut ChangeSet, files: &Files, op: &PatchOp) {
         set.push_raw(&op.raw);
         return;
     };
+    let moved_to_secret = match &op.change {
+        PatchChange::Update {
+            move_to: Some(to), ..
+        } => files.locate(to).1.is_some_and(|to| is_secret_file(&to)),
+        _ => false,
+    };
+    if is_secret_file(&rel) || moved_to_secret {
+        set.note(secret_note(&rel));
+        return;
+    }
     let old = match &op.change {
         PatchChange::Add(content) => {
             set.push_file(

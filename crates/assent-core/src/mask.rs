@@ -174,6 +174,17 @@ mod tests {
             "PASSWORD = Secret1 (upper case)",
             "to\u{212a}en = kelvin-sign-secret",
             "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-let key = 1;\n+let key = 2;\n",
+            "git clone https://alice:hunter2@github.com/org/repo",
+            "curl -H 'Authorization: Bearer abcdefghijklmnop' https://api",
+            "PASSWORD=s3cr3t ./deploy",
+            "AWS_SECRET_ACCESS_KEY=abc123 aws s3 ls",
+            "mysql --password=pw123 db",
+            "tool --token abc123def",
+            "echo ghp_abcdefghijklmnopqrstuvwxyz0123",
+            "x github_pat_11ABCDEFG0123456789_abcdef",
+            "AKIAABCDEFGHIJKLMNOP",
+            r#"{"api_key": "abc"}"#,
+            "cargo test --workspace && npm run build",
         ];
         for text in texts {
             assert_eq!(

@@ -71,7 +71,7 @@ fn grants(service: &Service) -> Vec<assent_protocol::Grant> {
 }
 
 #[test]
-fn a_new_commit_asks_again_for_an_edit_under_a_path_grant() {
+fn a_new_commit_asks_again_for_an_edit_approved_beyond_once() {
     let service = Service::start_with_policy(Some(POLICY));
     let repo = GitRepo::new();
     let before = repo.head();
@@ -81,17 +81,14 @@ fn a_new_commit_asks_again_for_an_edit_under_a_path_grant() {
         &service,
         &pre(&repo, "sess-inv", "t1", change.clone()),
         |p| {
-            assert!(
-                p.offered_scopes.contains(&ScopeKind::PathPattern),
-                "a path grant is offered for a listed file: {:?}",
-                p.offered_scopes
-            );
-            approve_as(
-                &service,
-                &p.approval_id,
-                ScopeKind::PathPattern,
-                Some(vec!["src/lib.rs".into()]),
-            );
+            // A grant that outlives one use, as the policy offers it for this edit: "for this
+            // run" (a diff approval) or a path pattern (a tool approval of a listed file).
+            let scope = [ScopeKind::Run, ScopeKind::PathPattern]
+                .into_iter()
+                .find(|s| p.offered_scopes.contains(s))
+                .unwrap_or_else(|| panic!("a reusable grant is offered: {:?}", p.offered_scopes));
+            let patterns = (scope == ScopeKind::PathPattern).then(|| vec!["src/lib.rs".to_owned()]);
+            approve_as(&service, &p.approval_id, scope, patterns);
         },
     );
     assert_eq!(

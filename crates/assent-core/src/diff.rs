@@ -49,8 +49,8 @@ impl ChangeSet {
     }
 
     /// Adds the change of `path` (relative to the repository) from `old` to `new`: a unified
-    /// diff when both sides are text, else git's "Binary files … differ" line (counted, not
-    /// shown) with a note.
+    /// diff when both sides are text, else git's binary form ("Binary files … differ":
+    /// counted, not shown) with a note.
     pub fn push_file(
         &mut self,
         path: &str,
@@ -125,15 +125,22 @@ impl ChangeSet {
         self.push_raw(&text);
     }
 
+    /// git's form of a binary change: `diff --git`, an `index` line (here the SHA-256 of each
+    /// side, so the fingerprint binds to the exact bytes) and `Binary files … differ`.
     fn push_binary(&mut self, path: &str, old: Side<'_>, new: Side<'_>) {
         if old == new {
             return;
         }
+        let mode = match (old, new) {
+            (Side::Absent, _) => "new file mode 100644\n",
+            (_, Side::Absent) => "deleted file mode 100644\n",
+            _ => "",
+        };
         let (from, to) = headers(path, old != Side::Absent, new != Side::Absent);
         self.push_raw(&format!(
-            "--- {from}\n+++ {to}\nBinary files {from} and {to} differ ({} → {})\n",
-            describe(old),
-            describe(new)
+            "diff --git a/{path} b/{path}\n{mode}index {}..{}\nBinary files {from} and {to} differ\n",
+            content_hash(old),
+            content_hash(new)
         ));
         self.note(format!("binary file: {path}"));
     }
@@ -156,15 +163,11 @@ pub fn as_text(bytes: &[u8]) -> Option<&str> {
     std::str::from_utf8(bytes).ok()
 }
 
-/// The size and SHA-256 of one side of a binary change.
-fn describe(side: Side<'_>) -> String {
+/// The SHA-256 (hex) of one side of a binary change; zeros for an absent side, as git writes.
+fn content_hash(side: Side<'_>) -> String {
     match side {
-        Side::Absent => "none".to_owned(),
-        Side::Bytes(bytes) => format!(
-            "{} bytes, sha256 {}",
-            bytes.len(),
-            hex::encode(Sha256::digest(bytes))
-        ),
+        Side::Absent => "0".repeat(64),
+        Side::Bytes(bytes) => hex::encode(Sha256::digest(bytes)),
     }
 }
 

@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use super::*;
+use sha2::{Digest, Sha256};
 
 fn one(path: &str, old: Side<'_>, new: Side<'_>) -> ChangeSet {
     let mut set = ChangeSet::new();
@@ -46,11 +47,24 @@ fn binary_sides_are_counted_not_shown() {
         Side::Bytes(b"\x89PNG\0\x01"),
         Side::Bytes(b"\x89PNG\0\x02"),
     );
+    let old_hash = hex::encode(Sha256::digest(b"\x89PNG\0\x01"));
+    let new_hash = hex::encode(Sha256::digest(b"\x89PNG\0\x02"));
+    assert_eq!(
+        set.diff(),
+        format!(
+            "diff --git a/logo.png b/logo.png\nindex {old_hash}..{new_hash}\n\
+             Binary files a/logo.png and b/logo.png differ\n"
+        ),
+        "a binary change in git's form, its index line binding the exact bytes"
+    );
+    let added = one("new.bin", Side::Absent, Side::Bytes(b"\0"));
     assert!(
-        set.diff()
-            .contains("Binary files a/logo.png and b/logo.png differ (6 bytes"),
-        "a binary change is one line: {}",
-        set.diff()
+        added.diff().contains("new file mode 100644\nindex 0000")
+            && added
+                .diff()
+                .contains("Binary files /dev/null and b/new.bin differ"),
+        "an added binary file comes from /dev/null: {}",
+        added.diff()
     );
     assert_eq!(set.notes(), ["binary file: logo.png"], "and a note");
     let invalid = one("x.txt", Side::Bytes(b"ok\xff\n"), Side::Bytes(b"ok\n"));

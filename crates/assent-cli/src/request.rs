@@ -5,14 +5,17 @@
 //! 0 allowed, 10 denied, 11 blocked, 12 timed out, 13 unavailable, 2 usage; `exec` passes the
 //! command's own code through when it ran (127 when it could not be started).
 
-use std::path::Path;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use assent_client::{blocking, ClientConfig};
+use assent_core::diff::ChangeSet;
 use assent_core::{Action, ActionContext, ActionKind, ActionRequest, RequestedBy};
 use clap::Args;
 
+use crate::gate::change::base_commit;
 use crate::gate::outcome::{decide, parse_seconds, unreached, Deadlines, Decided, Outcome};
 use crate::gate::repo::git_root;
 use crate::gate::ServiceArgs;
@@ -23,6 +26,8 @@ pub const EXIT_DENIED: u8 = 10;
 pub const EXIT_BLOCKED: u8 = 11;
 pub const EXIT_TIMED_OUT: u8 = 12;
 pub const EXIT_UNAVAILABLE: u8 = 13;
+/// Largest `--diff` read (bytes): what is sent is cut at 256 KiB, the fingerprint covers all.
+const MAX_DIFF_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 /// `exec`: the allowed command could not be started.
 pub const EXIT_NOT_STARTED: u8 = 127;
 
@@ -52,12 +57,30 @@ pub struct RequestArgs {
     /// Makes resubmissions answer the first decision instead of asking again.
     #[arg(long)]
     pub idempotency_key: Option<String>,
+    /// The commit the action is based on [default: HEAD of the repository around the
+    /// working directory, when there is one]. Grants bound to it stop covering when it moves.
+    #[arg(long, value_name = "SHA", value_parser = parse_sha)]
+    pub base_sha: Option<String>,
+    /// A unified diff of the change (`-` reads stdin), sent as evidence (masked, cut at
+    /// 256 KiB with a note); grants bind to the SHA-256 of the whole diff.
+    #[arg(long, value_name = "FILE")]
+    pub diff: Option<PathBuf>,
     /// Print the full outcome as JSON (stdout for `request`, stderr for `exec`).
     #[arg(long)]
     pub json: bool,
     /// The command (or paths, URLs, tool name for other kinds).
     #[arg(last = true, required = true, num_args = 1..)]
     pub command: Vec<String>,
+}
+
+/// A commit id: 4 to 64 hex digits (abbreviated or full).
+fn parse_sha(text: &str) -> Result<String, String> {
+    let valid = (4..=64).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_hexdigit());
+    if valid {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        Err(format!("{text:?} is not a commit id (4 to 64 hex digits)"))
+    }
 }
 
 fn parse_kind(text: &str) -> Result<ActionKind, String> {
@@ -67,7 +90,11 @@ fn parse_kind(text: &str) -> Result<ActionKind, String> {
 
 /// `assent request`.
 pub fn run_request(args: &RequestArgs) -> ExitCode {
-    let decided = submit(args);
+    let request = match request_here(args) {
+        Ok(request) => request,
+        Err(code) => return code,
+    };
+    let decided = submit(args, &request);
     report(args, &decided, true);
     ExitCode::from(exit_code(&decided.outcome))
 }
@@ -80,7 +107,11 @@ pub fn run_exec(args: &RequestArgs) -> ExitCode {
         );
         return ExitCode::from(EXIT_USAGE);
     }
-    let decided = submit(args);
+    let request = match request_here(args) {
+        Ok(request) => request,
+        Err(code) => return code,
+    };
+    let decided = submit(args, &request);
     report(args, &decided, false);
     if !matches!(decided.outcome, Outcome::Allowed { .. }) {
         return ExitCode::from(exit_code(&decided.outcome));
@@ -122,7 +153,49 @@ pub fn exit_code(outcome: &Outcome) -> u8 {
     }
 }
 
-fn submit(args: &RequestArgs) -> Decided {
+/// The request for the command line, run from the working directory, with its diff; a
+/// usage error (exit 2, the reason on stderr) when the diff cannot be read.
+fn request_here(args: &RequestArgs) -> Result<ActionRequest, ExitCode> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| Path::new("/").to_path_buf());
+    let mut request = action_request(args, &cwd);
+    if let Some(file) = &args.diff {
+        let diff = read_diff(file).map_err(|why| {
+            eprintln!("assent: --diff {}: {why}", file.display());
+            ExitCode::from(EXIT_USAGE)
+        })?;
+        let mut set = ChangeSet::new();
+        set.push_raw(&diff);
+        set.attach(&mut request.context);
+    }
+    Ok(request)
+}
+
+/// The diff in `file` (`-`: stdin), at most [`MAX_DIFF_INPUT_BYTES`], as text.
+fn read_diff(file: &Path) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    let limit = MAX_DIFF_INPUT_BYTES + 1;
+    let read = if file == Path::new("-") {
+        std::io::stdin().lock().take(limit).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(file)
+            .map_err(|err| format!("cannot open it: {err}"))?
+            .take(limit)
+            .read_to_end(&mut bytes)
+    };
+    read.map_err(|err| format!("cannot read it: {err}"))?;
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_DIFF_INPUT_BYTES {
+        return Err(format!(
+            "larger than {} MiB",
+            MAX_DIFF_INPUT_BYTES / (1024 * 1024)
+        ));
+    }
+    if bytes.is_empty() {
+        return Err("it is empty".to_owned());
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text (a binary diff?)".to_owned())
+}
+
+fn submit(args: &RequestArgs, request: &ActionRequest) -> Decided {
     let config =
         match ClientConfig::resolve(args.service.url.as_deref(), args.service.token.as_deref()) {
             Ok(config) => config,
@@ -132,11 +205,9 @@ fn submit(args: &RequestArgs) -> Decided {
         Ok(client) => client,
         Err(err) => return unreached(&err, args.submit_timeout),
     };
-    let cwd = std::env::current_dir().unwrap_or_else(|_| Path::new("/").to_path_buf());
-    let request = action_request(args, &cwd);
     decide(
         &client,
-        &request,
+        request,
         Deadlines {
             submit: args.submit_timeout,
             total: args.wait,
@@ -166,16 +237,22 @@ pub fn action_request(args: &RequestArgs, cwd: &Path) -> ActionRequest {
         ActionKind::Credential => action.credential_scope = Some(words.join(" ")),
         ActionKind::Pr | ActionKind::Mcp | ActionKind::Other => action.tool = Some(words.join(" ")),
     }
+    let root = git_root(cwd);
+    let mut context = ActionContext {
+        repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
+        base_sha: args.base_sha.clone(),
+        ..ActionContext::default()
+    };
+    if let (None, Some(root)) = (&args.base_sha, &root) {
+        base_commit(&mut context, root);
+    }
     ActionRequest {
         run_id: args.run.clone(),
         task_id: args.task.clone().unwrap_or_else(|| args.run.clone()),
         requested_by: RequestedBy::Agent,
         idempotency_key: args.idempotency_key.clone(),
         action,
-        context: ActionContext {
-            repo: git_root(cwd).map(|p| p.to_string_lossy().into_owned()),
-            ..ActionContext::default()
-        },
+        context,
         reason: args.reason.clone(),
     }
 }

@@ -177,3 +177,37 @@ fn no_service_means_deny() {
     );
     client.close();
 }
+
+#[test]
+fn the_approve_tool_sends_the_base_commit_and_the_diff() {
+    let service = Service::start();
+    let tap = gate_support::tap::Tap::start(&service.url);
+    let repo = gate_support::git::GitRepo::new();
+    let mut client = McpClient::start(&tap.url, &service.requester, &repo.root);
+    client.line();
+    let edit = json!({
+        "file_path": repo.root.join("src/lib.rs"),
+        "old_string": "a + b",
+        "new_string": "b + a",
+    });
+    client.send(&json!({"tool_name": "Edit", "input": edit, "tool_use_id": "toolu_d1"}));
+    assert_eq!(
+        client.answer()["behavior"],
+        "allow",
+        "an edit inside the repository is auto"
+    );
+    client.close();
+    let context = tap.last()["context"].clone();
+    assert_eq!(
+        context["base_sha"],
+        json!(repo.head()),
+        "the MCP tool sends HEAD like the hook gates"
+    );
+    let diff = context["diff"].as_str().unwrap();
+    assert!(
+        diff.contains("-    a + b\n+    b + a\n"),
+        "and the edit's diff: {diff}"
+    );
+    repo.applies(diff)
+        .unwrap_or_else(|why| panic!("git applies it: {why}"));
+}

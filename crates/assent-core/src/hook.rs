@@ -44,9 +44,10 @@ pub fn is_claude_hook(payload: &Value) -> bool {
 /// Translates a Claude Code hook payload into an [`ActionRequest`].
 ///
 /// Bash → `shell` (the command line), Read/Glob/Grep → `file_read`, Write/Edit/MultiEdit/
-/// NotebookEdit → `file_write` (the new content's SHA-256 as `context.diff_fingerprint`, so a
-/// grant for one edit never covers another; the text of an Edit, MultiEdit or Write as
-/// `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp`;
+/// NotebookEdit → `file_write` (the tool input's SHA-256 as `context.diff_fingerprint`, so a
+/// grant for one edit never covers another — the gate, which reads the file, replaces it with
+/// the SHA-256 of the edit's unified diff ([`crate::diff`]); the text of an Edit, MultiEdit or
+/// Write as `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp`;
 /// any other tool → `other` with its name in `action.tool`.
 pub fn action_from_claude_hook(
     payload: &Value,

@@ -6,7 +6,8 @@
 //! evidence — and `apply_patch` with the whole patch in `tool_input.command` for file
 //! changes. A patch becomes `file_write` on every file it adds, updates, deletes or moves to,
 //! with the patch's SHA-256 as `context.diff_fingerprint` and its removed and added lines as
-//! `context.edit`, as a Claude Code Edit carries.
+//! `context.edit`, as a Claude Code Edit carries. The gate, which reads the files, sends the
+//! patch as a unified diff too ([`crate::diff_patch`]) and binds the grant to that instead.
 
 use serde_json::Value;
 

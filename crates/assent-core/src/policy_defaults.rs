@@ -143,7 +143,7 @@ pub(crate) fn default_policy() -> Policy {
     }
 }
 
-const SENSITIVE: &[&str] = &[
+pub(crate) const SENSITIVE: &[&str] = &[
     "~/.ssh",
     "~/.ssh/**",
     "**/.ssh/**",
@@ -188,7 +188,7 @@ const SENSITIVE: &[&str] = &[
     "**/service-account*.json",
 ];
 
-const NOT_SENSITIVE: &[&str] = &[
+pub(crate) const NOT_SENSITIVE: &[&str] = &[
     "**/.env.example",
     "**/.env.sample",
     "**/.env.template",

@@ -22,7 +22,7 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("{0}")]
     Conflict(String),
-    #[error("the body is larger than 64 KiB")]
+    #[error("the body is larger than 512 KiB")]
     PayloadTooLarge,
     #[error("the body must be application/json")]
     UnsupportedMediaType,

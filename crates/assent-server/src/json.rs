@@ -1,4 +1,4 @@
-//! Strict request bodies and query strings: JSON only, 64 KiB, no duplicate keys.
+//! Strict request bodies and query strings: JSON only, 512 KiB, no duplicate keys.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -11,8 +11,9 @@ use serde::Deserialize;
 
 use crate::error::ApiError;
 
-/// The largest body accepted.
-pub const BODY_LIMIT: usize = 64 * 1024;
+/// The largest body accepted: an action carries a diff of up to `MAX_DIFF_BYTES` (256 KiB)
+/// and an edit's old and new text of up to `MAX_EDIT_BYTES` (64 KiB) each.
+pub const BODY_LIMIT: usize = 512 * 1024;
 
 /// A JSON body, checked strictly before it is typed.
 #[derive(Debug)]

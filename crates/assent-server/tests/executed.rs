@@ -140,7 +140,7 @@ async fn executed_reports_are_checked() {
         .post(
             "/v1/actions/executed",
             &svc.requester,
-            &json!({"run_id": "r-z", "idempotency_key": "tool-3", "extra": "x".repeat(70_000)}),
+            &json!({"run_id": "r-z", "idempotency_key": "tool-3", "extra": "x".repeat(530_000)}),
         )
         .await;
     assert_eq!(

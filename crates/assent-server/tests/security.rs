@@ -234,13 +234,13 @@ async fn hostile_bodies_are_refused() {
         "duplicate keys are refused at any depth"
     );
     let mut huge = maven("r-1");
-    huge["reason"] = json!("x".repeat(70 * 1024));
+    huge["reason"] = json!("x".repeat(520 * 1024));
     let (status, _) =
         raw_submit(&svc, "application/json", serde_json::to_vec(&huge).unwrap()).await;
     assert_eq!(
         status,
         StatusCode::PAYLOAD_TOO_LARGE,
-        "bodies over 64 KiB are 413"
+        "bodies over 512 KiB are 413"
     );
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     let (status, _) = raw_submit(&svc, "application/json", deep.into_bytes()).await;

@@ -93,16 +93,19 @@ fn request(
         .get("cwd")
         .and_then(Value::as_str)
         .unwrap_or_default();
+    let root = super::repo::git_root(Path::new(cwd));
     let defaults = HookDefaults {
         task_id: settings.task.clone(),
-        repo: super::repo::git_root(Path::new(cwd)).map(|p| p.to_string_lossy().into_owned()),
+        repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
         cwd: None,
     };
-    translate(payload, &defaults).map_err(|err| {
+    let mut request = translate(payload, &defaults).map_err(|err| {
         Verdict::Deny(format!(
             "Assent: cannot read the tool call ({err}); not allowed"
         ))
-    })
+    })?;
+    super::change::describe(&mut request, payload, root.as_deref());
+    Ok(request)
 }
 
 /// The full decision: the service's answer, waiting for a person when one must decide.

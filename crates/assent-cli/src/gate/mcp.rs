@@ -100,12 +100,13 @@ fn answer(args: &McpArgs, run_id: &str, input: ApproveInput) -> Value {
         "tool_input": input.input,
         "tool_use_id": input.tool_use_id,
     });
+    let root = git_root(std::path::Path::new(&cwd));
     let defaults = HookDefaults {
         task_id: args.task.clone(),
-        repo: git_root(std::path::Path::new(&cwd)).map(|p| p.to_string_lossy().into_owned()),
+        repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
         cwd: None,
     };
-    let request = match action_from_claude_hook(&payload, &defaults) {
+    let mut request = match action_from_claude_hook(&payload, &defaults) {
         Ok(request) => request,
         Err(err) => {
             return deny(&format!(
@@ -113,6 +114,7 @@ fn answer(args: &McpArgs, run_id: &str, input: ApproveInput) -> Value {
             ))
         }
     };
+    super::change::describe(&mut request, &payload, root.as_deref());
     let client = ClientConfig::resolve(args.service.url.as_deref(), args.service.token.as_deref())
         .and_then(|config| blocking::Client::from_config(&config));
     let client = match client {

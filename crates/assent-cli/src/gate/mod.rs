@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand, ValueEnum};
 
+pub mod change;
 pub mod claude_code;
 pub mod codex;
 pub mod hook;

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 pub mod codex;
+pub mod git;
+pub mod tap;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_assent");
 

@@ -14,7 +14,8 @@ use crate::own_places::{OwnPlace, OwnPlaces};
 use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::profile::{match_profile, normalize_flags};
-use crate::request::{ActionRequest, MAX_EDIT_BYTES};
+use crate::request::{ActionRequest, MAX_DIFF_BYTES, MAX_EDIT_BYTES};
+use crate::review::Review;
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
 use crate::types::{ActionKind, CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
@@ -136,6 +137,9 @@ pub struct Evaluation {
     /// Equivalent pending requests share it and become one prompt.
     pub batch_key: String,
     pub policy_version: String,
+    /// `tool`, `diff` or `pr` (see [`crate::review`]); the evidence's `type` says the same.
+    #[serde(default)]
+    pub approval_type: crate::types::ApprovalType,
     pub evidence: ApprovalEvidence,
 }
 
@@ -160,7 +164,7 @@ pub fn evaluate(
     check_edit(request)?;
     let home = normalize(&env.home, "/", "/");
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
-    canonical.diff_fingerprint = request.context.diff_fingerprint.clone();
+    canonical.diff_fingerprint = fingerprint(request);
     let root = repo_root(request, &canonical.cwd, &home);
     let ctx = Ctx {
         policy,
@@ -182,16 +186,29 @@ pub fn evaluate(
     };
     let hidden_text = suspicious(request, &canonical);
     verdicts.extend(context_verdicts(request, hidden_text, &facts));
-    let decided = decide(&verdicts, request.action.kind);
+    let review = Review::of(request, &canonical, script.as_ref(), &ctx);
+    verdicts.extend(review.verdict());
+    let mut decided = decide(&verdicts, request.action.kind);
+    review.shape(&mut decided.decision);
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
     }
     canonical.real_paths = ctx.links.differing();
     let hash = action_hash(&canonical);
-    let batch_key = batch_key(request, &decided.decision, &hash);
+    let batch_key = batch_key(
+        request,
+        &decided.decision,
+        &hash,
+        review.batch_fingerprint(),
+    );
     let risk_input = risk_input(request, &facts, &decided.decision, ctx.trusted);
-    let evidence =
+    let mut evidence =
         crate::evidence_build::build(request, &canonical, &decided, &facts, &ctx, hidden_text);
+    let approval_type = review.approval_type();
+    review.fill(
+        &mut evidence,
+        &crate::evidence_build::place(request, &canonical.cwd),
+    );
     let Decided { decision, .. } = decided;
     Ok(Evaluation {
         canonical,
@@ -200,12 +217,32 @@ pub fn evaluate(
         decision,
         batch_key,
         policy_version: policy.version().to_owned(),
+        approval_type,
         evidence,
     })
 }
 
-/// An edit's text is bounded like every other part of a request.
+/// The change a grant binds to: the fingerprint the gate sent, else the SHA-256 of the diff.
+fn fingerprint(request: &ActionRequest) -> Option<String> {
+    let ctx = &request.context;
+    ctx.diff_fingerprint.clone().or_else(|| {
+        ctx.diff.as_deref().map(|diff| {
+            crate::canon::lower_hex(&<sha2::Sha256 as sha2::Digest>::digest(diff.as_bytes()))
+        })
+    })
+}
+
+/// An edit's text and a diff are bounded like every other part of a request.
 fn check_edit(request: &ActionRequest) -> Result<(), CanonError> {
+    if let Some(diff) = &request.context.diff {
+        if diff.len() > MAX_DIFF_BYTES {
+            return Err(CanonError::TooLarge {
+                what: "the diff",
+                size: diff.len(),
+                limit: MAX_DIFF_BYTES,
+            });
+        }
+    }
     let Some(edit) = &request.context.edit else {
         return Ok(());
     };
@@ -303,16 +340,25 @@ fn normalize_profile_flags(policy: &Policy, script: &ShellScript, canonical: &mu
 struct BatchKey<'a> {
     action_hash: Option<&'a str>,
     base_sha: Option<&'a str>,
+    /// A diff approval's diff: equal diffs batch, different ones never join one prompt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_fingerprint: Option<&'a str>,
     profile: Option<&'a str>,
     repo: Option<&'a str>,
     run_id: &'a str,
 }
 
 /// Same run, same profile (or the same action when there is none), same constraints.
-fn batch_key(request: &ActionRequest, decision: &RiskDecision, hash: &str) -> String {
+fn batch_key(
+    request: &ActionRequest,
+    decision: &RiskDecision,
+    hash: &str,
+    diff_fingerprint: Option<&str>,
+) -> String {
     let key = BatchKey {
         action_hash: decision.profile.is_none().then_some(hash),
         base_sha: request.context.base_sha.as_deref(),
+        diff_fingerprint,
         profile: decision.profile.as_deref(),
         repo: request.context.repo.as_deref(),
         run_id: &request.run_id,

@@ -8,6 +8,7 @@ mod end_run;
 mod executed;
 mod expire;
 mod forget;
+mod publish;
 mod resume;
 mod revoke;
 mod settle;

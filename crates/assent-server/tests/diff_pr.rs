@@ -204,6 +204,8 @@ async fn drill_2_publishing_waits_for_the_ci_diff_review() {
         "the block names the stale review and why"
     );
 
+    // A moment later the agent changes the workflow again, differently.
+    svc.clock.advance(chrono::Duration::seconds(5));
     let again = diff_of(
         WORKFLOW,
         &["on: [push]"],

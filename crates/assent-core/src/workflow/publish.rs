@@ -3,6 +3,8 @@
 //! on the PR's base commit, and not replaced by a later, different diff of its files.
 //! Otherwise the PR is blocked with a reason naming the diff approval that is missing.
 
+use chrono::{DateTime, Utc};
+
 use crate::evidence::{DiffApprovalRef, DiffApprovalState, DiffFlag, DiffPacket};
 use crate::status::ApprovalStatus;
 
@@ -13,6 +15,8 @@ pub struct DiffReviewed<'a> {
     pub summary: &'a str,
     pub status: ApprovalStatus,
     pub packet: &'a DiffPacket,
+    /// When it was asked: only a diff asked strictly later replaces it (on a tie both count).
+    pub created_at: DateTime<Utc>,
 }
 
 /// What the run's diff approvals say about publishing.
@@ -32,15 +36,14 @@ const GATING: &[DiffFlag] = &[
     DiffFlag::LockfileChanged,
 ];
 
-/// The PR gate of a run whose diff approvals are `reviews` (oldest first) for a PR request
-/// on `pr_base_sha`.
+/// The PR gate of a run whose diff approvals are `reviews` (listed in this order) for a PR
+/// request on `pr_base_sha`.
 pub fn pr_gate(reviews: &[DiffReviewed<'_>], pr_base_sha: Option<&str>) -> PrGate {
     let mut diff_approvals = Vec::new();
     let mut blocked = None;
-    for (i, review) in reviews.iter().enumerate() {
+    for review in reviews {
         let gating = review.packet.flags.iter().any(|f| GATING.contains(f));
-        let later = reviews.get(i + 1..).unwrap_or_default();
-        if !gating || replaced(review.packet, later) {
+        if !gating || replaced(review, reviews) {
             continue;
         }
         let (state, reason) = state_of(review, pr_base_sha);
@@ -70,13 +73,15 @@ pub fn pr_gate(reviews: &[DiffReviewed<'_>], pr_base_sha: Option<&str>) -> PrGat
     }
 }
 
-/// Whether every file of `packet` has a later, different diff: the later approvals stand in
-/// for it (each is judged on its own).
-fn replaced(packet: &DiffPacket, later: &[DiffReviewed<'_>]) -> bool {
+/// Whether every file of `review` has a later, different diff among `all`: the later
+/// approvals stand in for it (each is judged on its own).
+fn replaced(review: &DiffReviewed<'_>, all: &[DiffReviewed<'_>]) -> bool {
+    let packet = review.packet;
     !packet.files.is_empty()
         && packet.files.iter().all(|file| {
-            later.iter().any(|l| {
-                l.packet.diff_fingerprint != packet.diff_fingerprint
+            all.iter().any(|l| {
+                l.created_at > review.created_at
+                    && l.packet.diff_fingerprint != packet.diff_fingerprint
                     && l.packet.files.iter().any(|f| f.path == file.path)
             })
         })

@@ -23,12 +23,16 @@ fn packet(files: &[&str], flags: &[DiffFlag], base: &str, fingerprint: &str) -> 
 const CI: &[DiffFlag] = &[DiffFlag::WorkflowChanged];
 const WF: &str = ".github/workflows/build.yml";
 
+/// The review `id` (`ap-N` is asked at second N).
 fn reviewed<'a>(id: &'a str, status: ApprovalStatus, p: &'a DiffPacket) -> DiffReviewed<'a> {
+    let second: u32 = id.trim_start_matches("ap-").parse().unwrap();
     DiffReviewed {
         approval_id: id,
         summary: "Review diff · shop: 1 file, CI workflow changed",
         status,
         packet: p,
+        created_at: chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 3, 1, 9, 0, second)
+            .unwrap(),
     }
 }
 
@@ -181,6 +185,19 @@ fn a_later_different_diff_of_the_same_file_stands_in_for_the_earlier_one() {
         gate.blocked.as_deref().is_some_and(|b| b.contains("ap-1")),
         "a later diff of only some of its files does not replace it: {gate:?}"
     );
+    let at_once = pr_gate(
+        &[
+            reviewed("ap-2", ApprovalStatus::Requested, &first),
+            reviewed("ap-2", ApprovalStatus::ApprovedOnce, &second),
+        ],
+        Some("abc"),
+    );
+    assert_eq!(
+        at_once.diff_approvals.len(),
+        2,
+        "asked at the same instant, neither replaces the other"
+    );
+    assert!(at_once.blocked.is_some(), "so both must be approved");
     let same = pr_gate(
         &[
             reviewed("ap-1", ApprovalStatus::ApprovedOnce, &first),

@@ -70,6 +70,7 @@ fn reviewed(approval: &Approval) -> Option<DiffReviewed<'_>> {
             summary: &approval.evidence.summary,
             status: approval.status,
             packet,
+            created_at: approval.created_at,
         }),
         EvidenceDetail::Tool | EvidenceDetail::Pr(_) => None,
     }

@@ -7,7 +7,7 @@ use crate::canon::CanonicalAction;
 use crate::diff_parse::{parse, ParsedFile};
 use crate::evidence::{DiffFile, DiffFlag, DiffPacket, FileChange};
 use crate::paths::relative_to;
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, MAX_DIFF_BYTES};
 use crate::types::{ActionKind, RiskLevel, Role};
 use crate::verdict::{Ctx, Verdict};
 
@@ -59,6 +59,28 @@ impl DiffReview {
             p.lines_added,
             p.lines_removed
         )
+    }
+}
+
+/// The change a grant binds to: the fingerprint the gate sent, else the SHA-256 of the diff.
+pub(crate) fn fingerprint(request: &ActionRequest) -> Option<String> {
+    let ctx = &request.context;
+    ctx.diff_fingerprint.clone().or_else(|| {
+        ctx.diff.as_deref().map(|diff| {
+            crate::canon::lower_hex(&<sha2::Sha256 as sha2::Digest>::digest(diff.as_bytes()))
+        })
+    })
+}
+
+/// A diff is bounded like every other part of a request.
+pub(crate) fn check_size(request: &ActionRequest) -> Result<(), crate::canon::CanonError> {
+    match &request.context.diff {
+        Some(diff) if diff.len() > MAX_DIFF_BYTES => Err(crate::canon::CanonError::TooLarge {
+            what: "the diff",
+            size: diff.len(),
+            limit: MAX_DIFF_BYTES,
+        }),
+        _ => Ok(()),
     }
 }
 

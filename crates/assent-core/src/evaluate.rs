@@ -14,7 +14,7 @@ use crate::own_places::{OwnPlace, OwnPlaces};
 use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::profile::{match_profile, normalize_flags};
-use crate::request::{ActionRequest, MAX_DIFF_BYTES, MAX_EDIT_BYTES};
+use crate::request::{ActionRequest, MAX_EDIT_BYTES};
 use crate::review::Review;
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
@@ -164,7 +164,7 @@ pub fn evaluate(
     check_edit(request)?;
     let home = normalize(&env.home, "/", "/");
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
-    canonical.diff_fingerprint = fingerprint(request);
+    canonical.diff_fingerprint = crate::diff_review::fingerprint(request);
     let root = repo_root(request, &canonical.cwd, &home);
     let ctx = Ctx {
         policy,
@@ -222,27 +222,9 @@ pub fn evaluate(
     })
 }
 
-/// The change a grant binds to: the fingerprint the gate sent, else the SHA-256 of the diff.
-fn fingerprint(request: &ActionRequest) -> Option<String> {
-    let ctx = &request.context;
-    ctx.diff_fingerprint.clone().or_else(|| {
-        ctx.diff.as_deref().map(|diff| {
-            crate::canon::lower_hex(&<sha2::Sha256 as sha2::Digest>::digest(diff.as_bytes()))
-        })
-    })
-}
-
 /// An edit's text and a diff are bounded like every other part of a request.
 fn check_edit(request: &ActionRequest) -> Result<(), CanonError> {
-    if let Some(diff) = &request.context.diff {
-        if diff.len() > MAX_DIFF_BYTES {
-            return Err(CanonError::TooLarge {
-                what: "the diff",
-                size: diff.len(),
-                limit: MAX_DIFF_BYTES,
-            });
-        }
-    }
+    crate::diff_review::check_size(request)?;
     let Some(edit) = &request.context.edit else {
         return Ok(());
     };

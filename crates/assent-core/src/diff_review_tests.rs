@@ -451,3 +451,51 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_diff_reviews_grant_covers_that_diff_on_that_base_only() {
+    use crate::grant::{ApprovalGrant, GrantConstraints};
+    let path = ".github/workflows/build.yml";
+    let asked = edit(
+        ActionKind::FileWrite,
+        path,
+        Some(&one_file(path, &["a"], &["b"])),
+    );
+    let e = eval(&asked);
+    let t0 = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 3, 1, 9, 0, 0).unwrap();
+    for scope in [ScopeKind::Once, ScopeKind::Run] {
+        let grant = ApprovalGrant {
+            grant_id: "g".into(),
+            approval_id: "ap".into(),
+            run_id: asked.run_id.clone(),
+            scope_kind: scope,
+            action_kinds: vec![ActionKind::FileWrite],
+            constraints: GrantConstraints::for_scope(scope, &asked, &e, None).unwrap(),
+            created_at: t0,
+            expires_at: t0 + chrono::Duration::hours(1),
+            max_uses: None,
+            used_count: 0,
+            created_by: "maintainer".into(),
+            revocable: true,
+            revoked_at: None,
+            policy_version: e.policy_version.clone(),
+        };
+        let covers = |r: &ActionRequest| grant.covers(r, &eval(r), t0).is_ok();
+        assert!(covers(&asked), "{scope:?}: the reviewed diff is covered");
+        let other = edit(
+            ActionKind::FileWrite,
+            path,
+            Some(&one_file(path, &["a"], &["c"])),
+        );
+        assert!(
+            !covers(&other),
+            "{scope:?}: a different diff of the same file is asked again"
+        );
+        let mut moved = asked.clone();
+        moved.context.base_sha = Some("def456".into());
+        assert!(
+            !covers(&moved),
+            "{scope:?}: the same diff on another base commit is asked again"
+        );
+    }
+}

@@ -10,28 +10,41 @@ use crate::shell::ShellScript;
 use crate::types::ActionKind;
 use crate::wrappers::{effective, program_name};
 
-/// The PR packet of `request` when it publishes.
-pub(crate) fn detect(request: &ActionRequest, script: Option<&ShellScript>) -> Option<PrPacket> {
+/// How an action publishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// A pull request (`gh pr create`, `kind: "pr"`).
+    PullRequest,
+    /// `git push` of a branch.
+    Push,
+}
+
+/// The PR packet of `request` when it publishes, and how.
+pub(crate) fn detect(
+    request: &ActionRequest,
+    script: Option<&ShellScript>,
+) -> Option<(PrPacket, Via)> {
     let base = PrPacket {
         base_sha: request.context.base_sha.clone(),
         ..PrPacket::default()
     };
     if request.action.kind == ActionKind::Pr {
-        return Some(base);
+        return Some((base, Via::PullRequest));
     }
     let script = script?;
     script.commands.iter().find_map(|command| {
         let argv = effective(&command.argv).argv;
         let (program, args) = argv.split_first()?;
-        let found = match program_name(program) {
-            "gh" => gh_pr_create(args),
-            "git" => git_push(args),
-            _ => None,
-        }?;
-        Some(PrPacket {
+        let (found, via) = match program_name(program) {
+            "gh" => (gh_pr_create(args)?, Via::PullRequest),
+            "git" => (git_push(args)?, Via::Push),
+            _ => return None,
+        };
+        let packet = PrPacket {
             base_sha: base.base_sha.clone(),
             ..found
-        })
+        };
+        Some((packet, via))
     })
 }
 
@@ -100,14 +113,20 @@ fn option(args: &[String], names: &[&str]) -> Option<String> {
     None
 }
 
-/// One line for the notification: "Publish feature/x to origin · shop".
-pub(crate) fn summary(packet: &PrPacket, place: &str) -> String {
-    let what = match (&packet.title, &packet.branch, &packet.remote) {
-        (Some(title), _, _) => format!("Open pull request “{title}”"),
-        (None, Some(branch), Some(remote)) => format!("Publish {branch} to {remote}"),
-        (None, Some(branch), None) => format!("Publish {branch}"),
-        (None, None, Some(remote)) => format!("Publish to {remote}"),
-        (None, None, None) => "Publish a pull request".to_owned(),
+/// One line for the notification: "Push feature/x to origin · shop".
+pub(crate) fn summary(packet: &PrPacket, via: Via, place: &str) -> String {
+    let branch = packet.branch.as_deref();
+    let what = match (via, &packet.title) {
+        (Via::PullRequest, Some(title)) => format!("Open pull request “{title}”"),
+        (Via::PullRequest, None) => match branch {
+            Some(branch) => format!("Open a pull request from {branch}"),
+            None => "Open a pull request".to_owned(),
+        },
+        (Via::Push, _) => format!(
+            "Push {} to {}",
+            branch.unwrap_or("the current branch"),
+            packet.remote.as_deref().unwrap_or("its remote")
+        ),
     };
     crate::diff_review::clip(&format!("{what} · {place}"), 140)
 }
@@ -175,7 +194,7 @@ mod tests {
         ];
         for (line, want) in cases {
             let (request, script) = shell(line);
-            let got = detect(&request, script.as_ref());
+            let got = detect(&request, script.as_ref()).map(|(p, _)| p);
             let got_fields = got
                 .as_ref()
                 .map(|p| (p.remote.as_deref(), p.branch.as_deref(), p.title.as_deref()));
@@ -204,8 +223,8 @@ mod tests {
             ..PrPacket::default()
         };
         assert_eq!(
-            summary(&packet, "shop"),
-            "Publish feat to origin · shop",
+            summary(&packet, Via::Push, "shop"),
+            "Push feat to origin · shop",
             "what and where"
         );
     }

@@ -17,7 +17,7 @@ use crate::verdict::{Ctx, Verdict};
 pub(crate) enum Review {
     Tool,
     Diff(Box<DiffReview>),
-    Pr(PrPacket),
+    Pr(PrPacket, crate::pr_review::Via),
 }
 
 impl Review {
@@ -28,8 +28,8 @@ impl Review {
         script: Option<&ShellScript>,
         ctx: &Ctx<'_>,
     ) -> Review {
-        if let Some(packet) = crate::pr_review::detect(request, script) {
-            return Review::Pr(packet);
+        if let Some((packet, via)) = crate::pr_review::detect(request, script) {
+            return Review::Pr(packet, via);
         }
         match crate::diff_review::review(request, canonical, ctx) {
             Some(review) => Review::Diff(Box::new(review)),
@@ -41,7 +41,7 @@ impl Review {
         match self {
             Review::Tool => ApprovalType::Tool,
             Review::Diff(_) => ApprovalType::Diff,
-            Review::Pr(_) => ApprovalType::Pr,
+            Review::Pr(..) => ApprovalType::Pr,
         }
     }
 
@@ -49,7 +49,7 @@ impl Review {
     pub fn verdict(&self) -> Option<Verdict> {
         match self {
             Review::Diff(review) => Some(review.verdict.clone()),
-            Review::Tool | Review::Pr(_) => None,
+            Review::Tool | Review::Pr(..) => None,
         }
     }
 
@@ -66,7 +66,7 @@ impl Review {
                 decision.offered_scopes = vec![ScopeKind::Once, ScopeKind::Run];
                 review.role()
             }
-            Review::Pr(_) => Role::RepoMaintainer,
+            Review::Pr(..) => Role::RepoMaintainer,
         };
         decision.required_role = decision.required_role.max(Some(role));
     }
@@ -75,7 +75,7 @@ impl Review {
     pub fn batch_fingerprint(&self) -> Option<&str> {
         match self {
             Review::Diff(review) => review.packet.diff_fingerprint.as_deref(),
-            Review::Tool | Review::Pr(_) => None,
+            Review::Tool | Review::Pr(..) => None,
         }
     }
 
@@ -88,8 +88,8 @@ impl Review {
                 evidence.diff_summary = Some(review.counts());
                 evidence.detail = EvidenceDetail::Diff(review.packet);
             }
-            Review::Pr(packet) => {
-                evidence.summary = crate::pr_review::summary(&packet, place);
+            Review::Pr(packet, via) => {
+                evidence.summary = crate::pr_review::summary(&packet, via, place);
                 evidence.detail = EvidenceDetail::Pr(packet);
             }
         }

@@ -99,16 +99,27 @@ pub(crate) fn review(
     }
     let mut notes = request.context.diff_notes.clone();
     let parsed = diff.map(parse);
-    let files: Vec<ParsedFile<'_>> = match &parsed {
+    let mut files: Vec<ParsedFile<'_>> = match &parsed {
         Some(p) => {
             notes.extend(p.notes.iter().cloned());
             p.files.clone()
         }
         None => {
             notes.push("the request carried no diff: only the paths it names are known".to_owned());
-            paths_only(kind, canonical, ctx)
+            Vec::new()
         }
     };
+    if edit {
+        // The paths the edit names count even when its diff leaves them out.
+        for named in paths_only(kind, canonical, ctx) {
+            if !files.iter().any(|f| f.path == named.path) {
+                if parsed.is_some() {
+                    notes.push(format!("{} is edited but not in the diff", named.path));
+                }
+                files.push(named);
+            }
+        }
+    }
     let flags = flags_of(&files, ctx);
     if !flags.iter().any(|f| *f != DiffFlag::PublicApiChanged) {
         return None;

@@ -499,3 +499,26 @@ fn a_diff_reviews_grant_covers_that_diff_on_that_base_only() {
         );
     }
 }
+
+#[test]
+fn a_diff_that_leaves_out_the_edited_file_does_not_hide_it() {
+    let diff = one_file("src/lib.rs", &["a"], &["b"]);
+    let e = eval(&edit(
+        ActionKind::FileWrite,
+        ".github/workflows/build.yml",
+        Some(&diff),
+    ));
+    assert_eq!(
+        flags(&e),
+        vec![DiffFlag::WorkflowChanged],
+        "the edited path counts, whatever the diff says"
+    );
+    let EvidenceDetail::Diff(p) = &e.evidence.detail else {
+        panic!("a diff packet")
+    };
+    assert!(
+        p.notes.iter().any(|n| n.contains("not in the diff")),
+        "and the mismatch is noted: {:?}",
+        p.notes
+    );
+}

@@ -359,22 +359,29 @@ fn count(lens: impl Iterator<Item = usize>) -> u32 {
     u32::try_from(lens.sum::<usize>()).unwrap_or(u32::MAX)
 }
 
-/// The diff as shown: secrets masked, cut at the last whole line within
-/// [`SHOWN_DIFF_BYTES`]; whether it was cut.
+/// The diff as shown: cut at the last whole line within [`SHOWN_DIFF_BYTES`], secrets
+/// masked (only what is shown is masked: masking is line by line); whether it was cut.
 fn shown_diff(diff: &str) -> (String, bool) {
-    let masked = crate::mask::mask_secrets(diff);
-    if masked.len() <= SHOWN_DIFF_BYTES {
-        return (masked, false);
+    let (head, cut) = cut_at_line(diff, SHOWN_DIFF_BYTES);
+    let masked = crate::mask::mask_secrets(head);
+    let (shown, cut_again) = cut_at_line(&masked, SHOWN_DIFF_BYTES);
+    (shown.to_owned(), cut || cut_again)
+}
+
+/// `text` up to its last whole line within `max` bytes; whether anything was left out.
+fn cut_at_line(text: &str, max: usize) -> (&str, bool) {
+    if text.len() <= max {
+        return (text, false);
     }
-    let mut end = SHOWN_DIFF_BYTES;
-    while !masked.is_char_boundary(end) {
+    let mut end = max;
+    while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let head = masked.get(..end).unwrap_or_default();
+    let head = text.get(..end).unwrap_or_default();
     let cut = head
         .rfind('\n')
         .map_or(head, |at| head.get(..=at).unwrap_or(head));
-    (cut.to_owned(), true)
+    (cut, true)
 }
 
 /// `text` cut to `max` characters with an ellipsis.

@@ -359,8 +359,9 @@ fn count(lens: impl Iterator<Item = usize>) -> u32 {
     u32::try_from(lens.sum::<usize>()).unwrap_or(u32::MAX)
 }
 
-/// The diff as shown: cut at the last whole line within [`SHOWN_DIFF_BYTES`], secrets
-/// masked (only what is shown is masked: masking is line by line); whether it was cut.
+/// The diff as shown: cut at the last whole line within [`SHOWN_DIFF_BYTES`], then secrets
+/// masked (only what is shown needs it; a private key block cut short is masked to the end);
+/// whether it was cut.
 fn shown_diff(diff: &str) -> (String, bool) {
     let (head, cut) = cut_at_line(diff, SHOWN_DIFF_BYTES);
     let masked = crate::mask::mask_secrets(head);

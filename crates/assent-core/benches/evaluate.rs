@@ -120,7 +120,27 @@ fn bench(c: &mut Criterion) {
             }
         });
     });
+    for (name, lines) in [("diff_review_12_lines", 12), ("diff_review_250k", 6_000)] {
+        let diff = workflow_diff(lines);
+        let mut edit = reqs[16].clone();
+        edit.context.diff = Some(diff.clone());
+        group.throughput(Throughput::Bytes(diff.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| std::hint::black_box(evaluate(&policy, &edit, &env).unwrap()));
+        });
+    }
     group.finish();
+}
+
+/// A diff of the CI workflow adding `lines` lines of about 40 bytes.
+fn workflow_diff(lines: usize) -> String {
+    let path = ".github/workflows/ci.yml";
+    let mut out = format!("diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n");
+    out.push_str(&format!("@@ -1,1 +1,{} @@\n-on: [push]\n", lines));
+    for i in 0..lines {
+        out.push_str(&format!("+      - run: cargo test --package p{i:05}\n"));
+    }
+    out
 }
 
 criterion_group!(benches, bench);

@@ -15,6 +15,7 @@ use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::profile::{match_profile, normalize_flags};
 use crate::request::{ActionRequest, MAX_EDIT_BYTES};
+use crate::review::Review;
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
 use crate::types::{ActionKind, CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
@@ -136,6 +137,9 @@ pub struct Evaluation {
     /// Equivalent pending requests share it and become one prompt.
     pub batch_key: String,
     pub policy_version: String,
+    /// `tool`, `diff` or `pr` (see [`crate::review`]); the evidence's `type` says the same.
+    #[serde(default)]
+    pub approval_type: crate::types::ApprovalType,
     pub evidence: ApprovalEvidence,
 }
 
@@ -160,7 +164,7 @@ pub fn evaluate(
     check_edit(request)?;
     let home = normalize(&env.home, "/", "/");
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
-    canonical.diff_fingerprint = request.context.diff_fingerprint.clone();
+    canonical.diff_fingerprint = crate::diff_review::fingerprint(request);
     let root = repo_root(request, &canonical.cwd, &home);
     let ctx = Ctx {
         policy,
@@ -182,16 +186,29 @@ pub fn evaluate(
     };
     let hidden_text = suspicious(request, &canonical);
     verdicts.extend(context_verdicts(request, hidden_text, &facts));
-    let decided = decide(&verdicts, request.action.kind);
+    let review = Review::of(request, &canonical, script.as_ref(), &ctx);
+    verdicts.extend(review.verdict());
+    let mut decided = decide(&verdicts, request.action.kind);
+    review.shape(&mut decided.decision);
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
     }
     canonical.real_paths = ctx.links.differing();
     let hash = action_hash(&canonical);
-    let batch_key = batch_key(request, &decided.decision, &hash);
+    let batch_key = batch_key(
+        request,
+        &decided.decision,
+        &hash,
+        review.batch_fingerprint(),
+    );
     let risk_input = risk_input(request, &facts, &decided.decision, ctx.trusted);
-    let evidence =
+    let mut evidence =
         crate::evidence_build::build(request, &canonical, &decided, &facts, &ctx, hidden_text);
+    let approval_type = review.approval_type();
+    review.fill(
+        &mut evidence,
+        &crate::evidence_build::place(request, &canonical.cwd),
+    );
     let Decided { decision, .. } = decided;
     Ok(Evaluation {
         canonical,
@@ -200,12 +217,14 @@ pub fn evaluate(
         decision,
         batch_key,
         policy_version: policy.version().to_owned(),
+        approval_type,
         evidence,
     })
 }
 
-/// An edit's text is bounded like every other part of a request.
+/// An edit's text and a diff are bounded like every other part of a request.
 fn check_edit(request: &ActionRequest) -> Result<(), CanonError> {
+    crate::diff_review::check_size(request)?;
     let Some(edit) = &request.context.edit else {
         return Ok(());
     };
@@ -303,27 +322,45 @@ fn normalize_profile_flags(policy: &Policy, script: &ShellScript, canonical: &mu
 struct BatchKey<'a> {
     action_hash: Option<&'a str>,
     base_sha: Option<&'a str>,
+    /// A diff approval's diff: equal diffs batch, different ones never join one prompt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff_fingerprint: Option<&'a str>,
     profile: Option<&'a str>,
     repo: Option<&'a str>,
     run_id: &'a str,
 }
 
 /// Same run, same profile (or the same action when there is none), same constraints.
-fn batch_key(request: &ActionRequest, decision: &RiskDecision, hash: &str) -> String {
-    batch_key_at(request, decision, hash, request.context.base_sha.as_deref())
+/// `diff_fingerprint` is set for diff approvals: equal diffs batch, different ones never do.
+fn batch_key(
+    request: &ActionRequest,
+    decision: &RiskDecision,
+    hash: &str,
+    diff_fingerprint: Option<&str>,
+) -> String {
+    batch_key_at(
+        request,
+        decision,
+        hash,
+        request.context.base_sha.as_deref(),
+        diff_fingerprint,
+    )
 }
 
-/// The batch key of `request` (action hash `hash`) were it at base commit `base_sha`: how
-/// grant invalidation recognises a run grant's requests after the repository moved.
+/// The batch key of `request` (action hash `hash`) were it at base commit `base_sha` (and,
+/// for a diff approval, diff `diff_fingerprint`): how grant invalidation recognises a run
+/// grant's requests after the repository moved.
 pub(crate) fn batch_key_at(
     request: &ActionRequest,
     decision: &RiskDecision,
     hash: &str,
     base_sha: Option<&str>,
+    diff_fingerprint: Option<&str>,
 ) -> String {
     let key = BatchKey {
         action_hash: decision.profile.is_none().then_some(hash),
         base_sha,
+        diff_fingerprint,
         profile: decision.profile.as_deref(),
         repo: request.context.repo.as_deref(),
         run_id: &request.run_id,

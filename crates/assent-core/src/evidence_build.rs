@@ -68,7 +68,11 @@ pub(crate) fn build(
         } else {
             d.reasons.clone()
         },
-        verification_status: None,
+        verification_status: request
+            .context
+            .verification_status
+            .as_deref()
+            .map(crate::mask::mask_secrets),
         secret_risk: facts
             .secret
             .as_ref()
@@ -119,7 +123,7 @@ fn what(
 }
 
 /// The repository's name, else the cwd's last part.
-fn place(request: &ActionRequest, cwd: &str) -> String {
+pub(crate) fn place(request: &ActionRequest, cwd: &str) -> String {
     let source = request.context.repo.as_deref().unwrap_or(cwd);
     let name = source
         .trim_end_matches('/')

@@ -99,7 +99,12 @@ impl ApprovalGrant {
             }
             None => (eval.action_hash.clone(), ctx.diff_fingerprint.as_deref()),
         };
-        let batch_key = batch_key_at(request, &eval.decision, &hash, base_sha);
+        let batch_fingerprint = if eval.approval_type == crate::types::ApprovalType::Diff {
+            diff_fingerprint
+        } else {
+            None
+        };
+        let batch_key = batch_key_at(request, &eval.decision, &hash, base_sha, batch_fingerprint);
         let at_grant = Moving {
             action_hash: &hash,
             batch_key: &batch_key,

@@ -23,6 +23,8 @@ pub mod decision;
 pub mod diff;
 pub mod diff_edit;
 pub mod diff_patch;
+mod diff_parse;
+mod diff_review;
 pub mod evaluate;
 pub mod evidence;
 mod evidence_build;
@@ -41,9 +43,11 @@ pub mod policy;
 mod policy_defaults;
 pub mod policy_edit;
 pub mod policy_file;
+mod pr_review;
 mod profile;
 pub mod quick;
 pub mod request;
+mod review;
 pub mod scope;
 pub mod shell;
 mod shell_guard;
@@ -77,7 +81,7 @@ pub use invalidation::Moved;
 pub use links::{PathResolver, RealPath, MAX_RESOLVED_PATHS};
 pub use own_places::{OwnPlace, OwnPlaces};
 pub use policy::{
-    Approvals, CommandProfile, DenyMemory, Lifetimes, PipeToShell, Policy, PolicyError,
+    Approvals, CommandProfile, DenyMemory, DiffPolicy, Lifetimes, PipeToShell, Policy, PolicyError,
 };
 pub use quick::{quick_decisions, QuickDecision};
 pub use request::{Action, ActionContext, ActionRequest, EditText, MAX_DIFF_BYTES, MAX_EDIT_BYTES};

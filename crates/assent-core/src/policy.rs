@@ -49,6 +49,10 @@ pub struct Policy {
     /// How long a person's denial is remembered: an equivalent request of the same run is
     /// answered denied at once with their reason instead of asking again.
     pub deny_memory: DenyMemory,
+    /// `[diff]`: when an edit is a diff approval (paths to review, width thresholds, test and
+    /// lock files).
+    #[serde(default)]
+    pub diff: DiffPolicy,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]
@@ -102,6 +106,29 @@ pub struct Approvals {
     /// needs the largest count that applies, 1 when none does.
     #[serde(default)]
     pub required: std::collections::BTreeMap<String, u32>,
+}
+
+/// `[diff]` of the policy: which edits need a diff review besides CI, security and dependency
+/// files (see [`crate::evidence::DiffFlag`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffPolicy {
+    /// More files than this in one change is a wide diff.
+    pub max_files: u32,
+    /// More changed lines (added + removed) than this in one change is a wide diff.
+    pub max_lines: u32,
+    /// Globs (relative to the repository root) whose every change is reviewed.
+    pub review_paths: Vec<String>,
+    /// Test files: deleting one, or taking tests or assertions out of one, is reviewed.
+    pub test_paths: Vec<String>,
+    /// Lock files (flagged `lockfile_changed`, apart from manifests).
+    pub lock_paths: Vec<String>,
+}
+
+impl Default for DiffPolicy {
+    fn default() -> Self {
+        crate::policy_defaults::default_diff()
+    }
 }
 
 /// What the policy does with a download piped into a shell.
@@ -193,6 +220,10 @@ pub(crate) struct Compiled {
     pub block: GlobSet,
     /// [`crate::tooling::TOOLING`]'s globs, in its order.
     pub tooling: GlobSet,
+    /// `[diff]`'s review, test and lock file globs.
+    pub review: GlobSet,
+    pub tests: GlobSet,
+    pub locks: GlobSet,
 }
 
 impl PartialEq for Policy {
@@ -314,6 +345,9 @@ impl Policy {
             trusted: glob_set(&self.trusted_repos, true)?,
             block: glob_set(&self.block_patterns, false)?,
             tooling: glob_set(&crate::tooling::globs(), true)?,
+            review: glob_set(&self.diff.review_paths, true)?,
+            tests: glob_set(&self.diff.test_paths, true)?,
+            locks: glob_set(&self.diff.lock_paths, true)?,
         })
     }
 

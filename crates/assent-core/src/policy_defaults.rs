@@ -138,6 +138,7 @@ pub(crate) fn default_policy() -> Policy {
         approvals: crate::policy::Approvals::default(),
         deny_memory: crate::policy::DenyMemory::default(),
         max_grant_lifetime: Lifetimes::default(),
+        diff: default_diff(),
         compiled: Default::default(),
         version: String::new(),
     }
@@ -264,4 +265,44 @@ const NETWORK: &[&str] = &[
     "developer.mozilla.org",
     "docs.python.org",
     "pkg.go.dev",
+];
+
+/// `[diff]`'s defaults: wider than 20 files or 500 changed lines is reviewed.
+pub(crate) fn default_diff() -> crate::policy::DiffPolicy {
+    crate::policy::DiffPolicy {
+        max_files: 20,
+        max_lines: 500,
+        review_paths: Vec::new(),
+        test_paths: strings(TESTS),
+        lock_paths: strings(LOCKS),
+    }
+}
+
+const TESTS: &[&str] = &[
+    "**/tests/**",
+    "**/test/**",
+    "**/__tests__/**",
+    "**/spec/**",
+    "**/src/test/**",
+    "**/*_test.*",
+    "**/*_tests.*",
+    "**/test_*.py",
+    "**/*.test.*",
+    "**/*.spec.*",
+    "**/*_spec.rb",
+    "**/*Test.java",
+    "**/*Tests.java",
+    "**/*Test.kt",
+    "**/conftest.py",
+];
+
+const LOCKS: &[&str] = &[
+    "**/*.lock",
+    "**/*.lockfile",
+    "**/package-lock.json",
+    "**/npm-shrinkwrap.json",
+    "**/pnpm-lock.yaml",
+    "**/bun.lockb",
+    "**/go.sum",
+    "**/packages.lock.json",
 ];

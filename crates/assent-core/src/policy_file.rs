@@ -43,7 +43,27 @@ pub struct PolicyFile {
     /// `[approvals]`: `required = { platform_admin = 2, "cloud-mutation" = 2 }`.
     #[serde(default)]
     pub approvals: crate::policy::Approvals,
+    /// `[diff]`: `max_files`, `max_lines` override; the path lists extend the defaults.
+    #[serde(default)]
+    pub diff: DiffFile,
 }
+
+/// `[diff]` as a user writes it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffFile {
+    pub max_files: Option<u32>,
+    pub max_lines: Option<u32>,
+    #[serde(default)]
+    pub review_paths: Vec<String>,
+    #[serde(default)]
+    pub test_paths: Vec<String>,
+    #[serde(default)]
+    pub lock_paths: Vec<String>,
+}
+
+/// The widest threshold a policy may set (files or lines).
+const MAX_DIFF_THRESHOLD: u32 = 1_000_000;
 
 /// The most people one approval may need.
 const MAX_APPROVERS: u32 = 10;
@@ -130,6 +150,9 @@ impl PolicyFile {
             }
             p.approvals.required.insert(key, count);
         }
+        self.diff
+            .apply(&mut p.diff)
+            .map_err(|(key, message)| at(key, message))?;
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {
                 return Err(at(
@@ -147,6 +170,25 @@ impl PolicyFile {
             }
         }
         p.finish(text)
+    }
+}
+
+impl DiffFile {
+    fn apply(self, diff: &mut crate::policy::DiffPolicy) -> Result<(), (&'static str, String)> {
+        let check = |key: &'static str, v: Option<u32>, d: u32| match v {
+            None => Ok(d),
+            Some(n) if (1..=MAX_DIFF_THRESHOLD).contains(&n) => Ok(n),
+            Some(n) => Err((
+                key,
+                format!("diff.{key} must be 1..={MAX_DIFF_THRESHOLD}, got {n}"),
+            )),
+        };
+        diff.max_files = check("max_files", self.max_files, diff.max_files)?;
+        diff.max_lines = check("max_lines", self.max_lines, diff.max_lines)?;
+        extend(&mut diff.review_paths, self.review_paths);
+        extend(&mut diff.test_paths, self.test_paths);
+        extend(&mut diff.lock_paths, self.lock_paths);
+        Ok(())
     }
 }
 

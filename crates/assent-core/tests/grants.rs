@@ -147,9 +147,10 @@ fn bound_context_changes_invalidate() {
 #[test]
 fn path_patterns_stay_inside_what_they_name() {
     let patterns = vec!["src/*".to_owned()];
+    // Granted from an asked write that is no diff review (a manifest's is: once or run only).
     let g = grant_for(
         ScopeKind::PathPattern,
-        &file(ActionKind::FileWrite, "/home/dev/shop/Cargo.toml"),
+        &file(ActionKind::FileWrite, "/home/dev/notes.txt"),
         Some(&patterns),
     );
     let write = |p: &str| covers(&g, &file(ActionKind::FileWrite, p), t0());

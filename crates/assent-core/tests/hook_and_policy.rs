@@ -407,16 +407,30 @@ fn evidence_says_what_and_where() {
         "/home/dev/shop/.github/workflows/build.yml",
     ));
     assert_eq!(
-        ci.evidence.summary, "Edit .github/workflows/build.yml in shop",
+        ci.evidence.summary, "Review diff · shop: 1 file, CI workflow changed",
+        "a CI edit is a diff review and says why"
+    );
+    assert_eq!(
+        ci.evidence.paths,
+        vec![".github/workflows/build.yml".to_owned()],
         "file edits name the file"
     );
     assert!(
         !ci.evidence.policy_findings.is_empty(),
         "asks carry their findings"
     );
+    assert_eq!(
+        ci.decision.offered_scopes,
+        vec![ScopeKind::Once, ScopeKind::Run],
+        "a diff review covers its diff only, never a path pattern"
+    );
+    let notes = eval_default(&file(ActionKind::FileWrite, "/home/dev/notes.txt"));
     assert!(
-        ci.decision.offered_scopes.contains(&ScopeKind::PathPattern),
-        "file edits offer a path pattern"
+        notes
+            .decision
+            .offered_scopes
+            .contains(&ScopeKind::PathPattern),
+        "other asked file edits offer a path pattern"
     );
 }
 

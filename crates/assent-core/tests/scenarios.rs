@@ -406,22 +406,30 @@ fn ask_list() {
                 ),
                 Role::SecurityReviewer,
             ),
-            row(
-                "Cargo.toml",
-                file(ActionKind::FileWrite, "/home/dev/shop/Cargo.toml"),
-                Ask,
-                "ask.dependency_config",
-                "manifests change dependencies",
-            ),
-            row(
-                "package-lock",
-                file(
-                    ActionKind::FileWrite,
-                    "/home/dev/shop/web/package-lock.json",
+            // A diff or PR approval: reviewed by a repo maintainer.
+            with_role(
+                row(
+                    "Cargo.toml",
+                    file(ActionKind::FileWrite, "/home/dev/shop/Cargo.toml"),
+                    Ask,
+                    "ask.dependency_config",
+                    "manifests change dependencies",
                 ),
-                Ask,
-                "ask.dependency_config",
-                "lockfiles change dependencies",
+                Role::RepoMaintainer,
+            ),
+            // A diff or PR approval: reviewed by a repo maintainer.
+            with_role(
+                row(
+                    "package-lock",
+                    file(
+                        ActionKind::FileWrite,
+                        "/home/dev/shop/web/package-lock.json",
+                    ),
+                    Ask,
+                    "ask.dependency_config",
+                    "lockfiles change dependencies",
+                ),
+                Role::RepoMaintainer,
             ),
             row(
                 "webfetch",
@@ -464,19 +472,27 @@ fn ask_list() {
                 "ask.delete",
                 "deleting files",
             ),
-            row(
-                "git push",
-                shell("git push origin feature"),
-                Ask,
-                "ask.publish",
-                "publishing",
+            // A diff or PR approval: reviewed by a repo maintainer.
+            with_role(
+                row(
+                    "git push",
+                    shell("git push origin feature"),
+                    Ask,
+                    "ask.publish",
+                    "publishing",
+                ),
+                Role::RepoMaintainer,
             ),
-            row(
-                "gh pr create",
-                shell("gh pr create --fill"),
-                Ask,
-                "ask.publish",
-                "publishing",
+            // A diff or PR approval: reviewed by a repo maintainer.
+            with_role(
+                row(
+                    "gh pr create",
+                    shell("gh pr create --fill"),
+                    Ask,
+                    "ask.publish",
+                    "publishing",
+                ),
+                Role::RepoMaintainer,
             ),
             row(
                 "npm publish",
@@ -541,12 +557,16 @@ fn ask_list() {
                 "ask.history_rewrite",
                 "discards work",
             ),
-            row(
-                "git push --force",
-                shell("git push --force origin main"),
-                Ask,
-                "ask.history_rewrite",
-                "rewrites remote history",
+            // A diff or PR approval: reviewed by a repo maintainer.
+            with_role(
+                row(
+                    "git push --force",
+                    shell("git push --force origin main"),
+                    Ask,
+                    "ask.history_rewrite",
+                    "rewrites remote history",
+                ),
+                Role::RepoMaintainer,
             ),
             row(
                 "outside repo read",

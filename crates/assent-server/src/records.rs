@@ -3,7 +3,7 @@
 
 use assent_core::workflow::{self, GrantFacts, MemberFacts, PromptFacts, Verdict};
 use assent_core::{
-    ApprovalAuditEvent, ApprovalGrant, AuditDecision, Decision, RiskLevel, ScopeKind,
+    ApprovalAuditEvent, ApprovalGrant, ApprovalType, AuditDecision, Decision, RiskLevel, ScopeKind,
 };
 use assent_protocol::{
     Approval, ApprovalMember, Grant, Recommendation, SubmitResponse, SubmitStatus,
@@ -168,6 +168,32 @@ pub struct PromptDetail {
     pub quick_decisions: Vec<assent_core::QuickDecision>,
 }
 
+/// The seed's "Needs repo maintainer review before PR creation" for a diff or PR approval.
+fn review_recommendation(s: &Submission) -> Option<Recommendation> {
+    let d = &s.eval.decision;
+    let who = d
+        .required_role
+        .map(|r| assent_core::role_name(r).replace('_', " "))?;
+    let text = match s.eval.approval_type {
+        ApprovalType::Diff => format!(
+            "Needs {who} review before PR creation: {}",
+            d.reasons.join("; ")
+        ),
+        ApprovalType::Pr => format!("Needs {who} approval to publish"),
+        _ => return None,
+    };
+    Some(Recommendation {
+        decision: if d.risk >= RiskLevel::Critical {
+            "deny"
+        } else {
+            "approve"
+        }
+        .to_owned(),
+        scope: Some(ScopeKind::Once),
+        text,
+    })
+}
+
 fn one() -> u32 {
     1
 }
@@ -197,9 +223,13 @@ impl PromptDetail {
     }
 }
 
-/// What the policy recommends: deny high risk, otherwise the narrowest scope that saves prompts.
+/// What the policy recommends: deny high risk, otherwise the narrowest scope that saves prompts;
+/// a diff or PR approval says whose review it needs.
 fn recommend(s: &Submission) -> Recommendation {
     let d = &s.eval.decision;
+    if let Some(review) = review_recommendation(s) {
+        return review;
+    }
     if d.risk >= RiskLevel::High {
         return Recommendation {
             decision: "deny".to_owned(),

@@ -8,6 +8,8 @@
 
 #[path = "decide.rs"]
 mod decide;
+#[path = "diff_pr.rs"]
+mod diff_pr;
 #[path = "events.rs"]
 mod events;
 #[path = "executed.rs"]

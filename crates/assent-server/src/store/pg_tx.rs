@@ -138,6 +138,13 @@ impl Tx for PgTx {
         pg_approvals::remembered_denial(&mut self.tx, probe).await
     }
 
+    async fn run_diff_approvals(
+        &mut self,
+        run_id: &str,
+    ) -> Result<Vec<assent_protocol::Approval>, StoreError> {
+        pg_approvals::run_diffs(&mut self.tx, run_id).await
+    }
+
     async fn forget_denial(
         &mut self,
         approval_id: &str,

@@ -217,6 +217,12 @@ pub trait Tx: Send {
         &mut self,
         probe: DenialProbe<'_>,
     ) -> Result<Option<RememberedDenial>, StoreError>;
+    /// The diff approvals (`evidence.type = diff`) of a run, oldest first: what a PR of the
+    /// run depends on (`assent_core::workflow::pr_gate` judges them).
+    async fn run_diff_approvals(
+        &mut self,
+        run_id: &str,
+    ) -> Result<Vec<assent_protocol::Approval>, StoreError>;
     /// Marks a denied approval forgotten; false when it is not a remembered denial.
     async fn forget_denial(
         &mut self,

@@ -351,6 +351,26 @@ pub async fn remembered_denials(
     Ok(approvals)
 }
 
+/// The diff approvals of a run, oldest first.
+pub async fn run_diffs(
+    conn: &mut SqliteConnection,
+    run_id: &str,
+) -> Result<Vec<Approval>, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM approval_requests \
+         WHERE run_id = ? AND json_extract(detail, '$.evidence.type') = 'diff' \
+         ORDER BY created_at, id"
+    ))
+    .bind(run_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut approvals = Vec::with_capacity(rows.len());
+    for row in &rows {
+        approvals.push(record_of(conn, row).await?.approval);
+    }
+    Ok(approvals)
+}
+
 /// Marks a denial forgotten (the desk's Undo); false when it is not a remembered denial.
 pub async fn forget(
     conn: &mut SqliteConnection,

@@ -4,8 +4,8 @@
 
 use assent_core::workflow::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrder};
 use assent_core::{
-    may_decide, tally, ApprovalEvent, ApprovalStatus, Decidable, Environment, Identity, Policy,
-    Role, Tally, Vote,
+    may_decide, tally, ApprovalEvent, ApprovalStatus, ApprovalType, Decidable, Environment,
+    Identity, Policy, Role, Tally, Vote,
 };
 use assent_protocol::{DecisionRequest, DecisionResponse, Resolution};
 use chrono::{DateTime, Utc};
@@ -106,7 +106,13 @@ pub async fn decide(
             }
         }
     };
-    let settled = settle::settle(store, &settlement).await?;
+    let publishes = record.approval.approval_type == ApprovalType::Pr
+        && settlement.resolution == Resolution::Approved;
+    let settled = if publishes {
+        super::publish::settle_checked(store, record, &settlement).await?
+    } else {
+        settle::settle(store, &settlement).await?
+    };
     Ok(DecisionResponse {
         approval: settled.approval,
         grant: settled.grant,

@@ -9,6 +9,7 @@ mod executed;
 mod expire;
 mod forget;
 mod invalidate;
+mod publish;
 mod resume;
 mod revoke;
 mod settle;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use assent_core::workflow::{held_decision, joinable, remembered_denial, Earlier, RunHold};
-use assent_core::{ApprovalAuditEvent, AuditDecision, Decision};
+use assent_core::{ApprovalAuditEvent, ApprovalType, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 
 use crate::records::{response, submission_audit, PromptDetail};
@@ -72,6 +72,14 @@ pub async fn record(
     }
     let held = hold.and_then(|run| held_by(run, s));
     let s = held.as_ref().unwrap_or(s);
+    let publishing =
+        s.eval.approval_type == ApprovalType::Pr && s.eval.decision.decision.needs_person();
+    let gated = if publishing {
+        Some(super::publish::gated(tx, s).await?)
+    } else {
+        None
+    };
+    let s = gated.as_ref().unwrap_or(s);
     let audited = match s.eval.decision.decision {
         Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
         Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),

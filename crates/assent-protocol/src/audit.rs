@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 /// `GET /v1/audit`: audited decisions, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuditList {
-    #[schema(value_type = Vec<Object>)]
     pub events: Vec<ApprovalAuditEvent>,
 }
 

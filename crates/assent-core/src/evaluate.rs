@@ -200,7 +200,7 @@ pub fn evaluate(
         decision,
         batch_key,
         policy_version: policy.version().to_owned(),
-        evidence,
+        evidence: crate::evidence_mask::masked(evidence),
     })
 }
 

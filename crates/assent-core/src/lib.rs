@@ -23,6 +23,7 @@ pub mod decision;
 pub mod evaluate;
 pub mod evidence;
 mod evidence_build;
+mod evidence_mask;
 pub mod grant;
 pub mod grant_index;
 pub mod hook;

@@ -51,10 +51,12 @@ pub struct ApprovalGrant {
     pub constraints: GrantConstraints,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    #[schema(required)]
     pub max_uses: Option<u32>,
     pub used_count: u32,
     pub created_by: String,
     pub revocable: bool,
+    #[schema(required)]
     pub revoked_at: Option<DateTime<Utc>>,
     pub policy_version: String,
 }

@@ -20,6 +20,7 @@ pub struct Approval {
     pub action_kind: ActionKind,
     /// What kind of decision this is; always `evidence.type`.
     #[serde(default)]
+    #[schema(required)]
     pub approval_type: ApprovalType,
     /// One of the nine approval states; `requested` is pending.
     pub status: ApprovalStatus,
@@ -62,20 +63,25 @@ pub struct Approval {
     /// The identity (agent, or person) whose requests wait on this prompt; it can never
     /// decide it.
     #[serde(default)]
+    #[schema(required)]
     pub requester: String,
     /// How many distinct people must approve (the policy's `[approvals] required`).
     #[serde(default = "one")]
+    #[schema(required)]
     pub required_approvals: u32,
     /// Who approved so far, while more are needed (and, once settled, everyone who did).
     #[serde(default)]
+    #[schema(required)]
     pub approvals: Vec<ApprovalVote>,
     /// The approvals a person may take in one click (`{label, scope, expires_in_seconds}`),
     /// bounded by the policy's lifetimes: notification buttons and the window render these.
     #[serde(default)]
+    #[schema(required)]
     pub quick_decisions: Vec<assent_core::QuickDecision>,
     /// Agents whose gates are waiting on this approval right now (they run it once approved);
     /// filled in by `GET /v1/approvals…`, 0 in events.
     #[serde(default)]
+    #[schema(required)]
     pub agents_waiting: u32,
 }
 

@@ -199,3 +199,35 @@ async fn the_answer_the_audit_and_the_notification_show_the_same_masked_line() {
         "no audit record carries the secret"
     );
 }
+
+#[test]
+fn the_window_names_every_flag_in_the_notification_words() {
+    let window = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../ui/src/packets.ts"
+    ))
+    .expect("the window's packet logic");
+    let flags = [
+        DiffFlag::WorkflowChanged,
+        DiffFlag::SecurityChanged,
+        DiffFlag::DependencyChanged,
+        DiffFlag::LockfileChanged,
+        DiffFlag::TestsDeleted,
+        DiffFlag::TestsWeakened,
+        DiffFlag::PublicApiChanged,
+        DiffFlag::Wide,
+        DiffFlag::PolicyPath,
+    ];
+    for flag in flags {
+        let wire = serde_json::to_value(flag).expect("json");
+        let entry = format!(
+            "{}: '{}',",
+            wire.as_str().expect("a flag is a string"),
+            crate::prompt_packet::flag_label(flag)
+        );
+        assert!(
+            window.contains(&entry),
+            "ui/src/packets.ts must name {flag:?} as the notification does: `{entry}`"
+        );
+    }
+}

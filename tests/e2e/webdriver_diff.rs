@@ -1,13 +1,14 @@
 //! A pending diff approval in the window: its files with +/−, its flags in words, its notes
-//! and the diff itself, agent text as text (never markup).
+//! and the diff itself, agent text as text (never markup); a pending PR approval: where it goes
+//! and each of the run's diff approvals with its state and reason.
 //!
 //! Until the service classifies edits as diff approvals, the request is submitted over HTTP as
 //! a file write and its stored evidence is then replaced by a diff packet (the fixture below);
 //! the window reads it from the service like any pending approval.
 
 use assent_core::{
-    Action, ActionKind, ApprovalEvidence, ApprovalType, DiffFile, DiffFlag, DiffPacket,
-    EvidenceDetail, FileChange, ALL_ROLES,
+    Action, ActionKind, ActionRequest, ApprovalEvidence, DiffApprovalRef, DiffApprovalState,
+    DiffFile, DiffFlag, DiffPacket, EvidenceDetail, FileChange, PrPacket, ALL_ROLES,
 };
 use fantoccini::Locator;
 
@@ -47,8 +48,8 @@ fn workflow_diff() -> ApprovalEvidence {
     }
 }
 
-/// Submits an edit of the workflow over HTTP and stores `evidence` as its approval's.
-async fn pending_diff(service: &TestService, evidence: &ApprovalEvidence) -> String {
+/// An edit of the workflow, as the Claude Code gate submits it.
+fn workflow_edit() -> ActionRequest {
     let mut request = shell_request("run-diff", "", "/work/shop");
     request.action = Action {
         kind: ActionKind::FileWrite,
@@ -57,7 +58,16 @@ async fn pending_diff(service: &TestService, evidence: &ApprovalEvidence) -> Str
         tool: Some("Edit".to_owned()),
         ..request.action
     };
-    let id = submit_pending(&service.requester(), &request).await;
+    request
+}
+
+/// Submits `request` over HTTP and stores `evidence` as its approval's.
+async fn pending_with(
+    service: &TestService,
+    request: &ActionRequest,
+    evidence: &ApprovalEvidence,
+) -> String {
+    let id = submit_pending(&service.requester(), request).await;
     let db = service.dir.path().join("assent.db");
     let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
         "sqlite://{}",
@@ -77,8 +87,8 @@ async fn pending_diff(service: &TestService, evidence: &ApprovalEvidence) -> Str
     let stored = service.approver().approval(&id, None).await.expect("read");
     assert_eq!(
         stored.approval_type,
-        ApprovalType::Diff,
-        "the service now answers a diff approval"
+        evidence.approval_type(),
+        "the service now answers an approval of the packet's type"
     );
     id
 }
@@ -86,7 +96,7 @@ async fn pending_diff(service: &TestService, evidence: &ApprovalEvidence) -> Str
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pending_diff_shows_its_files_flags_and_diff() {
     let service = TestService::start().await;
-    let id = pending_diff(&service, &workflow_diff()).await;
+    let id = pending_with(&service, &workflow_edit(), &workflow_diff()).await;
     let ana = service.person("ana", &ALL_ROLES).await;
     let desk = Desk::signed_in(&service.url(), &ana);
     let _driver = start_driver(&desk).await;
@@ -135,5 +145,77 @@ async fn a_pending_diff_shows_its_files_flags_and_diff() {
         "the diff's markup never becomes an element"
     );
     screenshot("pending-diff.png");
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pending_pr_shows_where_it_goes_and_each_diff_approval_state() {
+    let service = TestService::start().await;
+    let request = shell_request(
+        "run-pr",
+        "gh pr create --title 'Fix the build'",
+        "/work/shop",
+    );
+    let evidence = ApprovalEvidence {
+        summary: "Publish PR · shop".to_owned(),
+        cwd: "/work/shop".to_owned(),
+        detail: EvidenceDetail::Pr(PrPacket {
+            remote: Some("origin".to_owned()),
+            branch: Some("fix-build".to_owned()),
+            title: Some("Fix the build".to_owned()),
+            base_sha: None,
+            diff_approvals: vec![
+                DiffApprovalRef {
+                    approval_id: "d-current".to_owned(),
+                    summary: "Review diff · shop: 1 file".to_owned(),
+                    state: DiffApprovalState::Current,
+                    reason: None,
+                },
+                DiffApprovalRef {
+                    approval_id: "d-stale".to_owned(),
+                    summary: "Review diff · shop: 2 files".to_owned(),
+                    state: DiffApprovalState::Stale,
+                    reason: Some("base commit changed abc123 → def456".to_owned()),
+                },
+            ],
+        }),
+        ..ApprovalEvidence::default()
+    };
+    let id = pending_with(&service, &request, &evidence).await;
+    let ana = service.person("ana", &ALL_ROLES).await;
+    let desk = Desk::signed_in(&service.url(), &ana);
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+
+    click(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{id}']");
+    let target = text_of(&client, &format!("{detail} [data-testid=ev-pr-target]")).await;
+    assert_eq!(target, "origin/fix-build", "the PR's remote and branch");
+    let title = text_of(&client, &format!("{detail} [data-testid=ev-pr-title]")).await;
+    assert_eq!(title, "Fix the build", "the PR's title");
+    let stale = text_of(
+        &client,
+        &format!("{detail} [data-testid=ev-pr-diffs] [data-state=stale]"),
+    )
+    .await;
+    assert!(
+        // The state is a badge, upper-cased by the style sheet.
+        stale.to_lowercase().contains("stale")
+            && stale.contains("base commit changed abc123 → def456"),
+        "a stale diff approval says so and why: {stale}"
+    );
+    let current = text_of(
+        &client,
+        &format!("{detail} [data-testid=ev-pr-diffs] [data-state=current]"),
+    )
+    .await;
+    assert!(
+        current.to_lowercase().contains("approved, current") && current.contains("1 file"),
+        "a current diff approval says it still counts: {current}"
+    );
     client.close().await.expect("end the session");
 }

@@ -23,6 +23,8 @@
 )]
 
 mod common;
+#[path = "webdriver_diff.rs"]
+mod diff;
 
 use assent_core::{ApprovalStatus, Role, ScopeKind};
 use assent_protocol::{DecisionRequest, SubmitStatus, REQUESTER_TOKEN_FILE};

@@ -229,10 +229,10 @@ export function busiestRuns(events: InsightEvent[], pending: Approval[], top = T
     return found;
   };
   for (const event of events) {
-    if (settlesPrompt(event)) run(event.run_id, event.repo).prompts.add(event.approval_id);
+    if (settlesPrompt(event)) run(event.run_id, event.repo ?? undefined).prompts.add(event.approval_id);
   }
   for (const approval of pending) {
-    const found = run(approval.run_id, approval.repo);
+    const found = run(approval.run_id, approval.repo ?? undefined);
     found.prompts.add(approval.approval_id);
     found.open.add(approval.approval_id);
   }

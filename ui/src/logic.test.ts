@@ -41,10 +41,11 @@ function approval(id: string, createdAt: string, extra: Partial<Approval> = {}):
     approval_id: id, run_id: 'run-1', task_id: 't', repo: 'shop', requested_by: 'agent', action_kind: 'shell',
     status: 'requested', decision: 'ask', risk: 'medium', reasons: ['r'], rule: 'profile.maven-test',
     recommendation: { decision: 'approve', scope: 'run', text: 'Allow for this run' }, profile: 'maven-test',
-    evidence: { summary: 's', cwd: '/w', paths: [], network: [], policy_findings: [], suspicious_text: false },
+    evidence: { type: 'tool', summary: 's', cwd: '/w', paths: [], network: [], policy_findings: [], suspicious_text: false },
     offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
     created_at: createdAt, updated_at: createdAt, expires_at: createdAt, requester: 'default',
-    required_approvals: 1, approvals: [], quick_decisions: [...QUICK], ...extra,
+    required_approvals: 1, approvals: [], quick_decisions: [...QUICK], approval_type: 'tool', agents_waiting: 0,
+    fallback_on_timeout: 'deny', ...extra,
   };
 }
 
@@ -169,6 +170,7 @@ describe('grants', () => {
 describe('history', () => {
   const event = (id: string, run: string, repo: string | undefined, decision: AuditEvent['decision'], ts: string): AuditEvent => ({
     event_id: id, timestamp: ts, run_id: run, task_id: 't', action_kind: 'shell', action_hash: 'h', decision, reason: '', repo,
+    evidence_artifact_id: id, policy_version: 'v', requested_scope: null,
   });
   const events = [
     event('1', 'run-1', 'shop', 'approved', '2030-01-01T00:00:00Z'),
@@ -271,7 +273,8 @@ describe('who may decide (from the service answer to /v1/me)', () => {
 describe('history', () => {
   const event = (extra: Partial<AuditEvent>): AuditEvent => ({
     event_id: 'e', timestamp: '2030-01-01T00:00:00Z', run_id: 'r', task_id: 't', action_kind: 'shell',
-    action_hash: 'h', decision: 'approved', reason: 'ok', ...extra,
+    action_hash: 'h', decision: 'approved', reason: 'ok', evidence_artifact_id: 'e', policy_version: 'v',
+    requested_scope: null, ...extra,
   });
 
   it('names who decided and in which role', () => {
@@ -358,7 +361,7 @@ describe('remembered denials', () => {
   const T = '2030-01-01T00:00:00Z';
   const event = (id: string, run: string, decision: AuditEvent['decision'], ts: string, approvalId?: string): AuditEvent => ({
     event_id: id, timestamp: ts, run_id: run, task_id: 't', action_kind: 'shell', action_hash: 'h', decision, reason: '',
-    approval_id: approvalId,
+    evidence_artifact_id: id, policy_version: 'v', requested_scope: null, approval_id: approvalId,
   });
   const denied = (id: string, run: string, decidedAt: string, extra: Partial<Approval> = {}) =>
     approval(id, T, {

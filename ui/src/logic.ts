@@ -320,8 +320,8 @@ export function decidability(approval: Approval, me: Me | null): Decidability {
   if (me.kind !== 'person') return no('agents never decide');
   if (approval.requester === me.name) return no('you requested this');
   const role = approval.required_role;
-  if (role !== undefined && !me.roles.includes(role)) return no(`needs ${role}`);
-  if (role === undefined && me.roles.length === 0) return no('needs a role; you hold none');
+  if (role != null && !me.roles.includes(role)) return no(`needs ${role}`);
+  if (role == null && me.roles.length === 0) return no('needs a role; you hold none');
   if (votes.some((v) => v.by === me.name)) {
     const missing = Math.max(1, required - votes.length);
     return no(`you approved; waiting for ${missing} more`);

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::{ActionKind, Role};
 
 /// What the audit event records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AuditDecision {
     Auto,
@@ -30,7 +30,7 @@ pub enum AuditDecision {
 }
 
 /// One audited decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ApprovalAuditEvent {
     pub event_id: String,
     pub timestamp: DateTime<Utc>,

@@ -29,7 +29,7 @@ pub const ALL_ROLES: [Role; 4] = [
 ];
 
 /// Whether an identity is a person (decides) or an agent (requests).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum IdentityKind {
     Person,

@@ -218,7 +218,7 @@ pub fn evaluate(
         batch_key,
         policy_version: policy.version().to_owned(),
         approval_type,
-        evidence,
+        evidence: crate::evidence_mask::masked(evidence),
     })
 }
 

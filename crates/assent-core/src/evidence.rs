@@ -19,8 +19,10 @@ pub struct ApprovalEvidence {
     pub command_line: Option<String>,
     pub cwd: String,
     #[serde(default)]
+    #[schema(required)]
     pub paths: Vec<String>,
     #[serde(default)]
+    #[schema(required)]
     pub network: Vec<String>,
     /// Paths that lead somewhere else than written, as `link → real path`
     /// (`src/key → /home/u/.ssh/id_rsa`; `→ (unknown)` when it could not be resolved).
@@ -34,6 +36,7 @@ pub struct ApprovalEvidence {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff_summary: Option<String>,
     #[serde(default)]
+    #[schema(required)]
     pub policy_findings: Vec<String>,
     /// What the agent reported of its own verification (tests run, passed…), when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,6 +45,7 @@ pub struct ApprovalEvidence {
     pub secret_risk: Option<String>,
     /// Arguments carrying NUL, control, bidi or zero-width characters.
     #[serde(default)]
+    #[schema(required)]
     pub suspicious_text: bool,
     /// The packet of this approval's type; its `type` is the approval type.
     #[serde(flatten)]
@@ -90,6 +94,7 @@ pub struct DiffPacket {
     /// The unified diff, secrets masked, cut at the service's cap (`diff_truncated`).
     pub diff: String,
     #[serde(default)]
+    #[schema(required)]
     pub diff_truncated: bool,
     /// The commit the change is based on (the repo's HEAD when the agent asked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,6 +104,7 @@ pub struct DiffPacket {
     pub diff_fingerprint: Option<String>,
     /// What could not be shown and why (a binary file, a file that vanished, a diff cut short).
     #[serde(default)]
+    #[schema(required)]
     pub notes: Vec<String>,
 }
 
@@ -111,6 +117,7 @@ pub struct DiffFile {
     pub removed: u32,
     /// A binary file: counted, never shown.
     #[serde(default)]
+    #[schema(required)]
     pub binary: bool,
 }
 
@@ -174,6 +181,7 @@ pub struct PrPacket {
     pub base_sha: Option<String>,
     /// The run's diff approvals the PR depends on, each with its state.
     #[serde(default)]
+    #[schema(required)]
     pub diff_approvals: Vec<DiffApprovalRef>,
 }
 

@@ -15,7 +15,7 @@ pub struct ApprovalScope {
 }
 
 /// What a grant is bound to. Every field that is set must match for the grant to cover.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GrantConstraints {
     /// `once`: the exact action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -41,7 +41,7 @@ pub struct GrantConstraints {
 }
 
 /// A grant (the seed's `ApprovalGrant`, plus its use count, revocation and policy version).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ApprovalGrant {
     pub grant_id: String,
     pub approval_id: String,
@@ -51,10 +51,12 @@ pub struct ApprovalGrant {
     pub constraints: GrantConstraints,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    #[schema(required)]
     pub max_uses: Option<u32>,
     pub used_count: u32,
     pub created_by: String,
     pub revocable: bool,
+    #[schema(required)]
     pub revoked_at: Option<DateTime<Utc>>,
     pub policy_version: String,
     /// When it stopped counting because what it was bound to moved (its base commit or its
@@ -64,7 +66,7 @@ pub struct ApprovalGrant {
 }
 
 /// Where a grant is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GrantStatus {
     Active,

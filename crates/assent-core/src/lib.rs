@@ -28,6 +28,7 @@ mod diff_review;
 pub mod evaluate;
 pub mod evidence;
 mod evidence_build;
+mod evidence_mask;
 pub mod grant;
 pub mod grant_index;
 pub mod hook;

@@ -11,7 +11,7 @@ use crate::types::ScopeKind;
 const QUICK_SECONDS: i64 = 3600;
 
 /// One button: approve with this scope for this long.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct QuickDecision {
     pub label: String,
     pub scope: ScopeKind,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::types::{ActionKind, RepoTrust, RequestedBy, RiskLevel, RunMode};
 
 /// One request of an agent to act.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionRequest {
     pub run_id: String,
@@ -21,7 +21,7 @@ pub struct ActionRequest {
 }
 
 /// The action itself, as the agent wrote it. Canonicalisation happens in [`crate::canon`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Action {
     pub kind: ActionKind,
@@ -46,7 +46,7 @@ pub struct Action {
 }
 
 /// Where the action happens.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionContext {
     /// The repository: an absolute path of its root (the gate sends this) or a name.
@@ -92,7 +92,7 @@ pub const MAX_EDIT_BYTES: usize = 64 * 1024;
 /// The text of a file edit as the agent's tool gave it (Claude Code's Edit, MultiEdit and
 /// Write), so the policy can tell what the edit does, e.g. that it removes a secret-scanning
 /// hook. `context.diff_fingerprint` still binds grants to the exact content.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EditText {
     /// The text the edit replaces (every `old_string`, one after another); `None` when it

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The nine states of an approval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ApprovalStatus {
     NotRequired,

@@ -30,7 +30,7 @@ pub struct SettledPrompt {
 }
 
 /// A change to the policy file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "change", rename_all = "snake_case", deny_unknown_fields)]
 pub enum PolicyChange {
     /// Add the repository to `trusted_repos`: its verifier profiles run without asking.
@@ -40,7 +40,7 @@ pub enum PolicyChange {
 }
 
 /// A proposed change with the evidence for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Suggestion {
     /// Stable for the same change: [`PolicyChange::id`].
     pub id: String,

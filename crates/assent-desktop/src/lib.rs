@@ -21,6 +21,7 @@ pub mod notices;
 mod notifier;
 pub mod pause;
 pub mod prompt;
+pub mod prompt_packet;
 mod service;
 pub mod settings;
 pub mod text;

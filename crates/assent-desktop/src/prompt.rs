@@ -1,11 +1,12 @@
 //! What a prompt's notification says and which buttons it offers. Pure: no D-Bus here.
 
 use assent_core::{
-    may_decide, ActionKind, ApprovalStatus, Decidable, Decision, Identity, Refusal, RiskLevel,
-    Role, ScopeKind,
+    may_decide, ActionKind, ApprovalStatus, Decidable, Decision, EvidenceDetail, Identity, Refusal,
+    RiskLevel, Role, ScopeKind,
 };
 use assent_protocol::{Approval, Me};
 
+use crate::prompt_packet::packet_lines;
 use crate::text::{has_hidden_chars, untrusted};
 
 /// Longest command shown whole; a longer one gets "Open" only.
@@ -251,6 +252,11 @@ fn summary(approval: &Approval, actions: &[PromptAction]) -> String {
 
 /// What the prompt is about: the command profile, else the program, else the action kind.
 fn subject(approval: &Approval) -> String {
+    match approval.evidence.detail {
+        EvidenceDetail::Diff(_) => return "diff".to_owned(),
+        EvidenceDetail::Pr(_) => return "PR".to_owned(),
+        EvidenceDetail::Tool => {}
+    }
     if let Some(profile) = &approval.profile {
         return profile.clone();
     }
@@ -280,7 +286,12 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
     }
     let mut lines = vec![head];
     let evidence = &approval.evidence;
+    let packet = packet_lines(evidence);
+    let shown = packet.is_some();
+    lines.extend(packet.into_iter().flatten());
     match (command_line(approval), open_only) {
+        // A diff or PR approval is about its change: the packet lines say what it is.
+        _ if shown => {}
         (Some(_), Some(OpenOnly::HiddenCharacters | OpenOnly::CommandTooLong)) => {}
         (Some(line), _) => lines.push(format!("$ {}", untrusted(&line, MAX_COMMAND_CHARS))),
         (None, _) if !evidence.paths.is_empty() => lines.push(list_line("paths", &evidence.paths)),
@@ -377,3 +388,7 @@ fn kind_label(kind: ActionKind) -> &'static str {
 #[cfg(test)]
 #[path = "prompt_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "prompt_packet_tests.rs"]
+mod packet_tests;

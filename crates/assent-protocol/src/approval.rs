@@ -16,34 +16,28 @@ pub struct Approval {
     pub task_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repo: Option<String>,
-    #[schema(value_type = String)]
     pub requested_by: RequestedBy,
-    #[schema(value_type = String)]
     pub action_kind: ActionKind,
     /// What kind of decision this is; always `evidence.type`.
     #[serde(default)]
+    #[schema(required)]
     pub approval_type: ApprovalType,
     /// One of the nine approval states; `requested` is pending.
-    #[schema(value_type = String, example = "requested")]
     pub status: ApprovalStatus,
     /// How it settled, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution: Option<Resolution>,
     /// `ask` or `escalate`.
-    #[schema(value_type = String)]
     pub decision: Decision,
-    #[schema(value_type = String)]
     pub risk: RiskLevel,
     pub reasons: Vec<String>,
     pub rule: String,
     pub recommendation: Recommendation,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub required_role: Option<Role>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     pub evidence: ApprovalEvidence,
-    #[schema(value_type = Vec<String>)]
     pub offered_scopes: Vec<ScopeKind>,
     pub batch_key: String,
     /// How many requests wait on this prompt.
@@ -54,7 +48,6 @@ pub struct Approval {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
-    #[schema(value_type = String)]
     pub fallback_on_timeout: FallbackOnTimeout,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_at: Option<DateTime<Utc>>,
@@ -66,26 +59,29 @@ pub struct Approval {
     pub grant_id: Option<String>,
     /// The role the deciding person acted in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub decided_role: Option<Role>,
     /// The identity (agent, or person) whose requests wait on this prompt; it can never
     /// decide it.
     #[serde(default)]
+    #[schema(required)]
     pub requester: String,
     /// How many distinct people must approve (the policy's `[approvals] required`).
     #[serde(default = "one")]
+    #[schema(required)]
     pub required_approvals: u32,
     /// Who approved so far, while more are needed (and, once settled, everyone who did).
     #[serde(default)]
+    #[schema(required)]
     pub approvals: Vec<ApprovalVote>,
     /// The approvals a person may take in one click (`{label, scope, expires_in_seconds}`),
     /// bounded by the policy's lifetimes: notification buttons and the window render these.
     #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
+    #[schema(required)]
     pub quick_decisions: Vec<assent_core::QuickDecision>,
     /// Agents whose gates are waiting on this approval right now (they run it once approved);
     /// filled in by `GET /v1/approvals…`, 0 in events.
     #[serde(default)]
+    #[schema(required)]
     pub agents_waiting: u32,
 }
 
@@ -122,7 +118,6 @@ pub struct Recommendation {
     /// `approve` or `deny`.
     pub decision: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub scope: Option<ScopeKind>,
     pub text: String,
 }
@@ -138,7 +133,6 @@ pub struct ApprovalList {
 #[serde(tag = "decision", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DecisionRequest {
     Approve {
-        #[schema(value_type = String, example = "run")]
         scope: ScopeKind,
         expires_in_seconds: i64,
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 /// `GET /v1/audit`: audited decisions, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuditList {
-    #[schema(value_type = Vec<Object>)]
     pub events: Vec<ApprovalAuditEvent>,
 }
 
@@ -28,21 +27,27 @@ pub struct Metrics {
     pub prompts_per_100_actions: f64,
     /// Where the prompts come from: per policy rule that opened them.
     #[serde(default)]
+    #[schema(required)]
     pub by_rule: BTreeMap<String, PromptStats>,
     /// Per command profile (prompts without a profile are not listed here).
     #[serde(default)]
+    #[schema(required)]
     pub by_profile: BTreeMap<String, PromptStats>,
     /// Prompts per run that had any.
     #[serde(default)]
+    #[schema(required)]
     pub prompts_per_run: PromptsPerRun,
     /// Approvals decided within 2 s of the prompt opening: read too fast to be a judgment.
     #[serde(default)]
+    #[schema(required)]
     pub rubber_stamps: u64,
     /// Requests answered by a person's earlier denial instead of a new prompt.
     #[serde(default)]
+    #[schema(required)]
     pub remembered_denials: u64,
     /// Executions the agent reported that nothing allowed (the coverage check).
     #[serde(default)]
+    #[schema(required)]
     pub uncovered_executions: u64,
 }
 

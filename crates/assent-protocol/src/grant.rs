@@ -5,9 +5,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Grant {
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub grant: ApprovalGrant,
-    #[schema(value_type = String, example = "active")]
     pub status: GrantStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revoke_reason: Option<String>,
@@ -15,7 +13,6 @@ pub struct Grant {
     pub summary: String,
     /// The role the granting person acted in (`created_by` names them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub created_by_role: Option<assent_core::Role>,
     /// Why it stopped covering when the action it was bound to changed under it (status
     /// `invalidated`), e.g. "base commit changed abc123 → def456".

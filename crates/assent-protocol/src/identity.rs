@@ -7,10 +7,8 @@ use serde::{Deserialize, Serialize};
 pub struct Me {
     pub name: String,
     /// `person` (decides within `roles`) or `agent` (requests, never decides).
-    #[schema(value_type = String, example = "person")]
     pub kind: IdentityKind,
     /// `task_author`, `repo_maintainer`, `security_reviewer`, `platform_admin`; empty for agents.
-    #[schema(value_type = Vec<String>)]
     pub roles: Vec<Role>,
 }
 
@@ -18,9 +16,7 @@ pub struct Me {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct IdentityInfo {
     pub name: String,
-    #[schema(value_type = String)]
     pub kind: IdentityKind,
-    #[schema(value_type = Vec<String>)]
     pub roles: Vec<Role>,
     pub created_at: DateTime<Utc>,
     /// How many tokens it holds (a person on several machines, the desk's session…).
@@ -37,7 +33,6 @@ pub struct IdentityList {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ApprovalVote {
     pub by: String,
-    #[schema(value_type = String, example = "platform_admin")]
     pub role: Role,
     pub at: DateTime<Utc>,
 }

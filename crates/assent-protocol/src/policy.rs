@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 pub struct SuggestionList {
     /// `{id, change: {change: "trust_repo", repo} | {change: "block_command", pattern},
     /// evidence, decisions}`, most decisions first.
-    #[schema(value_type = Vec<Object>)]
     pub suggestions: Vec<Suggestion>,
 }
 
@@ -17,7 +16,6 @@ pub struct SuggestionList {
 pub struct SuggestionApply {
     /// The change as `GET /v1/suggestions` gave it: `{change: "trust_repo", repo}` or
     /// `{change: "block_command", pattern}`. It must still be suggested (else 409).
-    #[schema(value_type = Object)]
     pub change: PolicyChange,
     /// The window the suggestion came from (1–366 days, default 7).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -7,9 +7,7 @@ use serde::{Deserialize, Serialize};
 pub struct SubmitResponse {
     pub action_id: String,
     pub action_hash: String,
-    #[schema(value_type = String, example = "ask")]
     pub decision: Decision,
-    #[schema(value_type = String, example = "medium")]
     pub risk: RiskLevel,
     pub reasons: Vec<String>,
     /// The policy rule that fired.
@@ -20,7 +18,6 @@ pub struct SubmitResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grant_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>)]
     pub required_role: Option<Role>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,

@@ -1,5 +1,6 @@
 import { allReasons, visible, waitingSince } from '../logic';
 import type { Approval } from '../types';
+import { DiffView, PrView } from './Packet';
 
 function Row({ label, value, test }: { label: string; value: string | undefined | null; test?: string }) {
   if (value === undefined || value === null || value === '') return null;
@@ -16,7 +17,9 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
   const e = approval.evidence;
   const command = e.command_line ?? e.command?.join(' ');
   return (
-    <div class="evidence">
+    <div class="evidence" data-approval-type={e.type}>
+      {e.type === 'diff' && <DiffView packet={e} />}
+      {e.type === 'pr' && <PrView packet={e} />}
       <dl>
         <Row label="Action" value={`${approval.action_kind}: ${e.summary}`} test="ev-action" />
         {command !== undefined && (

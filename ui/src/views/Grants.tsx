@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { constraintLines, countdown, pastStatus, splitGrants, usesLabel, visible } from '../logic';
+import { grantEnd } from '../packets';
 import type { CommandError, Grant } from '../types';
 
 const REVOKE_REASONS = ['No longer needed', 'Too broad', 'Run finished', 'Suspicious use'];
@@ -68,7 +69,7 @@ export function Grants({ grants }: { grants: Grant[] }) {
           ))}
         </tbody>
       </table>
-      <h2>Expired and revoked</h2>
+      <h2>Expired, revoked and invalidated</h2>
       <table class="past">
         <tbody data-testid="grants-past">
           {past.map((g) => (
@@ -77,9 +78,8 @@ export function Grants({ grants }: { grants: Grant[] }) {
               <td>{g.scope_kind}</td>
               <td data-testid="grant-status">{pastStatus(g)}</td>
               <td>{usesLabel(g)}</td>
-              <td class="sub">
-                {g.revoked_by ? `${visible(g.revoked_by)}: ` : ''}
-                {g.revoke_reason ? visible(g.revoke_reason) : ''}
+              <td class="sub" data-testid="grant-end">
+                {visible(grantEnd(g))}
               </td>
             </tr>
           ))}

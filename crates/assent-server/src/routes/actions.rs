@@ -16,7 +16,7 @@ use crate::store::{Submission, Submitted};
 const MAX_ID_LEN: usize = 200;
 
 #[utoipa::path(post, path = "/v1/actions", tag = "actions",
-    request_body(content = Object, description = "An ActionRequest: run_id, task_id, requested_by, idempotency_key, action, context, reason"),
+    request_body = ActionRequest,
     responses(
         (status = 200, body = SubmitResponse, description = "allowed, blocked or pending"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),

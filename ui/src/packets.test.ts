@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { DIFF_PREVIEW_LINES, diffLines, fileCounts, flagLabel, grantEnd, prTarget, shownLines, stateLabel } from './packets';
+import type { DiffFlag, Grant, GrantStatus } from './types';
+
+describe('diff packet', () => {
+  it('names every flag in words', () => {
+    expect(flagLabel('workflow_changed'), 'the notification example reads the same').toBe('CI workflow changed');
+    expect(flagLabel('lockfile_changed')).toBe('Lock file changed');
+    expect(flagLabel('tests_deleted')).toBe('Tests deleted');
+    const all: DiffFlag[] = [
+      'workflow_changed', 'security_changed', 'dependency_changed', 'lockfile_changed', 'tests_deleted',
+      'tests_weakened', 'public_api_changed', 'wide', 'policy_path',
+    ];
+    for (const flag of all) {
+      expect(flagLabel(flag), `${flag} has words, not its wire name`).not.toContain('_');
+    }
+  });
+
+  it('counts added and removed lines per file, and a binary file as binary', () => {
+    expect(fileCounts({ path: 'a.rs', change: 'modified', added: 3, removed: 1, binary: false }), 'counts in +/−').toBe('+3 −1');
+    expect(fileCounts({ path: 'logo.png', change: 'added', added: 0, removed: 0, binary: true }), 'a binary file is never shown').toBe('binary');
+  });
+
+  it('styles + and − lines apart from file headers and hunks, and shows hidden characters', () => {
+    const lines = diffLines('--- a/x.yml\n+++ b/x.yml\n@@ -1,2 +1,2 @@\n keep\n-old\n+new \u202e<b>\n');
+    expect(lines.map((l) => l.kind), 'headers are not additions or removals').toEqual(['file', 'file', 'hunk', 'context', 'del', 'add']);
+    expect(lines[5]!.text, 'a bidi override is an escape and markup stays text').toBe('+new \\u{202e}<b>');
+  });
+
+  it('collapses a long diff to its first lines until expanded', () => {
+    const long = diffLines(Array.from({ length: DIFF_PREVIEW_LINES + 5 }, (_, i) => `+line ${i}`).join('\n'));
+    const collapsed = shownLines(long, false);
+    expect(collapsed.shown.length, 'a long diff shows its first lines').toBe(DIFF_PREVIEW_LINES);
+    expect(collapsed.hidden, 'and says how many more there are').toBe(5);
+    expect(shownLines(long, true).shown.length, 'expanded shows every line').toBe(DIFF_PREVIEW_LINES + 5);
+    expect(shownLines(diffLines('+a\n-b'), false).hidden, 'a short diff is never collapsed').toBe(0);
+  });
+});
+
+describe('PR packet', () => {
+  it('says where the PR goes with whatever is known', () => {
+    expect(prTarget({ remote: 'origin', branch: 'fix', diff_approvals: [] }), 'remote and branch').toBe('origin/fix');
+    expect(prTarget({ branch: 'fix', diff_approvals: [] }), 'the branch alone').toBe('fix');
+    expect(prTarget({ diff_approvals: [] }), 'nothing known').toBeNull();
+  });
+
+  it('names each diff approval state', () => {
+    expect(stateLabel('current'), 'an approval still counting').toBe('approved, current');
+    expect(stateLabel('stale'), 'the base or diff changed since').toBe('stale');
+    expect(stateLabel('pending')).toBe('pending');
+    expect(stateLabel('denied')).toBe('denied');
+  });
+});
+
+describe('grant end', () => {
+  const grant = (extra: Partial<Grant>): Grant => ({
+    grant_id: 'g', approval_id: 'a', run_id: 'r', scope_kind: 'once', action_kinds: ['file_write'], constraints: {},
+    created_at: '2030-01-01T00:00:00Z', expires_at: '2030-01-01T01:00:00Z', max_uses: null, used_count: 0,
+    created_by: 'owner', revocable: true, revoked_at: null, policy_version: 'v', status: 'expired', summary: 's', ...extra,
+  });
+
+  it('shows why an invalidated grant stopped covering', () => {
+    const invalidated = grant({
+      status: 'invalidated' as GrantStatus,
+      invalidated_reason: 'base commit changed abc123 → def456',
+    });
+    expect(grantEnd(invalidated), 'the reason names the change').toBe('base commit changed abc123 → def456');
+  });
+
+  it('shows who revoked a grant and why', () => {
+    expect(grantEnd(grant({ status: 'revoked', revoked_by: 'ana', revoke_reason: 'Too broad' })), 'by and reason').toBe('ana: Too broad');
+    expect(grantEnd(grant({})), 'an expired grant has no note').toBe('');
+  });
+});

@@ -1,0 +1,87 @@
+// What the window shows of a diff or PR approval's packet: flags and states in words, the diff
+// split into styled lines (rendered as text, never markup), collapsed when long.
+import { visible } from './logic';
+import type { DiffApprovalState, DiffFile, DiffFlag, Grant, PrPacket } from './types';
+
+/** Lines of a diff shown before "Show all". */
+export const DIFF_PREVIEW_LINES = 40;
+
+const FLAG_WORDS: Record<DiffFlag, string> = {
+  workflow_changed: 'CI workflow changed',
+  security_changed: 'Security file changed',
+  dependency_changed: 'Dependencies changed',
+  lockfile_changed: 'Lock file changed',
+  tests_deleted: 'Tests deleted',
+  tests_weakened: 'Tests weakened',
+  public_api_changed: 'Public API changed',
+  wide: 'Wide change',
+  policy_path: 'Policy-listed path',
+};
+
+/** A diff flag in words ("CI workflow changed"), the same words as the notification. */
+export function flagLabel(flag: DiffFlag): string {
+  return FLAG_WORDS[flag] ?? flag;
+}
+
+/** "+3 −1" for a text file, "binary" for a binary one (counted, never shown). */
+export function fileCounts(file: DiffFile): string {
+  return file.binary ? 'binary' : `+${file.added} −${file.removed}`;
+}
+
+export type DiffLineKind = 'add' | 'del' | 'hunk' | 'file' | 'context';
+
+export interface DiffLine {
+  kind: DiffLineKind;
+  /** The line as text, hidden characters shown as escapes. */
+  text: string;
+}
+
+/** A unified diff as lines with their kind: `+`/`-` lines, `@@` hunks, file headers. */
+export function diffLines(diff: string): DiffLine[] {
+  const lines = diff.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => ({ kind: lineKind(line), text: visible(line) }));
+}
+
+function lineKind(line: string): DiffLineKind {
+  if (line.startsWith('+++ ') || line.startsWith('--- ') || line.startsWith('diff ') || line.startsWith('index ')) {
+    return 'file';
+  }
+  if (line.startsWith('@@')) return 'hunk';
+  if (line.startsWith('+')) return 'add';
+  if (line.startsWith('-')) return 'del';
+  return 'context';
+}
+
+/** The lines to show: all when `expanded` or short, else the first [`DIFF_PREVIEW_LINES`]. */
+export function shownLines(lines: DiffLine[], expanded: boolean): { shown: DiffLine[]; hidden: number } {
+  if (expanded || lines.length <= DIFF_PREVIEW_LINES) return { shown: lines, hidden: 0 };
+  return { shown: lines.slice(0, DIFF_PREVIEW_LINES), hidden: lines.length - DIFF_PREVIEW_LINES };
+}
+
+/** How a diff approval stands for a PR, in words. */
+export function stateLabel(state: DiffApprovalState): string {
+  switch (state) {
+    case 'current':
+      return 'approved, current';
+    case 'stale':
+      return 'stale';
+    case 'pending':
+      return 'pending';
+    case 'denied':
+      return 'denied';
+  }
+}
+
+/** Where a PR goes: "origin/fix-build", or whichever of the two is known. */
+export function prTarget(packet: PrPacket): string | null {
+  if (packet.remote && packet.branch) return `${packet.remote}/${packet.branch}`;
+  return packet.remote ?? packet.branch ?? null;
+}
+
+/** Why a past grant ended, for people: who revoked it and why, or why it was invalidated. */
+export function grantEnd(grant: Grant): string {
+  if (grant.invalidated_reason) return grant.invalidated_reason;
+  const by = grant.revoked_by ? `${grant.revoked_by}: ` : '';
+  return `${by}${grant.revoke_reason ?? ''}`;
+}

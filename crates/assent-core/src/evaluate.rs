@@ -146,6 +146,8 @@ pub enum EvaluateError {
     Canon(#[from] CanonError),
     #[error("home must be an absolute path, got {0:?}")]
     RelativeHome(String),
+    #[error(transparent)]
+    UnknownCapability(#[from] crate::capability::UnknownCapability),
 }
 
 /// Evaluates `request` under `policy`.
@@ -182,6 +184,9 @@ pub fn evaluate(
     };
     let hidden_text = suspicious(request, &canonical);
     verdicts.extend(context_verdicts(request, hidden_text, &facts));
+    verdicts.extend(crate::capability_eval::verdicts(
+        policy, request, &canonical, &facts, &home,
+    )?);
     let decided = decide(&verdicts, request.action.kind);
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
@@ -193,7 +198,7 @@ pub fn evaluate(
     let evidence =
         crate::evidence_build::build(request, &canonical, &decided, &facts, &ctx, hidden_text);
     let Decided { decision, .. } = decided;
-    Ok(Evaluation {
+    let mut evaluation = Evaluation {
         canonical,
         action_hash: hash,
         risk_input,
@@ -201,7 +206,9 @@ pub fn evaluate(
         batch_key,
         policy_version: policy.version().to_owned(),
         evidence,
-    })
+    };
+    crate::capability_eval::shape(policy, request, &mut evaluation);
+    Ok(evaluation)
 }
 
 /// An edit's text is bounded like every other part of a request.

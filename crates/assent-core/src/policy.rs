@@ -49,6 +49,10 @@ pub struct Policy {
     /// How long a person's denial is remembered: an equivalent request of the same run is
     /// answered denied at once with their reason instead of asking again.
     pub deny_memory: DenyMemory,
+    /// `[capabilities."name"]`: credential capabilities a person may approve (never the
+    /// secret itself); see [`crate::capability`].
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub capabilities: std::collections::BTreeMap<String, crate::capability::Capability>,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]

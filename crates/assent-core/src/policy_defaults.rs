@@ -138,6 +138,7 @@ pub(crate) fn default_policy() -> Policy {
         approvals: crate::policy::Approvals::default(),
         deny_memory: crate::policy::DenyMemory::default(),
         max_grant_lifetime: Lifetimes::default(),
+        capabilities: std::collections::BTreeMap::new(),
         compiled: Default::default(),
         version: String::new(),
     }

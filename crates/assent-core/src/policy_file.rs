@@ -43,6 +43,9 @@ pub struct PolicyFile {
     /// `[approvals]`: `required = { platform_admin = 2, "cloud-mutation" = 2 }`.
     #[serde(default)]
     pub approvals: crate::policy::Approvals,
+    /// `[capabilities."registry.maven.readonly"]`: source, inject_as, ttl, hosts, methods, role.
+    #[serde(default)]
+    pub capabilities: std::collections::BTreeMap<String, crate::capability::Capability>,
 }
 
 /// The most people one approval may need.
@@ -146,6 +149,7 @@ impl PolicyFile {
                 None => p.profiles.push(profile),
             }
         }
+        p.capabilities = crate::capability::checked(self.capabilities, text)?;
         p.finish(text)
     }
 }

@@ -303,6 +303,14 @@ fn credential_risk(cap: &Capability) -> CredentialRisk {
     }
 }
 
+impl CredentialPacket {
+    /// What a one-line notification asks about: "registry.maven.readonly (15 min)" (the
+    /// command is on the next line).
+    pub fn subject(&self) -> String {
+        format!("{} ({})", self.capability, span(self.ttl_seconds))
+    }
+}
+
 /// "15 min", "1 h", "90 s".
 pub(crate) fn span(seconds: i64) -> String {
     if seconds % 3600 == 0 {

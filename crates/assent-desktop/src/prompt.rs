@@ -251,6 +251,9 @@ fn summary(approval: &Approval, actions: &[PromptAction]) -> String {
 
 /// What the prompt is about: the command profile, else the program, else the action kind.
 fn subject(approval: &Approval) -> String {
+    if let assent_core::EvidenceDetail::Credential(packet) = &approval.evidence.detail {
+        return packet.subject();
+    }
     if let Some(profile) = &approval.profile {
         return profile.clone();
     }

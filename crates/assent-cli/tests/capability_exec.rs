@@ -43,6 +43,11 @@ ttl = "15m"
 hosts = ["maven.internal.example.com"]
 methods = ["GET", "HEAD"]
 
+[capabilities."registry.maven.brief"]
+source = "env:{SOURCE_VAR}"
+inject_as = "MAVEN_TOKEN"
+ttl = "2s"
+
 [capabilities."registry.maven.settings"]
 source = "file:{}"
 inject_as = "MAVEN_SETTINGS_XML"
@@ -244,5 +249,63 @@ fn the_claude_code_gate_blocks_reading_a_source_naming_the_capability() {
         ran.decision(),
         "deny",
         "the Read tool on the source is blocked too"
+    );
+}
+
+#[test]
+fn past_its_ttl_the_grant_stops_and_the_exec_is_asked_again() {
+    let (service, _secrets) = service();
+    let (_tmp, root) = repo();
+    let brief = "registry.maven.brief";
+    let first = exec(&service, &root, brief, "30", SCRIPT);
+    let prompt = wait_pending(&service, 1).remove(0);
+    let rt = runtime();
+    let client = service.approver_client();
+    let too_long = assent_protocol::DecisionRequest::Approve {
+        scope: assent_core::ScopeKind::Run,
+        expires_in_seconds: 600,
+        max_uses: None,
+        reason: None,
+        path_patterns: None,
+    };
+    assert!(
+        rt.block_on(client.decide(&prompt.approval_id, &too_long))
+            .is_err(),
+        "a grant longer than the capability's TTL is refused"
+    );
+    let within = assent_protocol::DecisionRequest::Approve {
+        scope: assent_core::ScopeKind::Run,
+        expires_in_seconds: 2,
+        max_uses: None,
+        reason: None,
+        path_patterns: None,
+    };
+    rt.block_on(client.decide(&prompt.approval_id, &within))
+        .unwrap();
+    let ran = finish(first);
+    assert_eq!(
+        ran.code, 0,
+        "approved within the TTL it runs: {}",
+        ran.stderr
+    );
+    // The service's own clock ends the grant: wait for it to say so, not for a fixed time.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !rt.block_on(client.grants(true)).unwrap().is_empty() {
+        assert!(
+            std::time::Instant::now() < until,
+            "the grant expires at its TTL"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::fs::remove_file(root.join("got")).unwrap();
+    let later = finish(exec(&service, &root, brief, "1", SCRIPT));
+    assert_eq!(
+        later.code, 12,
+        "past the TTL the exec is asked again: {}",
+        later.stderr
+    );
+    assert!(
+        !root.join("got").exists(),
+        "and nothing ran without a new approval"
     );
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod capability_exec;
 mod doctor;
 mod gate;
 mod install;

@@ -68,6 +68,10 @@ pub struct RequestArgs {
     /// Print the full outcome as JSON (stdout for `request`, stderr for `exec`).
     #[arg(long)]
     pub json: bool,
+    /// `exec` only: run the command with this credential capability of the policy (the
+    /// service releases its secret into the command's environment only, output masked).
+    #[arg(long)]
+    pub capability: Option<String>,
     /// The command (or paths, URLs, tool name for other kinds).
     #[arg(last = true, required = true, num_args = 1..)]
     pub command: Vec<String>,
@@ -90,6 +94,10 @@ fn parse_kind(text: &str) -> Result<ActionKind, String> {
 
 /// `assent request`.
 pub fn run_request(args: &RequestArgs) -> ExitCode {
+    if args.capability.is_some() {
+        eprintln!("--capability runs a command: use `assent exec --capability NAME -- CMD`");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let request = match request_here(args) {
         Ok(request) => request,
         Err(code) => return code,
@@ -101,6 +109,9 @@ pub fn run_request(args: &RequestArgs) -> ExitCode {
 
 /// `assent exec`.
 pub fn run_exec(args: &RequestArgs) -> ExitCode {
+    if let Some(capability) = &args.capability {
+        return crate::capability_exec::run(args, capability);
+    }
     if args.kind != ActionKind::Shell {
         eprintln!(
             "assent exec runs commands: use --kind shell (or `assent request` for other kinds)"
@@ -128,7 +139,7 @@ pub fn run_exec(args: &RequestArgs) -> ExitCode {
     }
 }
 
-fn child_code(status: std::process::ExitStatus) -> u8 {
+pub(crate) fn child_code(status: std::process::ExitStatus) -> u8 {
     if let Some(code) = status.code() {
         return u8::try_from(code & 0xff).unwrap_or(1);
     }

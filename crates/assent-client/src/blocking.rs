@@ -138,6 +138,24 @@ impl Client {
         }
     }
 
+    /// `POST /v1/credentials/release`: the secret of the approved capability request
+    /// submitted under `idempotency_key` in `run_id`, for that one execution.
+    pub fn release_credential(
+        &self,
+        run_id: &str,
+        idempotency_key: &str,
+        deadline: Instant,
+    ) -> Result<assent_protocol::CredentialRelease, ClientError> {
+        let body =
+            serde_json::json!({ "run_id": run_id, "idempotency_key": idempotency_key }).to_string();
+        self.call(
+            "POST",
+            "/v1/credentials/release",
+            Some(body.as_bytes()),
+            deadline,
+        )
+    }
+
     /// `GET /healthz`.
     pub fn health(&self, deadline: Instant) -> Result<(), ClientError> {
         let (status, body) = self.raw("GET", "/healthz", None, deadline)?;

@@ -27,6 +27,8 @@ pub enum AuditDecision {
     Forgotten,
     /// The policy file was changed by `assent policy suggest --apply`.
     PolicyChanged,
+    /// A credential capability's secret went to one approved execution (never its value).
+    CredentialReleased,
 }
 
 /// One audited decision.

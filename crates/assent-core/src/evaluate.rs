@@ -150,6 +150,8 @@ pub enum EvaluateError {
     Canon(#[from] CanonError),
     #[error("home must be an absolute path, got {0:?}")]
     RelativeHome(String),
+    #[error(transparent)]
+    UnknownCapability(#[from] crate::capability::UnknownCapability),
 }
 
 /// Evaluates `request` under `policy`.
@@ -186,6 +188,9 @@ pub fn evaluate(
     };
     let hidden_text = suspicious(request, &canonical);
     verdicts.extend(context_verdicts(request, hidden_text, &facts));
+    verdicts.extend(crate::capability_eval::verdicts(
+        policy, request, &canonical, &facts, &home,
+    )?);
     let review = Review::of(request, &canonical, script.as_ref(), &ctx);
     verdicts.extend(review.verdict());
     let mut decided = decide(&verdicts, request.action.kind);
@@ -210,7 +215,7 @@ pub fn evaluate(
         &crate::evidence_build::place(request, &canonical.cwd),
     );
     let Decided { decision, .. } = decided;
-    Ok(Evaluation {
+    let mut evaluation = Evaluation {
         canonical,
         action_hash: hash,
         risk_input,
@@ -218,8 +223,12 @@ pub fn evaluate(
         batch_key,
         policy_version: policy.version().to_owned(),
         approval_type,
-        evidence: crate::evidence_mask::masked(evidence),
-    })
+        evidence,
+    };
+    crate::capability_eval::shape(policy, request, &mut evaluation);
+    evaluation.approval_type = evaluation.evidence.approval_type();
+    evaluation.evidence = crate::evidence_mask::masked(evaluation.evidence);
+    Ok(evaluation)
 }
 
 /// An edit's text and a diff are bounded like every other part of a request.

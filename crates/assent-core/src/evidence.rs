@@ -70,6 +70,8 @@ pub enum EvidenceDetail {
     Diff(DiffPacket),
     /// Publishing a change: the PR packet.
     Pr(PrPacket),
+    /// Use of a credential capability: what it is for, never the secret.
+    Credential(CredentialPacket),
 }
 
 impl EvidenceDetail {
@@ -78,6 +80,7 @@ impl EvidenceDetail {
             EvidenceDetail::Tool => ApprovalType::Tool,
             EvidenceDetail::Diff(_) => ApprovalType::Diff,
             EvidenceDetail::Pr(_) => ApprovalType::Pr,
+            EvidenceDetail::Credential(_) => ApprovalType::Credential,
         }
     }
 }
@@ -183,6 +186,30 @@ pub struct PrPacket {
     #[serde(default)]
     #[schema(required)]
     pub diff_approvals: Vec<DiffApprovalRef>,
+}
+
+/// What a credential approval shows (the seed's section 12): the capability, for how long,
+/// which hosts and methods, why and for which run — never the secret or where it is kept.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CredentialPacket {
+    /// The capability's name, e.g. `registry.maven.readonly`.
+    pub capability: String,
+    /// The longest a grant of it lasts (seconds).
+    pub ttl_seconds: i64,
+    /// The network hosts it is for.
+    #[serde(default)]
+    pub hosts: Vec<String>,
+    /// The HTTP methods it is for (`GET`, `HEAD`).
+    #[serde(default)]
+    pub methods: Vec<String>,
+    /// The variable the child process gets it as.
+    pub inject_as: String,
+    /// Why the agent asks.
+    #[serde(default)]
+    pub reason: String,
+    pub run_id: String,
+    /// What the agent sees: never the raw value; the child's output is masked for it.
+    pub agent_visibility: String,
 }
 
 /// One of a run's diff approvals as a PR approval sees it.

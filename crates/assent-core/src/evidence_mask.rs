@@ -29,6 +29,8 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
     }
     match &mut evidence.detail {
         EvidenceDetail::Tool => {}
+        // Built from the policy's capability declaration: never the secret or its source.
+        EvidenceDetail::Credential(_) => {}
         EvidenceDetail::Diff(packet) => {
             mask(&mut packet.diff);
             packet.notes.iter_mut().for_each(mask);

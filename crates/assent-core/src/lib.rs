@@ -8,6 +8,8 @@
 pub mod audit;
 pub mod authority;
 pub mod canon;
+pub mod capability;
+mod capability_eval;
 mod classify;
 mod classify_cloud;
 mod classify_cmd;
@@ -50,6 +52,7 @@ pub mod quick;
 pub mod request;
 mod review;
 pub mod scope;
+pub mod secret_stream;
 pub mod shell;
 mod shell_guard;
 mod shell_plain;
@@ -68,11 +71,13 @@ pub use authority::{
     Refusal, Tally, Vote, ALL_ROLES,
 };
 pub use canon::{action_hash, canonical_json, canonicalize, CanonError, CanonicalAction};
+pub use capability::{Capability, SecretSource, Ttl, UnknownCapability};
+pub use capability_eval::bound_lifetime as capability_lifetime;
 pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};
 pub use evidence::{
-    ApprovalEvidence, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag, DiffPacket,
-    EvidenceDetail, FileChange, PrPacket,
+    ApprovalEvidence, CredentialPacket, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag,
+    DiffPacket, EvidenceDetail, FileChange, PrPacket,
 };
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;

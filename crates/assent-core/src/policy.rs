@@ -53,6 +53,10 @@ pub struct Policy {
     /// lock files).
     #[serde(default)]
     pub diff: DiffPolicy,
+    /// `[capabilities."name"]`: credential capabilities a person may approve (never the
+    /// secret itself); see [`crate::capability`].
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub capabilities: std::collections::BTreeMap<String, crate::capability::Capability>,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]

@@ -139,6 +139,7 @@ pub(crate) fn default_policy() -> Policy {
         deny_memory: crate::policy::DenyMemory::default(),
         max_grant_lifetime: Lifetimes::default(),
         diff: default_diff(),
+        capabilities: std::collections::BTreeMap::new(),
         compiled: Default::default(),
         version: String::new(),
     }

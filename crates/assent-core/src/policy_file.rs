@@ -46,6 +46,9 @@ pub struct PolicyFile {
     /// `[diff]`: `max_files`, `max_lines` override; the path lists extend the defaults.
     #[serde(default)]
     pub diff: DiffFile,
+    /// `[capabilities."registry.maven.readonly"]`: source, inject_as, ttl, hosts, methods, role.
+    #[serde(default)]
+    pub capabilities: std::collections::BTreeMap<String, crate::capability::Capability>,
 }
 
 /// `[diff]` as a user writes it.
@@ -169,6 +172,7 @@ impl PolicyFile {
                 None => p.profiles.push(profile),
             }
         }
+        p.capabilities = crate::capability::checked(self.capabilities, text)?;
         p.finish(text)
     }
 }

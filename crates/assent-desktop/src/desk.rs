@@ -116,7 +116,7 @@ impl Desk {
                 self.held_runs.remove(&run.run_id);
             }
             // Nothing the desk lists changes: the Insights view refetches its suggestions.
-            Event::PolicyChanged { .. } => {}
+            Event::PolicyChanged { .. } | Event::CredentialReleased { .. } => {}
             Event::Reset {} => return Follow::Refetch,
         }
         Follow::Nothing

@@ -70,7 +70,8 @@ impl InsightEvent {
             | AuditDecision::Executed
             | AuditDecision::Resumed
             | AuditDecision::Forgotten
-            | AuditDecision::PolicyChanged => None,
+            | AuditDecision::PolicyChanged
+            | AuditDecision::CredentialReleased => None,
         }
     }
 }

@@ -252,10 +252,11 @@ fn summary(approval: &Approval, actions: &[PromptAction]) -> String {
 
 /// What the prompt is about: the command profile, else the program, else the action kind.
 fn subject(approval: &Approval) -> String {
-    match approval.evidence.detail {
+    match &approval.evidence.detail {
         EvidenceDetail::Diff(_) => return "diff".to_owned(),
         EvidenceDetail::Pr(_) => return "PR".to_owned(),
-        EvidenceDetail::Tool => {}
+        EvidenceDetail::Credential(packet) => return packet.subject(),
+        _ => {}
     }
     if let Some(profile) = &approval.profile {
         return profile.clone();

@@ -17,7 +17,8 @@ const MAX_ITEMS: usize = 3;
 pub fn packet_lines(evidence: &ApprovalEvidence) -> Option<Vec<String>> {
     let mut lines = vec![untrusted(&evidence.summary, MAX_LINE_CHARS)];
     match &evidence.detail {
-        EvidenceDetail::Tool => return None,
+        // A credential prompt says what it needs in its question line (prompt.rs).
+        EvidenceDetail::Tool | EvidenceDetail::Credential(_) => return None,
         EvidenceDetail::Diff(packet) => lines.extend(diff_lines(packet)),
         EvidenceDetail::Pr(packet) => lines.extend(pr_lines(packet)),
     }

@@ -385,3 +385,22 @@ fn action_keys_round_trip() {
         "unknown keys are ignored"
     );
 }
+
+#[test]
+fn a_credential_prompt_names_the_capability_and_its_ttl_on_one_line() {
+    let mut prompt = approval("a1");
+    prompt.profile = None;
+    prompt.approval_type = assent_core::ApprovalType::Credential;
+    prompt.evidence.detail =
+        assent_core::EvidenceDetail::Credential(assent_core::CredentialPacket {
+            capability: "registry.maven.readonly".into(),
+            ttl_seconds: 900,
+            ..assent_core::CredentialPacket::default()
+        });
+    let notice = notice(&prompt, Some(&owner())).expect("a credential ask prompts");
+    assert_eq!(
+        notice.summary, "Allow registry.maven.readonly (15 min) for this run? · shop",
+        "the summary names the capability, its TTL and the repo"
+    );
+    assert!(!notice.summary.contains('\n'), "and fits one line");
+}

@@ -46,6 +46,15 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<String>,
     },
+    /// A credential capability's secret went to one approved execution (`action_id`), under
+    /// `grant_id`; never the value.
+    #[serde(rename = "credential.released")]
+    CredentialReleased {
+        run_id: String,
+        action_id: String,
+        grant_id: String,
+        capability: String,
+    },
     /// The client is too far behind to replay: refetch everything.
     #[serde(rename = "reset")]
     Reset {},
@@ -67,6 +76,7 @@ impl Event {
             Event::RunPaused { .. } => "run.paused",
             Event::RunResumed { .. } => "run.resumed",
             Event::PolicyChanged { .. } => "policy.changed",
+            Event::CredentialReleased { .. } => "credential.released",
             Event::Reset {} => "reset",
         }
     }

@@ -5,6 +5,7 @@
 
 mod approval;
 mod audit;
+mod credential;
 mod error;
 mod event;
 mod grant;
@@ -21,6 +22,7 @@ pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{
     AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
 };
+pub use credential::{CredentialRelease, CredentialReleaseRequest};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};

@@ -18,6 +18,7 @@ pub mod realpath;
 mod records;
 pub mod reload;
 mod routes;
+mod secret_source;
 mod state;
 pub mod store;
 pub mod suggestions;

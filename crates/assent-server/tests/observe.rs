@@ -39,6 +39,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/policy"),
     ("get", "/v1/metrics"),
     ("get", "/metrics"),
+    ("post", "/v1/credentials/release"),
 ];
 
 #[tokio::test]

@@ -6,6 +6,8 @@
     reason = "each story file brings its own `common`, as in its own binary"
 )]
 
+#[path = "capabilities.rs"]
+mod capabilities;
 #[path = "decide.rs"]
 mod decide;
 #[path = "diff_pr.rs"]

@@ -54,6 +54,7 @@ export function Grants({ grants }: { grants: Grant[] }) {
                   by {visible(g.created_by)}
                   {g.created_by_role ? ` (${g.created_by_role})` : ''}
                 </div>
+                {g.action_kinds.includes('credential') && <div class="sub" data-testid="credential-note">Revoke stops later uses; a process already running keeps the secret it got.</div>}
               </td>
               <td data-testid="scope">{g.scope_kind}</td>
               <td data-testid="countdown" class="countdown">{countdown(g.expires_at, now)}</td>

@@ -50,11 +50,16 @@ pub async fn submit(
     let approval_expires_at = now + policy.approval_timeout();
     let required_approvals =
         policy.approvals_required(eval.decision.required_role, &eval.decision.rule);
-    let quick_decisions = assent_core::quick_decisions(
+    let mut quick_decisions = assent_core::quick_decisions(
         &policy,
         &eval.decision.offered_scopes,
         eval.decision.profile.as_deref(),
     );
+    for quick in &mut quick_decisions {
+        let max = chrono::Duration::seconds(quick.expires_in_seconds);
+        quick.expires_in_seconds =
+            assent_core::capability_lifetime(&policy, &request, max).num_seconds();
+    }
     let submission = Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),

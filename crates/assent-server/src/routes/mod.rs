@@ -2,6 +2,7 @@
 
 pub mod actions;
 pub mod approvals;
+pub mod credentials;
 pub mod decide;
 pub mod denials;
 pub mod events;
@@ -29,6 +30,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/agents", get(me::agent_list))
         .route("/v1/actions", post(actions::submit_action))
         .route("/v1/actions/executed", post(actions::action_executed))
+        .route(
+            "/v1/credentials/release",
+            post(credentials::credential_release),
+        )
         .route("/v1/approvals", get(approvals::approval_list))
         .route("/v1/approvals/{id}", get(approvals::approval_get))
         .route("/v1/approvals/{id}/decision", post(decide::approval_decide))

@@ -4,6 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use super::credentials;
 use super::{actions, approvals, decide, denials, events, grants, me, observe, runs, suggestions};
 
 #[derive(OpenApi)]
@@ -15,6 +16,7 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         me::agent_list,
         actions::submit_action,
         actions::action_executed,
+        credentials::credential_release,
         approvals::approval_get,
         approvals::approval_list,
         decide::approval_decide,
@@ -39,6 +41,7 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
     components(schemas(
         assent_protocol::SubmitResponse, assent_protocol::SubmitStatus,
         assent_protocol::ExecutedRequest, assent_protocol::ExecutedResponse,
+        assent_protocol::CredentialRelease, assent_protocol::CredentialReleaseRequest,
         assent_protocol::Approval, assent_protocol::ApprovalMember, assent_protocol::ApprovalList,
         assent_protocol::Recommendation, assent_protocol::Resolution,
         assent_protocol::DecisionRequest, assent_protocol::DecisionResponse,

@@ -60,3 +60,18 @@ pub async fn mark(
         .await?;
     Ok(())
 }
+
+/// Marks an action executed unless it already is; false when it was.
+pub async fn claim(
+    conn: &mut PgConnection,
+    action_id: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let done =
+        sqlx::query("UPDATE actions SET executed_at = $1 WHERE id = $2 AND executed_at IS NULL")
+            .bind(micros(now))
+            .bind(action_id)
+            .execute(conn)
+            .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -86,6 +86,14 @@ impl Tx for PgTx {
         pg_executed::mark(&mut self.tx, action_id, now).await
     }
 
+    async fn claim_execution(
+        &mut self,
+        action_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        pg_executed::claim(&mut self.tx, action_id, now).await
+    }
+
     async fn joinable_approvals(
         &mut self,
         requester: &str,

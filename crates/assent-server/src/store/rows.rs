@@ -178,6 +178,13 @@ pub trait Tx: Send {
         action_id: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError>;
+    /// Sets `executed_at` of an action not executed yet; false when it already was (a
+    /// capability's secret is released once per execution).
+    async fn claim_execution(
+        &mut self,
+        action_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
 
     // Approvals.
     /// Pending approvals a request of `requester` with `batch_key` could join at `now`

@@ -63,6 +63,14 @@ impl Tx for SqliteTx {
         sqlite_executed::mark(&mut self.tx, action_id, now).await
     }
 
+    async fn claim_execution(
+        &mut self,
+        action_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        sqlite_executed::claim(&mut self.tx, action_id, now).await
+    }
+
     async fn joinable_approvals(
         &mut self,
         requester: &str,

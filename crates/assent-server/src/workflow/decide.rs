@@ -218,7 +218,11 @@ fn grant_for(
         offered_scopes: &approval.offered_scopes,
         request,
         eval: &eval,
-        max_lifetime: ground.policy.max_lifetime(choice.scope),
+        max_lifetime: assent_core::capability_lifetime(
+            ground.policy,
+            request,
+            ground.policy.max_lifetime(choice.scope),
+        ),
         created_by: &by.who.name,
         gate_waiting: ground.gate_waiting,
         now: ground.now,

@@ -10,6 +10,7 @@ mod expire;
 mod forget;
 mod invalidate;
 mod publish;
+mod release;
 mod resume;
 mod revoke;
 mod settle;
@@ -25,6 +26,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, oneshot};
 
 pub use decide::{DecideError, Ground};
+pub use release::{ReleaseAsk, ReleaseRefused};
 
 use crate::store::{
     Actor, ApprovalRecord, Executed, Revocation, RunEnd, Store, StoreError, Submission, Submitted,
@@ -130,5 +132,13 @@ impl Workflow {
         now: DateTime<Utc>,
     ) -> Result<Option<Executed>, StoreError> {
         executed::executed(self.store.as_ref(), requester, run_id, idempotency_key, now).await
+    }
+
+    /// Hands an approved capability request its secret, once (see `release`).
+    pub async fn release_credential(
+        &self,
+        ask: ReleaseAsk<'_>,
+    ) -> Result<assent_protocol::CredentialRelease, ReleaseRefused> {
+        release::release(self.store.as_ref(), ask).await
     }
 }

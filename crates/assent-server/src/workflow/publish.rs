@@ -72,6 +72,6 @@ fn reviewed(approval: &Approval) -> Option<DiffReviewed<'_>> {
             packet,
             created_at: approval.created_at,
         }),
-        EvidenceDetail::Tool | EvidenceDetail::Pr(_) => None,
+        _ => None,
     }
 }

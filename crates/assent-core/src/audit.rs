@@ -25,6 +25,10 @@ pub enum AuditDecision {
     Forgotten,
     /// The policy file was changed by `assent policy suggest --apply`.
     PolicyChanged,
+    /// A fleet campaign reached its failure threshold and stopped.
+    Stopped,
+    /// A repository's outcome in a fleet campaign was reported (passed or failed).
+    Reported,
 }
 
 /// One audited decision.

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::types::ApprovalType;
 
+pub use crate::evidence_run::{FleetPacket, PreRunPacket};
+
 /// What the person sees: enough to decide, never a raw secret.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(try_from = "wire::EvidenceWire")]
@@ -66,6 +68,10 @@ pub enum EvidenceDetail {
     Diff(DiffPacket),
     /// Publishing a change: the PR packet.
     Pr(PrPacket),
+    /// A run before it acts: the seed's pre-run packet.
+    PreRun(PreRunPacket),
+    /// A fleet campaign's definition or one of its stages.
+    Fleet(FleetPacket),
 }
 
 impl EvidenceDetail {
@@ -74,6 +80,8 @@ impl EvidenceDetail {
             EvidenceDetail::Tool => ApprovalType::Tool,
             EvidenceDetail::Diff(_) => ApprovalType::Diff,
             EvidenceDetail::Pr(_) => ApprovalType::Pr,
+            EvidenceDetail::PreRun(_) => ApprovalType::PreRun,
+            EvidenceDetail::Fleet(_) => ApprovalType::Fleet,
         }
     }
 }

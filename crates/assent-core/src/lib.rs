@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod authority;
+pub mod campaign;
 pub mod canon;
 mod classify;
 mod classify_cloud;
@@ -23,6 +24,7 @@ pub mod decision;
 pub mod evaluate;
 pub mod evidence;
 mod evidence_build;
+mod evidence_run;
 pub mod grant;
 pub mod grant_index;
 pub mod hook;
@@ -37,6 +39,7 @@ pub mod policy;
 mod policy_defaults;
 pub mod policy_edit;
 pub mod policy_file;
+pub mod pre_run;
 mod profile;
 pub mod quick;
 pub mod request;
@@ -63,7 +66,7 @@ pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};
 pub use evidence::{
     ApprovalEvidence, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag, DiffPacket,
-    EvidenceDetail, FileChange, PrPacket,
+    EvidenceDetail, FileChange, FleetPacket, PrPacket, PreRunPacket,
 };
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;

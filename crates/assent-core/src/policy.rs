@@ -49,6 +49,17 @@ pub struct Policy {
     /// How long a person's denial is remembered: an equivalent request of the same run is
     /// answered denied at once with their reason instead of asking again.
     pub deny_memory: DenyMemory,
+    /// `[pre_run]` and `[fleet]`: which runs ask before they start, who approves campaigns.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::pre_run::PreRunPolicy::is_default"
+    )]
+    pub pre_run: crate::pre_run::PreRunPolicy,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::pre_run::FleetPolicy::is_default"
+    )]
+    pub fleet: crate::pre_run::FleetPolicy,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]

@@ -43,6 +43,9 @@ pub struct PolicyFile {
     /// `[approvals]`: `required = { platform_admin = 2, "cloud-mutation" = 2 }`.
     #[serde(default)]
     pub approvals: crate::policy::Approvals,
+    /// `[pre_run]` and `[fleet]` (see `crate::pre_run`).
+    pub pre_run: Option<crate::pre_run::PreRunPolicy>,
+    pub fleet: Option<crate::pre_run::FleetPolicy>,
 }
 
 /// The most people one approval may need.
@@ -130,6 +133,8 @@ impl PolicyFile {
             }
             p.approvals.required.insert(key, count);
         }
+        crate::pre_run::apply_sections(&mut p, self.pre_run, self.fleet)
+            .map_err(|(key, message)| at(key, message))?;
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {
                 return Err(at(

@@ -42,6 +42,17 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<String>,
     },
+    /// A fleet campaign was created, staged, reported on, decided or resumed.
+    #[serde(rename = "campaign.updated")]
+    CampaignUpdated {
+        campaign: assent_core::campaign::Campaign,
+    },
+    /// A fleet campaign reached its failure threshold: no stage or run until a person
+    /// resumes it.
+    #[serde(rename = "campaign.stopped")]
+    CampaignStopped {
+        campaign: assent_core::campaign::Campaign,
+    },
     /// The client is too far behind to replay: refetch everything.
     #[serde(rename = "reset")]
     Reset {},
@@ -62,6 +73,8 @@ impl Event {
             Event::RunPaused { .. } => "run.paused",
             Event::RunResumed { .. } => "run.resumed",
             Event::PolicyChanged { .. } => "policy.changed",
+            Event::CampaignUpdated { .. } => "campaign.updated",
+            Event::CampaignStopped { .. } => "campaign.stopped",
             Event::Reset {} => "reset",
         }
     }

@@ -5,6 +5,7 @@
 
 mod approval;
 mod audit;
+mod campaign;
 mod error;
 mod event;
 mod grant;
@@ -20,6 +21,10 @@ pub use approval::{
 pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{
     AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
+};
+pub use campaign::{
+    CampaignAnswer, CampaignCreate, CampaignList, OutcomeReport, RunStartRequest, RunStartResponse,
+    RunStartStatus, StageProposal,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};

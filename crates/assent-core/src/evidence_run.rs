@@ -18,9 +18,10 @@ pub struct PreRunPacket {
     /// What the run expects to do ("clone private repos", "create draft PRs").
     #[serde(default)]
     pub expected_actions: Vec<String>,
-    /// The credentials it will ask for ("Git read access").
+    /// The credentials it will ask for ("Git read access"); not `credentials`, which the
+    /// common evidence fields already use for one line.
     #[serde(default)]
-    pub credentials: Vec<String>,
+    pub expected_credentials: Vec<String>,
     /// What it may change outside the machine ("PR creation only, no merge").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remote_mutation: Option<String>,

@@ -177,7 +177,7 @@ pub fn evidence(plan: &RunPlan, triggers: Vec<String>, role: Role) -> ApprovalEv
         task_risk: plan.risk,
         repos: plan.repos.clone(),
         expected_actions: plan.expected_actions.iter().map(|s| mask(s)).collect(),
-        credentials: plan.credentials.iter().map(|s| mask(s)).collect(),
+        expected_credentials: plan.credentials.iter().map(|s| mask(s)).collect(),
         remote_mutation: plan.remote_mutation.as_deref().map(mask),
         required_role: Some(role),
         triggers: triggers.clone(),
@@ -186,7 +186,8 @@ pub fn evidence(plan: &RunPlan, triggers: Vec<String>, role: Role) -> ApprovalEv
     ApprovalEvidence {
         summary: summary(plan),
         cwd: "/".to_owned(),
-        credentials: (!packet.credentials.is_empty()).then(|| packet.credentials.join(", ")),
+        credentials: (!packet.expected_credentials.is_empty())
+            .then(|| packet.expected_credentials.join(", ")),
         mutation: packet.remote_mutation.clone(),
         policy_findings: triggers,
         detail: EvidenceDetail::PreRun(packet),
@@ -271,6 +272,24 @@ mod tests {
             triggers(&policy, &fleet),
             vec!["run mode is fleet (campaign java21)".to_owned()],
             "a run of a fleet campaign asks first"
+        );
+    }
+
+    #[test]
+    fn the_evidence_reads_back_as_written() {
+        let mut asked = plan(RiskLevel::High);
+        asked.credentials = vec!["Git read access".to_owned()];
+        let evidence = evidence(
+            &asked,
+            vec!["task risk is high".to_owned()],
+            Role::PlatformAdmin,
+        );
+        let json = serde_json::to_value(&evidence).unwrap_or_default();
+        let back: Result<crate::ApprovalEvidence, _> = serde_json::from_value(json);
+        assert_eq!(
+            back.ok(),
+            Some(evidence),
+            "a packet field must not collide with a common evidence field"
         );
     }
 

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod campaign;
 mod doctor;
 mod gate;
 mod install;
@@ -15,6 +16,7 @@ mod policy_cmd;
 mod policy_eval;
 mod reach;
 mod request;
+mod run_cmd;
 mod serve;
 mod suggest;
 
@@ -57,6 +59,12 @@ enum Command {
     /// canary through each hook, desktop; a fix under each failure. Exit 0 guarded, 1 a check
     /// failed, 2 usage.
     Doctor(doctor::DoctorArgs),
+    /// A run before it acts: `assent run start` (pre-run approval when the policy asks).
+    #[command(subcommand)]
+    Run(run_cmd::RunCommand),
+    /// Fleet campaigns approved stage by stage: create, stage, report, resume.
+    #[command(subcommand)]
+    Campaign(campaign::CampaignCommand),
 }
 
 fn main() -> ExitCode {
@@ -73,5 +81,7 @@ fn main() -> ExitCode {
         Command::People(cmd) => people::run_people(cmd),
         Command::Agents(cmd) => people::run_agents(cmd),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Run(cmd) => run_cmd::run(cmd),
+        Command::Campaign(cmd) => campaign::run(cmd),
     }
 }

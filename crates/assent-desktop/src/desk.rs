@@ -23,6 +23,8 @@ pub enum Follow {
     Nothing,
     /// Refetch pending prompts and grants (a `reset`).
     Refetch,
+    /// Show a notification that belongs to no prompt (a fleet campaign stopped).
+    Notify(crate::prompt::PromptNotice),
 }
 
 /// The live picture.
@@ -115,7 +117,10 @@ impl Desk {
                 self.held_runs.remove(&run.run_id);
             }
             // Nothing the desk lists changes: the Insights view refetches its suggestions.
-            Event::PolicyChanged { .. } => {}
+            Event::PolicyChanged { .. } | Event::CampaignUpdated { .. } => {}
+            Event::CampaignStopped { campaign } => {
+                return Follow::Notify(crate::campaign_notice::stopped_notice(campaign));
+            }
             Event::Reset {} => return Follow::Refetch,
         }
         Follow::Nothing

@@ -68,7 +68,9 @@ impl InsightEvent {
             | AuditDecision::Executed
             | AuditDecision::Resumed
             | AuditDecision::Forgotten
-            | AuditDecision::PolicyChanged => None,
+            | AuditDecision::PolicyChanged
+            | AuditDecision::Stopped
+            | AuditDecision::Reported => None,
         }
     }
 }

@@ -474,3 +474,85 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
     }
     svc.stop().await;
 }
+
+#[tokio::test]
+async fn unanswered_pre_run_and_stage_approvals_time_out() {
+    let policy = assent_core::Policy::from_toml("[fleet]\nrequired_approvals = 1\n").unwrap();
+    let svc = Service::start_with(|config| config.policy = policy).await;
+    let mut events = svc.events(None).await;
+    let (_, started) = start(
+        &svc,
+        "r-late",
+        &json!({"task": "migrate auth", "risk": "high"}),
+    )
+    .await;
+    let id = started["approval_id"].as_str().unwrap().to_owned();
+    let requested = events.next_event().await;
+    assert_eq!(
+        requested.event.as_deref(),
+        Some("approval.requested"),
+        "the prompt is announced"
+    );
+    assert_eq!(
+        requested.json()["approval"]["approval_type"],
+        "pre_run",
+        "as a pre_run approval: {}",
+        requested.data
+    );
+    let expires_at: chrono::DateTime<chrono::Utc> = svc.approval(&id).await["expires_at"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    svc.wait_across_expiry(&id, expires_at).await;
+    let (_, run) = svc.get("/v1/runs/r-late", &svc.approver).await;
+    assert_eq!(
+        run["status"], "cancelled",
+        "an unanswered pre-run cancels the run: {run}"
+    );
+    assert!(
+        run["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("pre-run approval was not given"),
+        "and says so: {run}"
+    );
+
+    let (_, created) = svc
+        .post("/v1/campaigns", &svc.requester, &json!({"file": CAMPAIGN}))
+        .await;
+    let def = created["approval_id"].as_str().unwrap().to_owned();
+    decide(&svc, &svc.approver, &def, &approve()).await;
+    let (_, staged) = svc
+        .post(
+            "/v1/campaigns/java21/stages",
+            &svc.requester,
+            &json!({"next": 2}),
+        )
+        .await;
+    let stage = staged["approval_id"].as_str().unwrap().to_owned();
+    let expires_at: chrono::DateTime<chrono::Utc> = svc.approval(&stage).await["expires_at"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    svc.wait_across_expiry(&stage, expires_at).await;
+    let (_, campaign) = svc.get("/v1/campaigns/java21", &svc.approver).await;
+    assert_eq!(
+        campaign["stages"][0]["status"], "denied",
+        "an unanswered stage is not approved: {campaign}"
+    );
+    let (_, again) = svc
+        .post(
+            "/v1/campaigns/java21/stages",
+            &svc.requester,
+            &json!({"next": 2}),
+        )
+        .await;
+    assert_eq!(
+        again["campaign"]["stages"][1]["repos"],
+        json!(["svc-a", "svc-b"]),
+        "its repositories are proposed again: {again}"
+    );
+    svc.stop().await;
+}

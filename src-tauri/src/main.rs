@@ -76,6 +76,18 @@ async fn run_resume(bridge: Shared<'_>, run_id: String) -> Result<Value, Command
 }
 
 #[tauri::command]
+async fn campaign_list(bridge: Shared<'_>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::CampaignList).await
+}
+
+#[tauri::command]
+async fn campaign_resume(bridge: Shared<'_>, campaign_id: String) -> Result<Value, CommandError> {
+    bridge
+        .call(WindowCall::CampaignResume { campaign_id })
+        .await
+}
+
+#[tauri::command]
 async fn audit_list(bridge: Shared<'_>, run_id: Option<String>) -> Result<Value, CommandError> {
     bridge.call(WindowCall::AuditList { run_id }).await
 }
@@ -170,6 +182,8 @@ fn main() -> ExitCode {
             approval_decide,
             grant_revoke,
             run_resume,
+            campaign_list,
+            campaign_resume,
             audit_list,
             denial_list,
             denial_forget,

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import { focusFromHash, signedIn } from './logic';
 import type { DeskSnapshot } from './types';
+import { Campaigns } from './views/Campaigns';
 import { Grants } from './views/Grants';
 import { History } from './views/History';
 import { HeldRuns } from './views/HeldRuns';
@@ -9,7 +10,7 @@ import { Insights } from './views/Insights';
 import { Pending } from './views/Pending';
 import { Settings } from './views/Settings';
 
-type Tab = 'pending' | 'grants' | 'history' | 'insights' | 'settings';
+type Tab = 'pending' | 'grants' | 'history' | 'insights' | 'campaigns' | 'settings';
 
 const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
@@ -49,6 +50,7 @@ export function App() {
     ['grants', `Grants (${activeGrants})`],
     ['history', 'History'],
     ['insights', 'Insights'],
+    ['campaigns', 'Campaigns'],
     ['settings', 'Settings'],
   ];
   return (
@@ -81,6 +83,7 @@ export function App() {
         {tab === 'grants' && <Grants grants={desk.grants} />}
         {tab === 'history' && <History />}
         {tab === 'insights' && <Insights pending={desk.pending} link={desk.link} />}
+        {tab === 'campaigns' && <Campaigns pendingCount={desk.pending.length} />}
         {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} />}
       </main>
     </div>

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod campaign;
 mod capability_exec;
 mod doctor;
 mod gate;
@@ -16,6 +17,7 @@ mod policy_cmd;
 mod policy_eval;
 mod reach;
 mod request;
+mod run_cmd;
 mod serve;
 mod suggest;
 
@@ -58,6 +60,12 @@ enum Command {
     /// canary through each hook, desktop; a fix under each failure. Exit 0 guarded, 1 a check
     /// failed, 2 usage.
     Doctor(doctor::DoctorArgs),
+    /// A run before it acts: `assent run start` (pre-run approval when the policy asks).
+    #[command(subcommand)]
+    Run(run_cmd::RunCommand),
+    /// Fleet campaigns approved stage by stage: create, stage, report, resume.
+    #[command(subcommand)]
+    Campaign(campaign::CampaignCommand),
 }
 
 fn main() -> ExitCode {
@@ -74,5 +82,7 @@ fn main() -> ExitCode {
         Command::People(cmd) => people::run_people(cmd),
         Command::Agents(cmd) => people::run_agents(cmd),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Run(cmd) => run_cmd::run(cmd),
+        Command::Campaign(cmd) => campaign::run(cmd),
     }
 }

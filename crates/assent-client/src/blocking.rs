@@ -186,7 +186,7 @@ impl Client {
         )
     }
 
-    fn call<T: DeserializeOwned>(
+    pub(crate) fn call<T: DeserializeOwned>(
         &self,
         method: &str,
         target: &str,

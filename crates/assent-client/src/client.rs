@@ -280,19 +280,19 @@ impl Client {
         Err(ClientError::from_status(status, &body))
     }
 
-    fn get(&self, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn get(&self, path: &str) -> reqwest::RequestBuilder {
         self.http
             .get(format!("{}{path}", self.base))
             .bearer_auth(&self.token)
     }
 
-    fn post(&self, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn post(&self, path: &str) -> reqwest::RequestBuilder {
         self.http
             .post(format!("{}{path}", self.base))
             .bearer_auth(&self.token)
     }
 
-    async fn send<T: DeserializeOwned>(
+    pub(crate) async fn send<T: DeserializeOwned>(
         &self,
         request: reqwest::RequestBuilder,
         timeout: Duration,

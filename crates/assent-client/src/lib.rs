@@ -7,6 +7,7 @@
 //! plus [`CA_FILE_ENV`], see [`Trust`]), and fail with one [`ClientError`].
 
 pub mod blocking;
+mod campaigns;
 mod client;
 mod config;
 mod error;

@@ -29,6 +29,10 @@ pub enum AuditDecision {
     PolicyChanged,
     /// A credential capability's secret went to one approved execution (never its value).
     CredentialReleased,
+    /// A fleet campaign reached its failure threshold and stopped.
+    Stopped,
+    /// A repository's outcome in a fleet campaign was reported (passed or failed).
+    Reported,
 }
 
 /// One audited decision.

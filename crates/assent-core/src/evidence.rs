@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::types::ApprovalType;
 
+pub use crate::evidence_run::{FleetPacket, PreRunPacket};
+
 /// What the person sees: enough to decide, never a raw secret.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(try_from = "wire::EvidenceWire")]
@@ -72,6 +74,10 @@ pub enum EvidenceDetail {
     Pr(PrPacket),
     /// Use of a credential capability: what it is for, never the secret.
     Credential(CredentialPacket),
+    /// A run before it acts: the seed's pre-run packet.
+    PreRun(PreRunPacket),
+    /// A fleet campaign's definition or one of its stages.
+    Fleet(FleetPacket),
 }
 
 impl EvidenceDetail {
@@ -81,6 +87,8 @@ impl EvidenceDetail {
             EvidenceDetail::Diff(_) => ApprovalType::Diff,
             EvidenceDetail::Pr(_) => ApprovalType::Pr,
             EvidenceDetail::Credential(_) => ApprovalType::Credential,
+            EvidenceDetail::PreRun(_) => ApprovalType::PreRun,
+            EvidenceDetail::Fleet(_) => ApprovalType::Fleet,
         }
     }
 }

@@ -31,6 +31,8 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
         EvidenceDetail::Tool => {}
         // Built from the policy's capability declaration: never the secret or its source.
         EvidenceDetail::Credential(_) => {}
+        // Built by the service from `assent run start` / campaign files, not by `evaluate`.
+        EvidenceDetail::PreRun(_) | EvidenceDetail::Fleet(_) => {}
         EvidenceDetail::Diff(packet) => {
             mask(&mut packet.diff);
             packet.notes.iter_mut().for_each(mask);

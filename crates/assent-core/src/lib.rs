@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod authority;
+pub mod campaign;
 pub mod canon;
 pub mod capability;
 mod capability_eval;
@@ -24,13 +25,14 @@ mod decide;
 pub mod decision;
 pub mod diff;
 pub mod diff_edit;
-pub mod diff_patch;
 mod diff_parse;
+pub mod diff_patch;
 mod diff_review;
 pub mod evaluate;
 pub mod evidence;
 mod evidence_build;
 mod evidence_mask;
+mod evidence_run;
 pub mod grant;
 pub mod grant_index;
 pub mod hook;
@@ -47,6 +49,7 @@ mod policy_defaults;
 pub mod policy_edit;
 pub mod policy_file;
 mod pr_review;
+pub mod pre_run;
 mod profile;
 pub mod quick;
 pub mod request;
@@ -77,7 +80,7 @@ pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};
 pub use evidence::{
     ApprovalEvidence, CredentialPacket, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag,
-    DiffPacket, EvidenceDetail, FileChange, PrPacket,
+    DiffPacket, EvidenceDetail, FileChange, FleetPacket, PrPacket, PreRunPacket,
 };
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;

@@ -46,7 +46,7 @@ impl Route {
     fn shown(self) -> &'static str {
         match self {
             Route::Decision => "/v1/approvals/{id}/decision (decides an approval)",
-            Route::Resume => "/v1/runs/{id}/resume (resumes a paused run)",
+            Route::Resume => "/v1/runs/{id}/resume (resumes a paused run or a stopped campaign)",
             Route::Revoke => "/v1/grants/{id}/revoke (revokes a grant)",
             Route::Grants => "/v1/grants (the grants people gave)",
             Route::People => "/v1/people (who may approve)",
@@ -115,7 +115,7 @@ fn route_of(path: &str) -> Option<Route> {
     if first.contains("approvals") && later("decision") {
         return Some(Route::Decision);
     }
-    if first.contains("runs") && later("resume") {
+    if (first.contains("runs") || first.contains("campaigns")) && later("resume") {
         return Some(Route::Resume);
     }
     if first.contains("grants") {
@@ -190,6 +190,10 @@ mod tests {
                 Some(Route::Revoke),
             ),
             ("http://[::1]:7391/v1/runs/r/resume", Some(Route::Resume)),
+            (
+                "http://127.0.0.1:7391/v1/campaigns/java21/resume",
+                Some(Route::Resume),
+            ),
             ("http://2130706433:7391/v1/grants", Some(Route::Grants)),
             ("http://127.0.0.1:7391/v1/actions", None),
             ("http://127.0.0.1:7391/healthz", None),

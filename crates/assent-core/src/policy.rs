@@ -57,6 +57,17 @@ pub struct Policy {
     /// secret itself); see [`crate::capability`].
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub capabilities: std::collections::BTreeMap<String, crate::capability::Capability>,
+    /// `[pre_run]` and `[fleet]`: which runs ask before they start, who approves campaigns.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::pre_run::PreRunPolicy::is_default"
+    )]
+    pub pre_run: crate::pre_run::PreRunPolicy,
+    #[serde(
+        default,
+        skip_serializing_if = "crate::pre_run::FleetPolicy::is_default"
+    )]
+    pub fleet: crate::pre_run::FleetPolicy,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]

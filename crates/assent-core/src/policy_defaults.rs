@@ -137,6 +137,8 @@ pub(crate) fn default_policy() -> Policy {
         profiles: default_profiles(),
         approvals: crate::policy::Approvals::default(),
         deny_memory: crate::policy::DenyMemory::default(),
+        pre_run: crate::pre_run::PreRunPolicy::default(),
+        fleet: crate::pre_run::FleetPolicy::default(),
         max_grant_lifetime: Lifetimes::default(),
         diff: default_diff(),
         capabilities: std::collections::BTreeMap::new(),

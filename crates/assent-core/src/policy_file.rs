@@ -49,6 +49,9 @@ pub struct PolicyFile {
     /// `[capabilities."registry.maven.readonly"]`: source, inject_as, ttl, hosts, methods, role.
     #[serde(default)]
     pub capabilities: std::collections::BTreeMap<String, crate::capability::Capability>,
+    /// `[pre_run]` and `[fleet]` (see `crate::pre_run`).
+    pub pre_run: Option<crate::pre_run::PreRunPolicy>,
+    pub fleet: Option<crate::pre_run::FleetPolicy>,
 }
 
 /// `[diff]` as a user writes it.
@@ -155,6 +158,8 @@ impl PolicyFile {
         }
         self.diff
             .apply(&mut p.diff)
+            .map_err(|(key, message)| at(key, message))?;
+        crate::pre_run::apply_sections(&mut p, self.pre_run, self.fleet)
             .map_err(|(key, message)| at(key, message))?;
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {

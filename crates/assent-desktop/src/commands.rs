@@ -52,6 +52,13 @@ pub(crate) async fn handle(
             hub.client().resume_run(&run_id).await?;
             Ok(serde_json::Value::Null)
         }
+        WindowCall::CampaignList => to_json(&hub.client().campaigns().await?),
+        WindowCall::CampaignResume { campaign_id } => {
+            if campaign_id.trim().is_empty() {
+                return Err(CommandError::invalid("which campaign to resume?"));
+            }
+            to_json(&hub.client().campaign_resume(&campaign_id).await?)
+        }
         WindowCall::AuditList { run_id } => {
             let run_id = run_id.filter(|id| !id.trim().is_empty());
             to_json(&hub.client().audit(None, run_id.as_deref()).await?)

@@ -23,6 +23,8 @@ pub enum Follow {
     Nothing,
     /// Refetch pending prompts and grants (a `reset`).
     Refetch,
+    /// Show a notification that belongs to no prompt (a fleet campaign stopped).
+    Notify(crate::prompt::PromptNotice),
 }
 
 /// The live picture.
@@ -117,6 +119,10 @@ impl Desk {
             }
             // Nothing the desk lists changes: the Insights view refetches its suggestions.
             Event::PolicyChanged { .. } | Event::CredentialReleased { .. } => {}
+            Event::CampaignUpdated { .. } => {}
+            Event::CampaignStopped { campaign } => {
+                return Follow::Notify(crate::campaign_notice::stopped_notice(campaign));
+            }
             Event::Reset {} => return Follow::Refetch,
         }
         Follow::Nothing

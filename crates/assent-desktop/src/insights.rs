@@ -72,6 +72,7 @@ impl InsightEvent {
             | AuditDecision::Forgotten
             | AuditDecision::PolicyChanged
             | AuditDecision::CredentialReleased => None,
+            AuditDecision::Stopped | AuditDecision::Reported => None,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! command it makes goes to this process over its stdin/stdout ([`window`]).
 
 mod autostart;
+pub mod campaign_notice;
 mod commands;
 pub mod desk;
 mod embed;

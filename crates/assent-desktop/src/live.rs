@@ -75,7 +75,11 @@ pub(crate) async fn run(
         };
         tokio::select! {
             item = events.next() => match item {
-                Some(item) => on_stream(&hub, item).await,
+                Some(item) => {
+                    if let Some(notice) = on_stream(&hub, item).await {
+                        show_refusal(notifier.as_ref(), &notice).await;
+                    }
+                }
                 None => break,
             },
             Some(input) = inputs.recv() => match input {
@@ -95,19 +99,23 @@ pub(crate) async fn run(
     }
 }
 
-async fn on_stream(hub: &Hub, item: StreamItem) {
+/// Applies one stream item; a notice to show that belongs to no prompt, if any.
+async fn on_stream(hub: &Hub, item: StreamItem) -> Option<PromptNotice> {
     match item {
         StreamItem::Connected => refetch(hub).await,
         StreamItem::Event(envelope) => {
             let follow = locked(&hub.desk).apply(&envelope.event);
-            if follow == Follow::Refetch {
-                refetch(hub).await;
+            match follow {
+                Follow::Refetch => refetch(hub).await,
+                Follow::Notify(notice) => return Some(notice),
+                Follow::Nothing => {}
             }
         }
         StreamItem::Disconnected(reason) => {
             locked(&hub.desk).link = Link::Disconnected { reason };
         }
     }
+    None
 }
 
 /// Who this desk signs in as, pending prompts, grants and paused runs, fetched afresh.

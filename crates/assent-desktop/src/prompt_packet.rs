@@ -18,7 +18,10 @@ pub fn packet_lines(evidence: &ApprovalEvidence) -> Option<Vec<String>> {
     let mut lines = vec![untrusted(&evidence.summary, MAX_LINE_CHARS)];
     match &evidence.detail {
         // A credential prompt says what it needs in its question line (prompt.rs).
-        EvidenceDetail::Tool | EvidenceDetail::Credential(_) => return None,
+        EvidenceDetail::Tool
+        | EvidenceDetail::Credential(_)
+        | EvidenceDetail::PreRun(_)
+        | EvidenceDetail::Fleet(_) => return None,
         EvidenceDetail::Diff(packet) => lines.extend(diff_lines(packet)),
         EvidenceDetail::Pr(packet) => lines.extend(pr_lines(packet)),
     }

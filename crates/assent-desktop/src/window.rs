@@ -70,6 +70,12 @@ pub enum WindowCall {
     RunResume {
         run_id: String,
     },
+    /// Fleet campaigns: their stages, batches and outcomes.
+    CampaignList,
+    /// Let a stopped campaign go on (the desk's person token).
+    CampaignResume {
+        campaign_id: String,
+    },
     AuditList {
         run_id: Option<String>,
     },

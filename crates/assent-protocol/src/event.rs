@@ -55,6 +55,17 @@ pub enum Event {
         grant_id: String,
         capability: String,
     },
+    /// A fleet campaign was created, staged, reported on, decided or resumed.
+    #[serde(rename = "campaign.updated")]
+    CampaignUpdated {
+        campaign: assent_core::campaign::Campaign,
+    },
+    /// A fleet campaign reached its failure threshold: no stage or run until a person
+    /// resumes it.
+    #[serde(rename = "campaign.stopped")]
+    CampaignStopped {
+        campaign: assent_core::campaign::Campaign,
+    },
     /// The client is too far behind to replay: refetch everything.
     #[serde(rename = "reset")]
     Reset {},
@@ -77,6 +88,8 @@ impl Event {
             Event::RunResumed { .. } => "run.resumed",
             Event::PolicyChanged { .. } => "policy.changed",
             Event::CredentialReleased { .. } => "credential.released",
+            Event::CampaignUpdated { .. } => "campaign.updated",
+            Event::CampaignStopped { .. } => "campaign.stopped",
             Event::Reset {} => "reset",
         }
     }

@@ -5,6 +5,7 @@
 
 mod approval;
 mod audit;
+mod campaign;
 mod credential;
 mod error;
 mod event;
@@ -21,6 +22,10 @@ pub use approval::{
 pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{
     AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
+};
+pub use campaign::{
+    CampaignAnswer, CampaignCreate, CampaignList, OutcomeReport, RunStartRequest, RunStartResponse,
+    RunStartStatus, StageProposal,
 };
 pub use credential::{CredentialRelease, CredentialReleaseRequest};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};

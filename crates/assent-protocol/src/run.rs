@@ -13,6 +13,9 @@ pub enum RunStatus {
     /// A prompt with `fallback_on_timeout = cancel_run` went unanswered: the run ended and
     /// every later request of it is blocked.
     Cancelled,
+    /// `assent run start` asked for a pre-run approval (or a campaign refused the run): every
+    /// request is blocked until it is approved (`reason` says why).
+    AwaitingApproval,
 }
 
 /// `GET /v1/runs?status=paused|cancelled`: the runs a timeout fallback holds.

@@ -40,6 +40,13 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/metrics"),
     ("get", "/metrics"),
     ("post", "/v1/credentials/release"),
+    ("post", "/v1/runs/{id}/start"),
+    ("post", "/v1/campaigns"),
+    ("get", "/v1/campaigns"),
+    ("get", "/v1/campaigns/{id}"),
+    ("post", "/v1/campaigns/{id}/stages"),
+    ("post", "/v1/campaigns/{id}/outcomes"),
+    ("post", "/v1/campaigns/{id}/resume"),
 ];
 
 #[tokio::test]

@@ -28,6 +28,8 @@ mod people;
 mod policy_apply;
 #[path = "restart.rs"]
 mod restart;
+#[path = "runs_fleet.rs"]
+mod runs_fleet;
 #[path = "security.rs"]
 mod security;
 #[path = "storage.rs"]

@@ -15,6 +15,11 @@ pub enum RunHold<'a> {
     Cancelled {
         reason: Option<&'a str>,
     },
+    /// Not started yet: its pre-run (or campaign) approval is pending or was refused; every
+    /// request is blocked with `reason` ("run awaiting pre-run approval").
+    AwaitingApproval {
+        reason: Option<&'a str>,
+    },
 }
 
 /// The decision a submission gets from its held run: blocked with the hold's reason. A paused
@@ -30,6 +35,7 @@ pub fn held_decision(
         RunHold::Paused { .. } if decision.decision == Decision::Auto => return None,
         RunHold::Paused { reason } => ("run.paused", reason),
         RunHold::Cancelled { reason } => ("run.cancelled", reason),
+        RunHold::AwaitingApproval { reason } => ("run.pre_run", reason),
     };
     let mut blocked = decision.clone();
     blocked.decision = Decision::Block;

@@ -2,6 +2,7 @@
 
 pub mod actions;
 pub mod approvals;
+pub mod campaigns;
 pub mod credentials;
 pub mod decide;
 pub mod denials;
@@ -45,6 +46,21 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/runs/{id}", get(runs::run_get))
         .route("/v1/runs/{id}/end", post(grants::run_end))
         .route("/v1/runs/{id}/resume", post(runs::run_resume))
+        .route("/v1/runs/{id}/start", post(campaigns::run_start))
+        .route(
+            "/v1/campaigns",
+            get(campaigns::campaign_list).post(campaigns::campaign_create),
+        )
+        .route("/v1/campaigns/{id}", get(campaigns::campaign_get))
+        .route("/v1/campaigns/{id}/stages", post(campaigns::campaign_stage))
+        .route(
+            "/v1/campaigns/{id}/outcomes",
+            post(campaigns::campaign_report),
+        )
+        .route(
+            "/v1/campaigns/{id}/resume",
+            post(campaigns::campaign_resume),
+        )
         .route("/v1/events", get(events::event_stream))
         .route("/v1/audit", get(observe::audit_list))
         .route("/v1/suggestions", get(suggestions::suggestion_list))

@@ -4,6 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use super::campaigns::CampaignPaths;
 use super::credentials;
 use super::{actions, approvals, decide, denials, events, grants, me, observe, runs, suggestions};
 
@@ -56,7 +57,7 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         assent_protocol::SuggestionList, assent_protocol::SuggestionApply,
         assent_protocol::SuggestionApplied, assent_protocol::PolicyStatus,
     )),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &CampaignPaths),
 )]
 pub struct ApiDoc;
 

@@ -242,6 +242,31 @@ impl Tx for PgTx {
         pg_runs::resume(&mut self.tx, run_id, now).await
     }
 
+    async fn campaign(
+        &mut self,
+        campaign_id: &str,
+    ) -> Result<Option<assent_core::campaign::Campaign>, StoreError> {
+        super::pg_campaigns::get(&mut self.tx, campaign_id).await
+    }
+
+    async fn campaigns(&mut self) -> Result<Vec<assent_core::campaign::Campaign>, StoreError> {
+        super::pg_campaigns::list(&mut self.tx).await
+    }
+
+    async fn insert_campaign(
+        &mut self,
+        campaign: &assent_core::campaign::Campaign,
+    ) -> Result<(), StoreError> {
+        super::pg_campaigns::insert(&mut self.tx, campaign).await
+    }
+
+    async fn update_campaign(
+        &mut self,
+        campaign: &assent_core::campaign::Campaign,
+    ) -> Result<(), StoreError> {
+        super::pg_campaigns::update(&mut self.tx, campaign).await
+    }
+
     async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError> {
         pg_expiry::next_deadline(&mut self.tx).await
     }

@@ -301,6 +301,23 @@ pub trait Tx: Send {
     /// announced yet.
     async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError>;
 
+    // Fleet campaigns (one document each; core's `campaign` rules change them):
+    async fn campaign(
+        &mut self,
+        campaign_id: &str,
+    ) -> Result<Option<assent_core::campaign::Campaign>, StoreError>;
+    /// Every campaign, most recently changed first.
+    async fn campaigns(&mut self) -> Result<Vec<assent_core::campaign::Campaign>, StoreError>;
+    /// `Conflict` when a campaign of that id exists.
+    async fn insert_campaign(
+        &mut self,
+        campaign: &assent_core::campaign::Campaign,
+    ) -> Result<(), StoreError>;
+    async fn update_campaign(
+        &mut self,
+        campaign: &assent_core::campaign::Campaign,
+    ) -> Result<(), StoreError>;
+
     // Audit and events.
     /// Appends audit records (a backend may write them in few statements).
     async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError>;

@@ -123,6 +123,8 @@ pub async fn resume(
     let current = get(conn, run_id).await?;
     Err(StoreError::Conflict(match current.status {
         RunStatus::Cancelled => format!("run {run_id} was cancelled and cannot be resumed"),
-        RunStatus::Running | RunStatus::Paused => format!("run {run_id} is not paused"),
+        RunStatus::Running | RunStatus::Paused | RunStatus::AwaitingApproval => {
+            format!("run {run_id} is not paused")
+        }
     }))
 }

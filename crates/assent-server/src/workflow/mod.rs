@@ -3,6 +3,7 @@
 //! operation. Routes and the expiry sweeper call [`Workflow`]; a store only keeps rows.
 
 mod batch;
+pub mod campaign;
 mod decide;
 mod end_run;
 mod executed;
@@ -14,6 +15,7 @@ mod release;
 mod resume;
 mod revoke;
 mod settle;
+pub mod start;
 mod submit;
 mod vote;
 mod waited;

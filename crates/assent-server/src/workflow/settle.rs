@@ -66,6 +66,7 @@ pub async fn settle_in(tx: &mut dyn Tx, s: &Settlement) -> Result<Settled, Store
         })
         .collect();
     tx.insert_audits(&audits).await?;
+    super::start::after_settled(tx, &record.approval, s.now).await?;
     let settled = Event::ApprovalSettled {
         approval: record.approval.clone(),
     };

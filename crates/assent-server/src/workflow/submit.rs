@@ -112,6 +112,7 @@ fn held_by(run: &RunState, s: &Submission) -> Option<Submission> {
         RunStatus::Running => RunHold::Running,
         RunStatus::Paused => RunHold::Paused { reason },
         RunStatus::Cancelled => RunHold::Cancelled { reason },
+        RunStatus::AwaitingApproval => RunHold::AwaitingApproval { reason },
     };
     let decision = held_decision(hold, &run.run_id, &s.eval.decision)?;
     let mut blocked = s.clone();

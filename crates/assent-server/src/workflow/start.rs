@@ -1,0 +1,323 @@
+//! A run's start (`POST /v1/runs/{id}/start`, `assent run start`): the policy's `[pre_run]`
+//! says whether a person approves it first; until then the run is held
+//! (`awaiting_approval`, every action blocked with "run awaiting pre-run approval"). A run
+//! of a fleet campaign starts only in a repository of an approved stage.
+
+use assent_core::pre_run::{self, RunPlan, AWAITING};
+use assent_core::{ActionRequest, Decision, Environment, EvidenceDetail, Policy, RiskLevel, Role};
+use assent_protocol::{
+    Approval, Event, Resolution, RunStartResponse, RunStartStatus, RunState, RunStatus,
+    SubmitStatus,
+};
+use chrono::{DateTime, Utc};
+
+use super::submit::{self, Deferred};
+use crate::store::rows::HoldRow;
+use crate::store::{Store, StoreError, Submission, Submitted, Tx};
+
+/// What a start is decided against.
+#[derive(Debug, Clone, Copy)]
+pub struct StartGround<'a> {
+    pub requester: &'a str,
+    pub policy: &'a Policy,
+    pub env: &'a Environment,
+    pub now: DateTime<Utc>,
+}
+
+/// Why a start (or a campaign call) is refused outright.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Starts `plan`'s run: started, a pre-run approval opened (or joined), or blocked.
+pub async fn start(
+    store: &dyn Store,
+    plan: &RunPlan,
+    repo: Option<&str>,
+    ground: StartGround<'_>,
+) -> Result<RunStartResponse, StartError> {
+    let mut tx = store.begin().await?;
+    let run_id = plan.run_id.as_str();
+    let current = tx.run_holds(&[run_id]).await?.remove(run_id);
+    if let Some(held) = current
+        .as_ref()
+        .filter(|r| r.status != RunStatus::AwaitingApproval)
+    {
+        return Err(StoreError::Conflict(format!(
+            "run {run_id} is {} and cannot be started",
+            if held.status == RunStatus::Paused {
+                "paused"
+            } else {
+                "cancelled"
+            }
+        ))
+        .into());
+    }
+    let answer = match &plan.campaign {
+        Some(campaign) => {
+            let repo = repo.ok_or_else(|| {
+                StartError::BadRequest("a campaign run names its --repo".to_owned())
+            })?;
+            start_in_campaign(tx.as_mut(), run_id, campaign, repo, ground.now).await?
+        }
+        None => {
+            let triggers = pre_run::triggers(&ground.policy.pre_run, plan);
+            match (triggers.is_empty(), current) {
+                (true, Some(held)) => still_held(&held),
+                (true, None) => answer(
+                    run_id,
+                    RunStartStatus::Started,
+                    None,
+                    vec!["no pre-run approval needed".to_owned()],
+                ),
+                (false, _) => ask_first(tx.as_mut(), plan, triggers, ground).await?,
+            }
+        }
+    };
+    tx.commit().await?;
+    Ok(answer)
+}
+
+/// A run still held from an earlier start: a lower-risk restart does not free it.
+fn still_held(held: &RunState) -> RunStartResponse {
+    let reason = held.reason.clone().unwrap_or_else(|| AWAITING.to_owned());
+    let status = if reason == AWAITING {
+        RunStartStatus::Pending
+    } else {
+        RunStartStatus::Blocked
+    };
+    answer(&held.run_id, status, held.approval_id.clone(), vec![reason])
+}
+
+fn answer(
+    run_id: &str,
+    status: RunStartStatus,
+    approval_id: Option<String>,
+    reasons: Vec<String>,
+) -> RunStartResponse {
+    RunStartResponse {
+        run_id: run_id.to_owned(),
+        status,
+        approval_id,
+        reasons,
+    }
+}
+
+/// A campaign run: started in a repository of an approved stage, else held with why not.
+async fn start_in_campaign(
+    tx: &mut dyn Tx,
+    run_id: &str,
+    campaign_id: &str,
+    repo: &str,
+    now: DateTime<Utc>,
+) -> Result<RunStartResponse, StartError> {
+    let campaign = tx
+        .campaign(campaign_id)
+        .await?
+        .ok_or_else(|| StartError::NotFound(format!("no campaign {campaign_id}")))?;
+    let (status, reason) = match campaign.run_allowed(repo) {
+        Ok(stage) => (
+            RunStatus::Running,
+            format!("{repo} is in approved stage {stage} of campaign {campaign_id}"),
+        ),
+        Err(refusal) => (RunStatus::AwaitingApproval, refusal.to_string()),
+    };
+    hold(tx, run_id, status, &reason, &campaign.approval_id, now).await?;
+    let started = if status == RunStatus::Running {
+        RunStartStatus::Started
+    } else {
+        RunStartStatus::Blocked
+    };
+    Ok(answer(run_id, started, None, vec![reason]))
+}
+
+/// Opens (or joins) the run's pre-run approval and holds the run until it settles.
+async fn ask_first(
+    tx: &mut dyn Tx,
+    plan: &RunPlan,
+    triggers: Vec<String>,
+    ground: StartGround<'_>,
+) -> Result<RunStartResponse, StartError> {
+    let role = ground.policy.pre_run.required_role;
+    let evidence = pre_run::evidence(plan, triggers.clone(), role);
+    let asked = Asked {
+        request: pre_run::start_request(plan),
+        evidence,
+        risk: plan.risk.max(RiskLevel::Medium),
+        role,
+        required_approvals: ground.policy.approvals_required(Some(role), "pre_run"),
+        rule: "pre_run",
+        reasons: triggers.clone(),
+    };
+    let s = prompt_submission(asked, ground)?;
+    let recorded = record_prompt(tx, &s).await?;
+    let run_id = plan.run_id.as_str();
+    let approval_id = recorded.approval_id.clone();
+    let id = approval_id.clone().unwrap_or_default();
+    let (hold_as, status, reasons) = match recorded.status {
+        SubmitStatus::Pending => (
+            RunStatus::AwaitingApproval,
+            RunStartStatus::Pending,
+            triggers,
+        ),
+        SubmitStatus::Allowed => (
+            RunStatus::Running,
+            RunStartStatus::Started,
+            vec!["the run's pre-run approval was given".to_owned()],
+        ),
+        SubmitStatus::Denied | SubmitStatus::Blocked => (
+            RunStatus::Cancelled,
+            RunStartStatus::Blocked,
+            recorded.reasons.clone(),
+        ),
+    };
+    let reason = match hold_as {
+        RunStatus::AwaitingApproval => AWAITING.to_owned(),
+        _ => reasons.join("; "),
+    };
+    hold(tx, run_id, hold_as, &reason, &id, ground.now).await?;
+    Ok(answer(run_id, status, approval_id, reasons))
+}
+
+/// A prompt the service opens on its own account (a run's start, a campaign's definition or
+/// stage): what it shows and who decides it.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    pub request: ActionRequest,
+    pub evidence: assent_core::ApprovalEvidence,
+    pub risk: RiskLevel,
+    pub role: Role,
+    pub required_approvals: u32,
+    pub rule: &'static str,
+    pub reasons: Vec<String>,
+}
+
+/// The submission that opens `asked`'s prompt: the request evaluated for its hash, batch key
+/// and policy version, answered `escalate` to `asked.role` with `asked`'s evidence, offering
+/// `once` (the approval is for this start or stage, nothing more).
+pub fn prompt_submission(asked: Asked, ground: StartGround<'_>) -> Result<Submission, StartError> {
+    let mut eval = assent_core::evaluate(ground.policy, &asked.request, ground.env)
+        .map_err(|err| StartError::BadRequest(err.to_string()))?;
+    let d = &mut eval.decision;
+    d.decision = Decision::Escalate;
+    d.risk = asked.risk;
+    d.reasons = asked.reasons;
+    d.rule = asked.rule.to_owned();
+    d.required_role = Some(asked.role);
+    d.profile = None;
+    d.offered_scopes = vec![assent_core::ScopeKind::Once];
+    eval.evidence = asked.evidence;
+    let now = ground.now;
+    Ok(Submission {
+        action_id: crate::records::new_id(),
+        requester: ground.requester.to_owned(),
+        body_hash: eval.action_hash.clone(),
+        request: asked.request,
+        eval,
+        now,
+        approval_expires_at: now + ground.policy.approval_timeout(),
+        fallback_on_timeout: assent_core::FallbackOnTimeout::Deny,
+        required_approvals: asked.required_approvals,
+        denials_since: ground.policy.deny_memory.remembered_since(now),
+        quick_decisions: Vec::new(),
+    })
+}
+
+/// Records `s` as any ask is recorded (a covering grant, a remembered denial, or a prompt
+/// opened or joined), in the caller's transaction.
+pub async fn record_prompt(
+    tx: &mut dyn Tx,
+    s: &Submission,
+) -> Result<assent_protocol::SubmitResponse, StoreError> {
+    let mut deferred = Deferred::default();
+    let recorded = submit::record(tx, s, None, &mut deferred).await?;
+    deferred.flush(tx).await?;
+    match recorded {
+        Submitted::Recorded(answer) | Submitted::Replayed(answer) => Ok(answer),
+        Submitted::KeyReused => Err(StoreError::Conflict(
+            "an idempotency key was reused".to_owned(),
+        )),
+    }
+}
+
+async fn hold(
+    tx: &mut dyn Tx,
+    run_id: &str,
+    status: RunStatus,
+    reason: &str,
+    approval_id: &str,
+    now: DateTime<Utc>,
+) -> Result<RunState, StoreError> {
+    tx.hold_run(HoldRow {
+        run_id,
+        status,
+        reason,
+        approval_id,
+        now,
+    })
+    .await
+}
+
+/// After a pre-run approval settles: approved frees its run, anything else cancels it with
+/// the reason. A run no longer waiting on this approval is left alone.
+pub async fn pre_run_settled(
+    tx: &mut dyn Tx,
+    approval: &Approval,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let run_id = approval.run_id.as_str();
+    let waiting = tx
+        .run_holds(&[run_id])
+        .await?
+        .remove(run_id)
+        .is_some_and(|r| {
+            r.status == RunStatus::AwaitingApproval
+                && r.approval_id.as_deref() == Some(approval.approval_id.as_str())
+        });
+    if !waiting {
+        return Ok(());
+    }
+    let by = approval.decided_by.as_deref().unwrap_or("nobody");
+    let why = approval
+        .decision_reason
+        .as_deref()
+        .unwrap_or("no reason given");
+    let (status, reason) = match approval.resolution {
+        Some(Resolution::Approved) => (RunStatus::Running, format!("pre-run approved by {by}")),
+        Some(Resolution::Denied) => (
+            RunStatus::Cancelled,
+            format!("pre-run approval denied by {by}: {why}"),
+        ),
+        _ => (
+            RunStatus::Cancelled,
+            format!("pre-run approval was not given: {why}"),
+        ),
+    };
+    let run = hold(tx, run_id, status, &reason, &approval.approval_id, now).await?;
+    if status == RunStatus::Running {
+        tx.insert_event(now, &Event::RunResumed { run }).await?;
+    }
+    Ok(())
+}
+
+/// The hook `settle` calls for every settled approval: a pre-run frees or cancels its run, a
+/// fleet approval moves its campaign.
+pub async fn after_settled(
+    tx: &mut dyn Tx,
+    approval: &Approval,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    match &approval.evidence.detail {
+        EvidenceDetail::PreRun(_) => pre_run_settled(tx, approval, now).await,
+        EvidenceDetail::Fleet(packet) => {
+            super::campaign::fleet_settled(tx, approval, packet, now).await
+        }
+        _ => Ok(()),
+    }
+}

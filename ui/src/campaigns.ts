@@ -1,0 +1,114 @@
+// Fleet campaigns as the Campaigns view shows them: the wire types of `GET /v1/campaigns`
+// (kept here until the generated types land) and the pure logic of the view.
+
+export type CampaignStatus = 'proposed' | 'active' | 'stopped' | 'denied';
+export type StageStatus = 'proposed' | 'approved' | 'denied';
+export type OutcomeResult = 'passed' | 'failed';
+
+export interface CampaignDefinition {
+  name: string;
+  target_repos: string[];
+  selection_criteria: string;
+  excluded_repos: string[];
+  prompt_contract: string;
+  risk: string;
+  verifier_profile: string;
+  sample_diff: string;
+  expected_pr_body: string;
+  cost_estimate: string;
+  owner_notification?: string;
+  failure_threshold: number;
+}
+
+export interface Stage {
+  number: number;
+  repos: string[];
+  status: StageStatus;
+  approval_id: string;
+  proposed_at: string;
+}
+
+export interface Outcome {
+  repo: string;
+  result: OutcomeResult;
+  reported_by: string;
+  at: string;
+}
+
+export interface Campaign {
+  campaign_id: string;
+  definition: CampaignDefinition;
+  status: CampaignStatus;
+  approval_id: string;
+  stages: Stage[];
+  outcomes: Outcome[];
+  stop_reason?: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CampaignList {
+  campaigns: Campaign[];
+}
+
+/** One repository of a batch, with its reported outcome ('running' until one is reported). */
+export interface RepoRow {
+  repo: string;
+  outcome: OutcomeResult | 'running' | 'waiting';
+}
+
+/** A stage as the view lists it. */
+export interface StageRow {
+  number: number;
+  status: StageStatus;
+  repos: RepoRow[];
+  passed: number;
+  failed: number;
+}
+
+/** Each stage's repositories with their outcomes: a repository of an approved stage without a
+ * report is running; of a stage not (yet) approved, waiting. */
+export function stageRows(campaign: Campaign): StageRow[] {
+  const outcome = new Map(campaign.outcomes.map((o) => [o.repo, o.result]));
+  return campaign.stages.map((stage) => {
+    const repos: RepoRow[] = stage.repos.map((repo) => ({
+      repo,
+      outcome: outcome.get(repo) ?? (stage.status === 'approved' ? 'running' : 'waiting'),
+    }));
+    return {
+      number: stage.number,
+      status: stage.status,
+      repos,
+      passed: repos.filter((r) => r.outcome === 'passed').length,
+      failed: repos.filter((r) => r.outcome === 'failed').length,
+    };
+  });
+}
+
+/** Targets no stage holds yet (excluded ones never count). */
+export function unstaged(campaign: Campaign): string[] {
+  const staged = new Set(campaign.stages.filter((s) => s.status !== 'denied').flatMap((s) => s.repos));
+  const excluded = new Set(campaign.definition.excluded_repos);
+  return campaign.definition.target_repos.filter((r) => !staged.has(r) && !excluded.has(r));
+}
+
+/** One line under the campaign's name: its state, failures against the threshold, what is left. */
+export function campaignLine(campaign: Campaign): string {
+  const failed = campaign.outcomes.filter((o) => o.result === 'failed').length;
+  const passed = campaign.outcomes.filter((o) => o.result === 'passed').length;
+  const threshold = campaign.definition.failure_threshold;
+  const left = unstaged(campaign).length;
+  const state =
+    campaign.status === 'stopped'
+      ? `stopped: ${campaign.stop_reason ?? 'failure threshold reached'}`
+      : campaign.status === 'proposed'
+        ? 'definition awaits approval'
+        : campaign.status;
+  return `${state} · ${passed} passed, ${failed}/${threshold} failed · ${left} not staged`;
+}
+
+/** Only a stopped campaign can be resumed, by a person. */
+export function canResume(campaign: Campaign): boolean {
+  return campaign.status === 'stopped';
+}

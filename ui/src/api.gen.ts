@@ -164,6 +164,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["campaign_list"];
+        put?: never;
+        post: operations["campaign_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["campaign_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["campaign_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["campaign_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["campaign_stage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credentials/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["credential_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -366,6 +462,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["run_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["run_start"];
         delete?: never;
         options?: never;
         head?: never;
@@ -605,6 +717,12 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             grant_id: string;
+            /**
+             * Format: date-time
+             * @description When it stopped counting because what it was bound to moved (its base commit or its
+             *     diff, see [`ApprovalGrant::moved_by`]); it never covers again.
+             */
+            invalidated_at?: string | null;
             /** Format: int32 */
             max_uses: number | null;
             policy_version: string;
@@ -651,7 +769,7 @@ export interface components {
          * @description What the audit event records.
          * @enum {string}
          */
-        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed";
+        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported";
         /** @description `GET /v1/audit`: audited decisions, oldest first. */
         AuditList: {
             events: components["schemas"]["ApprovalAuditEvent"][];
@@ -661,6 +779,113 @@ export interface components {
             max: number;
             /** Format: double */
             mean: number;
+        };
+        /** @description A fleet campaign, stored as one document. */
+        Campaign: {
+            /** @description The `fleet` approval of the definition. */
+            approval_id: string;
+            /** @description The definition's `name`. */
+            campaign_id: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: string;
+            definition: components["schemas"]["CampaignDefinition"];
+            outcomes: components["schemas"]["Outcome"][];
+            stages: components["schemas"]["Stage"][];
+            status: components["schemas"]["CampaignStatus"];
+            /** @description Why it stopped (or was denied), while it is. */
+            stop_reason?: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description The answer of the campaign calls: the campaign as it is now, and the approval opened
+         *     (create, stage) when there is one.
+         */
+        CampaignAnswer: {
+            approval_id?: string | null;
+            campaign: components["schemas"]["Campaign"];
+        };
+        /** @description `POST /v1/campaigns`: the campaign file's text (TOML), checked by the service. */
+        CampaignCreate: {
+            file: string;
+        };
+        /** @description A checked campaign definition (the file's content). */
+        CampaignDefinition: {
+            cost_estimate: string;
+            excluded_repos?: string[];
+            expected_pr_body: string;
+            /**
+             * Format: int32
+             * @description Failed repositories that stop the campaign.
+             */
+            failure_threshold: number;
+            /** @description The campaign's id: letters, digits, `-` and `_`. */
+            name: string;
+            owner_notification?: string | null;
+            prompt_contract: string;
+            risk: string;
+            sample_diff: string;
+            selection_criteria: string;
+            target_repos: string[];
+            verifier_profile: string;
+        };
+        /** @description `GET /v1/campaigns`. */
+        CampaignList: {
+            campaigns: components["schemas"]["Campaign"][];
+        };
+        /**
+         * @description Where a campaign is.
+         * @enum {string}
+         */
+        CampaignStatus: "proposed" | "active" | "stopped" | "denied";
+        /**
+         * @description What a credential approval shows (the seed's section 12): the capability, for how long,
+         *     which hosts and methods, why and for which run — never the secret or where it is kept.
+         */
+        CredentialPacket: {
+            /** @description What the agent sees: never the raw value; the child's output is masked for it. */
+            agent_visibility: string;
+            /** @description The capability's name, e.g. `registry.maven.readonly`. */
+            capability: string;
+            /** @description The network hosts it is for. */
+            hosts?: string[];
+            /** @description The variable the child process gets it as. */
+            inject_as: string;
+            /** @description The HTTP methods it is for (`GET`, `HEAD`). */
+            methods?: string[];
+            /** @description Why the agent asks. */
+            reason?: string;
+            run_id: string;
+            /**
+             * Format: int64
+             * @description The longest a grant of it lasts (seconds).
+             */
+            ttl_seconds: number;
+        };
+        /**
+         * @description The secret for that one execution: put `value` into the child's environment as
+         *     `inject_as`, mask it in everything the agent sees, forget it when the child ends.
+         */
+        CredentialRelease: {
+            action_id: string;
+            capability: string;
+            /**
+             * Format: date-time
+             * @description When the grant stops covering new executions.
+             */
+            expires_at: string;
+            grant_id: string;
+            inject_as: string;
+            value: string;
+        };
+        /**
+         * @description Which execution asks: the capability request submitted under `idempotency_key` in
+         *     `run_id` by the caller (`assent exec --capability` sends its own).
+         */
+        CredentialReleaseRequest: {
+            idempotency_key: string;
+            run_id: string;
         };
         /**
          * @description The policy's verdict for one action.
@@ -811,6 +1036,11 @@ export interface components {
             /** @enum {string} */
             type: "grant.expired";
         } | {
+            action_id: string;
+            grant: components["schemas"]["Grant"];
+            /** @enum {string} */
+            type: "grant.invalidated";
+        } | {
             run_id: string;
             /** @enum {string} */
             type: "run.ended";
@@ -827,6 +1057,21 @@ export interface components {
             /** @enum {string} */
             type: "policy.changed";
             version: string;
+        } | {
+            action_id: string;
+            capability: string;
+            grant_id: string;
+            run_id: string;
+            /** @enum {string} */
+            type: "credential.released";
+        } | {
+            campaign: components["schemas"]["Campaign"];
+            /** @enum {string} */
+            type: "campaign.updated";
+        } | {
+            campaign: components["schemas"]["Campaign"];
+            /** @enum {string} */
+            type: "campaign.stopped";
         } | {
             /** @enum {string} */
             type: "reset";
@@ -848,6 +1093,15 @@ export interface components {
         }) | (components["schemas"]["PrPacket"] & {
             /** @enum {string} */
             type: "pr";
+        }) | (components["schemas"]["CredentialPacket"] & {
+            /** @enum {string} */
+            type: "credential";
+        }) | (components["schemas"]["PreRunPacket"] & {
+            /** @enum {string} */
+            type: "pre_run";
+        }) | (components["schemas"]["FleetPacket"] & {
+            /** @enum {string} */
+            type: "fleet";
         });
         /** @description `POST /v1/actions/executed`: the agent reports that it ran an action it submitted. */
         ExecutedRequest: {
@@ -871,6 +1125,41 @@ export interface components {
          * @enum {string}
          */
         FileChange: "added" | "modified" | "deleted";
+        /** @description The seed's fleet packet: a campaign's definition (`stage` absent) or one stage's batch. */
+        FleetPacket: {
+            /** @description The repositories of this stage's batch (empty for the definition). */
+            batch?: string[];
+            campaign: string;
+            cost_estimate: string;
+            excluded_repos?: string[];
+            expected_pr_body: string;
+            /** Format: int32 */
+            failed?: number;
+            /** Format: int32 */
+            failure_threshold: number;
+            owner_notification?: string | null;
+            /**
+             * Format: int32
+             * @description Outcomes so far (a stage's approval shows how the earlier batches went).
+             */
+            passed?: number;
+            /** @description What the agent is told to do in every repository. */
+            prompt_contract: string;
+            risk: string;
+            /** @description A sample of the change (secrets masked). */
+            sample_diff: string;
+            selection_criteria: string;
+            /**
+             * Format: int32
+             * @description The stage this approval is for (1, 2, …); absent for the campaign's definition.
+             */
+            stage?: number | null;
+            /** @description The stop policy in words ("stop after 2 failed repositories"). */
+            stop_policy: string;
+            /** @description Every target repository of the campaign. */
+            target_repos: string[];
+            verifier_profile: string;
+        };
         /** @description A grant as the API shows it: the domain grant plus its status now. */
         Grant: components["schemas"]["ApprovalGrant"] & {
             created_by_role?: null | components["schemas"]["Role"];
@@ -909,7 +1198,7 @@ export interface components {
          * @description Where a grant is in its life.
          * @enum {string}
          */
-        GrantStatus: "active" | "expired" | "revoked" | "exhausted";
+        GrantStatus: "active" | "expired" | "revoked" | "exhausted" | "invalidated";
         /** @description `GET /healthz`. */
         Health: {
             status: string;
@@ -997,6 +1286,24 @@ export interface components {
              */
             uncovered_executions: number;
         };
+        /** @description The latest outcome reported for a repository. */
+        Outcome: {
+            /** Format: date-time */
+            at: string;
+            repo: string;
+            reported_by: string;
+            result: components["schemas"]["OutcomeResult"];
+        };
+        /** @description `POST /v1/campaigns/{id}/outcomes`: a repository's result. */
+        OutcomeReport: {
+            repo: string;
+            result: components["schemas"]["OutcomeResult"];
+        };
+        /**
+         * @description A repository's reported result.
+         * @enum {string}
+         */
+        OutcomeResult: "passed" | "failed";
         /** @description A change to the policy file. */
         PolicyChange: {
             /** @enum {string} */
@@ -1032,6 +1339,29 @@ export interface components {
             /** @description The remote it publishes to, when known (`origin`). */
             remote?: string | null;
             title?: string | null;
+        };
+        /** @description The seed's pre-run packet: what the run is for and how far it may reach. */
+        PreRunPacket: {
+            /** @description The fleet campaign the run belongs to, when it does. */
+            campaign?: string | null;
+            /** @description What the run expects to do ("clone private repos", "create draft PRs"). */
+            expected_actions?: string[];
+            /**
+             * @description The credentials it will ask for ("Git read access"); not `credentials`, which the
+             *     common evidence fields already use for one line.
+             */
+            expected_credentials?: string[];
+            /** @description What it may change outside the machine ("PR creation only, no merge"). */
+            remote_mutation?: string | null;
+            /** @description The repositories the run will touch. */
+            repos?: string[];
+            /** @description Who must approve, e.g. "platform_admin". */
+            required_role?: string | null;
+            /** @description The task, as the agent stated it ("Upgrade Spring Boot 3.2 to 3.4 across 12 services"). */
+            task: string;
+            task_risk: string;
+            /** @description Why the policy asks before this run starts (high risk, an untrusted repo, a listed task). */
+            triggers?: string[];
         };
         /** @description How the prompts of one rule or profile went. */
         PromptStats: {
@@ -1131,6 +1461,34 @@ export interface components {
          * @enum {string}
          */
         RunMode: "analysis" | "draft" | "autonomous_pr" | "fleet";
+        /** @description `POST /v1/runs/{id}/start`: what the run is for, before it acts. */
+        RunStartRequest: {
+            /** @description The fleet campaign the run belongs to, with `repo`, the repository it works on. */
+            campaign?: string | null;
+            credentials?: string[];
+            /** @description Expected actions, one per entry. */
+            expected?: string[];
+            remote_mutation?: string | null;
+            repo?: string | null;
+            repos?: string[];
+            /** @description The task's risk (default `low`); `high` or `critical` asks first under the default policy. */
+            risk?: string | null;
+            task: string;
+        };
+        /** @description The answer of `POST /v1/runs/{id}/start`. */
+        RunStartResponse: {
+            /** @description The pre-run approval, when one was opened (or joined, or decided before). */
+            approval_id?: string | null;
+            /** @description Why: the policy's triggers for a pre-run, or the refusal. */
+            reasons?: string[];
+            run_id: string;
+            status: components["schemas"]["RunStartStatus"];
+        };
+        /**
+         * @description What `run start` came to.
+         * @enum {string}
+         */
+        RunStartStatus: "started" | "pending" | "blocked";
         /** @description `GET /v1/runs/{id}` and the answer of `POST /v1/runs/{id}/resume`. */
         RunState: {
             /** @description The unanswered approval that paused or cancelled it. */
@@ -1149,12 +1507,36 @@ export interface components {
          * @description Whether a run's requests may still reach a person or the policy.
          * @enum {string}
          */
-        RunStatus: "running" | "paused" | "cancelled";
+        RunStatus: "running" | "paused" | "cancelled" | "awaiting_approval";
         /**
          * @description What an approval grants (the seed's `scopeKind`).
          * @enum {string}
          */
         ScopeKind: "once" | "command_profile" | "path_pattern" | "run" | "task_type" | "repo" | "org";
+        /** @description One batch of repositories, approved together. */
+        Stage: {
+            /** @description Its `fleet` approval. */
+            approval_id: string;
+            /**
+             * Format: int32
+             * @description 1, 2, … in the order proposed.
+             */
+            number: number;
+            /** Format: date-time */
+            proposed_at: string;
+            repos: string[];
+            status: components["schemas"]["StageStatus"];
+        };
+        /** @description `POST /v1/campaigns/{id}/stages`: propose the next batch of `next` repositories. */
+        StageProposal: {
+            /** Format: int32 */
+            next: number;
+        };
+        /**
+         * @description Where a stage is.
+         * @enum {string}
+         */
+        StageStatus: "proposed" | "approved" | "denied";
         /**
          * @description The body of `POST /v1/actions` is an [`assent_core::ActionRequest`].
          *     This is its answer.
@@ -1614,6 +1996,301 @@ export interface operations {
             };
         };
     };
+    campaign_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every campaign, most recently changed first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignList"];
+                };
+            };
+        };
+    };
+    campaign_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignCreate"];
+            };
+        };
+        responses: {
+            /** @description created, its definition's fleet approval open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignAnswer"];
+                };
+            };
+            /** @description the file has an error (its line and field named); nothing was created */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a campaign of that name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    campaign_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description campaign name */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    campaign_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description campaign name */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeReport"];
+            };
+        };
+        responses: {
+            /** @description recorded; `campaign.status` is `stopped` when the threshold was reached */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignAnswer"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the repository is in no approved batch */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    campaign_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description campaign name */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description active again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignAnswer"];
+                };
+            };
+            /** @description not a person holding a role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the campaign is not stopped */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    campaign_stage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description campaign name */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StageProposal"];
+            };
+        };
+        responses: {
+            /** @description the stage proposed, its fleet approval open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not active (awaiting approval, stopped), a stage pending, or nothing left to stage */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    credential_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CredentialReleaseRequest"];
+            };
+        };
+        responses: {
+            /** @description the secret for this one execution; released once, audited as credential_released without the value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialRelease"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the caller submitted no request under this key in this run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not approved, revoked, expired, already released, or the source cannot be read */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     event_stream: {
         parameters: {
             query?: never;
@@ -1650,7 +2327,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `active`, `expired`, `revoked` or `exhausted`. */
+                /** @description `active`, `expired`, `revoked`, `exhausted` or `invalidated`. */
                 status: string | null;
             };
             cookie?: never;
@@ -2025,6 +2702,67 @@ export interface operations {
                 };
             };
             /** @description the run is not paused (running, or cancelled for good) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunStartRequest"];
+            };
+        };
+        responses: {
+            /** @description started, pending (a pre-run approval is open) or blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStartResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such campaign */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the run is paused or cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -160,6 +160,9 @@ async fn the_document_shows_enums_and_typed_evidence() {
             ("tool".to_owned(), None),
             ("diff".to_owned(), Some("DiffPacket".to_owned())),
             ("pr".to_owned(), Some("PrPacket".to_owned())),
+            ("credential".to_owned(), Some("CredentialPacket".to_owned())),
+            ("pre_run".to_owned(), Some("PreRunPacket".to_owned())),
+            ("fleet".to_owned(), Some("FleetPacket".to_owned())),
         ],
         "each evidence type is discriminated by `type` and carries its packet"
     );

@@ -18,7 +18,9 @@ use crate::request::{ActionRequest, MAX_EDIT_BYTES};
 use crate::review::Review;
 use crate::shell::ShellScript;
 use crate::shell_word::has_suspicious_chars;
-use crate::types::{ActionKind, CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode};
+use crate::types::{
+    ActionKind, CommandRisk, DiffRisk, PathRisk, RepoTrust, RiskLevel, RunMode, ScopeKind,
+};
 use crate::verdict::{Ctx, Facts, Verdict};
 use crate::wrappers::effective;
 
@@ -195,6 +197,13 @@ pub fn evaluate(
     verdicts.extend(review.verdict());
     let mut decided = decide(&verdicts, request.action.kind);
     review.shape(&mut decided.decision);
+    if crate::matching::action_path_patterns(request, &canonical).is_none() {
+        // A path grant is relative to the repo: none can cover a path outside it.
+        decided
+            .decision
+            .offered_scopes
+            .retain(|s| *s != ScopeKind::PathPattern);
+    }
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
     }

@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::canon::CanonicalAction;
 use crate::evaluate::Evaluation;
 use crate::grant::{ApprovalGrant, GrantConstraints, GrantStatus, NotCovered};
 use crate::paths::{normalize, relative_to};
@@ -149,6 +150,37 @@ fn bound_fields(
     }
 }
 
+/// The root path patterns are relative to: the request's repo, else the action's cwd.
+fn pattern_root(request: &ActionRequest, canonical: &CanonicalAction) -> String {
+    match request.context.repo.as_deref() {
+        Some(repo) if repo.starts_with('/') => normalize(repo, "/", "/"),
+        _ => canonical.cwd.clone(),
+    }
+}
+
+/// "These paths": the action's own paths as literal patterns relative to the repo root —
+/// what a path-pattern grant is bound to when the person names no patterns. `None` when
+/// the action has no paths, runs commands, or touches a path outside the repository (a
+/// path grant could never cover it, so none is offered).
+pub(crate) fn action_path_patterns(
+    request: &ActionRequest,
+    canonical: &CanonicalAction,
+) -> Option<Vec<String>> {
+    if canonical.paths.is_empty() || !canonical.commands.is_empty() {
+        return None;
+    }
+    let root = pattern_root(request, canonical);
+    let mut out = Vec::with_capacity(canonical.paths.len());
+    for path in &canonical.paths {
+        let rel = relative_to(path, &root).filter(|r| !r.is_empty())?;
+        let literal = globset::escape(&rel);
+        if !out.contains(&literal) {
+            out.push(literal);
+        }
+    }
+    Some(out)
+}
+
 /// Every path of the action must fall under a pattern, relative to the repo root, with
 /// hidden files (`.env`, `.git/…`) only covered when a pattern names them. A path that is a
 /// symlink is covered only when where it really leads is covered too; one whose real path
@@ -158,10 +190,7 @@ fn paths_match(
     request: &ActionRequest,
     eval: &Evaluation,
 ) -> Result<(), NotCovered> {
-    let root = match request.context.repo.as_deref() {
-        Some(repo) if repo.starts_with('/') => normalize(repo, "/", "/"),
-        _ => eval.canonical.cwd.clone(),
-    };
+    let root = pattern_root(request, &eval.canonical);
     if eval.canonical.paths.is_empty() || !eval.canonical.commands.is_empty() {
         return Err(NotCovered::Mismatch("these paths"));
     }

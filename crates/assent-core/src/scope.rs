@@ -14,7 +14,7 @@ pub enum ScopeError {
     NotNeeded,
     #[error("the scope {0:?} is not offered for this action")]
     NotOffered(ScopeKind),
-    #[error("a path_pattern grant needs at least one pattern")]
+    #[error("a path_pattern grant needs at least one pattern inside the repository")]
     NoPathPatterns,
     #[error("bad path pattern {pattern:?}: {message}")]
     BadPathPattern { pattern: String, message: String },
@@ -30,7 +30,8 @@ impl GrantConstraints {
     /// The constraints a grant of `scope` gets for `request` (evaluated as `eval`).
     ///
     /// once → the action hash; run → run + batch key; command_profile → profile (+ repo,
-    /// base SHA); path_pattern → globs relative to the repo root (+ repo); task_type and repo
+    /// base SHA); path_pattern → globs relative to the repo root (+ repo), the action's own
+    /// paths when the person names none ("allow these paths"); task_type and repo
     /// → those (+ repo). Every grant also keeps the base SHA the action was evaluated at.
     pub fn for_scope(
         scope: ScopeKind,
@@ -74,14 +75,17 @@ impl GrantConstraints {
                 ..base
             }),
             ScopeKind::PathPattern => {
-                let patterns = path_patterns
-                    .filter(|p| !p.is_empty())
-                    .ok_or(ScopeError::NoPathPatterns)?;
-                for p in patterns {
+                let patterns = match path_patterns {
+                    None => crate::matching::action_path_patterns(request, &eval.canonical)
+                        .ok_or(ScopeError::NoPathPatterns)?,
+                    Some(p) if p.is_empty() => return Err(ScopeError::NoPathPatterns),
+                    Some(p) => p.to_vec(),
+                };
+                for p in &patterns {
                     check_pattern(p)?;
                 }
                 need_offered(GrantConstraints {
-                    path_patterns: patterns.to_vec(),
+                    path_patterns: patterns,
                     ..base
                 })
             }

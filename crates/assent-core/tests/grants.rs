@@ -147,13 +147,14 @@ fn bound_context_changes_invalidate() {
 #[test]
 fn path_patterns_stay_inside_what_they_name() {
     let patterns = vec!["src/*".to_owned()];
-    // Granted from an asked write that is no diff review (a manifest's is: once or run only).
+    // Granted from an asked delete in the repo: a tool approval (an edit of a manifest is a
+    // diff review, once or run only; a write outside the repo can have no repo-relative grant).
     let g = grant_for(
         ScopeKind::PathPattern,
-        &file(ActionKind::FileWrite, "/home/dev/notes.txt"),
+        &file(ActionKind::FileDelete, "/home/dev/shop/src/old.rs"),
         Some(&patterns),
     );
-    let write = |p: &str| covers(&g, &file(ActionKind::FileWrite, p), t0());
+    let write = |p: &str| covers(&g, &file(ActionKind::FileDelete, p), t0());
     assert!(
         write("/home/dev/shop/src/main.rs").is_ok(),
         "src/* covers src/main.rs"
@@ -207,7 +208,7 @@ fn scopes_that_cannot_be_granted() {
         Err(ScopeError::Org),
         "org grants are policy-managed"
     );
-    let w = file(ActionKind::FileWrite, "/home/dev/shop/Cargo.toml");
+    let w = file(ActionKind::FileDelete, "/home/dev/shop/src/old[1].rs");
     let e = eval_default(&w);
     for bad in ["/etc/*", "../x/*", "**", "src/[", "~/x"] {
         assert!(
@@ -224,9 +225,41 @@ fn scopes_that_cannot_be_granted() {
         );
     }
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, None),
+        GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, Some(&[])),
         Err(ScopeError::NoPathPatterns),
-        "path_pattern needs patterns"
+        "an empty pattern list is refused, not read as 'everything'"
+    );
+    let these = GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, None)
+        .expect("with no patterns named, the grant is for the action's own paths");
+    assert_eq!(
+        these.path_patterns,
+        vec!["src/old[[]1[]].rs".to_owned()],
+        "'allow these paths' is the action's path relative to the repo, its glob \
+         characters taken literally"
+    );
+    let mut g = grant_for(ScopeKind::Once, &w, None);
+    g.scope_kind = ScopeKind::PathPattern;
+    g.constraints = these;
+    assert!(
+        g.covers(&w, &e, t0()).is_ok(),
+        "the grant covers the path it was made for"
+    );
+    let sibling = file(ActionKind::FileDelete, "/home/dev/shop/src/old1.rs");
+    assert!(
+        g.covers(&sibling, &eval_default(&sibling), t0()).is_err(),
+        "and not a path its brackets would match as a glob"
+    );
+    let outside = file(ActionKind::FileWrite, "/home/dev/notes.md");
+    let e = eval_default(&outside);
+    assert!(
+        !e.decision.offered_scopes.contains(&ScopeKind::PathPattern),
+        "a path outside the repo is never offered a path grant (patterns are repo-relative): {:?}",
+        e.decision.offered_scopes
+    );
+    assert_eq!(
+        GrantConstraints::for_scope(ScopeKind::PathPattern, &outside, &e, None),
+        Err(ScopeError::NoPathPatterns),
+        "and 'these paths' has no in-repo paths to name"
     );
 }
 

@@ -424,13 +424,20 @@ fn evidence_says_what_and_where() {
         vec![ScopeKind::Once, ScopeKind::Run],
         "a diff review covers its diff only, never a path pattern"
     );
+    let old = eval_default(&file(ActionKind::FileDelete, "/home/dev/shop/src/old.rs"));
+    assert!(
+        old.decision
+            .offered_scopes
+            .contains(&ScopeKind::PathPattern),
+        "other asked file changes in the repo offer a path pattern"
+    );
     let notes = eval_default(&file(ActionKind::FileWrite, "/home/dev/notes.txt"));
     assert!(
-        notes
+        !notes
             .decision
             .offered_scopes
             .contains(&ScopeKind::PathPattern),
-        "other asked file edits offer a path pattern"
+        "outside the repo no repo-relative path pattern could cover it, so none is offered"
     );
 }
 

@@ -36,6 +36,12 @@ fn edit(path: &str) -> ActionRequest {
     file(ActionKind::FileWrite, path)
 }
 
+/// A delete in the repo is asked as a tool approval, which offers a path-pattern grant (an
+/// edit of a manifest is a diff approval: once or run only).
+fn delete(path: &str) -> ActionRequest {
+    file(ActionKind::FileDelete, path)
+}
+
 fn grant_for(scope: ScopeKind, req: &ActionRequest, patterns: Option<&[String]>) -> ApprovalGrant {
     let e = eval_default(req);
     let constraints = GrantConstraints::for_scope(scope, req, &e, patterns)
@@ -165,19 +171,19 @@ fn rows() -> Vec<Row> {
             invalidated: None,
         },
         Row {
-            name: "a path grant's edit under its patterns at a new base commit",
+            name: "a path grant's delete under its patterns at a new base commit",
             scope: ScopeKind::PathPattern,
-            patterns: Some(&["crates/*/Cargo.toml"]),
-            made_for: at(edit("crates/core/Cargo.toml"), Some(BASE_A), Some(DIFF_A)),
-            request: at(edit("crates/cli/Cargo.toml"), Some(BASE_B), Some(DIFF_B)),
+            patterns: Some(&["crates/*/src/old.rs"]),
+            made_for: at(delete("crates/core/src/old.rs"), Some(BASE_A), None),
+            request: at(delete("crates/cli/src/old.rs"), Some(BASE_B), None),
             invalidated: Some("base commit changed abc1234 → def5678"),
         },
         Row {
-            name: "an edit outside a path grant's patterns is not the grant's",
+            name: "a delete outside a path grant's patterns is not the grant's",
             scope: ScopeKind::PathPattern,
-            patterns: Some(&["crates/*/Cargo.toml"]),
-            made_for: at(edit("crates/core/Cargo.toml"), Some(BASE_A), Some(DIFF_A)),
-            request: at(edit("web/package.json"), Some(BASE_B), Some(DIFF_B)),
+            patterns: Some(&["crates/*/src/old.rs"]),
+            made_for: at(delete("crates/core/src/old.rs"), Some(BASE_A), None),
+            request: at(delete("web/old.js"), Some(BASE_B), None),
             invalidated: None,
         },
     ]

@@ -68,6 +68,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/actions/screen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["screen_action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agents": {
         parameters: {
             query?: never;
@@ -1105,6 +1121,7 @@ export interface components {
         });
         /** @description `POST /v1/actions/executed`: the agent reports that it ran an action it submitted. */
         ExecutedRequest: {
+            action?: null | components["schemas"]["ActionRequest"];
             /** @description The idempotency key the action was submitted with (Claude Code: `tool_use_id`). */
             idempotency_key: string;
             run_id: string;
@@ -1559,7 +1576,7 @@ export interface components {
          * @description What the agent may do now.
          * @enum {string}
          */
-        SubmitStatus: "allowed" | "blocked" | "pending" | "denied";
+        SubmitStatus: "allowed" | "blocked" | "pending" | "denied" | "would_ask";
         /** @description A proposed change with the evidence for it. */
         Suggestion: {
             change: components["schemas"]["PolicyChange"];
@@ -1753,6 +1770,63 @@ export interface operations {
             };
             /** @description no action was submitted under this key in this run */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    screen_action: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionRequest"];
+            };
+        };
+        responses: {
+            /** @description allowed, blocked, denied (a person denied an equivalent action in this run) or would_ask: no prompt is opened and an ask records nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency key reused with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -76,6 +76,18 @@ impl Client {
         self.call("POST", "/v1/actions", Some(&body), deadline)
     }
 
+    /// `POST /v1/actions/screen`: the policy's answer and a remembered denial, without
+    /// opening a prompt (an ask answers [`SubmitStatus::WouldAsk`](assent_protocol::SubmitStatus)).
+    pub fn screen(
+        &self,
+        request: &ActionRequest,
+        deadline: Instant,
+    ) -> Result<SubmitResponse, ClientError> {
+        let body = serde_json::to_vec(request)
+            .map_err(|err| ClientError::Config(format!("cannot encode the request: {err}")))?;
+        self.call("POST", "/v1/actions/screen", Some(&body), deadline)
+    }
+
     /// `GET /v1/approvals/{id}[?wait=S]`. The socket deadline is `deadline`; `wait` is how
     /// long the service may hold the answer.
     pub fn approval(
@@ -116,15 +128,22 @@ impl Client {
     }
 
     /// `POST /v1/actions/executed`: the agent ran the action it submitted under
-    /// `idempotency_key` in `run_id` (the audit's coverage check).
+    /// `idempotency_key` in `run_id` (the audit's coverage check); `action`, the action
+    /// itself, names it when it was submitted without that key.
     pub fn record_executed(
         &self,
         run_id: &str,
         idempotency_key: &str,
+        action: Option<&ActionRequest>,
         deadline: Instant,
     ) -> Result<(), ClientError> {
-        let body =
-            serde_json::json!({ "run_id": run_id, "idempotency_key": idempotency_key }).to_string();
+        let report = assent_protocol::ExecutedRequest {
+            run_id: run_id.to_owned(),
+            idempotency_key: idempotency_key.to_owned(),
+            action: action.cloned(),
+        };
+        let body = serde_json::to_string(&report)
+            .map_err(|err| ClientError::Config(format!("cannot encode the report: {err}")))?;
         let (status, bytes) = self.raw(
             "POST",
             "/v1/actions/executed",

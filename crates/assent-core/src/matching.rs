@@ -173,7 +173,7 @@ pub(crate) fn action_path_patterns(
     let mut out = Vec::with_capacity(canonical.paths.len());
     for path in &canonical.paths {
         let rel = relative_to(path, &root).filter(|r| !r.is_empty())?;
-        let literal = globset::escape(&rel);
+        let literal = globset::escape(rel);
         if !out.contains(&literal) {
             out.push(literal);
         }

@@ -78,7 +78,7 @@ impl GrantConstraints {
                 let patterns = match path_patterns {
                     None => crate::matching::action_path_patterns(request, &eval.canonical)
                         .ok_or(ScopeError::NoPathPatterns)?,
-                    Some(p) if p.is_empty() => return Err(ScopeError::NoPathPatterns),
+                    Some([]) => return Err(ScopeError::NoPathPatterns),
                     Some(p) => p.to_vec(),
                 };
                 for p in &patterns {

@@ -36,6 +36,9 @@ pub enum SubmitStatus {
     /// A person already denied an equivalent action in this run (`approval_id` names that
     /// approval, `reasons` carry their reason): not asked again.
     Denied,
+    /// A person would decide. Only `POST /v1/actions/screen` answers this: it opens no
+    /// prompt and records nothing for it (a later `POST /v1/actions` asks).
+    WouldAsk,
 }
 
 /// `POST /v1/actions/executed`: the agent reports that it ran an action it submitted.
@@ -45,6 +48,12 @@ pub struct ExecutedRequest {
     pub run_id: String,
     /// The idempotency key the action was submitted with (Claude Code: `tool_use_id`).
     pub idempotency_key: String,
+    /// The action that ran, for when none was submitted under the key: an agent whose
+    /// permission step carries no call id (Codex's PermissionRequest) submitted it without
+    /// one. The report then names the run's latest not yet executed action with the same
+    /// action hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<assent_core::ActionRequest>,
 }
 
 /// The answer: whether an auto decision, a grant or an approval covered what ran.

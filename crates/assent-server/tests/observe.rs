@@ -21,6 +21,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/agents"),
     ("post", "/v1/actions"),
     ("post", "/v1/actions/executed"),
+    ("post", "/v1/actions/screen"),
     ("get", "/v1/approvals"),
     ("get", "/v1/approvals/{id}"),
     ("post", "/v1/approvals/{id}/decision"),

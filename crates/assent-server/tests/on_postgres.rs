@@ -30,6 +30,8 @@ mod policy_apply;
 mod restart;
 #[path = "runs_fleet.rs"]
 mod runs_fleet;
+#[path = "screen.rs"]
+mod screen;
 #[path = "security.rs"]
 mod security;
 #[path = "storage.rs"]

@@ -50,6 +50,7 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         required_approvals: 1,
         denials_since: None,
         quick_decisions: Vec::new(),
+        screen: false,
     };
     ApprovalRow {
         id: id.to_owned(),

@@ -89,6 +89,7 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         required_approvals: 1,
         denials_since: None,
         quick_decisions: Vec::new(),
+        screen: false,
     };
     assent_server::store::rows::ApprovalRow {
         id: "ap1".to_owned(),

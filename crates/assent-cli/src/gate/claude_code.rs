@@ -63,7 +63,7 @@ pub fn run(args: &ClaudeCodeArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         "PostToolUse" => {
-            hook::executed(&payload, &settings);
+            hook::executed(&payload, &settings, None);
             ExitCode::SUCCESS
         }
         "SessionEnd" => {

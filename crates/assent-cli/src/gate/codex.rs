@@ -75,7 +75,7 @@ pub fn run(args: &CodexArgs) -> ExitCode {
             .as_ref()
             .and_then(pre_tool_use_answer),
         "PostToolUse" => {
-            hook::executed(&payload, &settings);
+            hook::executed(&payload, &settings, Some(action_from_codex_hook));
             None
         }
         "SessionEnd" => {

@@ -83,17 +83,27 @@ pub fn event_name(payload: &Value) -> &str {
         .unwrap_or_default()
 }
 
+/// The git root of the payload's `cwd`, if it is in a repository.
+fn git_root_of(payload: &Value) -> Option<std::path::PathBuf> {
+    let cwd = payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    super::repo::git_root(Path::new(cwd))
+}
+
+/// The payload's repository, as the request's `context.repo`.
+fn repo_of(payload: &Value) -> Option<String> {
+    git_root_of(payload).map(|p| p.to_string_lossy().into_owned())
+}
+
 /// The request for `payload`, or the deny that says why there is none.
 fn request(
     payload: &Value,
     settings: &HookSettings,
     translate: Translate,
 ) -> Result<ActionRequest, Verdict> {
-    let cwd = payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let root = super::repo::git_root(Path::new(cwd));
+    let root = git_root_of(payload);
     let defaults = HookDefaults {
         task_id: settings.task.clone(),
         repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
@@ -125,8 +135,9 @@ pub fn permission(payload: &Value, settings: &HookSettings, translate: Translate
     verdict(decide(&client, &request, deadlines).outcome, settings)
 }
 
-/// The service's answer without waiting for anyone: `None` when it allows the call or a
-/// person must decide (the prompt stays open on the desk), else the verdict (a deny).
+/// The service's answer without waiting for anyone (`POST /v1/actions/screen`): `None` when
+/// it allows the call or a person would decide (no prompt is opened: the agent's own
+/// permission step asks), else the verdict (a deny).
 pub fn screen(payload: &Value, settings: &HookSettings, translate: Translate) -> Option<Verdict> {
     let request = match request(payload, settings, translate) {
         Ok(request) => request,
@@ -136,7 +147,7 @@ pub fn screen(payload: &Value, settings: &HookSettings, translate: Translate) ->
         Ok(client) => client,
         Err(reason) => return Some(unavailable(reason, settings.on_unavailable)),
     };
-    let outcome = match client.submit(&request, Instant::now() + settings.submit_timeout) {
+    let outcome = match client.screen(&request, Instant::now() + settings.submit_timeout) {
         Ok(submitted) => answered(&submitted)?,
         Err(err) => unreached(&err, settings.submit_timeout).outcome,
     };
@@ -170,16 +181,27 @@ fn client(service: &ServiceArgs) -> Result<blocking::Client, String> {
 }
 
 /// PostToolUse: tell the service the action ran (the audit's coverage check). The tool has
-/// already run, so a failure here is only reported on stderr.
-pub fn executed(payload: &Value, settings: &HookSettings) {
+/// already run, so a failure here is only reported on stderr. `translate`, for an agent whose
+/// permission step carries no call id (Codex), also sends the action itself, so the service
+/// can find it when it was submitted without the call's key.
+pub fn executed(payload: &Value, settings: &HookSettings, translate: Option<Translate>) {
     let run = payload.get("session_id").and_then(Value::as_str);
     let key = payload.get("tool_use_id").and_then(Value::as_str);
     let (Some(run), Some(key)) = (run, key) else {
         eprintln!("Assent gate: PostToolUse without session_id or tool_use_id; not recorded");
         return;
     };
+    let action = translate.and_then(|translate| {
+        let defaults = HookDefaults {
+            task_id: settings.task.clone(),
+            repo: repo_of(payload),
+            cwd: None,
+        };
+        translate(payload, &defaults).ok()
+    });
     let result = client(&settings.service).and_then(|c| {
-        c.record_executed(run, key, Instant::now() + settings.submit_timeout)
+        let deadline = Instant::now() + settings.submit_timeout;
+        c.record_executed(run, key, action.as_ref(), deadline)
             .map_err(|e| e.to_string())
     });
     if let Err(why) = result {

@@ -89,7 +89,7 @@ pub fn answered(submitted: &SubmitResponse) -> Option<Outcome> {
         SubmitStatus::Blocked => Outcome::Blocked {
             reason: blocked_reason(submitted),
         },
-        SubmitStatus::Pending => return None,
+        SubmitStatus::Pending | SubmitStatus::WouldAsk => return None,
         SubmitStatus::Denied => Outcome::Denied {
             reason: remembered_reason(submitted),
         },

@@ -1,6 +1,6 @@
 //! `POST /v1/actions`: an agent asks to act.
 
-use assent_core::ActionRequest;
+use assent_core::{ActionRequest, Decision};
 use assent_protocol::{ErrorBody, ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 use axum::extract::State;
 use axum::Json;
@@ -10,7 +10,9 @@ use crate::error::ApiError;
 use crate::guard::Caller;
 use crate::json::Body;
 use crate::state::AppState;
+use crate::store::rows::ExecutedBy;
 use crate::store::{Submission, Submitted};
+use crate::workflow::executed::Unsubmitted;
 
 /// Longest identifier accepted for runs, tasks and idempotency keys.
 const MAX_ID_LEN: usize = 200;
@@ -28,16 +30,34 @@ pub async fn submit_action(
     Caller(who): Caller,
     Body(request): Body<ActionRequest>,
 ) -> Result<Json<SubmitResponse>, ApiError> {
-    submit(&state, &who.name, request).await.map(Json)
+    submit(&state, &who.name, request, false).await.map(Json)
+}
+
+#[utoipa::path(post, path = "/v1/actions/screen", tag = "actions",
+    request_body = ActionRequest,
+    responses(
+        (status = 200, body = SubmitResponse, description = "allowed, blocked, denied (a person denied an equivalent action in this run) or would_ask: no prompt is opened and an ask records nothing"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 422, body = ErrorBody, description = "idempotency key reused with another body"),
+    ),
+    security(("bearer" = [])))]
+pub async fn screen_action(
+    State(state): State<AppState>,
+    Caller(who): Caller,
+    Body(request): Body<ActionRequest>,
+) -> Result<Json<SubmitResponse>, ApiError> {
+    submit(&state, &who.name, request, true).await.map(Json)
 }
 
 /// Evaluates the request and records it: auto → allowed, block → blocked, ask → a covering
 /// grant's use or a (batched) prompt. `requester` is the identity asking: it sees only its own
-/// requests and can never decide them.
+/// requests and can never decide them. `screen`: an ask only answers `would_ask` (hooks that
+/// can deny but not wait, such as Codex's PreToolUse).
 pub async fn submit(
     state: &AppState,
     requester: &str,
     request: ActionRequest,
+    screen: bool,
 ) -> Result<SubmitResponse, ApiError> {
     validate(&request)?;
     let shared = &state.inner;
@@ -72,6 +92,7 @@ pub async fn submit(
         required_approvals,
         denials_since: policy.deny_memory.remembered_since(now),
         quick_decisions,
+        screen,
     };
     match shared.workflow.submit(submission).await? {
         Submitted::Recorded(answer) => {
@@ -119,18 +140,48 @@ pub async fn action_executed(
     Body(report): Body<ExecutedRequest>,
 ) -> Result<Json<ExecutedResponse>, ApiError> {
     let shared = &state.inner;
-    let executed = shared
-        .workflow
-        .record_executed(
-            &who.name,
-            &report.run_id,
-            &report.idempotency_key,
-            shared.clock.now(),
+    let now = shared.clock.now();
+    let workflow = &shared.workflow;
+    let key = ExecutedBy::Key(&report.idempotency_key);
+    let mut executed = workflow
+        .record_executed(&who.name, &report.run_id, key, now)
+        .await?;
+    if let (None, Some(action)) = (&executed, &report.action) {
+        if action.run_id != report.run_id {
+            return Err(ApiError::BadRequest(
+                "the action's run_id is not the report's run_id".to_owned(),
+            ));
+        }
+        let policy = shared.policy.current();
+        let eval = assent_core::evaluate(&policy, action, &shared.env)
+            .map_err(|err| ApiError::BadRequest(err.to_string()))?;
+        let hash = ExecutedBy::ActionHash {
+            hash: &eval.action_hash,
+            key: &report.idempotency_key,
+        };
+        executed = match workflow
+            .record_executed(&who.name, &report.run_id, hash, now)
+            .await?
+        {
+            Some(found) => Some(found),
+            // What the policy allows needs no submission to be covered.
+            None if eval.decision.decision == Decision::Auto => None,
+            None => {
+                let ran = Unsubmitted {
+                    requester: &who.name,
+                    idempotency_key: &report.idempotency_key,
+                    request: action,
+                    eval: &eval,
+                };
+                Some(workflow.record_unsubmitted(ran, now).await?)
+            }
+        };
+    }
+    let executed = executed.ok_or_else(|| {
+        ApiError::NotFound(
+            "no action was submitted under this key (or like this action) in this run".to_owned(),
         )
-        .await?
-        .ok_or_else(|| {
-            ApiError::NotFound("no action was submitted under this key in this run".to_owned())
-        })?;
+    })?;
     Ok(Json(ExecutedResponse {
         action_id: executed.action_id,
         covered: executed.covered,

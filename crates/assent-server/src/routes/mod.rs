@@ -31,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/agents", get(me::agent_list))
         .route("/v1/actions", post(actions::submit_action))
         .route("/v1/actions/executed", post(actions::action_executed))
+        .route("/v1/actions/screen", post(actions::screen_action))
         .route(
             "/v1/credentials/release",
             post(credentials::credential_release),

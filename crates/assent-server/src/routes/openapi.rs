@@ -16,6 +16,7 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         me::people_list,
         me::agent_list,
         actions::submit_action,
+        actions::screen_action,
         actions::action_executed,
         credentials::credential_release,
         approvals::approval_get,

@@ -91,6 +91,9 @@ pub struct Submission {
     pub denials_since: Option<DateTime<Utc>>,
     /// The one-click approvals a prompt opened now offers.
     pub quick_decisions: Vec<assent_core::QuickDecision>,
+    /// Screening only (`POST /v1/actions/screen`): an ask opens no prompt, uses no grant and
+    /// records nothing; plain decisions and remembered denials are recorded as usual.
+    pub screen: bool,
 }
 
 /// What recording a submission came to.

@@ -5,29 +5,38 @@ use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, Row};
 
 use super::pg_rows::{micros, opt_from_micros, parse_name};
-use super::rows::ExecutedRow;
+use super::rows::{ExecutedBy, ExecutedRow};
 use super::StoreError;
 
-/// The action `requester` submitted under `idempotency_key` in `run_id`, with the status of
-/// the approval it joined.
+/// The action `requester` submitted in `run_id` that `by` names, with the status of the
+/// approval it joined.
 pub async fn candidate(
     conn: &mut PgConnection,
     requester: &str,
     run_id: &str,
-    idempotency_key: &str,
+    by: ExecutedBy<'_>,
 ) -> Result<Option<ExecutedRow>, StoreError> {
-    let row = sqlx::query(
+    let (filter, value) = match by {
+        ExecutedBy::Key(key) => ("a.idempotency_key = $3", key),
+        ExecutedBy::ActionHash { hash, .. } => (
+            "a.action_hash = $3 AND a.executed_at IS NULL \
+             ORDER BY a.created_at DESC, a.id DESC LIMIT 1",
+            hash,
+        ),
+    };
+    let sql = format!(
         "SELECT a.id, a.task_id, a.action_hash, a.status, a.approval_id, a.grant_id, \
          a.action_kind, a.policy_version, a.executed_at, a.command_line, \
          r.status AS approval_status \
          FROM actions a LEFT JOIN approval_requests r ON r.id = a.approval_id \
-         WHERE a.requester = $1 AND a.idempotency_key = $2 AND a.run_id = $3",
-    )
-    .bind(requester)
-    .bind(idempotency_key)
-    .bind(run_id)
-    .fetch_optional(&mut *conn)
-    .await?;
+         WHERE a.requester = $1 AND a.run_id = $2 AND {filter}"
+    );
+    let row = sqlx::query(&sql)
+        .bind(requester)
+        .bind(run_id)
+        .bind(value)
+        .fetch_optional(&mut *conn)
+        .await?;
     let Some(row) = row else { return Ok(None) };
     let approval_status: Option<String> = row.try_get("approval_status")?;
     Ok(Some(ExecutedRow {
@@ -51,13 +60,18 @@ pub async fn candidate(
 pub async fn mark(
     conn: &mut PgConnection,
     action_id: &str,
+    key: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE actions SET executed_at = $1 WHERE id = $2")
-        .bind(micros(now))
-        .bind(action_id)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "UPDATE actions SET executed_at = $1, \
+         idempotency_key = COALESCE(idempotency_key, $2) WHERE id = $3",
+    )
+    .bind(micros(now))
+    .bind(key)
+    .bind(action_id)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use sqlx::{Postgres, Transaction};
 use super::pg_bus::{self, PgEvents};
 use super::pg_rows::insert_audits;
 use super::rows::{
-    ActionRow, ApprovalRow, DenialProbe, ExecutedRow, HoldRow, KeyedAnswer, Pending,
+    ActionRow, ApprovalRow, DenialProbe, ExecutedBy, ExecutedRow, HoldRow, KeyedAnswer, Pending,
     RememberedDenial, SettleRow,
 };
 use super::{pg_actions, pg_approvals, pg_executed, pg_expiry, pg_grants};
@@ -73,17 +73,18 @@ impl Tx for PgTx {
         &mut self,
         requester: &str,
         run_id: &str,
-        key: &str,
+        by: ExecutedBy<'_>,
     ) -> Result<Option<ExecutedRow>, StoreError> {
-        pg_executed::candidate(&mut self.tx, requester, run_id, key).await
+        pg_executed::candidate(&mut self.tx, requester, run_id, by).await
     }
 
     async fn mark_executed(
         &mut self,
         action_id: &str,
+        key: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        pg_executed::mark(&mut self.tx, action_id, now).await
+        pg_executed::mark(&mut self.tx, action_id, key, now).await
     }
 
     async fn claim_execution(

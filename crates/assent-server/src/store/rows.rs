@@ -54,6 +54,17 @@ pub struct KeyedAnswer {
     pub response: SubmitResponse,
 }
 
+/// Which submitted action an executed report names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExecutedBy<'a> {
+    /// The one submitted under this idempotency key.
+    Key(&'a str),
+    /// The latest not yet executed one with this action hash: for an agent whose permission
+    /// step carries no call id (Codex's PermissionRequest). It takes the report's `key` if it
+    /// has none, so a repeated report finds it by that key.
+    ActionHash { hash: &'a str, key: &'a str },
+}
+
 /// A submitted action, as an executed-report needs it.
 #[derive(Debug, Clone)]
 pub struct ExecutedRow {
@@ -165,17 +176,19 @@ pub trait Tx: Send {
     /// Inserts action rows; a backend may write them in few multi-row statements. A
     /// duplicate (requester, idempotency key) is [`StoreError::Conflict`].
     async fn insert_actions(&mut self, rows: &[ActionRow]) -> Result<(), StoreError>;
-    /// The action `requester` submitted under `key` in `run_id`.
+    /// The action `requester` submitted in `run_id` that `by` names.
     async fn executed_candidate(
         &mut self,
         requester: &str,
         run_id: &str,
-        key: &str,
+        by: ExecutedBy<'_>,
     ) -> Result<Option<ExecutedRow>, StoreError>;
-    /// Sets `executed_at` of an action.
+    /// Sets `executed_at` of an action, and its idempotency key to `key` when it has none
+    /// (found by its action hash: a repeated report then finds it by the key).
     async fn mark_executed(
         &mut self,
         action_id: &str,
+        key: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError>;
     /// Sets `executed_at` of an action not executed yet; false when it already was (a

@@ -14,7 +14,7 @@ use sqlx::{Sqlite, Transaction};
 use tokio::sync::Notify;
 
 use super::rows::{
-    ActionRow, ApprovalRow, DenialProbe, ExecutedRow, HoldRow, KeyedAnswer, Pending,
+    ActionRow, ApprovalRow, DenialProbe, ExecutedBy, ExecutedRow, HoldRow, KeyedAnswer, Pending,
     RememberedDenial, SettleRow,
 };
 use super::sqlite_events::SqliteEvents;
@@ -50,17 +50,18 @@ impl Tx for SqliteTx {
         &mut self,
         requester: &str,
         run_id: &str,
-        key: &str,
+        by: ExecutedBy<'_>,
     ) -> Result<Option<ExecutedRow>, StoreError> {
-        sqlite_executed::candidate(&mut self.tx, requester, run_id, key).await
+        sqlite_executed::candidate(&mut self.tx, requester, run_id, by).await
     }
 
     async fn mark_executed(
         &mut self,
         action_id: &str,
+        key: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlite_executed::mark(&mut self.tx, action_id, now).await
+        sqlite_executed::mark(&mut self.tx, action_id, key, now).await
     }
 
     async fn claim_execution(

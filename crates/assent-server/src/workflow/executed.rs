@@ -1,26 +1,24 @@
 //! An agent reports it ran an action it submitted: the audit's coverage check, once.
 
 use assent_core::workflow::{executed_audit, Ran};
-use assent_protocol::SubmitStatus;
+use assent_protocol::{SubmitResponse, SubmitStatus};
 use chrono::{DateTime, Utc};
 
 use crate::records::new_id;
+use crate::store::rows::{ActionRow, ExecutedBy};
 use crate::store::{Executed, Store, StoreError};
 
-/// Marks the action submitted under (`requester`, `idempotency_key`) in `run_id` as executed
-/// and audits it once; `None` when there is no such action.
+/// Marks the action of `requester` in `run_id` that `by` names as executed and audits it
+/// once; `None` when there is no such action.
 pub async fn executed(
     store: &dyn Store,
     requester: &str,
     run_id: &str,
-    idempotency_key: &str,
+    by: ExecutedBy<'_>,
     now: DateTime<Utc>,
 ) -> Result<Option<Executed>, StoreError> {
     let mut tx = store.begin().await?;
-    let Some(row) = tx
-        .executed_candidate(requester, run_id, idempotency_key)
-        .await?
-    else {
+    let Some(row) = tx.executed_candidate(requester, run_id, by).await? else {
         return Ok(None);
     };
     let approved = row.approval_status.is_some_and(|s| s.is_approved());
@@ -32,7 +30,11 @@ pub async fn executed(
     if row.executed_at.is_some() {
         return Ok(Some(executed));
     }
-    tx.mark_executed(&row.action_id, now).await?;
+    let adopt = match by {
+        ExecutedBy::Key(_) => None,
+        ExecutedBy::ActionHash { key, .. } => Some(key),
+    };
+    tx.mark_executed(&row.action_id, adopt, now).await?;
     let ran = Ran {
         action_id: &row.action_id,
         run_id,
@@ -48,4 +50,90 @@ pub async fn executed(
     tx.insert_audits(&[audit]).await?;
     tx.commit().await?;
     Ok(Some(executed))
+}
+
+/// An action that ran although nothing was submitted for it (an agent that ran what the
+/// policy asks about without asking: `codex exec` never sends PermissionRequest): recorded
+/// under the report's key as never asked, already executed, and audited as uncovered, so the
+/// coverage check sees it (and a repeated report finds it by its key, audited once).
+pub async fn unsubmitted(
+    store: &dyn Store,
+    ran: Unsubmitted<'_>,
+    now: DateTime<Utc>,
+) -> Result<Executed, StoreError> {
+    let Unsubmitted {
+        requester,
+        idempotency_key,
+        request,
+        eval,
+    } = ran;
+    let action_id = new_id();
+    let d = &eval.decision;
+    let response = SubmitResponse {
+        action_id: action_id.clone(),
+        action_hash: eval.action_hash.clone(),
+        decision: d.decision,
+        risk: d.risk,
+        reasons: d.reasons.clone(),
+        rule: d.rule.clone(),
+        status: SubmitStatus::WouldAsk,
+        approval_id: None,
+        grant_id: None,
+        required_role: d.required_role,
+        profile: d.profile.clone(),
+    };
+    let command_line = request
+        .action
+        .command
+        .clone()
+        .or_else(|| request.action.argv.as_ref().map(|a| a.join(" ")))
+        .map(|line| assent_core::mask::mask_secrets(&line));
+    let row = ActionRow {
+        id: action_id.clone(),
+        requester: requester.to_owned(),
+        idempotency_key: Some(idempotency_key.to_owned()),
+        body_hash: String::new(),
+        run_id: request.run_id.clone(),
+        task_id: request.task_id.clone(),
+        action_hash: eval.action_hash.clone(),
+        decision: d.decision,
+        status: SubmitStatus::WouldAsk,
+        approval_id: None,
+        batch_position: None,
+        grant_id: None,
+        command_line: command_line.clone(),
+        response,
+        created_at: now,
+        action_kind: request.action.kind,
+        policy_version: eval.policy_version.clone(),
+    };
+    let ran = Ran {
+        action_id: &action_id,
+        run_id: &request.run_id,
+        task_id: &request.task_id,
+        action_kind: request.action.kind,
+        action_hash: &eval.action_hash,
+        approval_id: None,
+        grant_id: None,
+        policy_version: &eval.policy_version,
+        command_line: command_line.as_deref(),
+    };
+    let audit = executed_audit(new_id(), ran, false, now);
+    let mut tx = store.begin().await?;
+    tx.insert_actions(&[row]).await?;
+    tx.mark_executed(&action_id, None, now).await?;
+    tx.insert_audits(&[audit]).await?;
+    tx.commit().await?;
+    Ok(Executed {
+        action_id,
+        covered: false,
+    })
+}
+
+/// What [`unsubmitted`] records: the report's key and the action it sent.
+pub struct Unsubmitted<'a> {
+    pub requester: &'a str,
+    pub idempotency_key: &'a str,
+    pub request: &'a assent_core::ActionRequest,
+    pub eval: &'a assent_core::Evaluation,
 }

@@ -6,7 +6,7 @@ mod batch;
 pub mod campaign;
 mod decide;
 mod end_run;
-mod executed;
+pub mod executed;
 mod expire;
 mod forget;
 mod invalidate;
@@ -130,10 +130,20 @@ impl Workflow {
         &self,
         requester: &str,
         run_id: &str,
-        idempotency_key: &str,
+        by: crate::store::rows::ExecutedBy<'_>,
         now: DateTime<Utc>,
     ) -> Result<Option<Executed>, StoreError> {
-        executed::executed(self.store.as_ref(), requester, run_id, idempotency_key, now).await
+        executed::executed(self.store.as_ref(), requester, run_id, by, now).await
+    }
+
+    /// Records and audits an execution nothing was submitted for as uncovered (see
+    /// `unsubmitted`).
+    pub async fn record_unsubmitted(
+        &self,
+        ran: executed::Unsubmitted<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Executed, StoreError> {
+        executed::unsubmitted(self.store.as_ref(), ran, now).await
     }
 
     /// Hands an approved capability request its secret, once (see `release`).

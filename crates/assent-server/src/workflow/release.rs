@@ -9,7 +9,7 @@ use assent_protocol::{CredentialRelease, Event, SubmitStatus};
 use chrono::{DateTime, Utc};
 
 use crate::records::new_id;
-use crate::store::rows::ExecutedRow;
+use crate::store::rows::{ExecutedBy, ExecutedRow};
 use crate::store::{Store, StoreError, Tx};
 
 /// Who asks for which execution, under which policy.
@@ -44,7 +44,11 @@ pub async fn release(
     let refused = |why: String| Err(ReleaseRefused::Refused(why));
     let mut tx = store.begin().await?;
     let row = tx
-        .executed_candidate(ask.requester, ask.run_id, ask.idempotency_key)
+        .executed_candidate(
+            ask.requester,
+            ask.run_id,
+            ExecutedBy::Key(ask.idempotency_key),
+        )
         .await?
         .ok_or(ReleaseRefused::NotFound)?;
     if row.action_kind != ActionKind::Credential {

@@ -176,6 +176,12 @@ async fn ask_first(
             RunStartStatus::Blocked,
             recorded.reasons.clone(),
         ),
+        SubmitStatus::WouldAsk => {
+            return Err(StoreError::Corrupt(
+                "a pre-run prompt was screened instead of recorded".to_owned(),
+            )
+            .into())
+        }
     };
     let reason = match hold_as {
         RunStatus::AwaitingApproval => AWAITING.to_owned(),
@@ -226,6 +232,7 @@ pub fn prompt_submission(asked: Asked, ground: StartGround<'_>) -> Result<Submis
         required_approvals: asked.required_approvals,
         denials_since: ground.policy.deny_memory.remembered_since(now),
         quick_decisions: Vec::new(),
+        screen: false,
     })
 }
 

@@ -86,7 +86,11 @@ pub async fn record(
         Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
         Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),
         Decision::Ask | Decision::Escalate => {
-            let answer = record_guarded(tx, s).await?;
+            let answer = if s.screen {
+                screened(tx, s).await?
+            } else {
+                record_guarded(tx, s).await?
+            };
             return Ok(Submitted::Recorded(answer));
         }
     };
@@ -126,17 +130,8 @@ async fn record_guarded(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitRespons
     if let Some(answer) = use_covering_grant(tx, s).await? {
         return Ok(answer);
     }
-    if let Some(since) = s.denials_since {
-        let probe = DenialProbe {
-            run_id: &s.request.run_id,
-            requester: &s.requester,
-            action_hash: &s.eval.action_hash,
-            batch_key: &s.eval.batch_key,
-            since,
-        };
-        if let Some(denial) = tx.remembered_denial(probe).await? {
-            return answer_remembered(tx, s, denial).await;
-        }
+    if let Some(denial) = remembered(tx, s).await? {
+        return answer_remembered(tx, s, denial).await;
     }
     let (approval_id, position, opened) = join_or_open(tx, s).await?;
     let answer = response(s, SubmitStatus::Pending, Some(approval_id.clone()), None);
@@ -154,6 +149,33 @@ async fn record_guarded(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitRespons
     };
     tx.insert_event(s.now, &event).await?;
     Ok(answer)
+}
+
+/// Screens an ask/escalate: a remembered denial answers (recorded, as in `record_guarded`);
+/// otherwise a person would decide, and nothing is recorded or opened.
+async fn screened(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitResponse, StoreError> {
+    if let Some(denial) = remembered(tx, s).await? {
+        return answer_remembered(tx, s, denial).await;
+    }
+    Ok(response(s, SubmitStatus::WouldAsk, None, None))
+}
+
+/// The denial of an equivalent action this run remembers, if the policy remembers denials.
+async fn remembered(
+    tx: &mut dyn Tx,
+    s: &Submission,
+) -> Result<Option<crate::store::rows::RememberedDenial>, StoreError> {
+    let Some(since) = s.denials_since else {
+        return Ok(None);
+    };
+    let probe = DenialProbe {
+        run_id: &s.request.run_id,
+        requester: &s.requester,
+        action_hash: &s.eval.action_hash,
+        batch_key: &s.eval.batch_key,
+        since,
+    };
+    tx.remembered_denial(probe).await
 }
 
 /// Consumes one use of the oldest live grant covering the request, and records the use.

@@ -590,7 +590,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         let agent = assent_client::blocking::Client::new(&url, token.trim()).expect("agent");
         let deadline = std::time::Instant::now() + WAIT;
         agent
-            .record_executed("run-b", "k-again", deadline)
+            .record_executed("run-b", "k-again", None, deadline)
             .expect("report the execution");
     })
     .await

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DIFF_PREVIEW_LINES, diffLines, fileCounts, flagLabel, grantEnd, prTarget, shownLines, stateLabel } from './packets';
+import {
+  DIFF_PREVIEW_LINES, capabilityReach, capabilityTtl, diffLines, fileCounts, flagLabel, fleetProgress, fleetStage, grantEnd, prTarget,
+  shownLines, stateLabel,
+} from './packets';
 import type { DiffFlag, Grant, GrantStatus } from './types';
 
 describe('diff packet', () => {
@@ -70,5 +73,35 @@ describe('grant end', () => {
   it('shows who revoked a grant and why', () => {
     expect(grantEnd(grant({ status: 'revoked', revoked_by: 'ana', revoke_reason: 'Too broad' })), 'by and reason').toBe('ana: Too broad');
     expect(grantEnd(grant({})), 'an expired grant has no note').toBe('');
+  });
+});
+
+describe('credential, pre-run and fleet packets', () => {
+  const credential = {
+    capability: 'registry.maven.readonly', ttl_seconds: 3600, hosts: ['repo.maven.apache.org'], methods: ['GET', 'HEAD'],
+    inject_as: 'MAVEN_TOKEN', reason: 'fetch dependencies', run_id: 'r1', agent_visibility: 'masked in output',
+  };
+
+  it('says what a capability opens and for how long, never more than the packet holds', () => {
+    expect(capabilityReach(credential), 'methods on hosts, as the policy declares them').toBe('GET, HEAD on repo.maven.apache.org');
+    expect(capabilityReach({ ...credential, hosts: [], methods: [] }), 'an unbounded capability says so').toBe('any host');
+    expect(capabilityTtl(credential), 'the TTL is an upper bound').toBe('at most 1 h');
+  });
+
+  const fleet = {
+    campaign: 'spring-boot-3.4', target_repos: ['a', 'b', 'c', 'd'], batch: [] as string[], selection_criteria: 'java',
+    prompt_contract: 'upgrade', risk: 'high', verifier_profile: 'maven-test', stop_policy: 'stop after 2 failed',
+    failure_threshold: 2, sample_diff: '', expected_pr_body: '', cost_estimate: '$4',
+  };
+
+  it('tells the definition from a stage and counts the stage\'s repos', () => {
+    expect(fleetStage(fleet), 'no stage: the campaign definition').toBe('Definition');
+    expect(fleetStage({ ...fleet, stage: 2, batch: ['a', 'b'] }), 'a stage names its batch size').toBe('Stage 2: 2 repos');
+    expect(fleetStage({ ...fleet, stage: 1, batch: ['a'] }), 'one repo is singular').toBe('Stage 1: 1 repo');
+  });
+
+  it('shows progress against the stop policy', () => {
+    expect(fleetProgress({ ...fleet, passed: 3, failed: 1 }), 'outcomes so far and the threshold').toBe('3 passed, 1 failed of 4; stops at 2 failed');
+    expect(fleetProgress(fleet), 'no outcomes yet reads as zero').toBe('0 passed, 0 failed of 4; stops at 2 failed');
   });
 });

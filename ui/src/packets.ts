@@ -1,7 +1,7 @@
 // What the window shows of a diff or PR approval's packet: flags and states in words, the diff
 // split into styled lines (rendered as text, never markup), collapsed when long.
-import { visible } from './logic';
-import type { DiffApprovalState, DiffFile, DiffFlag, Grant, PrPacket } from './types';
+import { durationLabel, visible } from './logic';
+import type { CredentialPacket, DiffApprovalState, DiffFile, DiffFlag, FleetPacket, Grant, PrPacket } from './types';
 
 /** Lines of a diff shown before "Show all". */
 export const DIFF_PREVIEW_LINES = 40;
@@ -84,4 +84,32 @@ export function grantEnd(grant: Grant): string {
   if (grant.invalidated_reason) return grant.invalidated_reason;
   const by = grant.revoked_by ? `${grant.revoked_by}: ` : '';
   return `${by}${grant.revoke_reason ?? ''}`;
+}
+
+/** What a capability is for: "GET, HEAD on repo.maven.apache.org", or "any host" when unbounded. */
+export function capabilityReach(packet: CredentialPacket): string {
+  const hosts = packet.hosts ?? [];
+  const methods = packet.methods ?? [];
+  const where = hosts.length > 0 ? hosts.join(', ') : 'any host';
+  return methods.length > 0 ? `${methods.join(', ')} on ${where}` : where;
+}
+
+/** How long a capability's grant lasts: "at most 1 h". */
+export function capabilityTtl(packet: CredentialPacket): string {
+  return `at most ${durationLabel(packet.ttl_seconds)}`;
+}
+
+/** Which approval of a campaign this is: "Definition" or "Stage 2: 3 repos". */
+export function fleetStage(packet: FleetPacket): string {
+  if (packet.stage === undefined || packet.stage === null) return 'Definition';
+  const n = (packet.batch ?? []).length;
+  return `Stage ${packet.stage}: ${n} ${n === 1 ? 'repo' : 'repos'}`;
+}
+
+/** How the campaign went so far against its stop policy: "3 passed, 1 failed of 12; stops at 2 failed". */
+export function fleetProgress(packet: FleetPacket): string {
+  const passed = packet.passed ?? 0;
+  const failed = packet.failed ?? 0;
+  const total = packet.target_repos.length;
+  return `${passed} passed, ${failed} failed of ${total}; stops at ${packet.failure_threshold} failed`;
 }

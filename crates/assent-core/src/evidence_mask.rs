@@ -31,8 +31,39 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
         EvidenceDetail::Tool => {}
         // Built from the policy's capability declaration: never the secret or its source.
         EvidenceDetail::Credential(_) => {}
-        // Built by the service from `assent run start` / campaign files, not by `evaluate`.
-        EvidenceDetail::PreRun(_) | EvidenceDetail::Fleet(_) => {}
+        // Built from `assent run start` and campaign files: the agent's and author's text.
+        EvidenceDetail::PreRun(packet) => {
+            mask(&mut packet.task);
+            packet.remote_mutation.iter_mut().for_each(mask);
+            for list in [
+                &mut packet.repos,
+                &mut packet.expected_actions,
+                &mut packet.expected_credentials,
+                &mut packet.triggers,
+            ] {
+                list.iter_mut().for_each(mask);
+            }
+        }
+        EvidenceDetail::Fleet(packet) => {
+            for text in [
+                &mut packet.selection_criteria,
+                &mut packet.prompt_contract,
+                &mut packet.sample_diff,
+                &mut packet.expected_pr_body,
+                &mut packet.cost_estimate,
+                &mut packet.verifier_profile,
+            ] {
+                mask(text);
+            }
+            packet.owner_notification.iter_mut().for_each(mask);
+            for list in [
+                &mut packet.target_repos,
+                &mut packet.batch,
+                &mut packet.excluded_repos,
+            ] {
+                list.iter_mut().for_each(mask);
+            }
+        }
         EvidenceDetail::Diff(packet) => {
             mask(&mut packet.diff);
             packet.notes.iter_mut().for_each(mask);
@@ -113,5 +144,53 @@ mod tests {
             !json.contains("abcdefghijklmnop"),
             "a PR packet's title and diff approvals are masked too: {json}"
         );
+    }
+
+    #[test]
+    fn pre_run_and_fleet_text_is_masked_in_every_field() {
+        let pre_run: EvidenceDetail = serde_json::from_value(serde_json::json!({
+            "type": "pre_run",
+            "task": format!("deploy with {TOKEN}"),
+            "task_risk": "high",
+            "repos": [format!("https://me:{TOKEN}@github.com/o/r")],
+            "expected_actions": [format!("push {TOKEN}")],
+            "expected_credentials": [format!("GH_TOKEN={TOKEN}")],
+            "remote_mutation": format!("PRs as {TOKEN}"),
+            "triggers": [format!("listed: {TOKEN}")],
+        }))
+        .unwrap_or(EvidenceDetail::Tool);
+        let fleet: EvidenceDetail = serde_json::from_value(serde_json::json!({
+            "type": "fleet",
+            "campaign": "c1",
+            "target_repos": [format!("https://x:{TOKEN}@git.example/r")],
+            "selection_criteria": format!("repos using {TOKEN}"),
+            "prompt_contract": format!("export GH_TOKEN={TOKEN}"),
+            "risk": "high",
+            "verifier_profile": "maven-test",
+            "stop_policy": "stop after 2",
+            "failure_threshold": 2,
+            "sample_diff": format!("+token = \"{TOKEN}\"\n"),
+            "expected_pr_body": format!("uses {TOKEN}"),
+            "cost_estimate": format!("$4 on key {TOKEN}"),
+            "owner_notification": format!("mail {TOKEN}"),
+        }))
+        .unwrap_or(EvidenceDetail::Tool);
+        for detail in [pre_run, fleet] {
+            let kind = detail.approval_type();
+            assert_ne!(
+                kind,
+                crate::ApprovalType::Tool,
+                "the packet is read as what it is (the fixture matches the wire shape)"
+            );
+            let json = serde_json::to_string(&masked(ApprovalEvidence {
+                detail,
+                ..ApprovalEvidence::default()
+            }))
+            .unwrap_or_default();
+            assert!(
+                !json.contains("abcdefghijklmnop"),
+                "a {kind:?} packet's text is masked in every field: {json}"
+            );
+        }
     }
 }

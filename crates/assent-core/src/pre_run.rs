@@ -169,21 +169,21 @@ pub fn start_request(plan: &RunPlan) -> ActionRequest {
     }
 }
 
-/// The evidence of a run's pre-run approval (secrets in the agent's text masked).
+/// The evidence of a run's pre-run approval (secrets in the agent's text masked, as in every
+/// evidence: [`crate::evidence_mask::masked`]).
 pub fn evidence(plan: &RunPlan, triggers: Vec<String>, role: Role) -> ApprovalEvidence {
-    let mask = |s: &str| crate::mask::mask_secrets(s);
     let packet = PreRunPacket {
-        task: mask(&plan.task),
+        task: plan.task.clone(),
         task_risk: plan.risk,
         repos: plan.repos.clone(),
-        expected_actions: plan.expected_actions.iter().map(|s| mask(s)).collect(),
-        expected_credentials: plan.credentials.iter().map(|s| mask(s)).collect(),
-        remote_mutation: plan.remote_mutation.as_deref().map(mask),
+        expected_actions: plan.expected_actions.clone(),
+        expected_credentials: plan.credentials.clone(),
+        remote_mutation: plan.remote_mutation.clone(),
         required_role: Some(role),
         triggers: triggers.clone(),
         campaign: plan.campaign.clone(),
     };
-    ApprovalEvidence {
+    crate::evidence_mask::masked(ApprovalEvidence {
         summary: summary(plan),
         cwd: "/".to_owned(),
         credentials: (!packet.expected_credentials.is_empty())
@@ -192,7 +192,7 @@ pub fn evidence(plan: &RunPlan, triggers: Vec<String>, role: Role) -> ApprovalEv
         policy_findings: triggers,
         detail: EvidenceDetail::PreRun(packet),
         ..ApprovalEvidence::default()
-    }
+    })
 }
 
 /// One line for a notification: "Start run r1: Upgrade Spring Boot (high, 12 repos)".

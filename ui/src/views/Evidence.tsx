@@ -1,6 +1,7 @@
 import { allReasons, visible, waitingSince } from '../logic';
 import type { Approval } from '../types';
 import { DiffView, PrView } from './Packet';
+import { CredentialView, FleetView, PreRunView } from './RunPackets';
 
 function Row({ label, value, test }: { label: string; value: string | undefined | null; test?: string }) {
   if (value === undefined || value === null || value === '') return null;
@@ -20,6 +21,9 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
     <div class="evidence" data-approval-type={e.type}>
       {e.type === 'diff' && <DiffView packet={e} />}
       {e.type === 'pr' && <PrView packet={e} />}
+      {e.type === 'credential' && <CredentialView packet={e} />}
+      {e.type === 'pre_run' && <PreRunView packet={e} />}
+      {e.type === 'fleet' && <FleetView packet={e} />}
       <dl>
         <Row label="Action" value={`${approval.action_kind}: ${e.summary}`} test="ev-action" />
         {command !== undefined && (

@@ -44,7 +44,6 @@ pub fn stage_approval(campaign: &Campaign, number: u32, batch: Vec<String>) -> F
 fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: String) -> FleetAsk {
     let d = &campaign.definition;
     let (passed, failed) = campaign.tally();
-    let mask = crate::mask::mask_secrets;
     let packet = FleetPacket {
         campaign: campaign.campaign_id.clone(),
         stage,
@@ -52,7 +51,7 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
         batch,
         selection_criteria: d.selection_criteria.clone(),
         excluded_repos: d.excluded_repos.clone(),
-        prompt_contract: mask(&d.prompt_contract),
+        prompt_contract: d.prompt_contract.clone(),
         risk: d.risk,
         verifier_profile: d.verifier_profile.clone(),
         stop_policy: format!(
@@ -60,8 +59,8 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
             d.failure_threshold
         ),
         failure_threshold: d.failure_threshold,
-        sample_diff: mask(&d.sample_diff),
-        expected_pr_body: mask(&d.expected_pr_body),
+        sample_diff: d.sample_diff.clone(),
+        expected_pr_body: d.expected_pr_body.clone(),
         cost_estimate: d.cost_estimate.clone(),
         owner_notification: d.owner_notification.clone(),
         passed,
@@ -94,7 +93,8 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
         },
         reason: summary.clone(),
     };
-    let evidence = ApprovalEvidence {
+    // Masked like every evidence: the author's text may carry a token.
+    let evidence = crate::evidence_mask::masked(ApprovalEvidence {
         summary,
         cwd: "/".to_owned(),
         policy_findings: vec![format!(
@@ -103,7 +103,7 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
         )],
         detail: EvidenceDetail::Fleet(packet),
         ..ApprovalEvidence::default()
-    };
+    });
     FleetAsk { request, evidence }
 }
 

@@ -25,6 +25,8 @@
 mod common;
 #[path = "webdriver_diff.rs"]
 mod diff;
+#[path = "webdriver_run_packets.rs"]
+mod run_packets;
 
 use assent_core::{ApprovalStatus, Role, ScopeKind};
 use assent_protocol::{DecisionRequest, SubmitStatus, REQUESTER_TOKEN_FILE};

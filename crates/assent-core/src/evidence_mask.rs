@@ -70,7 +70,7 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
                 &mut packet.finding,
                 &mut packet.repo,
                 &mut packet.reason,
-                &mut packet.command,
+                &mut packet.covered_command,
             ] {
                 mask(text);
             }

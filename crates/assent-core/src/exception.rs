@@ -37,8 +37,8 @@ pub struct ExceptionPacket {
     /// Why the agent (or the person asking) wants it.
     #[serde(default)]
     pub reason: String,
-    /// The command the exception covers.
-    pub command: String,
+    /// The command the exception covers (`command` is the evidence's argv).
+    pub covered_command: String,
 }
 
 impl ExceptionPacket {

@@ -198,7 +198,7 @@ pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evalua
         lifetime_seconds,
         repo,
         reason: request.reason.trim().to_owned(),
-        command: command_line(request),
+        covered_command: command_line(request),
     };
     eval.evidence.summary = packet.line();
     eval.evidence.detail = EvidenceDetail::Exception(packet);

@@ -97,7 +97,7 @@ fn an_exception_to_an_ask_rule_is_an_exception_approval_for_a_security_reviewer(
     assert_eq!(packet.rule, "ask.network", "the rule named");
     assert_eq!(packet.lifetime_seconds, 30 * DAY, "the lifetime asked for");
     assert_eq!(packet.repo, "/home/dev/shop", "the repository it holds in");
-    assert_eq!(packet.command, NETWORK, "the command it covers");
+    assert_eq!(packet.covered_command, NETWORK, "the command it covers");
     assert!(
         e.evidence.summary.starts_with("Exception · shop: ")
             && e.evidence.summary.ends_with(" for 30 d (ask.network)")

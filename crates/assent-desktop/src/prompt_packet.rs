@@ -27,7 +27,10 @@ pub fn packet_lines(evidence: &ApprovalEvidence) -> Option<Vec<String>> {
         // The summary names the rule, the finding, the lifetime and the repo: then the command
         // and the agent's reason.
         EvidenceDetail::Exception(packet) => {
-            lines.push(format!("$ {}", untrusted(&packet.command, MAX_LINE_CHARS)));
+            lines.push(format!(
+                "$ {}",
+                untrusted(&packet.covered_command, MAX_LINE_CHARS)
+            ));
             lines.push(untrusted(
                 &format!("why: {}", packet.reason),
                 MAX_LINE_CHARS,

@@ -84,8 +84,9 @@ pub async fn record(
     let s = gated.as_ref().unwrap_or(s);
     let audited = match s.eval.decision.decision {
         Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
-        // A block the policy lets an exception set aside: a live exception grant covers it.
-        Decision::Block if s.eval.exceptionable && !s.screen => {
+        // A block the policy lets an exception set aside: a live exception grant covers it
+        // (when screening too: a hook that can only deny must not deny what it covers).
+        Decision::Block if s.eval.exceptionable => {
             if let Some(answer) = use_covering_grant(tx, s).await? {
                 return Ok(Submitted::Recorded(answer));
             }

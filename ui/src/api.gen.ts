@@ -573,6 +573,12 @@ export interface components {
             edit?: null | components["schemas"]["EditText"];
             exception?: null | components["schemas"]["ExceptionAsk"];
             /**
+             * @description For a publishing request (`gh pr create`, `git push`): the commits HEAD descends from,
+             *     newest first (at most [`MAX_HEAD_ANCESTORS`]). A diff approval asked at one of them
+             *     is still current for the PR — the agent committed the reviewed change since.
+             */
+            head_ancestors?: string[];
+            /**
              * @description The repository: an absolute path of its root (the gate sends this) or a name.
              *     When absolute, "inside the repo" means under this path; otherwise under `cwd`.
              */

@@ -15,7 +15,7 @@ use assent_core::diff::ChangeSet;
 use assent_core::{Action, ActionContext, ActionKind, ActionRequest, RequestedBy};
 use clap::Args;
 
-use crate::gate::change::base_commit;
+use crate::gate::change::{base_commit, pr_history};
 use crate::gate::outcome::{decide, parse_seconds, unreached, Deadlines, Decided, Outcome};
 use crate::gate::repo::git_root;
 use crate::gate::ServiceArgs;
@@ -278,15 +278,12 @@ pub fn action_request(args: &RequestArgs, cwd: &Path) -> ActionRequest {
         ActionKind::Pr | ActionKind::Mcp | ActionKind::Other => action.tool = Some(words.join(" ")),
     }
     let root = git_root(cwd);
-    let mut context = ActionContext {
+    let context = ActionContext {
         repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
         base_sha: args.base_sha.clone(),
         ..ActionContext::default()
     };
-    if let (None, Some(root)) = (&args.base_sha, &root) {
-        base_commit(&mut context, root);
-    }
-    ActionRequest {
+    let mut request = ActionRequest {
         run_id: args.run.clone(),
         task_id: args.task.clone().unwrap_or_else(|| args.run.clone()),
         requested_by: RequestedBy::Agent,
@@ -294,7 +291,12 @@ pub fn action_request(args: &RequestArgs, cwd: &Path) -> ActionRequest {
         action,
         context,
         reason: args.reason.clone(),
+    };
+    if let (None, Some(root)) = (&args.base_sha, &root) {
+        base_commit(&mut request.context, root);
+        pr_history(&mut request, root);
     }
+    request
 }
 
 fn report(args: &RequestArgs, decided: &Decided, json_to_stdout: bool) {

@@ -23,11 +23,12 @@ pub struct SuggestArgs {
     #[arg(long)]
     data_dir: Option<PathBuf>,
     /// The policy file the service runs with (what is already trusted or blocked; what
-    /// `--apply` edits).
+    /// `--apply` edits). Default: `policy.toml` in the data dir, the file a service started
+    /// without `--policy` follows (created by the first `--apply`).
     #[arg(long)]
     policy: Option<PathBuf>,
-    /// Write the suggestions into the policy file (needs --policy).
-    #[arg(long, requires = "policy")]
+    /// Write the suggestions into the policy file, keeping its comments; audited.
+    #[arg(long)]
     apply: bool,
     /// One JSON document instead of text.
     #[arg(long)]
@@ -100,16 +101,18 @@ fn suggest_cmd(args: SuggestArgs) -> Result<(), SuggestError> {
     if !database.exists() {
         return Err(SuggestError::NoDatabase(data_dir));
     }
-    let (text, policy) = match &args.policy {
-        Some(path) => {
-            let text = read(path)?;
-            let policy = Policy::from_toml(&text).map_err(|e| SuggestError::Invalid {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
-            (Some(text), policy)
-        }
-        None => (None, Policy::default()),
+    let path = args
+        .policy
+        .clone()
+        .unwrap_or_else(|| data_dir.join(assent_server::reload::POLICY_FILE));
+    let text = read(&path)?;
+    let policy = if text.is_empty() {
+        Policy::default()
+    } else {
+        Policy::from_toml(&text).map_err(|e| SuggestError::Invalid {
+            path: path.clone(),
+            message: e.to_string(),
+        })?
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -121,11 +124,10 @@ fn suggest_cmd(args: SuggestArgs) -> Result<(), SuggestError> {
         let suggestions =
             assent_server::suggestions::suggestions_since(&store, &policy, since).await?;
         print(&suggestions, args.json);
-        let outcome = match (args.apply, &args.policy, text) {
-            (true, Some(path), Some(text)) if !suggestions.is_empty() => {
-                apply(&store, path, &text, &suggestions).await
-            }
-            _ => Ok(()),
+        let outcome = if args.apply && !suggestions.is_empty() {
+            apply(&store, &path, &text, &suggestions).await
+        } else {
+            Ok(())
         };
         store.close().await;
         outcome

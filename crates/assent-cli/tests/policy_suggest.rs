@@ -160,8 +160,65 @@ fn bad_input_is_a_clear_error() {
         "and says why"
     );
     let ran = Command::new(BIN)
-        .args(["policy", "suggest", "--apply"])
+        .args(["policy", "suggest", "--apply", "--data-dir"])
+        .arg(tmp.path())
         .output()
         .unwrap();
-    assert_eq!(ran.status.code(), Some(2), "--apply needs --policy");
+    assert_eq!(
+        ran.status.code(),
+        Some(1),
+        "--apply with nothing decided fails, and writes nothing"
+    );
+    assert!(
+        !tmp.path().join("policy.toml").exists(),
+        "no policy file is created from nothing"
+    );
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(&bad, "approval_timeout_seconds = \"soon\"\n").unwrap();
+    let ran = suggest_in(&service, &["--policy", bad.to_str().unwrap(), "--apply"]);
+    assert_eq!(ran.code, 1, "a policy file that does not load is refused");
+    assert!(
+        ran.stderr.contains("bad.toml"),
+        "naming the file: {}",
+        ran.stderr
+    );
+}
+
+/// `assent policy suggest --data-dir DIR` with `extra` and no `--policy` of its own.
+fn suggest_in(service: &Service, extra: &[&str]) -> Ran {
+    let child = Command::new(BIN)
+        .args(["policy", "suggest", "--data-dir"])
+        .arg(service.dir.path())
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    finish(child)
+}
+
+#[test]
+fn without_policy_apply_writes_the_file_the_service_follows() {
+    let service = Service::start();
+    let file = service.dir.path().join("policy.toml");
+    assert!(!file.exists(), "the service runs on the built-in policy");
+    for run in ["r-1", "r-2", "r-3"] {
+        let id = ask_cargo_test(&service, run);
+        approve(&service, &id, ScopeKind::Run);
+    }
+    let applied = suggest_in(&service, &["--apply"]);
+    assert_eq!(applied.code, 0, "{}", applied.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("/src/shop"),
+        "the data dir's policy.toml, the one a service without --policy follows, is created \
+         with the change: {text}"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o600,
+        "created private, as the service creates it"
+    );
 }

@@ -265,6 +265,21 @@ pub fn evaluate(
 /// An edit's text and a diff are bounded like every other part of a request.
 fn check_edit(request: &ActionRequest) -> Result<(), CanonError> {
     crate::diff_review::check_size(request)?;
+    let ancestors = &request.context.head_ancestors;
+    if ancestors.len() > crate::request::MAX_HEAD_ANCESTORS {
+        return Err(CanonError::TooLarge {
+            what: "head_ancestors",
+            size: ancestors.len(),
+            limit: crate::request::MAX_HEAD_ANCESTORS,
+        });
+    }
+    if let Some(long) = ancestors.iter().find(|sha| sha.len() > 64) {
+        return Err(CanonError::TooLarge {
+            what: "a head_ancestors commit id",
+            size: long.len(),
+            limit: 64,
+        });
+    }
     let Some(edit) = &request.context.edit else {
         return Ok(());
     };

@@ -96,8 +96,12 @@ pub use own_places::{OwnPlace, OwnPlaces};
 pub use policy::{
     Approvals, CommandProfile, DenyMemory, DiffPolicy, Lifetimes, PipeToShell, Policy, PolicyError,
 };
+pub use pr_review::publishes;
 pub use quick::{quick_decisions, QuickDecision};
-pub use request::{Action, ActionContext, ActionRequest, EditText, MAX_DIFF_BYTES, MAX_EDIT_BYTES};
+pub use request::{
+    Action, ActionContext, ActionRequest, EditText, MAX_DIFF_BYTES, MAX_EDIT_BYTES,
+    MAX_HEAD_ANCESTORS,
+};
 pub use scope::ScopeError;
 pub use shell_word::{has_suspicious_chars, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};

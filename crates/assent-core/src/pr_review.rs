@@ -48,6 +48,21 @@ pub(crate) fn detect(
     })
 }
 
+/// Whether `request` publishes (a PR approval): what a gate asks before it spends a `git`
+/// process on the commits a PR request carries (`context.head_ancestors`).
+pub fn publishes(request: &ActionRequest) -> bool {
+    if request.action.kind == ActionKind::Pr {
+        return true;
+    }
+    if request.action.kind != ActionKind::Shell {
+        return false;
+    }
+    match crate::canon::canonicalize_parsed(&request.action, "/") {
+        Ok((_, Some(script))) => detect(request, Some(&script)).is_some(),
+        _ => false,
+    }
+}
+
 /// `gh pr create [--title T] [--head BRANCH] [--repo R]`.
 fn gh_pr_create(args: &[String]) -> Option<PrPacket> {
     let positionals: Vec<&str> = args
@@ -201,6 +216,11 @@ mod tests {
             assert_eq!(
                 got_fields, *want,
                 "{line}: publishing is a PR approval, nothing else is"
+            );
+            assert_eq!(
+                publishes(&request),
+                want.is_some(),
+                "{line}: the gate's question (does this need HEAD's history?) agrees"
             );
             if let Some(p) = got {
                 assert_eq!(

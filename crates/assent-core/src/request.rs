@@ -61,6 +61,11 @@ pub struct ActionContext {
     /// a grant covers this exact change only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff_fingerprint: Option<String>,
+    /// For a publishing request (`gh pr create`, `git push`): the commits HEAD descends from,
+    /// newest first (at most [`MAX_HEAD_ANCESTORS`]). A diff approval asked at one of them
+    /// is still current for the PR — the agent committed the reviewed change since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub head_ancestors: Vec<String>,
     /// The change as a unified diff (`--- a/path` / `+++ b/path` hunks), computed by the gate
     /// from the tool input against the file on disk, at most [`MAX_DIFF_BYTES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -90,6 +95,9 @@ pub struct ActionContext {
 
 /// Longest unified diff a request may carry (bytes); gates cut longer ones and say so.
 pub const MAX_DIFF_BYTES: usize = 256 * 1024;
+
+/// The most `head_ancestors` a request may carry.
+pub const MAX_HEAD_ANCESTORS: usize = 200;
 
 /// Longest `old` or `new` text of an [`EditText`] (bytes); the gate cuts longer ones.
 pub const MAX_EDIT_BYTES: usize = 64 * 1024;

@@ -29,6 +29,7 @@ const DIFF_BUDGET: Duration = Duration::from_millis(500);
 pub fn describe(request: &mut ActionRequest, payload: &Value, root: Option<&Path>) {
     if let Some(root) = root {
         base_commit(&mut request.context, root);
+        pr_history(request, root);
     }
     let tool = payload
         .get("tool_name")
@@ -64,6 +65,21 @@ pub fn base_commit(context: &mut ActionContext, root: &Path) {
     let head = repo::head(root);
     context.base_sha = head.sha().map(str::to_owned);
     context.diff_notes.extend(head.note());
+}
+
+/// For a publishing request, `context.head_ancestors`: the commits HEAD descends from, so a
+/// diff approval asked before the agent committed still counts for the PR. Only publishing
+/// requests pay for the `git` process; without git the note says what that costs.
+pub fn pr_history(request: &mut ActionRequest, root: &Path) {
+    if request.context.base_sha.is_none() || !assent_core::publishes(request) {
+        return;
+    }
+    match repo::ancestors(root, assent_core::MAX_HEAD_ANCESTORS) {
+        Ok(commits) => request.context.head_ancestors = commits,
+        Err(why) => request.context.diff_notes.push(format!(
+            "HEAD's history unknown ({why}): diff reviews at earlier commits count as stale"
+        )),
+    }
 }
 
 /// Where the files are: relative paths are under `cwd`; only files under `base` (the

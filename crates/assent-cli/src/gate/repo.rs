@@ -52,6 +52,29 @@ impl Head {
     }
 }
 
+/// The commits HEAD of `root` descends from, newest first, HEAD included, at most `max`:
+/// `git rev-list` (walking history needs git's object store; only publishing requests ask).
+pub fn ancestors(root: &Path, max: usize) -> Result<Vec<String>, String> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-list", &format!("--max-count={max}"), "HEAD", "--"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .map_err(|err| format!("cannot run git: {err}"))?;
+    if !out.status.success() {
+        return Err(format!("git rev-list failed ({})", out.status));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|line| is_sha(line))
+        .map(str::to_owned)
+        .collect())
+}
+
 /// HEAD of the repository whose work tree is `root`: `.git/HEAD`, its branch's loose ref or
 /// `packed-refs`; a `.git` file (`gitdir: …`, worktrees and submodules) is followed, with the
 /// refs in its `commondir`.

@@ -1,6 +1,7 @@
 //! A recording proxy in front of a real `assent serve`: it forwards every call unchanged
 //! (the Host rewritten to the service's, which checks it) and keeps the body of each
-//! `POST /v1/actions`, so a test sees exactly the request that reached the service.
+//! `POST /v1/actions` and `POST /v1/actions/screen` (Codex's PreToolUse), so a test sees
+//! exactly the request that reached the service.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -72,7 +73,7 @@ fn forward(client: TcpStream, upstream: &str, seen: &Mutex<Vec<Value>>) {
     }
     let mut body = vec![0u8; length];
     reader.read_exact(&mut body).unwrap();
-    if first.starts_with("POST /v1/actions ") {
+    if first.starts_with("POST /v1/actions ") || first.starts_with("POST /v1/actions/screen ") {
         if let Ok(value) = serde_json::from_slice(&body) {
             seen.lock().unwrap().push(value);
         }

@@ -13,7 +13,7 @@ pub mod timeout;
 pub use hold::{held_decision, RunHold};
 pub use issue::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrder, IssueError};
 pub use join::{joinable, PendingPrompt};
-pub use publish::{pr_gate, DiffReviewed, PrGate};
+pub use publish::{pr_gate, DiffReviewed, PrBase, PrGate};
 pub use records::{
     executed_audit, grant_audit, remembered_denial, resume_audit, settlement_audit,
     submission_audit, Asked, Earlier, GrantFacts, MemberFacts, PromptFacts, Ran, Remembered,

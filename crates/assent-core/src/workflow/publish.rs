@@ -36,9 +36,24 @@ const GATING: &[DiffFlag] = &[
     DiffFlag::LockfileChanged,
 ];
 
+/// Where a PR request stands: its base commit (HEAD) and the commits HEAD descends from.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PrBase<'a> {
+    pub sha: Option<&'a str>,
+    /// `context.head_ancestors`: a review asked at one of these was committed since.
+    pub ancestors: &'a [String],
+}
+
+impl PrBase<'_> {
+    /// Whether a change reviewed at `reviewed` is part of what this PR publishes.
+    fn contains(&self, reviewed: Option<&str>) -> bool {
+        reviewed == self.sha || reviewed.is_some_and(|r| self.ancestors.iter().any(|a| a == r))
+    }
+}
+
 /// The PR gate of a run whose diff approvals are `reviews` (listed in this order) for a PR
-/// request on `pr_base_sha`.
-pub fn pr_gate(reviews: &[DiffReviewed<'_>], pr_base_sha: Option<&str>) -> PrGate {
+/// request at `base`.
+pub fn pr_gate(reviews: &[DiffReviewed<'_>], base: PrBase<'_>) -> PrGate {
     let mut diff_approvals = Vec::new();
     let mut blocked = None;
     for review in reviews {
@@ -46,7 +61,7 @@ pub fn pr_gate(reviews: &[DiffReviewed<'_>], pr_base_sha: Option<&str>) -> PrGat
         if !gating || replaced(review, reviews) {
             continue;
         }
-        let (state, reason) = state_of(review, pr_base_sha);
+        let (state, reason) = state_of(review, base);
         if state != DiffApprovalState::Current && blocked.is_none() {
             let why = match (state, &reason) {
                 (DiffApprovalState::Pending, _) => "still pending".to_owned(),
@@ -87,24 +102,21 @@ fn replaced(review: &DiffReviewed<'_>, all: &[DiffReviewed<'_>]) -> bool {
         })
 }
 
-/// A diff approval's state for a PR on `pr_base_sha`, and why when stale.
-fn state_of(
-    review: &DiffReviewed<'_>,
-    pr_base_sha: Option<&str>,
-) -> (DiffApprovalState, Option<String>) {
+/// A diff approval's state for a PR at `base`, and why when stale.
+fn state_of(review: &DiffReviewed<'_>, base: PrBase<'_>) -> (DiffApprovalState, Option<String>) {
     match review.status {
         ApprovalStatus::Requested => (DiffApprovalState::Pending, None),
         ApprovalStatus::ApprovedOnce
         | ApprovalStatus::ApprovedForRun
         | ApprovalStatus::ApprovedForPolicyScope => {
             let reviewed = review.packet.base_sha.as_deref();
-            if reviewed == pr_base_sha {
+            if base.contains(reviewed) {
                 (DiffApprovalState::Current, None)
             } else {
                 let reason = format!(
                     "base commit changed {} → {}",
                     short(reviewed),
-                    short(pr_base_sha)
+                    short(base.sha)
                 );
                 (DiffApprovalState::Stale, Some(reason))
             }

@@ -36,6 +36,14 @@ fn reviewed<'a>(id: &'a str, status: ApprovalStatus, p: &'a DiffPacket) -> DiffR
     }
 }
 
+/// A PR request at `sha` carrying no ancestors.
+fn at(sha: Option<&str>) -> PrBase<'_> {
+    PrBase {
+        sha,
+        ancestors: &[],
+    }
+}
+
 fn states(gate: &PrGate) -> Vec<(String, DiffApprovalState)> {
     gate.diff_approvals
         .iter()
@@ -48,7 +56,7 @@ fn drill_2_a_ci_change_gates_the_pr_until_its_review_is_current() {
     let p = packet(&[WF], CI, "abc123", "f1");
     let pending = pr_gate(
         &[reviewed("ap-1", ApprovalStatus::Requested, &p)],
-        Some("abc123"),
+        at(Some("abc123")),
     );
     assert_eq!(
         pending.blocked.as_deref(),
@@ -57,7 +65,7 @@ fn drill_2_a_ci_change_gates_the_pr_until_its_review_is_current() {
     );
     let approved = pr_gate(
         &[reviewed("ap-1", ApprovalStatus::ApprovedOnce, &p)],
-        Some("abc123"),
+        at(Some("abc123")),
     );
     assert_eq!(
         approved.blocked, None,
@@ -70,7 +78,7 @@ fn drill_2_a_ci_change_gates_the_pr_until_its_review_is_current() {
     );
     let moved = pr_gate(
         &[reviewed("ap-1", ApprovalStatus::ApprovedOnce, &p)],
-        Some("def456"),
+        at(Some("def456")),
     );
     assert_eq!(
         states(&moved),
@@ -92,7 +100,7 @@ fn drill_2_a_ci_change_gates_the_pr_until_its_review_is_current() {
     );
     let denied = pr_gate(
         &[reviewed("ap-1", ApprovalStatus::Denied, &p)],
-        Some("abc123"),
+        at(Some("abc123")),
     );
     assert!(
         denied
@@ -112,7 +120,7 @@ fn only_ci_security_and_dependency_reviews_gate_a_pr() {
             reviewed("ap-1", ApprovalStatus::Requested, &wide),
             reviewed("ap-2", ApprovalStatus::Requested, &tests),
         ],
-        Some("abc"),
+        at(Some("abc")),
     );
     assert_eq!(
         gate,
@@ -130,7 +138,7 @@ fn only_ci_security_and_dependency_reviews_gate_a_pr() {
         let p = packet(&["x"], &[flag], "abc", "f");
         let gate = pr_gate(
             &[reviewed("ap-3", ApprovalStatus::Requested, &p)],
-            Some("abc"),
+            at(Some("abc")),
         );
         assert!(gate.blocked.is_some(), "{flag:?} gates the PR");
     }
@@ -145,7 +153,7 @@ fn a_later_different_diff_of_the_same_file_stands_in_for_the_earlier_one() {
             reviewed("ap-1", ApprovalStatus::ApprovedOnce, &first),
             reviewed("ap-2", ApprovalStatus::Requested, &second),
         ],
-        Some("abc"),
+        at(Some("abc")),
     );
     assert_eq!(
         states(&gate),
@@ -161,7 +169,7 @@ fn a_later_different_diff_of_the_same_file_stands_in_for_the_earlier_one() {
             reviewed("ap-1", ApprovalStatus::ApprovedOnce, &first),
             reviewed("ap-2", ApprovalStatus::ApprovedOnce, &second),
         ],
-        Some("abc"),
+        at(Some("abc")),
     );
     assert_eq!(
         both.blocked, None,
@@ -179,7 +187,7 @@ fn a_later_different_diff_of_the_same_file_stands_in_for_the_earlier_one() {
             reviewed("ap-1", ApprovalStatus::Requested, &partly),
             reviewed("ap-2", ApprovalStatus::ApprovedOnce, &other),
         ],
-        Some("abc"),
+        at(Some("abc")),
     );
     assert!(
         gate.blocked.as_deref().is_some_and(|b| b.contains("ap-1")),
@@ -190,7 +198,7 @@ fn a_later_different_diff_of_the_same_file_stands_in_for_the_earlier_one() {
             reviewed("ap-2", ApprovalStatus::Requested, &first),
             reviewed("ap-2", ApprovalStatus::ApprovedOnce, &second),
         ],
-        Some("abc"),
+        at(Some("abc")),
     );
     assert_eq!(
         at_once.diff_approvals.len(),
@@ -203,11 +211,53 @@ fn a_later_different_diff_of_the_same_file_stands_in_for_the_earlier_one() {
             reviewed("ap-1", ApprovalStatus::ApprovedOnce, &first),
             reviewed("ap-2", ApprovalStatus::Requested, &first.clone()),
         ],
-        Some("abc"),
+        at(Some("abc")),
     );
     assert_eq!(
         same.diff_approvals.len(),
         2,
         "the same diff again replaces nothing"
+    );
+}
+
+#[test]
+fn a_review_the_agent_committed_since_is_still_current_for_the_pr() {
+    let p = packet(&[WF], CI, "abc123", "f1");
+    let review = [reviewed("ap-1", ApprovalStatus::ApprovedOnce, &p)];
+    let history = [
+        "def456".to_owned(),
+        "abc123".to_owned(),
+        "0ld000".to_owned(),
+    ];
+    let committed = pr_gate(
+        &review,
+        PrBase {
+            sha: Some("def456"),
+            ancestors: &history,
+        },
+    );
+    assert_eq!(
+        (committed.blocked.as_deref(), states(&committed)),
+        (None, vec![("ap-1".to_owned(), DiffApprovalState::Current)]),
+        "edit at abc123, commit → HEAD def456, then the PR: the reviewed change is in what is \
+         published, so the review counts (drill 2's usual path)"
+    );
+    let rebased = ["fff999".to_owned(), "eee888".to_owned()];
+    let elsewhere = pr_gate(
+        &review,
+        PrBase {
+            sha: Some("fff999"),
+            ancestors: &rebased,
+        },
+    );
+    assert_eq!(
+        states(&elsewhere),
+        vec![("ap-1".to_owned(), DiffApprovalState::Stale)],
+        "a HEAD that does not descend from the reviewed commit (rebased, reset) makes it stale"
+    );
+    let none = pr_gate(&review, at(None));
+    assert!(
+        none.blocked.is_some(),
+        "a PR request that knows no commit does not inherit a review made at one"
     );
 }

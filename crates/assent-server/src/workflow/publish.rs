@@ -3,8 +3,8 @@
 //! asked with those approvals listed; approving it checks again in the transaction that
 //! settles it. The rule is core's (`assent_core::workflow::pr_gate`); this reads the rows.
 
-use assent_core::workflow::{pr_gate, DiffReviewed, PrGate};
-use assent_core::{Decision, EvidenceDetail, RiskLevel};
+use assent_core::workflow::{pr_gate, DiffReviewed, PrBase, PrGate};
+use assent_core::{ActionRequest, Decision, EvidenceDetail, RiskLevel};
 use assent_protocol::Approval;
 
 use super::decide::DecideError;
@@ -17,8 +17,7 @@ pub const RULE: &str = "block.pr_unreviewed";
 /// The PR submission `s` as its run's diff approvals let it be recorded: blocked with the
 /// reason, or asked with them listed in its packet.
 pub async fn gated(tx: &mut dyn Tx, s: &Submission) -> Result<Submission, StoreError> {
-    let base_sha = s.request.context.base_sha.as_deref();
-    let gate = gate_of(tx, &s.request.run_id, base_sha).await?;
+    let gate = gate_of(tx, &s.request.run_id, base_of(&s.request)).await?;
     let mut out = s.clone();
     if let EvidenceDetail::Pr(packet) = &mut out.eval.evidence.detail {
         packet.diff_approvals = gate.diff_approvals;
@@ -43,8 +42,8 @@ pub async fn settle_checked(
     settlement: &Settlement,
 ) -> Result<Settled, DecideError> {
     let mut tx = store.begin().await?;
-    let base_sha = record.first_request.context.base_sha.as_deref();
-    let gate = gate_of(tx.as_mut(), &record.approval.run_id, base_sha).await?;
+    let base = base_of(&record.first_request);
+    let gate = gate_of(tx.as_mut(), &record.approval.run_id, base).await?;
     if let Some(reason) = gate.blocked {
         return Err(DecideError::Conflict(reason));
     }
@@ -53,14 +52,18 @@ pub async fn settle_checked(
     Ok(settled)
 }
 
-async fn gate_of(
-    tx: &mut dyn Tx,
-    run_id: &str,
-    base_sha: Option<&str>,
-) -> Result<PrGate, StoreError> {
+/// Where the PR `request` stands: its HEAD and the commits HEAD descends from.
+fn base_of(request: &ActionRequest) -> PrBase<'_> {
+    PrBase {
+        sha: request.context.base_sha.as_deref(),
+        ancestors: &request.context.head_ancestors,
+    }
+}
+
+async fn gate_of(tx: &mut dyn Tx, run_id: &str, base: PrBase<'_>) -> Result<PrGate, StoreError> {
     let approvals = tx.run_diff_approvals(run_id).await?;
     let reviews: Vec<DiffReviewed<'_>> = approvals.iter().filter_map(reviewed).collect();
-    Ok(pr_gate(&reviews, base_sha))
+    Ok(pr_gate(&reviews, base))
 }
 
 fn reviewed(approval: &Approval) -> Option<DiffReviewed<'_>> {

@@ -322,6 +322,18 @@ async fn a_block_the_policy_marks_can_be_excepted_and_is_covered_afterwards() {
         after["status"], "allowed",
         "the vendor installer runs in the repo now: {after}"
     );
+    let (status, screened) = svc
+        .post(
+            "/v1/actions/screen",
+            &svc.requester,
+            &request("r-2", VENDOR, SHOP, None),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "screened: {screened}");
+    assert_eq!(
+        screened["status"], "allowed",
+        "a hook that can only deny (Codex PreToolUse) lets the excepted block run: {screened}"
+    );
     svc.clock.advance(chrono::Duration::days(8));
     let expired = svc.submit(&request("r-3", VENDOR, SHOP, None)).await;
     assert_eq!(

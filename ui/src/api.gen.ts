@@ -571,6 +571,7 @@ export interface components {
              */
             diff_notes?: string[];
             edit?: null | components["schemas"]["EditText"];
+            exception?: null | components["schemas"]["ExceptionAsk"];
             /**
              * @description For a publishing request (`gh pr create`, `git push`): the commits HEAD descends from,
              *     newest first (at most [`MAX_HEAD_ANCESTORS`]). A diff approval asked at one of them
@@ -1124,7 +1125,44 @@ export interface components {
         }) | (components["schemas"]["FleetPacket"] & {
             /** @enum {string} */
             type: "fleet";
+        }) | (components["schemas"]["ExceptionPacket"] & {
+            /** @enum {string} */
+            type: "exception";
         });
+        /** @description `context.exception` of a request: it asks for an exception to `rule`. */
+        ExceptionAsk: {
+            /**
+             * Format: int64
+             * @description How long the exception lasts, in seconds; the policy's `max_exception_lifetime` when
+             *     absent. Longer than that is refused.
+             */
+            lifetime_seconds?: number | null;
+            /** @description The rule to go past, as the policy names it (`ask.network`, `block.pipe_to_shell`). */
+            rule: string;
+        };
+        /**
+         * @description What an exception approval shows: the rule, the finding, for how long and where, why the
+         *     agent asks, and the command.
+         */
+        ExceptionPacket: {
+            /** @description The command the exception covers (`command` is the evidence's argv). */
+            covered_command: string;
+            /** @description What the rule found about the command ("reaches pkg.example.com, outside the allowlist"). */
+            finding: string;
+            /**
+             * Format: int64
+             * @description How long the exception lasts (seconds).
+             */
+            lifetime_seconds: number;
+            /** @description Why the agent (or the person asking) wants it. */
+            reason?: string;
+            /** @description The repository it holds in: every run there. */
+            repo: string;
+            /** @description The rule the exception goes past (`ask.network`). */
+            rule: string;
+            /** @description Every rule the command triggers that the exception sets aside (the named one first). */
+            rules: string[];
+        };
         /** @description `POST /v1/actions/executed`: the agent reports that it ran an action it submitted. */
         ExecutedRequest: {
             action?: null | components["schemas"]["ActionRequest"];
@@ -1206,6 +1244,11 @@ export interface components {
             /** @description `run`: equivalent actions of this run. */
             batch_key?: string | null;
             diff_fingerprint?: string | null;
+            /**
+             * @description `exception`: the rules it sets aside; it covers an action only when every rule the
+             *     action triggers is one of them.
+             */
+            exception_rules?: string[];
             /** @description `path_pattern`: globs on canonical paths. */
             path_patterns?: string[];
             profile?: string | null;
@@ -1535,7 +1578,7 @@ export interface components {
          * @description What an approval grants (the seed's `scopeKind`).
          * @enum {string}
          */
-        ScopeKind: "once" | "command_profile" | "path_pattern" | "run" | "task_type" | "repo" | "org";
+        ScopeKind: "once" | "command_profile" | "path_pattern" | "run" | "task_type" | "repo" | "org" | "exception";
         /** @description One batch of repositories, approved together. */
         Stage: {
             /** @description Its `fleet` approval. */

@@ -16,6 +16,7 @@ export const SCOPE_LABELS: Record<Scope, string> = {
   task_type: 'Task type',
   repo: 'Repository',
   org: 'Organisation',
+  exception: 'Exception (past a policy rule, in this repository)',
 };
 
 /** Batches newest first (ties: by id, for a stable order). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DIFF_PREVIEW_LINES, capabilityReach, capabilityTtl, diffLines, fileCounts, flagLabel, fleetProgress, fleetStage, grantEnd, prTarget,
+  DIFF_PREVIEW_LINES, capabilityReach, capabilityTtl, diffLines, exceptionReach, isException, fileCounts, flagLabel, fleetProgress, fleetStage, grantEnd, prTarget,
   shownLines, stateLabel,
 } from './packets';
 import type { DiffFlag, Grant, GrantStatus } from './types';
@@ -103,5 +103,26 @@ describe('credential, pre-run and fleet packets', () => {
   it('shows progress against the stop policy', () => {
     expect(fleetProgress({ ...fleet, passed: 3, failed: 1 }), 'outcomes so far and the threshold').toBe('3 passed, 1 failed of 4; stops at 2 failed');
     expect(fleetProgress(fleet), 'no outcomes yet reads as zero').toBe('0 passed, 0 failed of 4; stops at 2 failed');
+  });
+});
+
+describe('exception packet', () => {
+  const packet = {
+    rule: 'ask.network', finding: 'network access beyond the baseline: https://pkg.example.com', rules: ['ask.network'],
+    lifetime_seconds: 30 * 24 * 3600, repo: '/home/dev/shop', reason: 'only published there', covered_command: 'curl …',
+  };
+
+  it('says where and how long an exception holds', () => {
+    expect(exceptionReach(packet), 'every run of the repository, for its lifetime').toBe('every run in /home/dev/shop for 30 d');
+  });
+
+  it('tells exception grants from the others', () => {
+    const grant = {
+      grant_id: 'g', approval_id: 'a', run_id: 'r', scope_kind: 'exception', action_kinds: ['shell'],
+      constraints: { repo: '/home/dev/shop', exception_rules: ['ask.network'] }, created_at: '', expires_at: '', max_uses: null,
+      used_count: 0, created_by: 'sam', revocable: true, revoked_at: null, policy_version: 'p', summary: 's',
+    } as unknown as Grant;
+    expect(isException(grant), 'the exception scope marks it').toBe(true);
+    expect(isException({ ...grant, scope_kind: 'run' }), 'a run grant is not one').toBe(false);
   });
 });

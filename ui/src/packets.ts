@@ -1,7 +1,7 @@
 // What the window shows of a diff or PR approval's packet: flags and states in words, the diff
 // split into styled lines (rendered as text, never markup), collapsed when long.
 import { durationLabel, visible } from './logic';
-import type { CredentialPacket, DiffApprovalState, DiffFile, DiffFlag, FleetPacket, Grant, PrPacket } from './types';
+import type { CredentialPacket, DiffApprovalState, DiffFile, DiffFlag, ExceptionPacket, FleetPacket, Grant, PrPacket } from './types';
 
 /** Lines of a diff shown before "Show all". */
 export const DIFF_PREVIEW_LINES = 40;
@@ -97,6 +97,16 @@ export function capabilityReach(packet: CredentialPacket): string {
 /** How long a capability's grant lasts: "at most 1 h". */
 export function capabilityTtl(packet: CredentialPacket): string {
   return `at most ${durationLabel(packet.ttl_seconds)}`;
+}
+
+/** How far an exception reaches: "every run in /home/dev/shop for 30 d". */
+export function exceptionReach(packet: ExceptionPacket): string {
+  return `every run in ${packet.repo} for ${durationLabel(packet.lifetime_seconds)}`;
+}
+
+/** Whether a grant is an exception (it goes past a policy rule, for a repository). */
+export function isException(grant: Grant): boolean {
+  return grant.scope_kind === 'exception';
 }
 
 /** Which approval of a campaign this is: "Definition" or "Stage 2: 3 repos". */

@@ -17,6 +17,7 @@ export type PrPacket = Schemas['PrPacket'];
 export type CredentialPacket = Schemas['CredentialPacket'];
 export type PreRunPacket = Schemas['PreRunPacket'];
 export type FleetPacket = Schemas['FleetPacket'];
+export type ExceptionPacket = Schemas['ExceptionPacket'];
 export type DiffApprovalRef = Schemas['DiffApprovalRef'];
 export type DiffApprovalState = Schemas['DiffApprovalState'];
 export type Member = Schemas['ApprovalMember'];

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod campaign;
 mod capability_exec;
 mod doctor;
+mod exception;
 mod gate;
 mod install;
 mod people;

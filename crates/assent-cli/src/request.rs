@@ -72,6 +72,19 @@ pub struct RequestArgs {
     /// service releases its secret into the command's environment only, output masked).
     #[arg(long)]
     pub capability: Option<String>,
+    /// `request` only: ask a security reviewer for an exception to this policy rule
+    /// (`ask.network`, a block the policy marks exceptionable): the command may go past it in
+    /// the repository, in every run, for `--for`. Needs `--reason`.
+    #[arg(long, value_name = "RULE")]
+    pub exception: Option<String>,
+    /// How long the exception lasts: `30d`, `12h`, `90m` [default: the policy's
+    /// max_exception_lifetime; longer is refused].
+    #[arg(long = "for", value_name = "DURATION", value_parser = crate::exception::parse_lifetime)]
+    pub lifetime: Option<i64>,
+    /// The repository the exception holds in (a path, or a name the policy knows) [default:
+    /// the repository around the working directory].
+    #[arg(long, value_name = "REPO")]
+    pub repo: Option<String>,
     /// The command (or paths, URLs, tool name for other kinds).
     #[arg(last = true, required = true, num_args = 1..)]
     pub command: Vec<String>,
@@ -98,11 +111,22 @@ pub fn run_request(args: &RequestArgs) -> ExitCode {
         eprintln!("--capability runs a command: use `assent exec --capability NAME -- CMD`");
         return ExitCode::from(EXIT_USAGE);
     }
+    if let Err(why) = crate::exception::check_args(args) {
+        eprintln!("assent: {why}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let request = match request_here(args) {
         Ok(request) => request,
         Err(code) => return code,
     };
-    let decided = submit(args, &request);
+    let decided = if args.exception.is_some() {
+        match crate::exception::submit(args, &request) {
+            Ok(decided) => decided,
+            Err(code) => return code,
+        }
+    } else {
+        submit(args, &request)
+    };
     report(args, &decided, true);
     ExitCode::from(exit_code(&decided.outcome))
 }
@@ -116,6 +140,10 @@ pub fn run_exec(args: &RequestArgs) -> ExitCode {
         eprintln!(
             "assent exec runs commands: use --kind shell (or `assent request` for other kinds)"
         );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if args.exception.is_some() || args.lifetime.is_some() || args.repo.is_some() {
+        eprintln!("an exception is asked for with `assent request --exception RULE … -- CMD`");
         return ExitCode::from(EXIT_USAGE);
     }
     let request = match request_here(args) {
@@ -169,6 +197,7 @@ pub fn exit_code(outcome: &Outcome) -> u8 {
 fn request_here(args: &RequestArgs) -> Result<ActionRequest, ExitCode> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| Path::new("/").to_path_buf());
     let mut request = action_request(args, &cwd);
+    crate::exception::attach(args, &mut request, &cwd);
     if let Some(file) = &args.diff {
         let diff = read_diff(file).map_err(|why| {
             eprintln!("assent: --diff {}: {why}", file.display());

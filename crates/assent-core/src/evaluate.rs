@@ -143,6 +143,14 @@ pub struct Evaluation {
     #[serde(default)]
     pub approval_type: crate::types::ApprovalType,
     pub evidence: ApprovalEvidence,
+    /// Every ask, escalate and block rule the action triggers, strongest first: an exception
+    /// grant covers it only when it sets all of them aside.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// Whether an exception could set aside every rule it triggers (a blocked action is only
+    /// ever covered by an exception grant, and only then).
+    #[serde(default)]
+    pub exceptionable: bool,
 }
 
 /// A request that cannot be evaluated at all.
@@ -154,6 +162,8 @@ pub enum EvaluateError {
     RelativeHome(String),
     #[error(transparent)]
     UnknownCapability(#[from] crate::capability::UnknownCapability),
+    #[error(transparent)]
+    Exception(#[from] crate::exception_eval::ExceptionError),
 }
 
 /// Evaluates `request` under `policy`.
@@ -195,6 +205,13 @@ pub fn evaluate(
     )?);
     let review = Review::of(request, &canonical, script.as_ref(), &ctx);
     verdicts.extend(review.verdict());
+    let exception = crate::exception_eval::check(policy, request, &verdicts)?;
+    let rules = crate::exception_eval::fired(&verdicts);
+    let exceptionable = crate::exception_eval::exceptionable(
+        policy,
+        &rules,
+        &crate::exception_eval::command_line(request),
+    );
     let mut decided = decide(&verdicts, request.action.kind);
     review.shape(&mut decided.decision);
     if crate::matching::action_path_patterns(request, &canonical).is_none() {
@@ -233,8 +250,13 @@ pub fn evaluate(
         policy_version: policy.version().to_owned(),
         approval_type,
         evidence,
+        rules,
+        exceptionable,
     };
     crate::capability_eval::shape(policy, request, &mut evaluation);
+    if let Some(outcome) = exception {
+        crate::exception_eval::shape(request, outcome, &mut evaluation);
+    }
     evaluation.approval_type = evaluation.evidence.approval_type();
     evaluation.evidence = crate::evidence_mask::masked(evaluation.evidence);
     Ok(evaluation)

@@ -78,6 +78,8 @@ pub enum EvidenceDetail {
     PreRun(PreRunPacket),
     /// A fleet campaign's definition or one of its stages.
     Fleet(FleetPacket),
+    /// Going past a policy finding for longer or wider than a grant may.
+    Exception(crate::exception::ExceptionPacket),
 }
 
 impl EvidenceDetail {
@@ -89,6 +91,7 @@ impl EvidenceDetail {
             EvidenceDetail::Credential(_) => ApprovalType::Credential,
             EvidenceDetail::PreRun(_) => ApprovalType::PreRun,
             EvidenceDetail::Fleet(_) => ApprovalType::Fleet,
+            EvidenceDetail::Exception(_) => ApprovalType::Exception,
         }
     }
 }

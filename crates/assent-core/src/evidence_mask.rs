@@ -64,6 +64,17 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
                 list.iter_mut().for_each(mask);
             }
         }
+        // The agent's reason, the command and the finding (which quotes the command).
+        EvidenceDetail::Exception(packet) => {
+            for text in [
+                &mut packet.finding,
+                &mut packet.repo,
+                &mut packet.reason,
+                &mut packet.covered_command,
+            ] {
+                mask(text);
+            }
+        }
         EvidenceDetail::Diff(packet) => {
             mask(&mut packet.diff);
             packet.notes.iter_mut().for_each(mask);

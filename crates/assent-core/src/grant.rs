@@ -38,6 +38,10 @@ pub struct GrantConstraints {
     pub diff_fingerprint: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_type: Option<String>,
+    /// `exception`: the rules it sets aside; it covers an action only when every rule the
+    /// action triggers is one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exception_rules: Vec<String>,
 }
 
 /// A grant (the seed's `ApprovalGrant`, plus its use count, revocation and policy version).

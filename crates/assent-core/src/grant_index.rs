@@ -128,6 +128,7 @@ fn scope_rank(scope: ScopeKind) -> u8 {
         ScopeKind::PathPattern => 3,
         ScopeKind::TaskType => 4,
         ScopeKind::Repo => 5,
-        ScopeKind::Org => 6,
+        ScopeKind::Exception => 6,
+        ScopeKind::Org => 7,
     }
 }

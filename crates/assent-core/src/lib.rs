@@ -33,6 +33,8 @@ pub mod evidence;
 mod evidence_build;
 mod evidence_mask;
 mod evidence_run;
+pub mod exception;
+mod exception_eval;
 pub mod grant;
 pub mod grant_index;
 pub mod hook;
@@ -82,6 +84,8 @@ pub use evidence::{
     ApprovalEvidence, CredentialPacket, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag,
     DiffPacket, EvidenceDetail, FileChange, FleetPacket, PrPacket, PreRunPacket,
 };
+pub use exception::{ExceptionAsk, ExceptionPacket};
+pub use exception_eval::{bound_lifetime as exception_lifetime, ExceptionError};
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};

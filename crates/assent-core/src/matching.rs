@@ -51,7 +51,8 @@ pub(crate) fn covers_as(
     moving: Moving<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), NotCovered> {
-    if eval.decision.decision == Decision::Block {
+    let exception = grant.scope_kind == ScopeKind::Exception;
+    if eval.decision.decision == Decision::Block && !(exception && eval.exceptionable) {
         return Err(NotCovered::Blocked);
     }
     match grant.status(now) {
@@ -93,6 +94,16 @@ pub(crate) fn covers_as(
     )?;
     required(ScopeKind::TaskType, c.task_type.is_some(), "this task type")?;
     required(ScopeKind::Repo, c.repo.is_some(), "this repository")?;
+    required(
+        ScopeKind::Exception,
+        c.repo.is_some() && !c.exception_rules.is_empty(),
+        "this exception",
+    )?;
+    if exception && !eval.rules.iter().all(|r| c.exception_rules.contains(r)) {
+        return Err(NotCovered::Mismatch(
+            "rules this exception does not set aside",
+        ));
+    }
     if grant.scope_kind == ScopeKind::Org {
         return Err(NotCovered::Mismatch(
             "anything: org grants are not honoured",

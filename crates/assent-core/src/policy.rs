@@ -68,6 +68,10 @@ pub struct Policy {
         skip_serializing_if = "crate::pre_run::FleetPolicy::is_default"
     )]
     pub fleet: crate::pre_run::FleetPolicy,
+    /// The longest an exception lasts, in seconds (30 days unless the policy says otherwise).
+    pub max_exception_lifetime: i64,
+    /// `[exceptions]`: which rules an exception may go past (see [`crate::exception`]).
+    pub exceptions: crate::exception::ExceptionPolicy,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]
@@ -306,6 +310,7 @@ impl Policy {
             ScopeKind::TaskType => l.task_type,
             ScopeKind::Repo => l.repo,
             ScopeKind::Org => l.org,
+            ScopeKind::Exception => self.max_exception_lifetime,
         })
     }
 

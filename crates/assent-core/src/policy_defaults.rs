@@ -142,6 +142,11 @@ pub(crate) fn default_policy() -> Policy {
         max_grant_lifetime: Lifetimes::default(),
         diff: default_diff(),
         capabilities: std::collections::BTreeMap::new(),
+        max_exception_lifetime: crate::exception::DEFAULT_MAX_EXCEPTION_LIFETIME,
+        exceptions: crate::exception::ExceptionPolicy {
+            not_exceptionable: crate::exception::default_not_exceptionable(),
+            exceptionable_blocks: Vec::new(),
+        },
         compiled: Default::default(),
         version: String::new(),
     }

@@ -52,6 +52,11 @@ pub struct PolicyFile {
     /// `[pre_run]` and `[fleet]` (see `crate::pre_run`).
     pub pre_run: Option<crate::pre_run::PreRunPolicy>,
     pub fleet: Option<crate::pre_run::FleetPolicy>,
+    /// The longest an exception lasts, in seconds.
+    pub max_exception_lifetime: Option<i64>,
+    /// `[exceptions]`: `not_exceptionable` and `exceptionable_blocks` extend the defaults.
+    #[serde(default)]
+    pub exceptions: crate::exception::ExceptionPolicy,
 }
 
 /// `[diff]` as a user writes it.
@@ -178,6 +183,24 @@ impl PolicyFile {
             }
         }
         p.capabilities = crate::capability::checked(self.capabilities, text)?;
+        p.max_exception_lifetime = self
+            .max_exception_lifetime
+            .unwrap_or(p.max_exception_lifetime);
+        extend(
+            &mut p.exceptions.not_exceptionable,
+            self.exceptions.not_exceptionable,
+        );
+        for block in self.exceptions.exceptionable_blocks {
+            if !p.exceptions.exceptionable_blocks.contains(&block) {
+                p.exceptions.exceptionable_blocks.push(block);
+            }
+        }
+        crate::exception::check_section(
+            &p.exceptions,
+            p.max_exception_lifetime,
+            MAX_LIFETIME_SECONDS,
+        )
+        .map_err(|(key, message)| at(key, message))?;
         p.finish(text)
     }
 }

@@ -47,6 +47,8 @@ pub fn quick_decisions(
                     let s = max.min(QUICK_SECONDS);
                     (format!("Allow these paths for {}", span(s)), s)
                 }
+                // The whole exception asked for (the caller bounds it by the request).
+                (ScopeKind::Exception, _) => ("Allow the exception".to_owned(), max),
                 (other, _) => {
                     let s = max.min(QUICK_SECONDS);
                     (format!("Allow ({}) for {}", scope_label(other), span(s)), s)
@@ -81,6 +83,7 @@ fn scope_label(scope: ScopeKind) -> &'static str {
         ScopeKind::TaskType => "task type",
         ScopeKind::Repo => "repository",
         ScopeKind::Org => "everywhere",
+        ScopeKind::Exception => "exception",
     }
 }
 

@@ -86,6 +86,11 @@ pub struct ActionContext {
     /// What a file edit writes, when the caller sends it (the Claude Code gate does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<EditText>,
+    /// An exception to ask for (`assent request --exception RULE`): a security reviewer may
+    /// let this action past the rule in this repository, for up to the policy's
+    /// `max_exception_lifetime` (see [`crate::exception`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exception: Option<crate::exception::ExceptionAsk>,
 }
 
 /// Longest unified diff a request may carry (bytes); gates cut longer ones and say so.

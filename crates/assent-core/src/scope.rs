@@ -102,6 +102,25 @@ impl GrantConstraints {
                 Ok(base)
             }
             ScopeKind::Org => Err(ScopeError::Org),
+            ScopeKind::Exception => {
+                let crate::evidence::EvidenceDetail::Exception(packet) = &eval.evidence.detail
+                else {
+                    return Err(ScopeError::NotOffered(scope));
+                };
+                ctx.repo.as_ref().ok_or(ScopeError::NoRepo(scope))?;
+                // Every run in the repository, for weeks: not bound to a run or a commit.
+                let (action_hash, profile) = match &eval.decision.profile {
+                    Some(profile) => (None, Some(profile.clone())),
+                    None => (Some(eval.action_hash.clone()), None),
+                };
+                need_offered(GrantConstraints {
+                    repo: ctx.repo.clone(),
+                    action_hash,
+                    profile,
+                    exception_rules: packet.rules.clone(),
+                    ..GrantConstraints::default()
+                })
+            }
         }
     }
 }

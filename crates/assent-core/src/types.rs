@@ -181,6 +181,9 @@ pub enum ScopeKind {
     TaskType,
     Repo,
     Org,
+    /// An exception: past a policy finding, for one repository, up to the policy's
+    /// `max_exception_lifetime` (a security reviewer approves it).
+    Exception,
 }
 
 /// What happens to an approval nobody answered (the seed's `fallbackOnTimeout`).

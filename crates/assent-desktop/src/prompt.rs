@@ -256,6 +256,7 @@ fn subject(approval: &Approval) -> String {
         EvidenceDetail::Diff(_) => return "diff".to_owned(),
         EvidenceDetail::Pr(_) => return "PR".to_owned(),
         EvidenceDetail::Credential(packet) => return packet.subject(),
+        EvidenceDetail::Exception(packet) => return format!("exception to {}", packet.rule),
         _ => {}
     }
     if let Some(profile) = &approval.profile {

@@ -24,6 +24,18 @@ pub fn packet_lines(evidence: &ApprovalEvidence) -> Option<Vec<String>> {
         | EvidenceDetail::Fleet(_) => return None,
         EvidenceDetail::Diff(packet) => lines.extend(diff_lines(packet)),
         EvidenceDetail::Pr(packet) => lines.extend(pr_lines(packet)),
+        // The summary names the rule, the finding, the lifetime and the repo: then the command
+        // and the agent's reason.
+        EvidenceDetail::Exception(packet) => {
+            lines.push(format!(
+                "$ {}",
+                untrusted(&packet.covered_command, MAX_LINE_CHARS)
+            ));
+            lines.push(untrusted(
+                &format!("why: {}", packet.reason),
+                MAX_LINE_CHARS,
+            ));
+        }
     }
     Some(lines)
 }

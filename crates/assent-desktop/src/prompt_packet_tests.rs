@@ -47,6 +47,48 @@ fn diff_approval() -> Approval {
 }
 
 #[test]
+fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
+    let mut prompt = approval("e1");
+    prompt.approval_type = ApprovalType::Exception;
+    prompt.profile = None;
+    prompt.offered_scopes = vec![ScopeKind::Exception];
+    prompt.risk = RiskLevel::High;
+    prompt.reasons = vec!["network access beyond the baseline".to_owned()];
+    prompt.evidence = ApprovalEvidence {
+        summary: "Exception · shop: network access beyond the baseline for 30 d (ask.network)"
+            .to_owned(),
+        cwd: "/home/dev/shop".to_owned(),
+        command_line: Some("curl -fsSL https://pkg.example.com/t.tgz".to_owned()),
+        detail: EvidenceDetail::Exception(assent_core::ExceptionPacket {
+            rule: "ask.network".to_owned(),
+            finding: "network access beyond the baseline".to_owned(),
+            rules: vec!["ask.network".to_owned()],
+            lifetime_seconds: 30 * 24 * 3600,
+            repo: "/home/dev/shop".to_owned(),
+            reason: "only published there".to_owned(),
+            covered_command: "curl -fsSL https://pkg.example.com/t.tgz".to_owned(),
+        }),
+        ..ApprovalEvidence::default()
+    };
+    let notice = notice(&prompt, Some(&owner())).expect("a pending exception prompts");
+    assert!(
+        notice
+            .summary
+            .starts_with("Review exception to ask.network · "),
+        "the question names the rule and offers no one-click allow: {}",
+        notice.summary
+    );
+    assert_eq!(
+        notice.body,
+        "High risk · network access beyond the baseline\n\
+         Exception · shop: network access beyond the baseline for 30 d (ask.network)\n\
+         $ curl -fsSL https://pkg.example.com/t.tgz\n\
+         why: only published there",
+        "the summary line, then the command and the agent's reason"
+    );
+}
+
+#[test]
 fn a_diff_notification_names_the_files_and_flags_in_words() {
     let notice = notice(&diff_approval(), Some(&owner())).expect("a pending diff prompts");
     assert_eq!(

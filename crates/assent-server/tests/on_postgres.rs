@@ -14,6 +14,8 @@ mod decide;
 mod diff_pr;
 #[path = "events.rs"]
 mod events;
+#[path = "exceptions.rs"]
+mod exceptions;
 #[path = "executed.rs"]
 mod executed;
 #[path = "fallback.rs"]

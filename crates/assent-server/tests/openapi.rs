@@ -163,6 +163,7 @@ async fn the_document_shows_enums_and_typed_evidence() {
             ("credential".to_owned(), Some("CredentialPacket".to_owned())),
             ("pre_run".to_owned(), Some("PreRunPacket".to_owned())),
             ("fleet".to_owned(), Some("FleetPacket".to_owned())),
+            ("exception".to_owned(), Some("ExceptionPacket".to_owned())),
         ],
         "each evidence type is discriminated by `type` and carries its packet"
     );

@@ -1,7 +1,7 @@
 import { allReasons, visible, waitingSince } from '../logic';
 import type { Approval } from '../types';
 import { DiffView, PrView } from './Packet';
-import { CredentialView, FleetView, PreRunView } from './RunPackets';
+import { CredentialView, ExceptionView, FleetView, PreRunView } from './RunPackets';
 
 function Row({ label, value, test }: { label: string; value: string | undefined | null; test?: string }) {
   if (value === undefined || value === null || value === '') return null;
@@ -24,6 +24,7 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
       {e.type === 'credential' && <CredentialView packet={e} />}
       {e.type === 'pre_run' && <PreRunView packet={e} />}
       {e.type === 'fleet' && <FleetView packet={e} />}
+      {e.type === 'exception' && <ExceptionView packet={e} />}
       <dl>
         <Row label="Action" value={`${approval.action_kind}: ${e.summary}`} test="ev-action" />
         {command !== undefined && (

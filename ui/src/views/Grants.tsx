@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { constraintLines, countdown, pastStatus, splitGrants, usesLabel, visible } from '../logic';
-import { grantEnd } from '../packets';
+import { grantEnd, isException } from '../packets';
 import type { CommandError, Grant } from '../types';
 
 const REVOKE_REASONS = ['No longer needed', 'Too broad', 'Run finished', 'Suspicious use'];
@@ -54,6 +54,7 @@ export function Grants({ grants }: { grants: Grant[] }) {
                   by {visible(g.created_by)}
                   {g.created_by_role ? ` (${g.created_by_role})` : ''}
                 </div>
+                {isException(g) && <div class="sub warn" data-testid="exception-note">exception: goes past {visible((g.constraints.exception_rules ?? []).join(', '))} in {visible(g.constraints.repo ?? '')}</div>}
                 {g.action_kinds.includes('credential') && <div class="sub" data-testid="credential-note">Revoke stops later uses; a process already running keeps the secret it got.</div>}
               </td>
               <td data-testid="scope">{g.scope_kind}</td>

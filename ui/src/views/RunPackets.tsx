@@ -1,8 +1,8 @@
 // The credential, pre-run and fleet approvals' packets. Every text is the service's (already
 // masked) and rendered as text, never markup.
 import { visible } from '../logic';
-import { capabilityReach, capabilityTtl, fleetProgress, fleetStage } from '../packets';
-import type { CredentialPacket, FleetPacket, PreRunPacket } from '../types';
+import { capabilityReach, capabilityTtl, exceptionReach, fleetProgress, fleetStage } from '../packets';
+import type { CredentialPacket, ExceptionPacket, FleetPacket, PreRunPacket } from '../types';
 
 function Item({ label, value, test }: { label: string; value: string | null | undefined; test?: string }) {
   if (value === undefined || value === null || value === '') return null;
@@ -90,6 +90,24 @@ export function FleetView({ packet }: { packet: FleetPacket }) {
         <pre class="diff">{visible(packet.sample_diff)}</pre>
         <pre>{visible(packet.expected_pr_body)}</pre>
       </details>
+    </section>
+  );
+}
+
+/** An exception: the rule it goes past, what the rule found, where and for how long, and why. */
+export function ExceptionView({ packet }: { packet: ExceptionPacket }) {
+  return (
+    <section class="packet" data-testid="ev-exception">
+      <dl>
+        <Item label="Exception to" value={packet.rules.join(', ')} test="ev-exception-rule" />
+        <Item label="The rule found" value={packet.finding} test="ev-exception-finding" />
+        <Item label="Holds for" value={exceptionReach(packet)} test="ev-exception-reach" />
+        <Item label="Why" value={packet.reason} test="ev-exception-reason" />
+        <Item label="Covers" value={packet.covered_command} test="ev-exception-command" />
+      </dl>
+      <p class="sub">
+        Longer or wider than a normal grant: a security reviewer decides. It is revocable like any grant.
+      </p>
     </section>
   );
 }

@@ -96,7 +96,7 @@ pub fn answered(submitted: &SubmitResponse) -> Option<Outcome> {
     })
 }
 
-fn wait_for_person(
+pub(crate) fn wait_for_person(
     client: &blocking::Client,
     submitted: SubmitResponse,
     total: Instant,

@@ -141,6 +141,15 @@ pub fn grant_summary(grant: &ApprovalGrant, profile: Option<&str>, summary: &str
         ScopeKind::TaskType => format!("{what} for this task type"),
         ScopeKind::Repo => format!("{what} in this repository"),
         ScopeKind::Org => format!("{what} everywhere"),
+        ScopeKind::Exception => format!(
+            "exception to {} · {what} in {}",
+            grant.constraints.exception_rules.join(", "),
+            grant
+                .constraints
+                .repo
+                .as_deref()
+                .unwrap_or("this repository")
+        ),
     }
 }
 

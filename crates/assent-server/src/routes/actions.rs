@@ -77,6 +77,7 @@ pub async fn submit(
     );
     for quick in &mut quick_decisions {
         let max = chrono::Duration::seconds(quick.expires_in_seconds);
+        let max = assent_core::exception_lifetime(&request, max);
         quick.expires_in_seconds =
             assent_core::capability_lifetime(&policy, &request, max).num_seconds();
     }

@@ -221,7 +221,7 @@ fn grant_for(
         max_lifetime: assent_core::capability_lifetime(
             ground.policy,
             request,
-            ground.policy.max_lifetime(choice.scope),
+            assent_core::exception_lifetime(request, ground.policy.max_lifetime(choice.scope)),
         ),
         created_by: &by.who.name,
         gate_waiting: ground.gate_waiting,

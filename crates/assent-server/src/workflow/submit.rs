@@ -84,6 +84,14 @@ pub async fn record(
     let s = gated.as_ref().unwrap_or(s);
     let audited = match s.eval.decision.decision {
         Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
+        // A block the policy lets an exception set aside: a live exception grant covers it
+        // (when screening too: a hook that can only deny must not deny what it covers).
+        Decision::Block if s.eval.exceptionable => {
+            if let Some(answer) = use_covering_grant(tx, s).await? {
+                return Ok(Submitted::Recorded(answer));
+            }
+            (SubmitStatus::Blocked, AuditDecision::Blocked)
+        }
         Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),
         Decision::Ask | Decision::Escalate => {
             let answer = if s.screen {

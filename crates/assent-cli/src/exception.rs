@@ -1,0 +1,122 @@
+//! `assent request --exception RULE --reason "…" [--for 30d] [--repo R] -- CMD`: asks a
+//! security reviewer to let the command past a policy rule in one repository, for up to the
+//! policy's `max_exception_lifetime`. Bad input is a usage error (exit 2) with the reason —
+//! locally (no reason, a bad duration) or from the service (an unknown rule, one the command
+//! does not trigger, a lifetime past the policy's bound); a rule the policy keeps out of
+//! exceptions is blocked at once (exit 11) with the reason, never a prompt.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use assent_client::{blocking, ClientConfig, ClientError};
+use assent_core::{ActionRequest, ExceptionAsk};
+
+use crate::gate::outcome::{answered, unreached, wait_for_person, Decided};
+use crate::request::{RequestArgs, EXIT_USAGE};
+
+/// A lifetime: `30d`, `12h`, `90m`, `45s` (or plain seconds).
+pub fn parse_lifetime(text: &str) -> Result<i64, String> {
+    let bad = || format!("{text:?} is not a duration: use e.g. 30d, 12h, 90m or 45s");
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let count: i64 = digits.parse().map_err(|_| bad())?;
+    let per = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 24 * 3600,
+        _ => return Err(bad()),
+    };
+    match count.checked_mul(per) {
+        Some(seconds) if seconds > 0 => Ok(seconds),
+        _ => Err(format!("{text:?} must be a positive duration")),
+    }
+}
+
+/// The checks that need no service: the flags that only go with `--exception`, a reason.
+pub fn check_args(args: &RequestArgs) -> Result<(), String> {
+    if args.exception.is_none() {
+        if args.lifetime.is_some() || args.repo.is_some() {
+            return Err("--for and --repo go with --exception RULE".to_owned());
+        }
+        return Ok(());
+    }
+    if args.reason.trim().is_empty() {
+        return Err(
+            "an exception needs a reason: --reason \"why this must go past the rule\"".to_owned(),
+        );
+    }
+    Ok(())
+}
+
+/// Puts the exception (rule, lifetime, repository) on `request`, asked from `cwd`.
+pub fn attach(args: &RequestArgs, request: &mut ActionRequest, cwd: &Path) {
+    let Some(rule) = &args.exception else {
+        return;
+    };
+    request.context.exception = Some(ExceptionAsk {
+        rule: rule.clone(),
+        lifetime_seconds: args.lifetime,
+    });
+    if let Some(repo) = &args.repo {
+        let path = cwd.join(repo);
+        request.context.repo = Some(match std::fs::canonicalize(&path) {
+            Ok(dir) if dir.is_dir() => dir.to_string_lossy().into_owned(),
+            // A name the policy knows the repository by.
+            _ => repo.clone(),
+        });
+    }
+}
+
+/// Submits the exception request and waits for the security reviewer.
+pub fn submit(args: &RequestArgs, request: &ActionRequest) -> Result<Decided, ExitCode> {
+    let config =
+        match ClientConfig::resolve(args.service.url.as_deref(), args.service.token.as_deref()) {
+            Ok(config) => config,
+            Err(err) => return Ok(unreached(&err, args.submit_timeout)),
+        };
+    let client = match blocking::Client::from_config(&config) {
+        Ok(client) => client,
+        Err(err) => return Ok(unreached(&err, args.submit_timeout)),
+    };
+    let started = Instant::now();
+    let submitted = match client.submit(request, started + args.submit_timeout.min(args.wait)) {
+        Ok(submitted) => submitted,
+        Err(ClientError::Api {
+            status: 400,
+            message,
+            ..
+        }) => {
+            eprintln!("assent: the exception is refused: {message}");
+            return Err(ExitCode::from(EXIT_USAGE));
+        }
+        Err(err) => return Ok(unreached(&err, args.submit_timeout)),
+    };
+    Ok(match answered(&submitted) {
+        Some(outcome) => Decided {
+            outcome,
+            submit: Some(submitted),
+            approval: None,
+        },
+        None => wait_for_person(&client, submitted, started + args.wait, args.wait),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_lifetime;
+
+    #[test]
+    fn lifetimes_read_days_hours_minutes_and_seconds() {
+        assert_eq!(parse_lifetime("30d"), Ok(30 * 24 * 3600), "days");
+        assert_eq!(parse_lifetime("12h"), Ok(12 * 3600), "hours");
+        assert_eq!(parse_lifetime("90m"), Ok(5400), "minutes");
+        assert_eq!(parse_lifetime("45"), Ok(45), "plain seconds");
+        for bad in ["", "d", "30x", "-3d", "0d", "3.5h", "99999999999999999d"] {
+            assert!(parse_lifetime(bad).is_err(), "{bad:?} is refused");
+        }
+    }
+}

@@ -266,6 +266,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         tx.commit().await
     }
 
+    /// A counter that grows with every committed change of the identities or their tokens,
+    /// by anyone (triggers bump it). Cheap: it is read on every request, to know whether the
+    /// service's token cache may still be trusted.
+    async fn identity_version(&self) -> Result<i64, StoreError>;
     /// The identity holding the token whose SHA-256 is `token_hash`.
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError>;
     async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError>;

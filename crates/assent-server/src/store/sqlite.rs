@@ -197,6 +197,13 @@ impl Store for SqliteStore {
         sqlite_approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
+    async fn identity_version(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT version FROM identity_version WHERE id = 1")
+            .fetch_one(&self.reader)
+            .await?;
+        Ok(row.try_get("version")?)
+    }
+
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_identities::by_token(&mut conn, token_hash).await

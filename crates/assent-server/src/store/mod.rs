@@ -34,6 +34,7 @@ mod sqlite_metrics;
 mod sqlite_rows;
 mod sqlite_runs;
 mod sqlite_tx;
+mod sqlite_version;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};

@@ -118,11 +118,12 @@ impl FromRequestParts<AppState> for Caller {
             .map(str::trim)
             .filter(|token| !token.is_empty())
             .ok_or(ApiError::Unauthorized)?;
-        // Looked up by hash on every request, so a removed identity's token stops at once.
-        state
-            .inner
-            .store
-            .identity_by_token(&token_hash(presented))
+        // Checked against the identity version on every request (a cache entry is served
+        // only while nothing changed), so a removed identity's token stops at once.
+        let inner = &state.inner;
+        inner
+            .identities
+            .identity(inner.store.as_ref(), &token_hash(presented))
             .await?
             .map(Caller)
             .ok_or(ApiError::Unauthorized)

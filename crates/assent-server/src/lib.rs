@@ -12,6 +12,7 @@ mod expiry;
 mod fatigue;
 mod guard;
 pub mod identities;
+mod identity_cache;
 mod json;
 mod public_url;
 pub mod realpath;

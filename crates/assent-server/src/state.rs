@@ -23,6 +23,8 @@ pub struct AppState {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub store: Arc<dyn Store>,
+    /// Token → identity, checked against the store's identity version on every request.
+    pub identities: crate::identity_cache::IdentityCache,
     /// The workflow over `store`: every change of state goes through it.
     pub workflow: Workflow,
     /// The policy in force: read it with `policy.current()` (it is swapped on reload).
@@ -104,6 +106,7 @@ impl AppState {
         AppState {
             inner: Arc::new(Shared {
                 workflow: Workflow::new(store.clone()),
+                identities: crate::identity_cache::IdentityCache::default(),
                 store,
                 policy: Arc::new(LivePolicy::new(
                     config.policy.clone(),

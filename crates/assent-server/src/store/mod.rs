@@ -34,6 +34,7 @@ mod sqlite_metrics;
 mod sqlite_rows;
 mod sqlite_runs;
 mod sqlite_tx;
+mod sqlite_version;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
@@ -269,6 +270,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         tx.commit().await
     }
 
+    /// A counter that grows with every committed change of the identities or their tokens,
+    /// by anyone (triggers bump it). Cheap: it is read on every request, to know whether the
+    /// service's token cache may still be trusted.
+    async fn identity_version(&self) -> Result<i64, StoreError>;
     /// The identity holding the token whose SHA-256 is `token_hash`.
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError>;
     async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError>;

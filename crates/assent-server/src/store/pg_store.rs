@@ -104,6 +104,13 @@ impl Store for PgStore {
         pg_approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
+    async fn identity_version(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT version FROM identity_version WHERE id = 1")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("version")?)
+    }
+
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.pool.acquire().await?;
         pg_identities::by_token(&mut conn, token_hash).await

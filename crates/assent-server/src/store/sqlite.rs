@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 use super::sqlite_events::{bounds, SqliteEvents};
 use super::sqlite_rows::{json_col, micros, parse_name};
 use super::sqlite_tx::SqliteTx;
+use super::sqlite_version::VersionReader;
 use super::{sqlite_approvals, sqlite_expiry, sqlite_grants, sqlite_metrics};
 use super::{sqlite_checkpoint, sqlite_identities, sqlite_runs};
 use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
@@ -36,6 +37,8 @@ pub struct SqliteStore {
     events: SqliteEvents,
     /// Told after every commit, so the checkpointer runs soon after writes.
     writes: Arc<Notify>,
+    /// The identity version, read on every request without the pool.
+    version: VersionReader,
 }
 
 impl SqliteStore {
@@ -68,6 +71,7 @@ impl SqliteStore {
         let writes = Arc::new(Notify::new());
         let checkpointer = sqlite_checkpoint::spawn(checkpoint.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
+        let version = VersionReader::open(path)?;
         let events = SqliteEvents {
             reader: reader.clone(),
             newest: Arc::new(watch::channel(newest).0),
@@ -79,6 +83,7 @@ impl SqliteStore {
             checkpointer,
             events,
             writes,
+            version,
         })
     }
 
@@ -197,6 +202,10 @@ impl Store for SqliteStore {
         sqlite_approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
+    async fn identity_version(&self) -> Result<i64, StoreError> {
+        self.version.read()
+    }
+
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.reader.acquire().await?;
         sqlite_identities::by_token(&mut conn, token_hash).await
@@ -275,6 +284,7 @@ impl Store for SqliteStore {
 
     async fn close(&self) {
         self.checkpointer.abort();
+        self.version.close();
         self.writer.close().await;
         self.reader.close().await;
         self.checkpoint.close().await;

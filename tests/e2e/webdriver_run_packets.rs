@@ -30,7 +30,11 @@ async fn start_high_risk_run(service: &TestService) -> String {
     let answer = tokio::task::spawn_blocking(move || {
         let client = assent_client::blocking::Client::new(&url, &token).expect("client");
         client
-            .run_start("run-big", &request, Instant::now() + Duration::from_secs(10))
+            .run_start(
+                "run-big",
+                &request,
+                Instant::now() + Duration::from_secs(10),
+            )
             .expect("the service answers a run start")
     })
     .await
@@ -40,7 +44,9 @@ async fn start_high_risk_run(service: &TestService) -> String {
         RunStartStatus::Pending,
         "a high-risk task asks before it starts"
     );
-    answer.approval_id.expect("a pending start names its approval")
+    answer
+        .approval_id
+        .expect("a pending start names its approval")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -83,12 +89,20 @@ async fn a_pending_pre_run_shows_the_task_where_it_goes_and_why_it_asks() {
         "a token in the agent's text is masked before the window sees it: {credentials}"
     );
     let remote = text_of(&client, &format!("{detail} [data-testid=ev-task-remote]")).await;
-    assert_eq!(remote, "PR creation only, no merge", "what it may change remotely");
+    assert_eq!(
+        remote, "PR creation only, no merge",
+        "what it may change remotely"
+    );
     let bold = client
-        .find_all(Locator::Css(&format!("{detail} [data-testid=ev-pre-run] b")))
+        .find_all(Locator::Css(&format!(
+            "{detail} [data-testid=ev-pre-run] b"
+        )))
         .await
         .expect("find elements");
-    assert!(bold.is_empty(), "the task's markup never becomes an element");
+    assert!(
+        bold.is_empty(),
+        "the task's markup never becomes an element"
+    );
     screenshot("pending-pre-run.png");
     client.close().await.expect("end the session");
 }

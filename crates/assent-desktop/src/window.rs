@@ -138,9 +138,23 @@ struct Open {
 
 impl Open {
     /// Whether the process still runs (it may have ended a moment before its pipe said so).
+    /// A window whose main thread has exited while its other threads wind down is a zombie
+    /// `waitpid` cannot reap yet: it is ending, and a focus sent to it would be lost.
     fn runs(&mut self) -> bool {
         matches!(self.process.try_wait(), Ok(None))
+            && self.process.id().is_some_and(|pid| !exiting(pid))
     }
+}
+
+/// Whether process `pid` is gone or a zombie (`/proc/PID/stat` state `Z` or `X`).
+fn exiting(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(')')
+                .map(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
+        })
+        .unwrap_or(true)
 }
 
 /// The window process, when one runs.

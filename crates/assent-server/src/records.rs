@@ -20,10 +20,21 @@ pub fn response(
     approval_id: Option<String>,
     grant_id: Option<String>,
 ) -> SubmitResponse {
-    let d = &s.eval.decision;
+    answer(&s.action_id, &s.eval, status, approval_id, grant_id)
+}
+
+/// The answer for action `action_id` evaluated as `eval`.
+pub fn answer(
+    action_id: &str,
+    eval: &assent_core::Evaluation,
+    status: SubmitStatus,
+    approval_id: Option<String>,
+    grant_id: Option<String>,
+) -> SubmitResponse {
+    let d = &eval.decision;
     SubmitResponse {
-        action_id: s.action_id.clone(),
-        action_hash: s.eval.action_hash.clone(),
+        action_id: action_id.to_owned(),
+        action_hash: eval.action_hash.clone(),
         decision: d.decision,
         risk: d.risk,
         reasons: d.reasons.clone(),
@@ -34,6 +45,16 @@ pub fn response(
         required_role: d.required_role,
         profile: d.profile.clone(),
     }
+}
+
+/// The action's command line as the batch's members and the audit show it: masked like the
+/// evidence.
+pub fn command_line(action: &assent_core::Action) -> Option<String> {
+    action
+        .command
+        .clone()
+        .or_else(|| action.argv.as_ref().map(|a| a.join(" ")))
+        .map(|line| assent_core::mask::mask_secrets(&line))
 }
 
 /// The audit record of a submission's outcome (see [`workflow::submission_audit`]).

@@ -92,9 +92,13 @@ fn git_root_of(payload: &Value) -> Option<std::path::PathBuf> {
     super::repo::git_root(Path::new(cwd))
 }
 
-/// The payload's repository, as the request's `context.repo`.
-fn repo_of(payload: &Value) -> Option<String> {
-    git_root_of(payload).map(|p| p.to_string_lossy().into_owned())
+/// What a hook payload does not say: the task, and the repository `root` as `context.repo`.
+fn defaults(settings: &HookSettings, root: Option<&Path>) -> HookDefaults {
+    HookDefaults {
+        task_id: settings.task.clone(),
+        repo: root.map(|p| p.to_string_lossy().into_owned()),
+        cwd: None,
+    }
 }
 
 /// The request for `payload`, or the deny that says why there is none.
@@ -104,11 +108,7 @@ fn request(
     translate: Translate,
 ) -> Result<ActionRequest, Verdict> {
     let root = git_root_of(payload);
-    let defaults = HookDefaults {
-        task_id: settings.task.clone(),
-        repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
-        cwd: None,
-    };
+    let defaults = defaults(settings, root.as_deref());
     let mut request = translate(payload, &defaults).map_err(|err| {
         Verdict::Deny(format!(
             "Assent: cannot read the tool call ({err}); not allowed"
@@ -192,12 +192,8 @@ pub fn executed(payload: &Value, settings: &HookSettings, translate: Option<Tran
         return;
     };
     let action = translate.and_then(|translate| {
-        let defaults = HookDefaults {
-            task_id: settings.task.clone(),
-            repo: repo_of(payload),
-            cwd: None,
-        };
-        translate(payload, &defaults).ok()
+        let root = git_root_of(payload);
+        translate(payload, &defaults(settings, root.as_deref())).ok()
     });
     let result = client(&settings.service).and_then(|c| {
         let deadline = Instant::now() + settings.submit_timeout;

@@ -1,10 +1,10 @@
 //! An agent reports it ran an action it submitted: the audit's coverage check, once.
 
 use assent_core::workflow::{executed_audit, Ran};
-use assent_protocol::{SubmitResponse, SubmitStatus};
+use assent_protocol::SubmitStatus;
 use chrono::{DateTime, Utc};
 
-use crate::records::new_id;
+use crate::records::{answer, command_line, new_id};
 use crate::store::rows::{ActionRow, ExecutedBy};
 use crate::store::{Executed, Store, StoreError};
 
@@ -68,26 +68,8 @@ pub async fn unsubmitted(
         eval,
     } = ran;
     let action_id = new_id();
-    let d = &eval.decision;
-    let response = SubmitResponse {
-        action_id: action_id.clone(),
-        action_hash: eval.action_hash.clone(),
-        decision: d.decision,
-        risk: d.risk,
-        reasons: d.reasons.clone(),
-        rule: d.rule.clone(),
-        status: SubmitStatus::WouldAsk,
-        approval_id: None,
-        grant_id: None,
-        required_role: d.required_role,
-        profile: d.profile.clone(),
-    };
-    let command_line = request
-        .action
-        .command
-        .clone()
-        .or_else(|| request.action.argv.as_ref().map(|a| a.join(" ")))
-        .map(|line| assent_core::mask::mask_secrets(&line));
+    let response = answer(&action_id, eval, SubmitStatus::WouldAsk, None, None);
+    let command_line = command_line(&request.action);
     let row = ActionRow {
         id: action_id.clone(),
         requester: requester.to_owned(),
@@ -96,7 +78,7 @@ pub async fn unsubmitted(
         run_id: request.run_id.clone(),
         task_id: request.task_id.clone(),
         action_hash: eval.action_hash.clone(),
-        decision: d.decision,
+        decision: eval.decision.decision,
         status: SubmitStatus::WouldAsk,
         approval_id: None,
         batch_position: None,

@@ -48,12 +48,7 @@ fn action_row(s: &Submission, answer: &SubmitResponse, batch_position: Option<i6
         approval_id: answer.approval_id.clone(),
         batch_position,
         grant_id: answer.grant_id.clone(),
-        // Masked like the evidence: the batch's members and the audit show this line.
-        command_line: action
-            .command
-            .clone()
-            .or_else(|| action.argv.as_ref().map(|a| a.join(" ")))
-            .map(|line| assent_core::mask::mask_secrets(&line)),
+        command_line: crate::records::command_line(action),
         response: answer.clone(),
         created_at: s.now,
         action_kind: action.kind,

@@ -2,9 +2,11 @@
 //! notifications and the audit show the same text and none of them can miss a secret.
 
 use crate::evidence::{ApprovalEvidence, EvidenceDetail};
-use crate::mask::mask_secrets;
+use std::borrow::Cow;
 
-/// `evidence` with every text a person reads passed through [`mask_secrets`]. Masking twice
+use crate::mask::masked as masked_text;
+
+/// `evidence` with every text a person reads passed through [`crate::mask::mask_secrets`]. Masking twice
 /// changes nothing, so surfaces that mask again (the desktop does) show the same text.
 pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
     mask(&mut evidence.summary);
@@ -92,13 +94,16 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
 }
 
 fn mask(text: &mut String) {
-    *text = mask_secrets(text);
+    if let Cow::Owned(masked) = masked_text(text) {
+        *text = masked;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::evidence::{DiffApprovalRef, DiffApprovalState, DiffPacket, PrPacket};
+    use crate::mask::mask_secrets;
 
     const TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123";
 

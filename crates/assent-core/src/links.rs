@@ -22,6 +22,9 @@ pub trait PathResolver: Send + Sync {
     /// The real path of `canonical` (absolute and normalised): every symlink followed, the
     /// not-yet-existing rest appended. `None` when it cannot be known (a symlink loop, no
     /// permission to look): the caller treats that as risky.
+    ///
+    /// The core relies on what following links implies: when a path's real path is the path
+    /// itself, no ancestor of it is a link, so each ancestor's real path is that ancestor.
     fn real_path(&self, canonical: &str) -> Option<String>;
 }
 
@@ -46,14 +49,15 @@ pub(crate) enum Real {
     Unknown,
 }
 
-/// One evaluation's view of the resolver: the root and home mapped once (only when a path is
-/// resolved at all), answers cached, the number of resolved paths bounded.
+/// One evaluation's view of the resolver: the root and home each mapped once, and only when
+/// a resolved path needs it; answers cached, the number of resolved paths bounded.
 pub(crate) struct Links<'a> {
     resolver: Option<&'a dyn PathResolver>,
     /// The written repository root and home directory.
     written: [String; 2],
-    /// (written, real) pairs for the root and the home, resolved on first need.
-    bases: OnceCell<[(String, Option<String>); 2]>,
+    /// The real root and home where they differ from the written ones, resolved on first
+    /// need.
+    bases: [OnceCell<Option<String>>; 2],
     seen: RefCell<Vec<(String, Real)>>,
 }
 
@@ -63,7 +67,7 @@ impl<'a> Links<'a> {
         Links {
             resolver: None,
             written: Default::default(),
-            bases: OnceCell::new(),
+            bases: Default::default(),
             seen: RefCell::new(Vec::new()),
         }
     }
@@ -75,7 +79,7 @@ impl<'a> Links<'a> {
         Links {
             resolver,
             written: [root.to_owned(), home.to_owned()],
-            bases: OnceCell::new(),
+            bases: Default::default(),
             seen: RefCell::new(Vec::new()),
         }
     }
@@ -98,7 +102,7 @@ impl<'a> Links<'a> {
             match resolver.real_path(path) {
                 None => Real::Unknown,
                 Some(real) => {
-                    let mapped = self.rebase(resolver, &real);
+                    let mapped = self.rebase(resolver, path, &real);
                     if mapped == path {
                         Real::Same
                     } else {
@@ -111,15 +115,21 @@ impl<'a> Links<'a> {
         answer
     }
 
-    /// A real path below the real root or home, written below the written one.
-    fn rebase(&self, resolver: &dyn PathResolver, real: &str) -> String {
-        let bases = self.bases.get_or_init(|| {
-            self.written.clone().map(|written| {
-                let real = resolver.real_path(&written).filter(|r| *r != written);
-                (written, real)
-            })
-        });
-        for (written, real_base) in bases {
+    /// A real path below the real root or home, written below the written one. `path` is
+    /// what was resolved to `real`.
+    fn rebase(&self, resolver: &dyn PathResolver, path: &str, real: &str) -> String {
+        for (written, base) in self.written.iter().zip(&self.bases) {
+            // A path that leads to itself has no link among its ancestors: a root or home
+            // above it is no link either, so it maps nothing and need not be resolved (the
+            // common case, a path in the repository, resolves one path, not three).
+            if real == path && crate::paths::is_within(path, written) {
+                continue;
+            }
+            let real_base = base.get_or_init(|| {
+                resolver
+                    .real_path(written)
+                    .filter(|resolved| resolved != written)
+            });
             if let Some(rel) = real_base.as_deref().and_then(|b| relative_to(real, b)) {
                 return join(written, rel);
             }
@@ -162,5 +172,72 @@ fn join(base: &str, rel: &str) -> String {
         (_, "") => base.to_owned(),
         ("/", _) => format!("/{rel}"),
         _ => format!("{base}/{rel}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// `/home/u` is a link to `/data/u`; every call is recorded.
+    #[derive(Default)]
+    struct Recording {
+        calls: Mutex<Vec<String>>,
+    }
+
+    impl PathResolver for Recording {
+        fn real_path(&self, canonical: &str) -> Option<String> {
+            if let Ok(mut calls) = self.calls.lock() {
+                calls.push(canonical.to_owned());
+            }
+            Some(match canonical.strip_prefix("/home/u") {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("/data/u{rest}"),
+                _ => canonical.to_owned(),
+            })
+        }
+    }
+
+    fn calls(resolver: &Recording) -> Vec<String> {
+        resolver.calls.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_path_in_an_unlinked_repository_resolves_only_itself() {
+        let resolver = Recording::default();
+        let links = Links::new(Some(&resolver), "/srv/shop", "/srv");
+        assert_eq!(links.real("/srv/shop/src/lib.rs"), Real::Same);
+        assert_eq!(
+            calls(&resolver),
+            ["/srv/shop/src/lib.rs"],
+            "a path leading to itself has no link above it: the root and home above it map \
+             nothing and are not resolved"
+        );
+        let resolver = Recording::default();
+        let links = Links::new(Some(&resolver), "/srv/shop", "/home/u");
+        assert_eq!(links.real("/srv/shop/src/lib.rs"), Real::Same);
+        assert_eq!(
+            calls(&resolver),
+            ["/srv/shop/src/lib.rs", "/home/u"],
+            "a home that is not above the path is resolved: the path could be its real place"
+        );
+    }
+
+    #[test]
+    fn a_root_behind_a_link_still_maps_back() {
+        let resolver = Recording::default();
+        let links = Links::new(Some(&resolver), "/home/u/shop", "/root");
+        assert_eq!(
+            links.real("/home/u/shop/src"),
+            Real::Same,
+            "/data/u/shop/src is /home/u/shop/src written under the linked root"
+        );
+        // The real location written out: it leads to itself, yet lies below the real root,
+        // so it is reported in the request's coordinates, as before.
+        assert_eq!(
+            links.real("/data/u/shop/x"),
+            Real::Differs("/home/u/shop/x".to_owned())
+        );
     }
 }

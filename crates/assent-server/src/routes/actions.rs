@@ -64,8 +64,7 @@ pub async fn submit(
     let policy = shared.policy.current();
     let eval = assent_core::evaluate(&policy, &request, &shared.env)
         .map_err(|err| ApiError::BadRequest(err.to_string()))?;
-    let body = serde_json::to_vec(&request)
-        .map_err(|err| ApiError::BadRequest(format!("invalid body: {err}")))?;
+    let body_hash = body_hash(&request)?;
     let now = shared.clock.now();
     let approval_expires_at = now + policy.approval_timeout();
     let required_approvals =
@@ -84,7 +83,7 @@ pub async fn submit(
     let submission = Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),
-        body_hash: hex::encode(Sha256::digest(&body)),
+        body_hash,
         request,
         eval,
         now,
@@ -108,6 +107,17 @@ pub async fn submit(
             "this idempotency key was used with another request".to_owned(),
         )),
     }
+}
+
+/// The hash that tells a resubmission under an idempotency key from the key's reuse with
+/// another body; empty without a key (nothing is ever compared with it).
+fn body_hash(request: &ActionRequest) -> Result<String, ApiError> {
+    if request.idempotency_key.is_none() {
+        return Ok(String::new());
+    }
+    let body = serde_json::to_vec(request)
+        .map_err(|err| ApiError::BadRequest(format!("invalid body: {err}")))?;
+    Ok(hex::encode(Sha256::digest(&body)))
 }
 
 fn validate(request: &ActionRequest) -> Result<(), ApiError> {

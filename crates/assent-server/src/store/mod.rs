@@ -77,7 +77,7 @@ pub struct Submission {
     pub action_id: String,
     /// Who submitted it (the token's identity); idempotency keys are per requester.
     pub requester: String,
-    /// Hash of the request body, to tell a resubmit from a reused key.
+    /// Hash of the request body, to tell a resubmit from a reused key (empty without a key).
     pub body_hash: String,
     pub request: ActionRequest,
     pub eval: Evaluation,

@@ -157,6 +157,9 @@ fn candidates(text: &str) -> u32 {
         return u32::MAX;
     };
     let mut rules = 0u32;
+    if text.is_ascii() && !automaton.is_match(text) {
+        return rules; // the common case, found with the automaton's prefilter
+    }
     if !text.is_ascii() {
         for (i, rule) in SECRET_RULES.iter().enumerate() {
             if rule.folded {

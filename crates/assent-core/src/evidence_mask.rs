@@ -2,9 +2,7 @@
 //! notifications and the audit show the same text and none of them can miss a secret.
 
 use crate::evidence::{ApprovalEvidence, EvidenceDetail};
-use std::borrow::Cow;
-
-use crate::mask::masked as masked_text;
+use crate::mask::mask_in_place as mask;
 
 /// `evidence` with every text a person reads passed through [`crate::mask::mask_secrets`]. Masking twice
 /// changes nothing, so surfaces that mask again (the desktop does) show the same text.
@@ -91,12 +89,6 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
         }
     }
     evidence
-}
-
-fn mask(text: &mut String) {
-    if let Cow::Owned(masked) = masked_text(text) {
-        *text = masked;
-    }
 }
 
 #[cfg(test)]

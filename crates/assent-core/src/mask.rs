@@ -156,11 +156,12 @@ fn candidates(text: &str) -> u32 {
     let Some(automaton) = &NEEDLES.automaton else {
         return u32::MAX;
     };
-    let mut rules = 0u32;
-    if text.is_ascii() && !automaton.is_match(text) {
-        return rules; // the common case, found with the automaton's prefilter
+    let ascii = text.is_ascii();
+    if ascii && !automaton.is_match(text) {
+        return 0; // the common case, found with the automaton's prefilter
     }
-    if !text.is_ascii() {
+    let mut rules = 0u32;
+    if !ascii {
         for (i, rule) in SECRET_RULES.iter().enumerate() {
             if rule.folded {
                 rules |= 1 << i;
@@ -182,6 +183,13 @@ fn candidates(text: &str) -> u32 {
 /// Masks tokens, keys and passwords (in URLs, assignments, flags and known token shapes).
 pub fn mask_secrets(text: &str) -> String {
     masked(text).into_owned()
+}
+
+/// Masks `text` where it stands; a text with nothing to mask is left as it is, not copied.
+pub fn mask_in_place(text: &mut String) {
+    if let Cow::Owned(replaced) = masked(text) {
+        *text = replaced;
+    }
 }
 
 /// [`mask_secrets`], borrowing `text` when there is nothing to mask (the common case: no

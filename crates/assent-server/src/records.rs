@@ -54,12 +54,9 @@ pub fn command_line(action: &assent_core::Action) -> Option<String> {
         .command
         .clone()
         .or_else(|| action.argv.as_ref().map(|a| a.join(" ")))
-        .map(|line| {
-            let masked = match assent_core::mask::masked(&line) {
-                std::borrow::Cow::Owned(masked) => Some(masked),
-                std::borrow::Cow::Borrowed(_) => None,
-            };
-            masked.unwrap_or(line)
+        .map(|mut line| {
+            assent_core::mask::mask_in_place(&mut line);
+            line
         })
 }
 

@@ -23,13 +23,11 @@ fn pre(repo: &GitRepo, id: &str, tool: &str, input: Value) -> Value {
     payload("PreToolUse", "sess-pr", id, tool, input, &repo.root)
 }
 
-#[test]
-fn a_reviewed_ci_change_committed_since_lets_the_pr_be_asked() {
-    let service = Service::start();
-    let repo = GitRepo::new();
+/// Commits a workflow, has the agent edit it through the gate, and approves that diff review
+/// once: the review, and the commit it was made at.
+fn reviewed_ci_edit(service: &Service, repo: &GitRepo) -> (assent_protocol::Approval, String) {
     repo.write(WORKFLOW, "on: push\njobs: {}\n");
     let reviewed_at = repo.commit("ci");
-
     let edit = json!({
         "file_path": repo.root.join(WORKFLOW),
         "old_string": "on: push",
@@ -39,16 +37,24 @@ fn a_reviewed_ci_change_committed_since_lets_the_pr_be_asked() {
         &service.url,
         &service.requester,
         &["--wait", "30"],
-        &pre(&repo, "e1", "Edit", edit),
+        &pre(repo, "e1", "Edit", edit),
     );
-    let review = wait_pending(&service, 1).remove(0);
+    let review = wait_pending(service, 1).remove(0);
     assert_eq!(
         review.approval_type,
         assent_core::ApprovalType::Diff,
         "a CI edit is a diff review"
     );
-    approve(&service, &review.approval_id, ScopeKind::Once);
+    approve(service, &review.approval_id, ScopeKind::Once);
     assert_eq!(finish(child).decision(), "allow", "the reviewed edit runs");
+    (review, reviewed_at)
+}
+
+#[test]
+fn a_reviewed_ci_change_committed_since_lets_the_pr_be_asked() {
+    let service = Service::start();
+    let repo = GitRepo::new();
+    let (review, reviewed_at) = reviewed_ci_edit(&service, &repo);
 
     // The agent's edit lands on disk and is committed: HEAD moves past the reviewed commit.
     repo.write(WORKFLOW, "on: [push, pull_request]\njobs: {}\n");
@@ -95,22 +101,7 @@ fn a_reviewed_ci_change_committed_since_lets_the_pr_be_asked() {
 fn a_branch_that_left_the_reviewed_commit_behind_blocks_the_pr() {
     let service = Service::start();
     let repo = GitRepo::new();
-    repo.write(WORKFLOW, "on: push\njobs: {}\n");
-    repo.commit("ci");
-    let edit = json!({
-        "file_path": repo.root.join(WORKFLOW),
-        "old_string": "on: push",
-        "new_string": "on: [push, pull_request]",
-    });
-    let child = spawn_gate(
-        &service.url,
-        &service.requester,
-        &["--wait", "30"],
-        &pre(&repo, "e1", "Edit", edit),
-    );
-    let review = wait_pending(&service, 1).remove(0);
-    approve(&service, &review.approval_id, ScopeKind::Once);
-    assert_eq!(finish(child).decision(), "allow", "the reviewed edit runs");
+    let (review, _) = reviewed_ci_edit(&service, &repo);
 
     // A new history that does not contain the reviewed commit (an orphan branch).
     git::git(&repo.root, &["checkout", "-q", "--orphan", "other"]);

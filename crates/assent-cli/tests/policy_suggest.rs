@@ -34,19 +34,12 @@ fn ask_cargo_test(service: &Service, run: &str) -> String {
         .expect("cargo test in an untrusted repo is asked")
 }
 
+/// `assent policy suggest --data-dir DIR --policy DIR/policy.toml` with `extra`.
 fn suggest(service: &Service, extra: &[&str]) -> Ran {
-    let child = Command::new(BIN)
-        .args(["policy", "suggest", "--data-dir"])
-        .arg(service.dir.path())
-        .arg("--policy")
-        .arg(service.dir.path().join("policy.toml"))
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    finish(child)
+    let policy = service.dir.path().join("policy.toml");
+    let mut args = vec!["--policy", policy.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    suggest_in(service, &args)
 }
 
 #[test]

@@ -188,9 +188,10 @@ impl OwnPlaces {
     /// The place `path` (absolute, normalised, globs allowed) can name, else one it holds
     /// (`Ancestor`).
     pub(crate) fn place_of(&self, path: &str) -> Option<(OwnPlace, Reach)> {
+        let glob = has_glob(path);
         let mut holds = None;
         for (kind, place) in &self.places {
-            match reach(path, place) {
+            match reach_as(path, glob, place) {
                 Reach::Within => return Some((*kind, Reach::Within)),
                 Reach::Ancestor => holds = holds.or(Some((*kind, Reach::Ancestor))),
                 Reach::No => {}
@@ -213,9 +214,10 @@ impl OwnPlaces {
 
     /// Whether deleting `path` deletes an agent's configuration directory named by the caller.
     fn holds_hook_dir(&self, path: &str) -> bool {
+        let glob = has_glob(path);
         self.hook_dirs
             .iter()
-            .any(|d| reach(path, d) == Reach::Ancestor)
+            .any(|d| reach_as(path, glob, d) == Reach::Ancestor)
     }
 
     /// The block for touching `path` this way, if it is one of Assent's own places or
@@ -320,7 +322,13 @@ pub(crate) enum Reach {
 
 /// How `path` (which may hold globs) stands to `place` (literal), both absolute and normalised.
 pub(crate) fn reach(path: &str, place: &str) -> Reach {
-    if !has_glob(path) {
+    reach_as(path, has_glob(path), place)
+}
+
+/// [`reach`] when whether `path` holds a glob is known (`glob`): a path is checked against
+/// every place, the glob test is done once.
+fn reach_as(path: &str, glob: bool, place: &str) -> Reach {
+    if !glob {
         return if is_within(path, place) {
             Reach::Within
         } else if is_within(place, path) {
@@ -379,7 +387,9 @@ pub(crate) fn part_names(written: &str, literal: &str) -> bool {
 }
 
 pub(crate) fn has_glob(text: &str) -> bool {
-    text.contains(['*', '?', '[', '{'])
+    // Bytes, not chars: the four are ASCII, never part of a multi-byte character (and a
+    // `char` pattern decodes every character; this runs for every path a command names).
+    text.bytes().any(|b| matches!(b, b'*' | b'?' | b'[' | b'{'))
 }
 
 #[cfg(test)]

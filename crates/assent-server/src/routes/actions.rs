@@ -80,7 +80,7 @@ pub async fn submit(
         quick.expires_in_seconds =
             assent_core::capability_lifetime(&policy, &request, max).num_seconds();
     }
-    let submission = Submission {
+    let submission = Box::new(Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),
         body_hash,
@@ -93,7 +93,7 @@ pub async fn submit(
         denials_since: policy.deny_memory.remembered_since(now),
         quick_decisions,
         screen,
-    };
+    });
     match shared.workflow.submit(submission).await? {
         Submitted::Recorded(answer) => {
             if answer.status == SubmitStatus::Pending {

@@ -52,7 +52,7 @@ impl Workflow {
 
     /// Records a submission: idempotency, run hold, grant use, remembered denial or prompt,
     /// action and audit. Answered after the commit of the batch that holds it.
-    pub async fn submit(&self, submission: Submission) -> Result<Submitted, StoreError> {
+    pub async fn submit(&self, submission: Box<Submission>) -> Result<Submitted, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.submissions
             .send(batch::Queued { submission, reply })

@@ -82,6 +82,7 @@ fn held(run_id: &str, second: i64) -> assent_protocol::RunState {
         reason: Some(format!("run {run_id} is paused awaiting a person")),
         approval_id: Some(format!("ap-{run_id}")),
         updated_at: Some(at(second)),
+        campaign: None,
     }
 }
 

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 pub enum RunStatus {
     /// Nothing holds the run (also every run Assent never heard of).
     Running,
-    /// A prompt with `fallback_on_timeout = pause` went unanswered: the run's non-auto
-    /// requests are blocked until an approver resumes it (`POST /v1/runs/{id}/resume`).
+    /// A prompt with `fallback_on_timeout = pause` went unanswered, or the run's fleet
+    /// campaign stopped: the run's non-auto requests are blocked until an approver resumes it
+    /// (`POST /v1/runs/{id}/resume`) or, for a campaign's stop, resumes the campaign.
     Paused,
     /// A prompt with `fallback_on_timeout = cancel_run` went unanswered: the run ended and
     /// every later request of it is blocked.
@@ -38,4 +39,8 @@ pub struct RunState {
     /// When the status last changed (absent for a run never held).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<DateTime<Utc>>,
+    /// The fleet campaign it was started in (`assent run start --campaign`): when the campaign
+    /// stops, its started runs are paused, and resuming the campaign lets them go on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<String>,
 }

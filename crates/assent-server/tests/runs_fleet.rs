@@ -397,6 +397,34 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
         two["campaign"]["status"], "stopped",
         "the threshold stops it: {two}"
     );
+    // r-a was started before the stop: it is paused, not left running.
+    let push = shell("r-a", "git push origin main", "trusted", None);
+    let held = svc.submit(&push).await;
+    assert_eq!(
+        held["status"], "blocked",
+        "a run already started stops with its campaign: {held}"
+    );
+    let why = held["reasons"][0].as_str().unwrap();
+    assert!(
+        why.contains("campaign java21 stopped") && why.contains("resumes the campaign"),
+        "the agent is told why and what lets it go on: {why}"
+    );
+    assert_eq!(
+        svc.submit(&read("r-a")).await["status"],
+        "allowed",
+        "a paused run still does what the policy allows on its own (reads)"
+    );
+    let (_, state) = svc.get("/v1/runs/r-a", &svc.approver).await;
+    assert_eq!(state["status"], "paused", "{state}");
+    assert_eq!(state["campaign"], "java21", "the run names its campaign: {state}");
+    let (status, alone) = svc
+        .post("/v1/runs/r-a/resume", &alice, &json!({}))
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "a run of a stopped campaign goes on only with its campaign: {alone}"
+    );
     let (status, more) = svc
         .post(
             "/v1/campaigns/java21/stages",
@@ -421,17 +449,24 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
         "{run}"
     );
 
-    let mut stopped = None;
-    while stopped.is_none() {
+    let (mut stopped, mut paused) = (None, None);
+    while stopped.is_none() || paused.is_none() {
         let sse = events.next_event().await;
-        if sse.event.as_deref() == Some("campaign.stopped") {
-            stopped = Some(sse.json());
+        match sse.event.as_deref() {
+            Some("campaign.stopped") => stopped = Some(sse.json()),
+            Some("run.paused") => paused = Some(sse.json()),
+            _ => {}
         }
     }
     assert_eq!(
         stopped.unwrap()["campaign"]["campaign_id"],
         "java21",
         "the stop is announced on /v1/events"
+    );
+    assert_eq!(
+        paused.unwrap()["run"]["run_id"],
+        "r-a",
+        "so is the pause of its run (the desk lists paused runs)"
     );
 
     let (status, agent) = svc
@@ -450,6 +485,13 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
         resumed["campaign"]["status"], "active",
         "a person resumes it: {resumed}"
     );
+    assert_eq!(
+        svc.submit(&push).await["status"],
+        "pending",
+        "the run the stop paused goes on with its campaign (a push asks a person again)"
+    );
+    let (_, state) = svc.get("/v1/runs/r-a", &svc.approver).await;
+    assert_eq!(state["status"], "running", "{state}");
     let (_, run) = start(
         &svc,
         "r-c",
@@ -472,6 +514,24 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
             "the audit records {want}: {decisions:?}"
         );
     }
+    let reason_of = |decision: &str| {
+        audit
+            .iter()
+            .find(|e| e["decision"] == decision)
+            .and_then(|e| e["reason"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(
+        reason_of("stopped").contains("paused its runs r-a"),
+        "the stop's record names the runs it paused: {}",
+        reason_of("stopped")
+    );
+    assert!(
+        reason_of("resumed").contains("its runs r-a go on"),
+        "the resume's record names the runs it let go on: {}",
+        reason_of("resumed")
+    );
     svc.stop().await;
 }
 

@@ -19,13 +19,14 @@ fn state_of(row: &PgRow) -> Result<RunState, StoreError> {
         reason: row.try_get("reason")?,
         approval_id: row.try_get("approval_id")?,
         updated_at: opt_from_micros(row.try_get("updated_at")?)?,
+        campaign: row.try_get("campaign")?,
     })
 }
 
 /// The state of one run (`running` when Assent holds nothing against it).
 pub async fn get(conn: &mut PgConnection, run_id: &str) -> Result<RunState, StoreError> {
     let row = sqlx::query(
-        "SELECT run_id, status, reason, approval_id, updated_at FROM runs WHERE run_id = $1",
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs WHERE run_id = $1",
     )
     .bind(run_id)
     .fetch_optional(conn)
@@ -38,6 +39,7 @@ pub async fn get(conn: &mut PgConnection, run_id: &str) -> Result<RunState, Stor
             reason: None,
             approval_id: None,
             updated_at: None,
+            campaign: None,
         }),
     }
 }
@@ -45,9 +47,26 @@ pub async fn get(conn: &mut PgConnection, run_id: &str) -> Result<RunState, Stor
 /// Every run with `status`, most recently changed first (a desk lists the paused ones).
 pub async fn list(conn: &mut PgConnection, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
     let rows = sqlx::query(
-        "SELECT run_id, status, reason, approval_id, updated_at FROM runs \
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs \
          WHERE status = $1 ORDER BY updated_at DESC, run_id",
     )
+    .bind(name_of(&status)?)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(state_of).collect()
+}
+
+/// The runs of `campaign` with `status`, in the order they were held.
+pub async fn of_campaign(
+    conn: &mut PgConnection,
+    campaign: &str,
+    status: RunStatus,
+) -> Result<Vec<RunState>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs \
+         WHERE campaign = $1 AND status = $2 ORDER BY updated_at, run_id",
+    )
+    .bind(campaign)
     .bind(name_of(&status)?)
     .fetch_all(conn)
     .await?;
@@ -63,7 +82,7 @@ pub async fn holds(
         return Ok(HashMap::new());
     }
     let mut query = QueryBuilder::<Postgres>::new(
-        "SELECT run_id, status, reason, approval_id, updated_at FROM runs WHERE status <> ",
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs WHERE status <> ",
     );
     query.push_bind(name_of(&RunStatus::Running)?);
     query.push(" AND run_id IN (");
@@ -81,17 +100,19 @@ pub async fn holds(
 /// Holds a run (`paused` or `cancelled`); a cancelled run stays cancelled.
 pub async fn hold(conn: &mut PgConnection, h: HoldRow<'_>) -> Result<RunState, StoreError> {
     sqlx::query(
-        "INSERT INTO runs (run_id, status, reason, approval_id, updated_at) \
-         VALUES ($1, $2, $3, $4, $5) \
+        "INSERT INTO runs (run_id, status, reason, approval_id, updated_at, campaign) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
          ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, reason = excluded.reason, \
-         approval_id = excluded.approval_id, updated_at = excluded.updated_at \
-         WHERE runs.status <> $6",
+         approval_id = excluded.approval_id, updated_at = excluded.updated_at, \
+         campaign = COALESCE(excluded.campaign, runs.campaign) \
+         WHERE runs.status <> $7",
     )
     .bind(h.run_id)
     .bind(name_of(&h.status)?)
     .bind(h.reason)
     .bind(h.approval_id)
     .bind(micros(h.now))
+    .bind(h.campaign)
     .bind(name_of(&RunStatus::Cancelled)?)
     .execute(&mut *conn)
     .await?;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use assent_core::workflow::PendingPrompt;
 use assent_core::{ApprovalAuditEvent, ApprovalGrant, Vote};
-use assent_protocol::{Event, Grant, RunState};
+use assent_protocol::{Event, Grant, RunState, RunStatus};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::{Postgres, Transaction};
@@ -233,6 +233,14 @@ impl Tx for PgTx {
 
     async fn hold_run(&mut self, hold: HoldRow<'_>) -> Result<RunState, StoreError> {
         pg_runs::hold(&mut self.tx, hold).await
+    }
+
+    async fn campaign_runs(
+        &mut self,
+        campaign: &str,
+        status: RunStatus,
+    ) -> Result<Vec<RunState>, StoreError> {
+        pg_runs::of_campaign(&mut self.tx, campaign, status).await
     }
 
     async fn resume_run(

@@ -156,6 +156,8 @@ pub struct HoldRow<'a> {
     /// The unanswered approval that holds it.
     pub approval_id: &'a str,
     pub now: DateTime<Utc>,
+    /// The fleet campaign it belongs to; `None` keeps what the row says.
+    pub campaign: Option<&'a str>,
 }
 
 /// One write transaction over the service's rows. What is written through it commits
@@ -303,6 +305,12 @@ pub trait Tx: Send {
     ) -> Result<HashMap<String, RunState>, StoreError>;
     /// Holds a run; a cancelled run stays cancelled. The run's state after.
     async fn hold_run(&mut self, hold: HoldRow<'_>) -> Result<RunState, StoreError>;
+    /// The runs started in `campaign` that are now in `status`.
+    async fn campaign_runs(
+        &mut self,
+        campaign: &str,
+        status: RunStatus,
+    ) -> Result<Vec<RunState>, StoreError>;
     /// Lets a paused run ask again; `Conflict` (saying why) when it is not paused.
     async fn resume_run(
         &mut self,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use assent_core::workflow::PendingPrompt;
 use assent_core::{ApprovalAuditEvent, ApprovalGrant, Vote};
-use assent_protocol::{Event, Grant, RunState};
+use assent_protocol::{Event, Grant, RunState, RunStatus};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::{Sqlite, Transaction};
@@ -210,6 +210,14 @@ impl Tx for SqliteTx {
 
     async fn hold_run(&mut self, hold: HoldRow<'_>) -> Result<RunState, StoreError> {
         sqlite_runs::hold(&mut self.tx, hold).await
+    }
+
+    async fn campaign_runs(
+        &mut self,
+        campaign: &str,
+        status: RunStatus,
+    ) -> Result<Vec<RunState>, StoreError> {
+        sqlite_runs::of_campaign(&mut self.tx, campaign, status).await
     }
 
     async fn resume_run(

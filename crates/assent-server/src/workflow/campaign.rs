@@ -7,11 +7,12 @@ use assent_core::campaign::{
     FleetAsk, OutcomeResult,
 };
 use assent_core::{ApprovalEvidence, AuditDecision, FleetPacket};
-use assent_protocol::{Approval, CampaignAnswer, Event, Resolution};
+use assent_protocol::{Approval, CampaignAnswer, Event, Resolution, RunStatus};
 use chrono::{DateTime, Utc};
 
 use super::start::{prompt_submission, record_prompt, Asked, StartError, StartGround};
 use crate::records::new_id;
+use crate::store::rows::HoldRow;
 use crate::store::{Actor, Store, StoreError, Tx};
 
 impl From<CampaignRefusal> for StartError {
@@ -107,7 +108,11 @@ pub async fn report(
         now,
     )];
     if reported.stopped {
-        let why = campaign.stop_reason.clone().unwrap_or_default();
+        let mut why = campaign.stop_reason.clone().unwrap_or_default();
+        let paused = pause_runs(tx.as_mut(), &campaign, &why, now).await?;
+        if !paused.is_empty() {
+            why = format!("{why}; paused its runs {}", paused.join(", "));
+        }
         audits.push(campaign_audit(
             new_id(),
             &campaign,
@@ -138,7 +143,11 @@ pub async fn resume(
     let why = campaign.stop_reason.clone().unwrap_or_default();
     campaign.resume(now)?;
     tx.update_campaign(&campaign).await?;
-    let reason = format!("resumed after: {why}");
+    let released = release_runs(tx.as_mut(), &campaign, by.name, now).await?;
+    let mut reason = format!("resumed after: {why}");
+    if !released.is_empty() {
+        reason = format!("{reason}; its runs {} go on", released.join(", "));
+    }
     let audit = campaign_audit(
         new_id(),
         &campaign,
@@ -154,6 +163,66 @@ pub async fn resume(
         campaign,
         approval_id: None,
     })
+}
+
+/// A stopped campaign pauses its started runs: what the policy allows on its own (reads,
+/// tests) goes on, everything else is blocked with the reason until a person resumes the
+/// campaign. Each pause is announced (`run.paused`); the ids of the runs paused.
+async fn pause_runs(
+    tx: &mut dyn Tx,
+    campaign: &Campaign,
+    why: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, StoreError> {
+    let id = campaign.campaign_id.as_str();
+    let reason = format!("campaign {id} stopped: {why}; a person resumes the campaign to go on");
+    let mut paused = Vec::new();
+    for run in tx.campaign_runs(id, RunStatus::Running).await? {
+        let run = tx
+            .hold_run(HoldRow {
+                run_id: &run.run_id,
+                status: RunStatus::Paused,
+                reason: &reason,
+                approval_id: &campaign.approval_id,
+                now,
+                campaign: Some(id),
+            })
+            .await?;
+        paused.push(run.run_id.clone());
+        tx.insert_event(now, &Event::RunPaused { run }).await?;
+    }
+    Ok(paused)
+}
+
+/// The campaign's resume lets the runs its stop paused go on (a run paused by an unanswered
+/// prompt of its own names that prompt, not the campaign, and stays paused); the ids released.
+async fn release_runs(
+    tx: &mut dyn Tx,
+    campaign: &Campaign,
+    by: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, StoreError> {
+    let id = campaign.campaign_id.as_str();
+    let reason = format!("campaign {id} resumed by {by}");
+    let mut released = Vec::new();
+    for run in tx.campaign_runs(id, RunStatus::Paused).await? {
+        if run.approval_id.as_deref() != Some(campaign.approval_id.as_str()) {
+            continue;
+        }
+        let run = tx
+            .hold_run(HoldRow {
+                run_id: &run.run_id,
+                status: RunStatus::Running,
+                reason: &reason,
+                approval_id: &campaign.approval_id,
+                now,
+                campaign: Some(id),
+            })
+            .await?;
+        released.push(run.run_id.clone());
+        tx.insert_event(now, &Event::RunResumed { run }).await?;
+    }
+    Ok(released)
 }
 
 /// Every campaign (read in a transaction that is dropped: it writes nothing).

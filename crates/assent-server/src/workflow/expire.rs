@@ -74,6 +74,7 @@ async fn time_out(
         reason: &reason,
         approval_id,
         now,
+        campaign: None,
     };
     let run = tx.hold_run(hold).await?;
     match plan {

@@ -1,10 +1,29 @@
 //! An approver lets a run that an unanswered prompt paused ask again.
 
+use assent_core::campaign::CampaignStatus;
 use assent_protocol::{Event, RunState};
 use chrono::{DateTime, Utc};
 
 use crate::records::resume_audit;
-use crate::store::{Actor, Store, StoreError};
+use crate::store::{Actor, Store, StoreError, Tx};
+
+/// A run of a stopped campaign goes on only with its campaign: `Conflict` saying so.
+async fn refuse_in_stopped_campaign(tx: &mut dyn Tx, run_id: &str) -> Result<(), StoreError> {
+    let Some(held) = tx.run_holds(&[run_id]).await?.remove(run_id) else {
+        return Ok(());
+    };
+    let Some(id) = held.campaign.as_deref() else {
+        return Ok(());
+    };
+    match tx.campaign(id).await? {
+        Some(campaign) if campaign.status == CampaignStatus::Stopped => {
+            Err(StoreError::Conflict(format!(
+                "run {run_id} belongs to campaign {id}, which is stopped: resume the campaign (POST /v1/campaigns/{id}/resume)"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
 
 /// Resumes a paused run, audited (naming the prompt that paused it) and announced;
 /// `Conflict` when it is not paused.
@@ -15,6 +34,7 @@ pub async fn resume(
     now: DateTime<Utc>,
 ) -> Result<RunState, StoreError> {
     let mut tx = store.begin().await?;
+    refuse_in_stopped_campaign(tx.as_mut(), run_id).await?;
     let resumed = tx.resume_run(run_id, now).await?;
     let pausing = match &resumed.approval_id {
         Some(id) => tx.approval(id).await?,

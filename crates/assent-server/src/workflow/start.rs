@@ -128,7 +128,15 @@ async fn start_in_campaign(
         ),
         Err(refusal) => (RunStatus::AwaitingApproval, refusal.to_string()),
     };
-    hold(tx, run_id, status, &reason, &campaign.approval_id, now).await?;
+    tx.hold_run(HoldRow {
+        run_id,
+        status,
+        reason: &reason,
+        approval_id: &campaign.approval_id,
+        now,
+        campaign: Some(campaign_id),
+    })
+    .await?;
     let started = if status == RunStatus::Running {
         RunStartStatus::Started
     } else {
@@ -267,6 +275,7 @@ async fn hold(
         reason,
         approval_id,
         now,
+        campaign: None,
     })
     .await
 }

@@ -1559,6 +1559,11 @@ export interface components {
         RunState: {
             /** @description The unanswered approval that paused or cancelled it. */
             approval_id?: string | null;
+            /**
+             * @description The fleet campaign it was started in (`assent run start --campaign`): when the campaign
+             *     stops, its started runs are paused, and resuming the campaign lets them go on.
+             */
+            campaign?: string | null;
             /** @description Why it is held (or was resumed). */
             reason?: string | null;
             run_id: string;

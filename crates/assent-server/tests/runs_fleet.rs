@@ -416,10 +416,11 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
     );
     let (_, state) = svc.get("/v1/runs/r-a", &svc.approver).await;
     assert_eq!(state["status"], "paused", "{state}");
-    assert_eq!(state["campaign"], "java21", "the run names its campaign: {state}");
-    let (status, alone) = svc
-        .post("/v1/runs/r-a/resume", &alice, &json!({}))
-        .await;
+    assert_eq!(
+        state["campaign"], "java21",
+        "the run names its campaign: {state}"
+    );
+    let (status, alone) = svc.post("/v1/runs/r-a/resume", &alice, &json!({})).await;
     assert_eq!(
         status,
         StatusCode::CONFLICT,

@@ -18,7 +18,7 @@ use assent_core::{
     ApprovalGrant, ApprovalStatus, Environment, FallbackOnTimeout, GrantConstraints, Policy,
     ScopeKind,
 };
-use assent_protocol::{Event, Resolution, RunStatus};
+use assent_protocol::{Event, Resolution, RunState, RunStatus};
 use assent_server::store::rows::{ApprovalRow, HoldRow, Pending, PromptDetail, SettleRow};
 use assent_server::store::{NewGrant, Submission};
 use assent_server::{Store, StoreError};
@@ -249,6 +249,7 @@ async fn run_holds_and_resumes_keep_their_order() {
         reason: "held",
         approval_id: "ap1",
         now,
+        campaign: None,
     };
     let paused = tx.hold_run(hold("r1", RunStatus::Paused)).await.unwrap();
     assert_eq!(paused.status, RunStatus::Paused, "a timeout pauses the run");
@@ -271,6 +272,62 @@ async fn run_holds_and_resumes_keep_their_order() {
         holds.keys().map(String::as_str).collect::<Vec<_>>(),
         vec!["r2"],
         "only held runs are returned (r1 runs again, r3 was never held)"
+    );
+}
+
+#[tokio::test]
+async fn a_run_keeps_its_campaign_through_later_holds() {
+    let (_dir, store) = store().await;
+    let now = start_time();
+    let mut tx = store.begin().await.unwrap();
+    let started = HoldRow {
+        run_id: "r-a",
+        status: RunStatus::Running,
+        reason: "svc-a is in approved stage 1 of campaign java21",
+        approval_id: "ap-def",
+        now,
+        campaign: Some("java21"),
+    };
+    let run = tx.hold_run(started).await.unwrap();
+    assert_eq!(run.campaign.as_deref(), Some("java21"), "{run:?}");
+    let other = HoldRow {
+        run_id: "r-x",
+        campaign: Some("other"),
+        ..started
+    };
+    tx.hold_run(other).await.unwrap();
+    // A timeout's hold names no campaign: the run must stay the campaign's, or a later
+    // stop of the campaign would miss it.
+    let timed_out = HoldRow {
+        status: RunStatus::Paused,
+        reason: "a prompt went unanswered",
+        approval_id: "ap-prompt",
+        campaign: None,
+        ..started
+    };
+    let run = tx.hold_run(timed_out).await.unwrap();
+    assert_eq!(
+        run.campaign.as_deref(),
+        Some("java21"),
+        "a hold without a campaign keeps the run's: {run:?}"
+    );
+    let ids = |runs: Vec<RunState>| runs.into_iter().map(|r| r.run_id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(tx.campaign_runs("java21", RunStatus::Paused).await.unwrap()),
+        vec!["r-a"],
+        "the campaign's paused runs, not another campaign's"
+    );
+    assert!(
+        tx.campaign_runs("java21", RunStatus::Running)
+            .await
+            .unwrap()
+            .is_empty(),
+        "r-a is no longer running"
+    );
+    assert_eq!(
+        ids(tx.campaign_runs("other", RunStatus::Running).await.unwrap()),
+        vec!["r-x"],
+        "each campaign finds its own"
     );
 }
 

@@ -7,7 +7,7 @@ use assent_core::campaign::{
     FleetAsk, OutcomeResult,
 };
 use assent_core::{ApprovalEvidence, AuditDecision, FleetPacket};
-use assent_protocol::{Approval, CampaignAnswer, Event, Resolution, RunStatus};
+use assent_protocol::{Approval, CampaignAnswer, Event, Resolution, RunState, RunStatus};
 use chrono::{DateTime, Utc};
 
 use super::start::{prompt_submission, record_prompt, Asked, StartError, StartGround};
@@ -167,7 +167,7 @@ pub async fn resume(
 
 /// A stopped campaign pauses its started runs: what the policy allows on its own (reads,
 /// tests) goes on, everything else is blocked with the reason until a person resumes the
-/// campaign. Each pause is announced (`run.paused`); the ids of the runs paused.
+/// campaign. The ids of the runs paused.
 async fn pause_runs(
     tx: &mut dyn Tx,
     campaign: &Campaign,
@@ -176,22 +176,8 @@ async fn pause_runs(
 ) -> Result<Vec<String>, StoreError> {
     let id = campaign.campaign_id.as_str();
     let reason = format!("campaign {id} stopped: {why}; a person resumes the campaign to go on");
-    let mut paused = Vec::new();
-    for run in tx.campaign_runs(id, RunStatus::Running).await? {
-        let run = tx
-            .hold_run(HoldRow {
-                run_id: &run.run_id,
-                status: RunStatus::Paused,
-                reason: &reason,
-                approval_id: &campaign.approval_id,
-                now,
-                campaign: Some(id),
-            })
-            .await?;
-        paused.push(run.run_id.clone());
-        tx.insert_event(now, &Event::RunPaused { run }).await?;
-    }
-    Ok(paused)
+    let moved = (RunStatus::Running, RunStatus::Paused);
+    move_runs(tx, campaign, moved, &reason, |_| true, now).await
 }
 
 /// The campaign's resume lets the runs its stop paused go on (a run paused by an unanswered
@@ -202,27 +188,47 @@ async fn release_runs(
     by: &str,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>, StoreError> {
+    let reason = format!("campaign {} resumed by {by}", campaign.campaign_id);
+    let paused_by_stop = |run: &RunState| run.approval_id.as_ref() == Some(&campaign.approval_id);
+    let moved = (RunStatus::Paused, RunStatus::Running);
+    move_runs(tx, campaign, moved, &reason, paused_by_stop, now).await
+}
+
+/// Moves the campaign's runs in `from` that `which` picks to `to`, with `reason`, each
+/// announced (`run.paused` or `run.resumed`); the ids moved.
+async fn move_runs(
+    tx: &mut dyn Tx,
+    campaign: &Campaign,
+    (from, to): (RunStatus, RunStatus),
+    reason: &str,
+    which: impl Fn(&RunState) -> bool,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, StoreError> {
     let id = campaign.campaign_id.as_str();
-    let reason = format!("campaign {id} resumed by {by}");
-    let mut released = Vec::new();
-    for run in tx.campaign_runs(id, RunStatus::Paused).await? {
-        if run.approval_id.as_deref() != Some(campaign.approval_id.as_str()) {
+    let mut moved = Vec::new();
+    for run in tx.campaign_runs(id, from).await? {
+        if !which(&run) {
             continue;
         }
         let run = tx
             .hold_run(HoldRow {
                 run_id: &run.run_id,
-                status: RunStatus::Running,
-                reason: &reason,
+                status: to,
+                reason,
                 approval_id: &campaign.approval_id,
                 now,
                 campaign: Some(id),
             })
             .await?;
-        released.push(run.run_id.clone());
-        tx.insert_event(now, &Event::RunResumed { run }).await?;
+        moved.push(run.run_id.clone());
+        let event = if to == RunStatus::Paused {
+            Event::RunPaused { run }
+        } else {
+            Event::RunResumed { run }
+        };
+        tx.insert_event(now, &event).await?;
     }
-    Ok(released)
+    Ok(moved)
 }
 
 /// Every campaign (read in a transaction that is dropped: it writes nothing).

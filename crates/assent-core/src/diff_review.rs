@@ -9,7 +9,7 @@ use crate::evidence::{DiffFile, DiffFlag, DiffPacket, FileChange};
 use crate::paths::relative_to;
 use crate::request::{ActionRequest, MAX_DIFF_BYTES};
 use crate::types::{ActionKind, RiskLevel, Role};
-use crate::verdict::{Ctx, Verdict};
+use crate::verdict::{Access, Ctx, Facts, Verdict};
 
 /// The most diff text a packet shows (bytes); the rest is cut at a line with a note.
 pub(crate) const SHOWN_DIFF_BYTES: usize = 64 * 1024;
@@ -89,13 +89,14 @@ pub(crate) fn check_size(request: &ActionRequest) -> Result<(), crate::canon::Ca
 pub(crate) fn review(
     request: &ActionRequest,
     canonical: &CanonicalAction,
+    facts: &Facts,
     ctx: &Ctx<'_>,
 ) -> Option<DiffReview> {
     let kind = request.action.kind;
     let edit = matches!(kind, ActionKind::FileWrite | ActionKind::FileDelete);
     let diff = request.context.diff.as_deref();
     if !edit && diff.is_none() {
-        return None;
+        return shell_review(request, facts, ctx);
     }
     let mut notes = request.context.diff_notes.clone();
     let parsed = diff.map(parse);
@@ -145,10 +146,88 @@ pub(crate) fn review(
         diff_fingerprint: canonical.diff_fingerprint.clone(),
         notes: notes.iter().map(|n| crate::mask::mask_secrets(n)).collect(),
     };
+    Some(review_of(packet))
+}
+
+/// The review of `packet`: its verdict, asked of the role its flags need.
+fn review_of(packet: DiffPacket) -> DiffReview {
     let verdict = verdict_for(&packet);
     let mut review = DiffReview { packet, verdict };
     review.verdict = review.verdict.clone().role(review.role());
-    Some(review)
+    review
+}
+
+/// A file known only by its path (no diff names its lines), as shown: relative to the
+/// repository, `~/…` under home.
+fn named_file(path: &str, change: FileChange, ctx: &Ctx<'_>) -> ParsedFile<'static> {
+    ParsedFile {
+        path: crate::paths::display(path, &ctx.root, ctx.home),
+        change,
+        binary: false,
+        added: Vec::new(),
+        removed: Vec::new(),
+    }
+}
+
+/// The flags a change seen only by its paths can raise on its own (the line-based ones need
+/// the diff; `wide` counts lines too).
+const PATH_FLAGS: &[DiffFlag] = &[
+    DiffFlag::WorkflowChanged,
+    DiffFlag::SecurityChanged,
+    DiffFlag::DependencyChanged,
+    DiffFlag::LockfileChanged,
+    DiffFlag::PolicyPath,
+    DiffFlag::TestsDeleted,
+];
+
+/// A shell command that writes or deletes a CI, security, dependency or lock file, a path
+/// the policy lists, or deletes a test file (`sed -i`, `cp`, `>`, `rm`): a diff review like
+/// the same edit through a file tool, so the PR gate counts it. Its diff exists only once it
+/// ran: the packet names the files, and says so.
+fn shell_review(request: &ActionRequest, facts: &Facts, ctx: &Ctx<'_>) -> Option<DiffReview> {
+    if request.action.kind != ActionKind::Shell || facts.changed.is_empty() {
+        return None;
+    }
+    let files: Vec<ParsedFile<'static>> = facts
+        .changed
+        .iter()
+        .map(|(path, access)| {
+            let change = if *access == Access::Delete {
+                FileChange::Deleted
+            } else {
+                FileChange::Modified
+            };
+            named_file(path, change, ctx)
+        })
+        .collect();
+    let mut flags = flags_of(&files, ctx);
+    flags.retain(|f| PATH_FLAGS.contains(f));
+    if flags.is_empty() {
+        return None;
+    }
+    let notes = request
+        .context
+        .diff_notes
+        .iter()
+        .cloned()
+        .chain(std::iter::once(
+            "changed by a shell command: only the files it names are known before it runs"
+                .to_owned(),
+        ))
+        .map(|n| crate::mask::mask_secrets(&n))
+        .collect();
+    let packet = DiffPacket {
+        lines_added: 0,
+        lines_removed: 0,
+        files: files.iter().map(diff_file).collect(),
+        flags,
+        diff: String::new(),
+        diff_truncated: false,
+        base_sha: request.context.base_sha.clone(),
+        diff_fingerprint: None,
+        notes,
+    };
+    Some(review_of(packet))
 }
 
 /// The files of an edit that sent no diff: its paths, relative to the repository.
@@ -165,13 +244,7 @@ fn paths_only(
     canonical
         .paths
         .iter()
-        .map(|p| ParsedFile {
-            path: crate::paths::display(p, &ctx.root, ctx.home),
-            change,
-            binary: false,
-            added: Vec::new(),
-            removed: Vec::new(),
-        })
+        .map(|p| named_file(p, change, ctx))
         .collect()
 }
 

@@ -523,3 +523,93 @@ fn a_diff_that_leaves_out_the_edited_file_does_not_hide_it() {
         p.notes
     );
 }
+
+fn shell(command: &str) -> ActionRequest {
+    let mut request = edit(ActionKind::Shell, "", None);
+    request.action.paths.clear();
+    request.action.tool = None;
+    request.action.command = Some(command.into());
+    request
+}
+
+#[test]
+fn a_shell_command_changing_a_reviewed_file_is_a_diff_review_of_the_files_it_names() {
+    /// A command, the flags it raises, the files it changes.
+    type Case = (
+        &'static str,
+        &'static [DiffFlag],
+        &'static [(&'static str, FileChange)],
+    );
+    let cases: [Case; 5] = [
+        (
+            "sed -i s/17/21/ .github/workflows/ci.yml",
+            &[DiffFlag::WorkflowChanged],
+            &[(".github/workflows/ci.yml", FileChange::Modified)],
+        ),
+        (
+            // mv changes both ends: the file leaves /tmp.
+            "mv /tmp/new.lock Cargo.lock",
+            &[DiffFlag::LockfileChanged],
+            &[
+                ("/tmp/new.lock", FileChange::Modified),
+                ("Cargo.lock", FileChange::Modified),
+            ],
+        ),
+        (
+            "echo '<version>21</version>' >> pom.xml",
+            &[DiffFlag::DependencyChanged],
+            &[("pom.xml", FileChange::Modified)],
+        ),
+        (
+            "rm tests/pay_test.rs",
+            &[DiffFlag::TestsDeleted],
+            &[("tests/pay_test.rs", FileChange::Deleted)],
+        ),
+        (
+            // Only the files it changes: reading the workflow raises nothing.
+            "cat .github/workflows/ci.yml > notes.txt && sed -i s/a/b/ .github/workflows/ci.yml",
+            &[DiffFlag::WorkflowChanged],
+            &[
+                ("notes.txt", FileChange::Modified),
+                (".github/workflows/ci.yml", FileChange::Modified),
+            ],
+        ),
+    ];
+    for (command, want_flags, want_files) in cases {
+        let e = eval(&shell(command));
+        assert_eq!(e.approval_type, ApprovalType::Diff, "{command}: {e:?}");
+        let EvidenceDetail::Diff(p) = &e.evidence.detail else {
+            panic!("{command}: a diff packet: {:?}", e.evidence.detail);
+        };
+        assert_eq!(p.flags, want_flags, "{command}");
+        let files: Vec<(&str, FileChange)> = p
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.change))
+            .collect();
+        assert_eq!(files, want_files, "{command}: the files it changes");
+        assert_eq!(
+            p.base_sha.as_deref(),
+            Some("abc123"),
+            "bound to the base commit like an edit"
+        );
+        assert!(
+            p.diff.is_empty() && p.notes.iter().any(|n| n.contains("shell command")),
+            "{command}: no diff exists before it runs, and the packet says so: {:?}",
+            p.notes
+        );
+        assert_eq!(e.decision.decision, Decision::Ask, "{command}");
+    }
+    for command in [
+        "cat .github/workflows/ci.yml",
+        "sed -i s/a/b/ src/lib.rs",
+        "cargo test",
+    ] {
+        let e = eval(&shell(command));
+        assert_eq!(
+            e.approval_type,
+            ApprovalType::Tool,
+            "{command}: reading a reviewed file, or changing an ordinary one, is no review"
+        );
+    }
+}

@@ -203,7 +203,7 @@ pub fn evaluate(
     verdicts.extend(crate::capability_eval::verdicts(
         policy, request, &canonical, &facts, &home,
     )?);
-    let review = Review::of(request, &canonical, script.as_ref(), &ctx);
+    let review = Review::of(request, &canonical, script.as_ref(), &facts, &ctx);
     verdicts.extend(review.verdict());
     let exception = crate::exception_eval::check(policy, request, &verdicts)?;
     let rules = crate::exception_eval::fired(&verdicts);

@@ -10,7 +10,7 @@ use crate::evidence::{ApprovalEvidence, EvidenceDetail, PrPacket};
 use crate::request::ActionRequest;
 use crate::shell::ShellScript;
 use crate::types::{ApprovalType, Role, ScopeKind};
-use crate::verdict::{Ctx, Verdict};
+use crate::verdict::{Ctx, Facts, Verdict};
 
 /// The review an action needs.
 #[derive(Debug, Clone)]
@@ -26,12 +26,13 @@ impl Review {
         request: &ActionRequest,
         canonical: &CanonicalAction,
         script: Option<&ShellScript>,
+        facts: &Facts,
         ctx: &Ctx<'_>,
     ) -> Review {
         if let Some((packet, via)) = crate::pr_review::detect(request, script) {
             return Review::Pr(packet, via);
         }
-        match crate::diff_review::review(request, canonical, ctx) {
+        match crate::diff_review::review(request, canonical, facts, ctx) {
             Some(review) => Review::Diff(Box::new(review)),
             None => Review::Tool,
         }

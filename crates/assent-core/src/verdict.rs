@@ -70,6 +70,9 @@ pub(crate) struct Facts {
     pub credential_risk: CredentialRisk,
     /// Absolute paths touched.
     pub paths: Vec<String>,
+    /// The paths among them a command writes or deletes (a shell command's change to a CI or
+    /// dependency file is a diff review, whose packet names them).
+    pub changed: Vec<(String, Access)>,
     pub network: Vec<String>,
     pub secret: Option<String>,
 }
@@ -82,6 +85,7 @@ impl Default for Facts {
             network_risk: NetworkRisk::None,
             credential_risk: CredentialRisk::None,
             paths: Vec::new(),
+            changed: Vec::new(),
             network: Vec::new(),
             secret: None,
         }
@@ -104,6 +108,16 @@ impl Facts {
     pub fn add_path(&mut self, path: &str) {
         if !self.paths.iter().any(|p| p == path) && self.paths.len() < 64 {
             self.paths.push(path.to_owned());
+        }
+    }
+
+    fn add_changed(&mut self, path: &str, access: Access) {
+        if access == Access::Read || self.changed.len() >= 64 {
+            return;
+        }
+        match self.changed.iter_mut().find(|(p, _)| p == path) {
+            Some(seen) => seen.1 = seen.1.max(access),
+            None => self.changed.push((path.to_owned(), access)),
         }
     }
 
@@ -136,7 +150,7 @@ pub(crate) struct Ctx<'a> {
 }
 
 /// How a path is touched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Access {
     Read,
     Write,
@@ -176,6 +190,7 @@ impl Ctx<'_> {
     /// `None` when both are unremarkable inside the repo.
     pub fn check_path(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
         facts.add_path(path);
+        facts.add_changed(path, access);
         let written = self.check_one(path, access, facts);
         let through = match self.links.real(path) {
             Real::Same => return written,

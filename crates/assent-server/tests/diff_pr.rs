@@ -379,3 +379,89 @@ async fn equal_diffs_batch_different_diffs_do_not_and_kind_pr_is_a_pr_approval()
     );
     svc.stop().await;
 }
+
+/// A shell command in run `run` on `base`.
+fn shell_on(run: &str, command: &str, base: &str) -> Value {
+    json!({
+        "run_id": run,
+        "task_id": "task-1",
+        "requested_by": "agent",
+        "action": {"kind": "shell", "command": command, "cwd": "/home/dev/shop"},
+        "context": {"repo": "/home/dev/shop", "repo_trust": "trusted", "base_sha": base},
+        "reason": "fix the build"
+    })
+}
+
+#[tokio::test]
+async fn a_ci_file_changed_by_a_shell_command_is_reviewed_before_publishing() {
+    let svc = Service::start().await;
+    let run = "r-sed";
+    let sed = format!("sed -i 's/push]/push, pull_request]/' {WORKFLOW}");
+    let asked = svc.submit(&shell_on(run, &sed, "abc123")).await;
+    assert_eq!(asked["status"], "pending", "a CI edit is asked: {asked}");
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+    let review = svc.approval(&id).await;
+    assert_eq!(
+        review["approval_type"], "diff",
+        "a CI file changed with sed is a diff review, like the same edit through a file tool: {review}"
+    );
+    assert_eq!(
+        review["evidence"]["flags"],
+        json!(["workflow_changed"]),
+        "{review}"
+    );
+    assert_eq!(
+        review["evidence"]["files"][0]["path"], WORKFLOW,
+        "the packet names the file the command changes: {review}"
+    );
+    assert_eq!(
+        review["evidence"]["command_line"], sed,
+        "the reviewer sees the command itself (there is no diff before it runs): {review}"
+    );
+    assert!(
+        review["evidence"]["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("changed by a shell command")),
+        "the packet says why no diff is shown: {review}"
+    );
+    assert_eq!(
+        review["required_role"], "repo_maintainer",
+        "reviewed by a repo maintainer"
+    );
+
+    let blocked = svc.submit(&pr_create(run, "abc123")).await;
+    assert_eq!(
+        blocked["status"], "blocked",
+        "publishing waits for the shell change's review: {blocked}"
+    );
+    let why = blocked["reasons"][0].as_str().unwrap();
+    assert!(
+        why.contains(WORKFLOW) && why.contains(&id) && why.contains("still pending"),
+        "the reason names the file and the review: {why}"
+    );
+
+    let (status, _) = approve_once(&svc, &id).await;
+    assert_eq!(status, StatusCode::OK, "a maintainer approves the command");
+    let asked = svc.submit(&pr_create(run, "abc123")).await;
+    assert_eq!(asked["status"], "pending", "then the PR is asked: {asked}");
+    let pr = svc.approval(asked["approval_id"].as_str().unwrap()).await;
+    assert_eq!(
+        pr["evidence"]["diff_approvals"][0]["approval_id"], id,
+        "the PR packet lists the shell change's review: {pr}"
+    );
+    assert_eq!(
+        pr["evidence"]["diff_approvals"][0]["state"], "current",
+        "{pr}"
+    );
+
+    let other = svc
+        .submit(&shell_on("r-plain", "sed -i s/a/b/ src/lib.rs", "abc123"))
+        .await;
+    assert_eq!(
+        other["status"], "allowed",
+        "a shell edit of an ordinary source file stays what the policy says: {other}"
+    );
+    svc.stop().await;
+}

@@ -116,6 +116,13 @@ describe('exception packet', () => {
     expect(exceptionReach(packet), 'every run of the repository, for its lifetime').toBe('every run in /home/dev/shop for 30 d');
   });
 
+  it('says when an exception holds for hosts, not one command', () => {
+    expect(
+      exceptionReach({ ...packet, hosts: ['pkg.example.com'] }),
+      'a host-held exception covers other commands too: the reviewer must see how wide it is',
+    ).toBe('any command reaching only pkg.example.com, every run in /home/dev/shop for 30 d');
+  });
+
   it('tells exception grants from the others', () => {
     const grant = {
       grant_id: 'g', approval_id: 'a', run_id: 'r', scope_kind: 'exception', action_kinds: ['shell'],

@@ -101,7 +101,9 @@ export function capabilityTtl(packet: CredentialPacket): string {
 
 /** How far an exception reaches: "every run in /home/dev/shop for 30 d". */
 export function exceptionReach(packet: ExceptionPacket): string {
-  return `every run in ${packet.repo} for ${durationLabel(packet.lifetime_seconds)}`;
+  const hosts = packet.hosts ?? [];
+  const what = hosts.length > 0 ? `any command reaching only ${hosts.join(', ')}, ` : '';
+  return `${what}every run in ${packet.repo} for ${durationLabel(packet.lifetime_seconds)}`;
 }
 
 /** Whether a grant is an exception (it goes past a policy rule, for a repository). */

@@ -39,8 +39,8 @@ pub fn parse_lifetime(text: &str) -> Result<i64, String> {
 /// The checks that need no service: the flags that only go with `--exception`, a reason.
 pub fn check_args(args: &RequestArgs) -> Result<(), String> {
     if args.exception.is_none() {
-        if args.lifetime.is_some() || args.repo.is_some() {
-            return Err("--for and --repo go with --exception RULE".to_owned());
+        if args.lifetime.is_some() || args.repo.is_some() || !args.hosts.is_empty() {
+            return Err("--for, --repo and --host go with --exception RULE".to_owned());
         }
         return Ok(());
     }
@@ -60,6 +60,7 @@ pub fn attach(args: &RequestArgs, request: &mut ActionRequest, cwd: &Path) {
     request.context.exception = Some(ExceptionAsk {
         rule: rule.clone(),
         lifetime_seconds: args.lifetime,
+        hosts: args.hosts.clone(),
     });
     if let Some(repo) = &args.repo {
         let path = cwd.join(repo);

@@ -85,6 +85,10 @@ pub struct RequestArgs {
     /// the repository around the working directory].
     #[arg(long, value_name = "REPO")]
     pub repo: Option<String>,
+    /// Hold the exception for this host instead of this one command (repeat it for each host
+    /// the command reaches): any command of this kind reaching only these hosts is covered.
+    #[arg(long = "host", value_name = "HOST")]
+    pub hosts: Vec<String>,
     /// The command (or paths, URLs, tool name for other kinds).
     #[arg(last = true, required = true, num_args = 1..)]
     pub command: Vec<String>,

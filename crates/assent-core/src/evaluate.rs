@@ -205,7 +205,7 @@ pub fn evaluate(
     )?);
     let review = Review::of(request, &canonical, script.as_ref(), &facts, &ctx);
     verdicts.extend(review.verdict());
-    let exception = crate::exception_eval::check(policy, request, &verdicts)?;
+    let exception = crate::exception_eval::check(policy, request, &verdicts, &facts.network)?;
     let rules = crate::exception_eval::fired(&verdicts);
     let exceptionable = crate::exception_eval::exceptionable(
         policy,

@@ -16,6 +16,12 @@ pub struct ExceptionAsk {
     /// absent. Longer than that is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lifetime_seconds: Option<i64>,
+    /// The hosts it holds for, instead of this one command: the grant then covers any action
+    /// of this kind in the repository whose every network target is on them (and which
+    /// triggers only the rules it sets aside). They must be exactly the hosts the command
+    /// reaches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
 }
 
 /// What an exception approval shows: the rule, the finding, for how long and where, why the
@@ -37,8 +43,12 @@ pub struct ExceptionPacket {
     /// Why the agent (or the person asking) wants it.
     #[serde(default)]
     pub reason: String,
-    /// The command the exception covers (`command` is the evidence's argv).
+    /// The command the exception covers (`command` is the evidence's argv); with `hosts`,
+    /// the command it was asked with.
     pub covered_command: String,
+    /// When set, it covers any action reaching only these hosts, not just the command.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
 }
 
 impl ExceptionPacket {
@@ -51,7 +61,11 @@ impl ExceptionPacket {
             .rsplit('/')
             .next()
             .unwrap_or_default();
-        let finding = cut(&self.finding, 48);
+        let finding = if self.hosts.is_empty() {
+            cut(&self.finding, 48)
+        } else {
+            cut(&format!("anything reaching {}", self.hosts.join(", ")), 48)
+        };
         format!(
             "Exception · {repo}: {finding} for {} ({})",
             span(self.lifetime_seconds),

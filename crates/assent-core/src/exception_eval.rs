@@ -12,7 +12,7 @@ use crate::exception::{known_rule, span, ExceptionPacket, NEVER_EXCEPTIONABLE};
 use crate::policy::Policy;
 use crate::request::ActionRequest;
 use crate::types::{Decision, RiskLevel, Role, ScopeKind};
-use crate::verdict::Verdict;
+use crate::verdict::{host_of, Verdict};
 
 /// An exception request that cannot be evaluated: nothing is recorded, nobody is asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,6 +27,8 @@ pub enum ExceptionError {
     NoRepo,
     #[error("an exception needs a reason (--reason)")]
     NoReason,
+    #[error("an exception's hosts are the hosts the command reaches ({reached}): {problem}")]
+    Hosts { reached: String, problem: String },
 }
 
 /// What the policy makes of a valid exception request.
@@ -103,6 +105,7 @@ pub(crate) fn check(
     policy: &Policy,
     request: &ActionRequest,
     verdicts: &[Verdict],
+    reached: &[String],
 ) -> Result<Option<Outcome>, ExceptionError> {
     let Some(ask) = &request.context.exception else {
         return Ok(None);
@@ -125,6 +128,7 @@ pub(crate) fn check(
     if request.reason.trim().is_empty() {
         return Err(ExceptionError::NoReason);
     }
+    check_hosts(&ask.hosts, reached)?;
     let mut rules = fired(verdicts);
     if !rules.iter().any(|r| r == rule) {
         let fired = if rules.is_empty() {
@@ -155,6 +159,51 @@ pub(crate) fn check(
     }))
 }
 
+/// An exception held by host names exactly the hosts the command reaches (`reached`: its
+/// network targets): it must cover the command it is asked with, and nothing it did not show.
+fn check_hosts(hosts: &[String], reached: &[String]) -> Result<(), ExceptionError> {
+    if hosts.is_empty() {
+        return Ok(());
+    }
+    let mut targets: Vec<String> = reached.iter().map(|t| host_of(t)).collect();
+    targets.sort();
+    targets.dedup();
+    let error = |problem: String| ExceptionError::Hosts {
+        reached: if targets.is_empty() {
+            "none".to_owned()
+        } else {
+            targets.join(", ")
+        },
+        problem,
+    };
+    if targets.is_empty() {
+        return Err(error(
+            "this command reaches no host, so the exception cannot be held by host".to_owned(),
+        ));
+    }
+    if let Some(unknown) = hosts
+        .iter()
+        .find(|h| !targets.contains(&h.trim().to_ascii_lowercase()))
+    {
+        return Err(error(format!("it does not reach {unknown:?}")));
+    }
+    if let Some(missing) = targets
+        .iter()
+        .find(|t| !hosts.iter().any(|h| h.trim().eq_ignore_ascii_case(t)))
+    {
+        return Err(error(format!("it also reaches {missing}: name it too")));
+    }
+    Ok(())
+}
+
+/// The hosts of an exception ask as a grant keeps them: lower case, sorted, each once.
+pub(crate) fn held_hosts(hosts: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = hosts.iter().map(|h| h.trim().to_ascii_lowercase()).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Turns the evaluation of an exception request into its answer: a block with the refusal,
 /// or an `exception` approval for a security reviewer, offering only the exception scope.
 pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evaluation) {
@@ -180,17 +229,28 @@ pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evalua
     decision.required_role = Some(Role::SecurityReviewer);
     decision.risk = decision.risk.max(RiskLevel::High);
     decision.rule.clone_from(&rule);
+    let hosts = request
+        .context
+        .exception
+        .as_ref()
+        .map(|ask| held_hosts(&ask.hosts))
+        .unwrap_or_default();
+    let reach = if hosts.is_empty() {
+        String::new()
+    } else {
+        format!(" reaching {}", hosts.join(", "))
+    };
     decision.reasons.insert(
         0,
         format!(
-            "an exception to {} for {} in {repo}, asked because: {}",
+            "an exception to {} for {} in {repo}{reach}, asked because: {}",
             rules.join(", "),
             span(lifetime_seconds),
             request.reason.trim()
         ),
     );
     decision.offered_scopes = vec![ScopeKind::Exception];
-    eval.batch_key = batch_key(request, &eval.action_hash, &rules, lifetime_seconds);
+    eval.batch_key = batch_key(request, &eval.action_hash, &rules, lifetime_seconds, &hosts);
     let packet = ExceptionPacket {
         rule,
         finding,
@@ -199,6 +259,7 @@ pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evalua
         repo,
         reason: request.reason.trim().to_owned(),
         covered_command: command_line(request),
+        hosts,
     };
     eval.evidence.summary = packet.line();
     eval.evidence.detail = EvidenceDetail::Exception(packet);
@@ -241,6 +302,7 @@ pub(crate) fn command_line(request: &ActionRequest) -> String {
 struct BatchKey<'a> {
     action_hash: &'a str,
     exception: &'a [String],
+    hosts: &'a [String],
     lifetime_seconds: i64,
     reason: &'a str,
     repo: Option<&'a str>,
@@ -252,10 +314,12 @@ fn batch_key(
     action_hash: &str,
     rules: &[String],
     lifetime_seconds: i64,
+    hosts: &[String],
 ) -> String {
     crate::canon::sha256_json_hex(&BatchKey {
         action_hash,
         exception: rules,
+        hosts,
         lifetime_seconds,
         reason: request.reason.trim(),
         repo: request.context.repo.as_deref(),

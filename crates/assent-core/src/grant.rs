@@ -42,6 +42,10 @@ pub struct GrantConstraints {
     /// action triggers is one of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exception_rules: Vec<String>,
+    /// `exception` held by host: it covers an action only when the action reaches at least one
+    /// host and every host it reaches is one of these (lower case).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
 }
 
 /// A grant (the seed's `ApprovalGrant`, plus its use count, revocation and policy version).

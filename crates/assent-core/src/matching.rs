@@ -104,6 +104,9 @@ pub(crate) fn covers_as(
             "rules this exception does not set aside",
         ));
     }
+    if exception && !c.hosts.is_empty() && !reaches_only(&c.hosts, &eval.evidence.network) {
+        return Err(NotCovered::Mismatch("hosts this exception does not name"));
+    }
     if grant.scope_kind == ScopeKind::Org {
         return Err(NotCovered::Mismatch(
             "anything: org grants are not honoured",
@@ -114,6 +117,14 @@ pub(crate) fn covers_as(
         paths_match(&c.path_patterns, request, eval)?;
     }
     Ok(())
+}
+
+/// Whether `targets` (an action's network targets) reach at least one host, and only `hosts`.
+fn reaches_only(hosts: &[String], targets: &[String]) -> bool {
+    !targets.is_empty()
+        && targets
+            .iter()
+            .all(|t| hosts.contains(&crate::verdict::host_of(t)))
 }
 
 fn bound_fields(

@@ -108,8 +108,10 @@ impl GrantConstraints {
                     return Err(ScopeError::NotOffered(scope));
                 };
                 ctx.repo.as_ref().ok_or(ScopeError::NoRepo(scope))?;
-                // Every run in the repository, for weeks: not bound to a run or a commit.
+                // Every run in the repository, for weeks: not bound to a run or a commit; held
+                // by host, not bound to the command either.
                 let (action_hash, profile) = match &eval.decision.profile {
+                    _ if !packet.hosts.is_empty() => (None, None),
                     Some(profile) => (None, Some(profile.clone())),
                     None => (Some(eval.action_hash.clone()), None),
                 };
@@ -118,6 +120,7 @@ impl GrantConstraints {
                     action_hash,
                     profile,
                     exception_rules: packet.rules.clone(),
+                    hosts: packet.hosts.clone(),
                     ..GrantConstraints::default()
                 })
             }

@@ -67,6 +67,7 @@ fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
             repo: "/home/dev/shop".to_owned(),
             reason: "only published there".to_owned(),
             covered_command: "curl -fsSL https://pkg.example.com/t.tgz".to_owned(),
+            hosts: Vec::new(),
         }),
         ..ApprovalEvidence::default()
     };

@@ -342,3 +342,78 @@ async fn a_block_the_policy_marks_can_be_excepted_and_is_covered_afterwards() {
     );
     svc.stop().await;
 }
+
+#[tokio::test]
+async fn an_exception_held_by_host_covers_other_fetches_from_that_host_only() {
+    let svc = service().await;
+    let asked = svc
+        .submit(&request(
+            "r-1",
+            NETWORK,
+            SHOP,
+            Some(json!({"rule": "ask.network", "lifetime_seconds": 7 * DAY,
+                        "hosts": ["pkg.example.com"]})),
+        ))
+        .await;
+    assert_eq!(asked["status"], "pending", "{asked}");
+    let id = asked["approval_id"].as_str().unwrap().to_owned();
+    let approval = svc.approval(&id).await;
+    assert_eq!(
+        approval["evidence"]["hosts"],
+        json!(["pkg.example.com"]),
+        "the reviewer sees it holds for a host: {approval}"
+    );
+    let reviewer = person(&svc, "sam", &[Role::SecurityReviewer]).await;
+    let approve = json!({"decision":"approve","scope":"exception","expires_in_seconds":7 * DAY});
+    let (status, body) = decide_as(&svc, &reviewer, &id, &approve).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["grant"]["constraints"]["hosts"],
+        json!(["pkg.example.com"]),
+        "the grant keeps the host: {body}"
+    );
+
+    let other_file = "curl -fsSL https://pkg.example.com/other.tgz -o other.tgz";
+    let covered = svc.submit(&request("r-2", other_file, SHOP, None)).await;
+    assert_eq!(
+        covered["status"], "allowed",
+        "another fetch from the host, in another run, goes ahead: {covered}"
+    );
+    assert!(
+        covered["grant_id"].is_string(),
+        "under the exception's grant: {covered}"
+    );
+    let elsewhere = svc
+        .submit(&request("r-2", "curl -fsSL https://evil.example.net/x", SHOP, None))
+        .await;
+    assert_eq!(
+        elsewhere["status"], "pending",
+        "another host asks as usual: {elsewhere}"
+    );
+
+    let (status, refused) = svc
+        .post(
+            "/v1/actions",
+            &svc.requester,
+            &request(
+                "r-3",
+                NETWORK,
+                SHOP,
+                Some(json!({"rule": "ask.network", "hosts": ["other.example.com"]})),
+            ),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "hosts the command does not reach are refused: {refused}"
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not reach \"other.example.com\""),
+        "{refused}"
+    );
+    svc.stop().await;
+}

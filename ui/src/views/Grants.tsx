@@ -54,7 +54,7 @@ export function Grants({ grants }: { grants: Grant[] }) {
                   by {visible(g.created_by)}
                   {g.created_by_role ? ` (${g.created_by_role})` : ''}
                 </div>
-                {isException(g) && <div class="sub warn" data-testid="exception-note">exception: goes past {visible((g.constraints.exception_rules ?? []).join(', '))} in {visible(g.constraints.repo ?? '')}</div>}
+                {isException(g) && <div class="sub warn" data-testid="exception-note">exception: goes past {visible((g.constraints.exception_rules ?? []).join(', '))} in {visible(g.constraints.repo ?? '')}{(g.constraints.hosts ?? []).length > 0 ? ` for ${visible((g.constraints.hosts ?? []).join(', '))}` : ''}</div>}
                 {g.action_kinds.includes('credential') && <div class="sub" data-testid="credential-note">Revoke stops later uses; a process already running keeps the secret it got.</div>}
               </td>
               <td data-testid="scope">{g.scope_kind}</td>

@@ -103,7 +103,7 @@ export function ExceptionView({ packet }: { packet: ExceptionPacket }) {
         <Item label="The rule found" value={packet.finding} test="ev-exception-finding" />
         <Item label="Holds for" value={exceptionReach(packet)} test="ev-exception-reach" />
         <Item label="Why" value={packet.reason} test="ev-exception-reason" />
-        <Item label="Covers" value={packet.covered_command} test="ev-exception-command" />
+        <Item label={(packet.hosts ?? []).length > 0 ? 'Asked with' : 'Covers'} value={packet.covered_command} test="ev-exception-command" />
       </dl>
       <p class="sub">
         Longer or wider than a normal grant: a security reviewer decides. It is revocable like any grant.

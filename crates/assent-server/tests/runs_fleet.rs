@@ -426,6 +426,13 @@ async fn a_campaign_goes_stage_by_stage_and_stops_at_its_threshold() {
         StatusCode::CONFLICT,
         "a run of a stopped campaign goes on only with its campaign: {alone}"
     );
+    assert!(
+        alone["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("assent campaign resume java21"),
+        "the refusal says what to do instead: {alone}"
+    );
     let (status, more) = svc
         .post(
             "/v1/campaigns/java21/stages",

@@ -71,11 +71,13 @@ impl Service {
         data_dir: Option<PathBuf>,
         policy_toml: Option<&str>,
     ) -> Service {
-        let port = free_port();
+        // Port 0: the service binds a port of its own and prints it. A port picked here and
+        // released could be taken by another test's service meanwhile, whose /healthz would
+        // then answer for this one (its tokens missing from this data dir).
         let mut cmd = Command::new(BIN);
-        cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        cmd.args(["serve", "--listen", "127.0.0.1:0"])
             .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(data_dir) = &data_dir {
             cmd.arg("--data-dir").arg(data_dir);
@@ -101,8 +103,8 @@ impl Service {
             std::fs::write(&path, toml).unwrap();
             cmd.arg("--policy").arg(path);
         }
-        let child = cmd.spawn().unwrap();
-        let url = format!("http://127.0.0.1:{port}");
+        let mut child = cmd.spawn().unwrap();
+        let url = listening_url(&mut child);
         let mut service = Service {
             child,
             url,
@@ -146,6 +148,29 @@ impl Drop for Service {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The URL `assent serve` prints once it is bound (`assent: listening on http://…`); the rest
+/// of its output is drained in the background so it never blocks on a full pipe.
+fn listening_url(child: &mut Child) -> String {
+    use std::io::BufRead;
+    let stdout = child.stdout.take().expect("the service's stdout is piped");
+    let (found, url) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if let Some(url) = line.strip_prefix("assent: listening on ") {
+                let _ = found.send(url.trim().to_owned());
+            }
+        }
+    });
+    match url.recv_timeout(Duration::from_secs(60)) {
+        Ok(url) => url,
+        Err(_) => match child.try_wait().unwrap() {
+            Some(status) => panic!("assent serve exited early with {status}"),
+            None => panic!("assent serve printed no listening address in 60 s"),
+        },
     }
 }
 

@@ -18,7 +18,7 @@ async fn refuse_in_stopped_campaign(tx: &mut dyn Tx, run_id: &str) -> Result<(),
     match tx.campaign(id).await? {
         Some(campaign) if campaign.status == CampaignStatus::Stopped => {
             Err(StoreError::Conflict(format!(
-                "run {run_id} belongs to campaign {id}, which is stopped: resume the campaign (POST /v1/campaigns/{id}/resume)"
+                "run {run_id} belongs to campaign {id}, which is stopped: resume the campaign first (the window's Campaigns tab, `assent campaign resume {id}`, or POST /v1/campaigns/{id}/resume)"
             )))
         }
         _ => Ok(()),

@@ -39,6 +39,8 @@ pub(crate) enum Outcome {
         rules: Vec<String>,
         finding: String,
         lifetime_seconds: i64,
+        /// The hosts it holds for (lower case, sorted); empty: this one command.
+        hosts: Vec<String>,
     },
     /// Refused at once with the reason, never a prompt.
     Refused(String),
@@ -128,7 +130,8 @@ pub(crate) fn check(
     if request.reason.trim().is_empty() {
         return Err(ExceptionError::NoReason);
     }
-    check_hosts(&ask.hosts, reached)?;
+    let hosts = held_hosts(&ask.hosts);
+    check_hosts(&hosts, reached)?;
     let mut rules = fired(verdicts);
     if !rules.iter().any(|r| r == rule) {
         let fired = if rules.is_empty() {
@@ -156,11 +159,13 @@ pub(crate) fn check(
         rules,
         finding,
         lifetime_seconds,
+        hosts,
     }))
 }
 
-/// An exception held by host names exactly the hosts the command reaches (`reached`: its
-/// network targets): it must cover the command it is asked with, and nothing it did not show.
+/// An exception held by `hosts` (as [`held_hosts`] keeps them) names exactly the hosts the
+/// command reaches (`reached`: its network targets): it must cover the command it is asked
+/// with, and nothing it did not show.
 fn check_hosts(hosts: &[String], reached: &[String]) -> Result<(), ExceptionError> {
     if hosts.is_empty() {
         return Ok(());
@@ -181,23 +186,17 @@ fn check_hosts(hosts: &[String], reached: &[String]) -> Result<(), ExceptionErro
             "this command reaches no host, so the exception cannot be held by host".to_owned(),
         ));
     }
-    if let Some(unknown) = hosts
-        .iter()
-        .find(|h| !targets.contains(&h.trim().to_ascii_lowercase()))
-    {
+    if let Some(unknown) = hosts.iter().find(|h| !targets.contains(h)) {
         return Err(error(format!("it does not reach {unknown:?}")));
     }
-    if let Some(missing) = targets
-        .iter()
-        .find(|t| !hosts.iter().any(|h| h.trim().eq_ignore_ascii_case(t)))
-    {
+    if let Some(missing) = targets.iter().find(|t| !hosts.contains(t)) {
         return Err(error(format!("it also reaches {missing}: name it too")));
     }
     Ok(())
 }
 
 /// The hosts of an exception ask as a grant keeps them: lower case, sorted, each once.
-pub(crate) fn held_hosts(hosts: &[String]) -> Vec<String> {
+fn held_hosts(hosts: &[String]) -> Vec<String> {
     let mut out: Vec<String> = hosts
         .iter()
         .map(|h| h.trim().to_ascii_lowercase())
@@ -211,7 +210,7 @@ pub(crate) fn held_hosts(hosts: &[String]) -> Vec<String> {
 /// or an `exception` approval for a security reviewer, offering only the exception scope.
 pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evaluation) {
     let decision = &mut eval.decision;
-    let (rules, finding, lifetime_seconds) = match outcome {
+    let (rules, finding, lifetime_seconds, hosts) = match outcome {
         Outcome::Refused(why) => {
             decision.decision = Decision::Block;
             decision.rule = "block.not_exceptionable".to_owned();
@@ -224,7 +223,8 @@ pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evalua
             rules,
             finding,
             lifetime_seconds,
-        } => (rules, finding, lifetime_seconds),
+            hosts,
+        } => (rules, finding, lifetime_seconds, hosts),
     };
     let rule = rules.first().cloned().unwrap_or_default();
     let repo = request.context.repo.clone().unwrap_or_default();
@@ -232,12 +232,6 @@ pub(crate) fn shape(request: &ActionRequest, outcome: Outcome, eval: &mut Evalua
     decision.required_role = Some(Role::SecurityReviewer);
     decision.risk = decision.risk.max(RiskLevel::High);
     decision.rule.clone_from(&rule);
-    let hosts = request
-        .context
-        .exception
-        .as_ref()
-        .map(|ask| held_hosts(&ask.hosts))
-        .unwrap_or_default();
     let reach = if hosts.is_empty() {
         String::new()
     } else {

@@ -34,6 +34,8 @@ mv -f "$bin/.assent.new" "$bin/assent"
 # assent-desktop stays a link: it starts assent-window from the directory it really lives in.
 ln -sf "$desktop" "$bin/assent-desktop"
 echo "==> installed assent and assent-desktop in $bin (its window: $target_root/desktop/assent-window)"
+# shellcheck source=scripts/lib/path-hint.sh
+. "$root/scripts/lib/path-hint.sh"
 
 # The app menu entry (its name is also the `desktop-entry` hint of every notification).
 apps="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
@@ -62,3 +64,5 @@ else
   nohup "$target/assent" serve >"$log_dir/serve.log" 2>&1 &
   echo "    pid $!; log: $log_dir/serve.log"
 fi
+# Last, so it is what the person reads: ~/.local/bin is often not on PATH in a fresh shell.
+path_hint "$bin"

@@ -7,9 +7,10 @@
 )]
 //! The real Codex CLI (npm `@openai/codex`, pinned in tests/agents) with Assent installed by
 //! `assent install codex` into a private `CODEX_HOME`, driven by a scripted Responses-API
-//! model: `codex exec --approve-for-me`, so that a command asking for escalation reaches the
-//! PermissionRequest hook (../shared/CODEX.md). A missing CLI fails the test with how to
-//! install it.
+//! model: `codex exec --approve-for-me` (a command asking for escalation also reaches the
+//! PermissionRequest hook, ../shared/CODEX.md) and plain `codex exec` (PreToolUse only). Every
+//! ask is held at PreToolUse for the scripted person, and exactly one prompt is made per
+//! decision. A missing CLI fails the test with how to install it.
 
 mod agents_support;
 mod gate_support;
@@ -73,9 +74,16 @@ enabled = false
 impl Setup {
     /// `codex exec --approve-for-me go` in the project, in the background.
     fn start_codex(&self) -> JoinHandle<AgentRun> {
+        self.start_codex_with(&["--approve-for-me"])
+    }
+
+    /// `codex exec <flags> go` in the project, in the background.
+    fn start_codex_with(&self, flags: &[&str]) -> JoinHandle<AgentRun> {
         let bin = agent_bin("codex", VERSION);
         let mut cmd = self.home.command(&bin, &self.service);
-        cmd.args(["exec", "--skip-git-repo-check", "--approve-for-me", "go"])
+        cmd.args(["exec", "--skip-git-repo-check"])
+            .args(flags)
+            .arg("go")
             .env("CODEX_HOME", self.home.path().join(".codex"))
             .env("SCRIPTED_API_KEY", "dummy")
             // Codex makes its helper binaries only outside the temp dir (CODEX.md).
@@ -104,6 +112,21 @@ impl Setup {
         );
         results[0].clone()
     }
+}
+
+/// How many prompts a person decided: one per approval, however many calls it answered.
+fn prompts_decided(service: &Service) -> usize {
+    let audit = runtime()
+        .block_on(service.approver_client().audit(None, None))
+        .unwrap();
+    let mut decided: Vec<&str> = audit
+        .iter()
+        .filter(|e| matches!(e.decision, AuditDecision::Approved | AuditDecision::Denied))
+        .filter_map(|e| e.approval_id.as_deref())
+        .collect();
+    decided.sort_unstable();
+    decided.dedup();
+    decided.len()
 }
 
 fn shell(command: &str) -> Block {
@@ -183,6 +206,11 @@ fn a_persons_denial_reason_reaches_the_model() {
         result.contains("push after the review"),
         "the person's reason reaches the model: {result:?}"
     );
+    assert_eq!(
+        prompts_decided(&s.service),
+        1,
+        "PreToolUse asked the person; the denied call never reached PermissionRequest"
+    );
 }
 
 #[test]
@@ -198,6 +226,11 @@ fn an_approved_command_runs() {
         remote_has_main(&remote),
         "the approved push ran: {:?}\n{run:?}",
         s.model.tool_results()
+    );
+    assert_eq!(
+        (prompts_decided(&s.service), none_pending(&s.service)),
+        (1, true),
+        "one prompt for the call: the PermissionRequest after PreToolUse's approval was covered"
     );
 }
 
@@ -223,6 +256,132 @@ fn equal_calls_make_one_prompt() {
             .count(),
         2,
         "one approval let both equal calls run: {results:?}\n{run:?}"
+    );
+    assert_eq!(
+        (prompts_decided(&s.service), none_pending(&s.service)),
+        (1, true),
+        "both calls' PermissionRequests were covered by the one approval"
+    );
+}
+
+/// Plain `codex exec` never asks for permission itself: PreToolUse is the only gate, and it
+/// holds an ask for the person. `rm` of a build output is an ask.
+#[test]
+fn under_plain_exec_an_ask_is_held_and_a_denial_reason_reaches_the_model() {
+    let s = setup(one_call(shell("rm build/out.txt")));
+    std::fs::create_dir_all(s.home.project.join("build")).unwrap();
+    let out = s.home.project.join("build").join("out.txt");
+    std::fs::write(&out, "keep me\n").unwrap();
+    let codex = s.start_codex_with(&[]);
+    let pending = wait_pending(&s.service, 1);
+    deny(
+        &s.service,
+        &pending[0].approval_id,
+        "the release needs that file",
+    );
+    let run = codex.join().unwrap();
+    assert_eq!(run.code, 0, "the agent goes on after a denial: {run:?}");
+    assert!(out.exists(), "a denied rm never runs");
+    let result = s.only_result();
+    assert!(
+        result.contains("the release needs that file"),
+        "the person's reason reaches the model, so it can try another way: {result:?}"
+    );
+    assert_eq!(
+        prompts_decided(&s.service),
+        1,
+        "exactly one prompt for the one call"
+    );
+}
+
+#[test]
+fn under_plain_exec_an_approved_ask_runs() {
+    let s = setup(one_call(shell("rm build/out.txt")));
+    std::fs::create_dir_all(s.home.project.join("build")).unwrap();
+    let out = s.home.project.join("build").join("out.txt");
+    std::fs::write(&out, "old\n").unwrap();
+    // Plain exec's sandbox is read-only: the approved rm needs the workspace to be writable.
+    let codex = s.start_codex_with(&["--sandbox", "workspace-write"]);
+    let pending = wait_pending(&s.service, 1);
+    approve(&s.service, &pending[0].approval_id, ScopeKind::Once);
+    let run = codex.join().unwrap();
+    assert_eq!(run.code, 0, "the agent finishes: {run:?}");
+    assert!(
+        !out.exists(),
+        "the approved rm ran: {:?}\n{run:?}",
+        s.model.tool_results()
+    );
+    assert_eq!(
+        (prompts_decided(&s.service), none_pending(&s.service)),
+        (1, true),
+        "exactly one prompt, and none left open"
+    );
+}
+
+/// `--approve-for-me` without escalation: Codex's reviewer would decide on its own, and no
+/// PermissionRequest fires (the issue's `git push origin main` ran with 0 prompts).
+#[test]
+fn under_approve_for_me_an_unescalated_push_waits_for_the_person() {
+    let s = setup(one_call(shell(PUSH)));
+    let remote = s.home.with_remote();
+    let codex = s.start_codex();
+    let pending = wait_pending(&s.service, 1);
+    assert!(
+        !remote_has_main(&remote),
+        "nothing is pushed while the person has not decided"
+    );
+    approve(&s.service, &pending[0].approval_id, ScopeKind::Once);
+    let run = codex.join().unwrap();
+    assert_eq!(run.code, 0, "the agent finishes: {run:?}");
+    assert_eq!(
+        prompts_decided(&s.service),
+        1,
+        "one prompt for the push: {:?}",
+        s.model.tool_results()
+    );
+    let result = s.only_result();
+    assert!(
+        !result.contains("blocked by PreToolUse"),
+        "an approved push is not blocked by the hook: {result:?}"
+    );
+}
+
+/// Three equal verifier calls in one turn: one prompt, one approval, all three run.
+#[test]
+fn three_equal_verifier_calls_make_one_prompt() {
+    let verify = "cat ../verify-report.txt";
+    let s = setup(vec![
+        vec![shell(verify), shell(verify), shell(verify)],
+        vec![Block::Text("finished".into())],
+    ]);
+    std::fs::write(
+        s.home.path().join("verify-report.txt"),
+        "verify-marker-7301\n",
+    )
+    .unwrap();
+    let codex = s.start_codex_with(&[]);
+    let prompt = wait_waiting(&s.service, 3);
+    assert_eq!(
+        (prompt.len(), prompt[0].agents_waiting),
+        (1, 3),
+        "the three held calls wait on one prompt: {prompt:?}"
+    );
+    approve(&s.service, &prompt[0].approval_id, ScopeKind::Once);
+    let run = codex.join().unwrap();
+    assert_eq!(run.code, 0, "the agent finishes: {run:?}");
+    let results = s.model.tool_results();
+    assert_eq!(
+        results
+            .iter()
+            .filter(|r| r.contains("verify-marker-7301"))
+            .count(),
+        3,
+        "all three equal calls ran: {results:?}\n{run:?}"
+    );
+    assert_eq!(
+        (prompts_decided(&s.service), none_pending(&s.service)),
+        (1, true),
+        "three equal calls, one prompt, one decision for all of them"
     );
 }
 

@@ -185,38 +185,90 @@ fn a_persons_denial_reason_reaches_codex() {
 }
 
 #[test]
-fn an_approved_command_is_allowed_and_its_run_recorded() {
+fn an_ask_is_held_at_pre_tool_use_and_a_denial_reaches_codex_with_its_reason() {
     let service = Service::start();
     let (_tmp, root) = repo();
-    // Codex's order for one call: PreToolUse (with the call id), PermissionRequest, PostToolUse.
-    let command = bash("npm install left-pad");
-    let pre = codex("PreToolUse", "cx-ok", "call_9", "Bash", command, &root);
-    assert_eq!(
-        run_codex(&service, &[], &pre).stdout,
-        "",
-        "PreToolUse lets a call a person must decide go on to Codex's ask"
+    // Plain `codex exec` never sends PermissionRequest: PreToolUse is where a person decides.
+    let pre = codex(
+        "PreToolUse",
+        "cx-pre-deny",
+        "call_d",
+        "Bash",
+        bash("rm build/out.txt"),
+        &root,
     );
     let child = spawn_codex(
         &service.url,
         &service.requester,
         &["--wait", "30"],
-        codex(
-            "PermissionRequest",
-            "cx-ok",
-            "",
-            "Bash",
-            bash("npm install left-pad"),
-            &root,
-        )
-        .to_string()
-        .as_bytes(),
+        pre.to_string().as_bytes(),
+    );
+    let pending = wait_pending(&service, 1);
+    assert_eq!(
+        pending.len(),
+        1,
+        "the ask reaches the desk from PreToolUse alone: {pending:?}"
+    );
+    deny(&service, &pending[0].approval_id, "keep the build output");
+    let ran = finish(child);
+    let out = &ran.json()["hookSpecificOutput"];
+    assert_eq!(
+        (
+            out["hookEventName"].as_str(),
+            out["permissionDecision"].as_str()
+        ),
+        (Some("PreToolUse"), Some("deny")),
+        "a person's denial is Codex's PreToolUse deny, which stops the call: {}",
+        ran.stdout
+    );
+    assert!(
+        out["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|m| m.contains("keep the build output")),
+        "the person's reason is what the model sees, so it can try another way: {out}"
+    );
+}
+
+#[test]
+fn an_approved_command_is_allowed_once_and_its_run_recorded() {
+    let service = Service::start();
+    let (_tmp, root) = repo();
+    // Codex's order for one call: PreToolUse (with the call id), PermissionRequest, PostToolUse.
+    let command = bash("npm install left-pad");
+    let pre = codex("PreToolUse", "cx-ok", "call_9", "Bash", command, &root);
+    let child = spawn_codex(
+        &service.url,
+        &service.requester,
+        &["--wait", "30"],
+        pre.to_string().as_bytes(),
     );
     let pending = wait_pending(&service, 1);
     approve(&service, &pending[0].approval_id, ScopeKind::Once);
+    let ran = finish(child);
     assert_eq!(
-        finish(child).json(),
+        (ran.code, ran.stdout.as_str()),
+        (0, ""),
+        "an approved call goes on: PreToolUse says nothing (Codex reports an allow as a \
+         failed hook): {}",
+        ran.stderr
+    );
+    let ask = codex(
+        "PermissionRequest",
+        "cx-ok",
+        "",
+        "Bash",
+        bash("npm install left-pad"),
+        &root,
+    );
+    assert_eq!(
+        run_codex(&service, &["--wait", "2"], &ask).json(),
         permission_allow(),
-        "the person's approval is Codex's allow"
+        "Codex asking about the call a person just approved is covered by that approval"
+    );
+    assert_eq!(
+        pending_count(&service),
+        0,
+        "the PermissionRequest opened no second prompt for the same call"
     );
     let mut post = codex(
         "PostToolUse",
@@ -248,49 +300,49 @@ fn an_approved_command_is_allowed_and_its_run_recorded() {
     );
     assert!(
         executed[0].reason.contains("covered by"),
-        "PreToolUse opened nothing and PermissionRequest carries no call id, yet the service \
-         finds the approved action by its hash: what ran was covered: {:?}",
+        "what ran was the call the person approved: {:?}",
         executed[0]
+    );
+    let again = codex(
+        "PermissionRequest",
+        "cx-ok",
+        "",
+        "Bash",
+        bash("npm install left-pad"),
+        &root,
+    );
+    let ran = run_codex(&service, &["--wait", "1"], &again);
+    assert_eq!(
+        ran.json()["hookSpecificOutput"]["decision"]["behavior"],
+        "deny",
+        "a \"once\" approval covered one call: another PermissionRequest is decided again \
+         (here nobody answers within 1 s, so it is not allowed): {}",
+        ran.stdout
     );
 }
 
 #[test]
-fn equal_calls_make_one_prompt_and_pre_tool_use_never_waits() {
+fn equal_calls_make_one_prompt_and_each_permission_request_is_covered() {
     let service = Service::start();
     let (_tmp, root) = repo();
     let command = "curl https://api.unknown-example.org/v1";
-    let pre = codex(
-        "PreToolUse",
-        "cx-batch",
-        "call_p",
-        "Bash",
-        bash(command),
-        &root,
+    let pre = |call: &str| {
+        codex("PreToolUse", "cx-batch", call, "Bash", bash(command), &root)
+            .to_string()
+            .into_bytes()
+    };
+    let first = spawn_codex(
+        &service.url,
+        &service.requester,
+        &["--wait", "30"],
+        &pre("call_p1"),
     );
-    let ran = run_codex(&service, &["--wait", "30"], &pre);
-    assert_eq!(
-        (ran.code, ran.stdout.as_str()),
-        (0, ""),
-        "PreToolUse only denies: a call a person must decide goes on to Codex's own ask"
+    let second = spawn_codex(
+        &service.url,
+        &service.requester,
+        &["--wait", "30"],
+        &pre("call_p2"),
     );
-    assert_eq!(
-        pending_count(&service),
-        0,
-        "PreToolUse screens without opening a prompt: under `codex exec`, which never sends \
-         PermissionRequest, no prompt is left on the desk for a call Codex already settled"
-    );
-    let ask = codex(
-        "PermissionRequest",
-        "cx-batch",
-        "",
-        "Bash",
-        bash(command),
-        &root,
-    )
-    .to_string()
-    .into_bytes();
-    let first = spawn_codex(&service.url, &service.requester, &["--wait", "30"], &ask);
-    let second = spawn_codex(&service.url, &service.requester, &["--wait", "30"], &ask);
     let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let prompt = loop {
         let pending = wait_pending(&service, 1);
@@ -302,16 +354,38 @@ fn equal_calls_make_one_prompt_and_pre_tool_use_never_waits() {
     assert_eq!(prompt.len(), 1, "equal calls in a run share one prompt");
     assert_eq!(
         prompt[0].count, 2,
-        "both asks are members of that one prompt (the PreToolUse screen is none)"
+        "both held PreToolUse calls are members of that one prompt"
     );
     approve(&service, &prompt[0].approval_id, ScopeKind::Once);
     for child in [first, second] {
+        let ran = finish(child);
         assert_eq!(
-            finish(child).json(),
-            permission_allow(),
-            "one approval answers every waiting ask"
+            (ran.code, ran.stdout.as_str()),
+            (0, ""),
+            "one approval lets every waiting call go on: {}",
+            ran.stderr
         );
     }
+    let ask = codex(
+        "PermissionRequest",
+        "cx-batch",
+        "",
+        "Bash",
+        bash(command),
+        &root,
+    );
+    for n in 1..=2 {
+        assert_eq!(
+            run_codex(&service, &["--wait", "2"], &ask).json(),
+            permission_allow(),
+            "Codex's ask about allowed call {n} of 2 is covered, not asked again"
+        );
+    }
+    assert_eq!(
+        pending_count(&service),
+        0,
+        "two approved calls, two covered PermissionRequests, no new prompt"
+    );
 }
 
 #[test]

@@ -192,7 +192,9 @@ fn a_codex_patch_is_sent_as_a_unified_diff() {
     let ran = finish(spawn_codex(
         &desk.tap.url,
         &desk.service.requester,
-        &[],
+        // PreToolUse holds an ask for a person now: nobody answers here, only the request's
+        // evidence is read.
+        &["--wait", "1"],
         p.to_string().as_bytes(),
     ));
     assert_eq!(ran.code, 0, "the codex gate answers: {}", ran.stderr);
@@ -227,7 +229,9 @@ fn a_codex_patch_is_sent_as_a_unified_diff() {
     finish(spawn_codex(
         &desk.tap.url,
         &desk.service.requester,
-        &[],
+        // PreToolUse holds an ask for a person now: nobody answers here, only the request's
+        // evidence is read.
+        &["--wait", "1"],
         p.to_string().as_bytes(),
     ));
     let context = desk.tap.last()["context"].clone();

@@ -12,7 +12,7 @@ use assent_core::hook::{HookDefaults, HookError};
 use assent_core::ActionRequest;
 use serde_json::Value;
 
-use super::outcome::{answered, decide, unreached, Deadlines, Outcome};
+use super::outcome::{decide, Deadlines, Outcome};
 use super::{OnUnavailable, ServiceArgs};
 
 /// Largest hook payload read from stdin (a Write of a big file carries its content).
@@ -133,28 +133,6 @@ pub fn permission(payload: &Value, settings: &HookSettings, translate: Translate
         total: settings.wait,
     };
     verdict(decide(&client, &request, deadlines).outcome, settings)
-}
-
-/// The service's answer without waiting for anyone (`POST /v1/actions/screen`): `None` when
-/// it allows the call or a person would decide (no prompt is opened: the agent's own
-/// permission step asks), else the verdict (a deny).
-pub fn screen(payload: &Value, settings: &HookSettings, translate: Translate) -> Option<Verdict> {
-    let request = match request(payload, settings, translate) {
-        Ok(request) => request,
-        Err(deny) => return Some(deny),
-    };
-    let client = match client(&settings.service) {
-        Ok(client) => client,
-        Err(reason) => return Some(unavailable(reason, settings.on_unavailable)),
-    };
-    let outcome = match client.screen(&request, Instant::now() + settings.submit_timeout) {
-        Ok(submitted) => answered(&submitted)?,
-        Err(err) => unreached(&err, settings.submit_timeout).outcome,
-    };
-    match verdict(outcome, settings) {
-        Verdict::Allow(_) => None,
-        other => Some(other),
-    }
 }
 
 fn verdict(outcome: Outcome, settings: &HookSettings) -> Verdict {

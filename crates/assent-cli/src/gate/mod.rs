@@ -7,6 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 pub mod change;
 pub mod claude_code;
 pub mod codex;
+pub mod codex_pass;
 pub mod hook;
 pub mod mcp;
 pub mod outcome;

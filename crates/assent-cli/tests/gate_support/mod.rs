@@ -222,6 +222,17 @@ pub fn repo() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Starts `assent <args>` with `payload` on stdin, not waiting for it.
+/// A state directory of this test process's own (made once).
+pub fn state_dir() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("assent-gate-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+}
+
 pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Child {
     let mut cmd = Command::new(BIN);
     cmd.args(args)
@@ -229,6 +240,9 @@ pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Ch
         .env_remove("ASSENT_TOKEN")
         .env_remove("ASSENT_CA_FILE")
         .env("XDG_DATA_HOME", "/nonexistent-assent-test")
+        // The Codex gate's passes (PreToolUse → PermissionRequest) stay in this test process's
+        // own directory: an earlier run's pass for the same session id cannot answer here.
+        .env("XDG_STATE_HOME", state_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -3,6 +3,7 @@
 
 use crate::canon::CanonicalAction;
 use crate::classify_cmd::{classify_command, runs_code};
+use crate::classify_roads::Program;
 use crate::commands::{self as c, is};
 use crate::policy::PipeToShell;
 use crate::shell::{ParsedCommand, ShellScript};
@@ -57,9 +58,6 @@ pub(crate) fn classify_script(
     out
 }
 
-/// The program a command really runs and its arguments (wrappers seen through).
-type Program<'a> = (&'a str, &'a [String]);
-
 fn program_of(cmd: &ParsedCommand) -> Program<'_> {
     match effective(&cmd.argv).argv.split_first() {
         Some((first, args)) => (program_name(first), args),
@@ -73,36 +71,37 @@ fn is_fetcher(programs: &[Program], index: usize) -> bool {
         .is_some_and(|(program, _)| is(c::NETWORK, program))
 }
 
-/// `curl … | sh`, `bash -c "$(curl …)"`, `bash <(wget …)`, `eval "$(curl …)"`.
+/// `curl … | sh`, `bash -c "$(curl …)"`, `bash <(wget …)`, `eval "$(curl …)"`, and the other
+/// roads to a shell ([`crate::classify_roads`]): decoded text run, a saved download run,
+/// PowerShell's `iex` of a download.
 fn pipe_to_shell(script: &ShellScript, programs: &[Program], ctx: &Ctx<'_>) -> Option<Verdict> {
     let commands = &script.commands;
-    let hit = commands
-        .iter()
-        .zip(programs)
-        .enumerate()
-        .any(|(i, (cmd, prog))| {
-            let (program, args) = prog;
-            let executes = runs_code(program, args)
-                || matches!(*program, "source" | ".")
-                || cmd.runs_inline_script
-                || is(c::INTERPRETERS, program)
-                || crate::wrappers::is_shell(program);
-            if !executes {
-                return false;
-            }
-            let fed_by_pipe = cmd.stage > 0
-                && commands.iter().take(i).enumerate().any(|(j, other)| {
-                    other.pipeline == cmd.pipeline
-                        && other.stage < cmd.stage
-                        && is_fetcher(programs, j)
-                });
-            let fed_by_substitution = cmd.substitutions.iter().any(|&s| is_fetcher(programs, s));
-            fed_by_pipe || fed_by_substitution
-        });
-    if !hit {
-        return None;
-    }
-    let reason = "runs code downloaded from the network (pipe-to-shell)";
+    let executes = |i: usize| {
+        let (Some(cmd), Some((program, args))) = (commands.get(i), programs.get(i)) else {
+            return false;
+        };
+        runs_code(program, args)
+            || matches!(*program, "source" | ".")
+            || cmd.runs_inline_script
+            || is(c::INTERPRETERS, program)
+            || crate::wrappers::is_shell(program)
+    };
+    let downloaded = commands.iter().enumerate().any(|(i, cmd)| {
+        if !executes(i) {
+            return false;
+        }
+        let fed_by_pipe = cmd.stage > 0
+            && commands.iter().take(i).enumerate().any(|(j, other)| {
+                other.pipeline == cmd.pipeline && other.stage < cmd.stage && is_fetcher(programs, j)
+            });
+        let fed_by_substitution = cmd.substitutions.iter().any(|&s| is_fetcher(programs, s));
+        fed_by_pipe || fed_by_substitution
+    });
+    let reason = if downloaded {
+        "runs code downloaded from the network (pipe-to-shell)"
+    } else {
+        crate::classify_roads::hidden_code(script, programs, executes, ctx.home)?
+    };
     Some(match ctx.policy.pipe_to_shell {
         PipeToShell::Block => Verdict::block("block.pipe_to_shell", reason),
         PipeToShell::Escalate => {
@@ -251,18 +250,40 @@ pub(crate) fn classify_other(
             ));
         }
     }
+    // Another tool's paths (an MCP tool's arguments): what must be blocked is, as written to
+    // when the tool's name says it changes files.
+    let access = if action.kind == ActionKind::Mcp && changes_files(tool) {
+        Access::Write
+    } else {
+        Access::Read
+    };
     for p in &action.paths {
         if !matches!(
             action.kind,
             ActionKind::FileRead | ActionKind::FileWrite | ActionKind::FileDelete
         ) {
             out.extend(
-                ctx.check_path(p, Access::Read, facts)
+                ctx.check_path(p, access, facts)
                     .filter(|v| v.decision == Decision::Block),
             );
         }
     }
     out
+}
+
+/// Whether an MCP tool's name (`mcp__filesystem__write_file`) says it changes files.
+fn changes_files(tool: &str) -> bool {
+    let name = tool
+        .rsplit("__")
+        .next()
+        .unwrap_or(tool)
+        .to_ascii_lowercase();
+    [
+        "write", "edit", "create", "move", "rename", "delete", "remove", "append", "save", "put",
+        "patch", "update", "copy",
+    ]
+    .iter()
+    .any(|verb| name.contains(verb))
 }
 
 fn network_targets(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
@@ -276,6 +297,7 @@ fn network_targets(action: &CanonicalAction, ctx: &Ctx<'_>, facts: &mut Facts) -
     let mut out = Vec::new();
     for target in &action.network {
         out.extend(crate::own_routes::route(target, ctx));
+        out.extend(crate::classify_credentials::metadata(target, facts));
         let allowed = ctx.allowlisted(target);
         facts.add_network(target, allowed);
         out.push(if allowed {

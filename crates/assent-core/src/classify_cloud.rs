@@ -145,6 +145,12 @@ const UPLOAD_FLAGS: &[&str] = &[
 pub(crate) fn network(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let p = cmd.program;
     let targets = targets(cmd);
+    if let Some(v) = targets
+        .iter()
+        .find_map(|t| crate::classify_credentials::metadata(t, facts))
+    {
+        return vec![v];
+    }
     let uploads = cmd.args.iter().any(|a| {
         UPLOAD_FLAGS
             .iter()

@@ -108,6 +108,13 @@ pub(crate) fn classify_command(
         return out;
     }
     out.extend(secret_arguments(&command, ctx, facts));
+    if !command.network_program && !only_reads(program) {
+        // Inline code and other programs' arguments that name the metadata endpoint.
+        out.extend(
+            args.iter()
+                .find_map(|a| crate::classify_credentials::metadata_in_text(a, facts)),
+        );
+    }
     out.extend(crate::classify_tooling::command(&command));
     out.extend(block_patterns(eff.argv, ctx));
     if eff.args_from_stdin {
@@ -117,6 +124,13 @@ pub(crate) fn classify_command(
         &command, eff.argv, ctx, facts,
     ));
     out
+}
+
+/// Programs that print or search what they are given and run nothing of it.
+fn only_reads(program: &str) -> bool {
+    (is(c::READ_ONLY, program) && program != "xargs")
+        || is(c::READS_FILES, program)
+        || is(c::SEARCHES, program)
 }
 
 fn check_assignment(assignment: &str) -> Option<Verdict> {

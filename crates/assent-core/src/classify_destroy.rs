@@ -118,7 +118,7 @@ fn under_system_dir(path: &str) -> bool {
 }
 
 /// `/root`, `/home/<user>`, `/Users/<user>`.
-fn is_home(path: &str) -> bool {
+pub(crate) fn is_home(path: &str) -> bool {
     if path == "/root" {
         return true;
     }

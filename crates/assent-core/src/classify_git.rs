@@ -105,6 +105,11 @@ pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdic
         ));
     }
     out.push(git_sub(&sub_cmd, ctx, facts));
+    if GIT_READ.contains(&sub) {
+        out.extend(crate::classify_readers::revision_paths(
+            &sub_cmd, ctx, facts,
+        ));
+    }
     match sub {
         "rm" => out.extend(check_args(&sub_cmd, 0, Access::Delete, ctx, facts)),
         // Moving a file changes both places: CI or security tooling moved away is asked.
@@ -226,7 +231,8 @@ fn git_sub(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Verdict {
     }
 }
 
-/// The GitHub CLI: publishing, reading with the user's token, or printing it.
+/// The GitHub CLI: publishing, or reading with the user's token (printing it is
+/// [`crate::classify_credentials`]).
 pub(crate) fn gh(cmd: &Cmd<'_>, facts: &mut Facts) -> Verdict {
     let pos: Vec<&str> = cmd.positionals().map(String::as_str).collect();
     let (group, verb) = (
@@ -236,11 +242,6 @@ pub(crate) fn gh(cmd: &Cmd<'_>, facts: &mut Facts) -> Verdict {
     facts.add_network("github.com", false);
     facts.credential(CredentialRisk::Readonly);
     match (group, verb) {
-        ("auth", "token") | ("auth", "status")
-            if cmd.has_flag(&["--show-token", "-t"]) || verb == "token" =>
-        {
-            Verdict::block("block.secret_path", "`gh auth token` prints a credential")
-        }
         ("repo", "delete") | ("release", "delete") => {
             facts.command(CommandRisk::Destructive);
             Verdict::block(

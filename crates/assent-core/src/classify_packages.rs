@@ -79,6 +79,14 @@ pub(crate) fn packages(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
             if is(PUBLISH, first) {
                 return publish(facts, format!("`{p} {first}` publishes a package"));
             }
+            if matches!(p, "npm" | "pnpm" | "yarn") && matches!(first, "token" | "whoami") {
+                facts.credential(CredentialRisk::Readonly);
+                return Some(Verdict::ask(
+                    "ask.credential",
+                    RiskLevel::Medium,
+                    format!("`{p} {first}` uses the registry credential"),
+                ));
+            }
             if p == "go" && matches!(first, "mod") {
                 return install(facts, "`go mod` changes dependencies".to_owned());
             }

@@ -18,11 +18,24 @@ const ADMIN_RULE: &str = "block.assent_admin";
 /// What one command does to Assent itself.
 pub(crate) fn command(cmd: &ParsedCommand, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let eff = effective(&cmd.argv);
-    let mut out: Vec<Verdict> = admin(eff.argv).into_iter().collect();
     let (program, args) = match eff.argv.split_first() {
         Some((first, args)) => (crate::wrappers::program_name(first), args),
         None => ("", &[][..]),
     };
+    // Also `find -exec assent …`, `flock F assent …`, `strace assent …`: any launcher not
+    // seen through is still running the `assent` it names (a reader only prints the words).
+    let launched = || {
+        cmd.argv
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, w)| w.rsplit('/').next() == Some("assent"))
+            .find_map(|(k, _)| admin(cmd.argv.get(k..).unwrap_or_default(), false))
+    };
+    let mut out: Vec<Verdict> = admin(eff.argv, eff.args_from_stdin)
+        .or_else(|| (!only_reads(program, args)).then(launched).flatten())
+        .into_iter()
+        .collect();
     // A reader's arguments may name hook configuration; anything else may change it.
     let access = if only_reads(program, args) {
         Access::Read
@@ -82,32 +95,69 @@ fn code_text(program: &str, args: &[String], redirects: &[String]) -> Option<Str
     (!words.is_empty()).then(|| words.join(" "))
 }
 
-/// `assent people …`, `assent agents …`, `assent uninstall …` (any path to the binary, or
-/// `cargo run … -- people …` in Assent's own repository).
-fn admin(argv: &[String]) -> Option<Verdict> {
+/// `assent people …`, `assent agents …`, `assent uninstall …`, `assent install …` and
+/// `assent policy suggest --apply` (any path to the binary, or `cargo run … -- people …` in
+/// Assent's own repository). With `from_stdin` (`xargs assent …`), also a line whose
+/// subcommand, or the words that decide what it does, xargs adds at run time.
+fn admin(argv: &[String], from_stdin: bool) -> Option<Verdict> {
     let (first, args) = argv.split_first()?;
     let name = first.rsplit('/').next().unwrap_or(first);
-    let sub = match name {
-        "assent" => args.iter().find(|a| !a.starts_with('-'))?,
+    let rest: &[String] = match name {
+        "assent" => args,
         "cargo" if args.iter().any(|a| a == "run") && args.iter().any(|a| a.contains("assent")) => {
-            args.iter().skip_while(|a| *a != "--").nth(1)?
+            let dash = args.iter().position(|a| a == "--")?;
+            args.get(dash + 1..).unwrap_or_default()
         }
         _ => return None,
     };
-    let what = admin_purpose(sub)?;
-    Some(Verdict::block(
-        ADMIN_RULE,
-        format!("`assent {sub}` {what}: Assent's admin commands are for a person, never an agent"),
-    ))
+    let words: Vec<&str> = rest
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if let Some((sub, what)) = words
+        .first()
+        .and_then(|sub| Some((*sub, admin_purpose(sub, rest)?)))
+    {
+        return Some(Verdict::block(
+            ADMIN_RULE,
+            format!(
+                "`assent {sub}` {what}: Assent's admin commands are for a person, never an agent"
+            ),
+        ));
+    }
+    (from_stdin && !decided_without_stdin(&words)).then(|| {
+        Verdict::block(
+            ADMIN_RULE,
+            "`xargs assent …` takes the words that decide what it does from stdin, so it can run an admin command: Assent's admin commands are for a person, never an agent",
+        )
+    })
 }
 
-fn admin_purpose(sub: &str) -> Option<&'static str> {
+/// What an admin subcommand does; `args` are its words (`policy suggest --apply`).
+fn admin_purpose(sub: &str, args: &[String]) -> Option<&'static str> {
     Some(match sub {
         "people" => "manages who may approve",
         "agents" => "manages agent identities and their tokens",
         "uninstall" => "removes the hooks that keep Assent in the loop",
+        "install" => "rewrites the hooks that keep Assent in the loop, and which binary they run",
+        "policy" if args.iter().any(|a| a == "suggest") && args.iter().any(|a| a == "--apply") => {
+            "rewrites the policy Assent runs with"
+        }
         _ => return None,
     })
+}
+
+/// Whether the words before what xargs appends already settle that no admin command runs.
+fn decided_without_stdin(words: &[&str]) -> bool {
+    match words {
+        ["policy", "eval" | "show" | "check", ..] => true,
+        [sub, ..] => matches!(
+            *sub,
+            "gate" | "request" | "exec" | "doctor" | "run" | "campaign" | "serve"
+        ),
+        [] => false,
+    }
 }
 
 /// Programs that leave the files they name as they are (no in-place or output flag): readers,
@@ -159,7 +209,7 @@ fn only_reads(program: &str, args: &[String]) -> bool {
 fn inline_code(code: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let lower = code.to_ascii_lowercase();
     let mut out = Vec::new();
-    let admin = names_admin_command(&lower).and_then(|sub| Some((sub, admin_purpose(sub)?)));
+    let admin = names_admin_command(&lower).and_then(|sub| Some((sub, admin_purpose(sub, &[])?)));
     if let Some((sub, what)) = admin {
         out.push(Verdict::block(
             ADMIN_RULE,
@@ -235,7 +285,7 @@ fn names_admin_command(code: &str) -> Option<&'static str> {
         let next = after.trim_start_matches(|ch: char| {
             ch.is_whitespace() || matches!(ch, '"' | '\'' | ',' | '[' | ']' | '(' | ')')
         });
-        if let Some(sub) = ["people", "agents", "uninstall"]
+        if let Some(sub) = ["people", "agents", "uninstall", "install"]
             .into_iter()
             .find(|s| next.starts_with(s))
         {

@@ -15,15 +15,43 @@ pub(crate) fn classify_program(
     facts: &mut Facts,
 ) -> Vec<Verdict> {
     let p = cmd.program;
+    if let Some(at) = crate::classify_local_tools::local_tool(cmd, ctx) {
+        // The project's own tool, run without a download: judged as if run by name.
+        let words = cmd.args.get(at..).unwrap_or_default();
+        if let Some((tool, args)) = words.split_first() {
+            let inner = Cmd {
+                program: tool,
+                args,
+                network_program: false,
+                ..*cmd
+            };
+            return classify_program(&inner, words, ctx, facts);
+        }
+    }
+    if let Some(tool) = crate::classify_local_tools::bin_path(p, cmd, ctx) {
+        let inner = Cmd {
+            program: tool,
+            ..*cmd
+        };
+        return classify_program(&inner, argv, ctx, facts);
+    }
+    if let Some(v) = crate::classify_local_tools::compiler(cmd) {
+        return vec![v];
+    }
+    if let Some(v) = crate::own_binary::command(cmd, ctx, facts) {
+        return vec![v];
+    }
     if let Some(v) = crate::classify_destroy::destructive(cmd, ctx, facts) {
         return vec![v];
     }
-    if is(c::SECRET_STORES, p) {
-        facts.credential(CredentialRisk::Write);
-        return vec![Verdict::block(
-            "block.secret_store",
-            format!("reads a password store or keychain ({p})"),
-        )];
+    if let Some(v) = crate::classify_credentials::printed(cmd, facts) {
+        return vec![v];
+    }
+    if let Some(v) = crate::classify_readers::container_mounts(cmd, ctx, facts) {
+        return vec![v];
+    }
+    if let Some(v) = crate::classify_persist::command(cmd, facts) {
+        return vec![v];
     }
     if let Some(v) = crate::classify_cloud::cloud(cmd, facts) {
         return vec![v];
@@ -126,7 +154,14 @@ fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     if is(c::EDITS, p) {
         facts.command(CommandRisk::Mutation);
         let skip = usize::from(matches!(p, "chmod" | "chown" | "chgrp"));
-        let mut out = check_args(cmd, skip, Access::Write, ctx, facts);
+        let mut out = copied_from(cmd, ctx, facts);
+        out.extend(check_args(
+            cmd,
+            skip + out_skip(cmd),
+            Access::Write,
+            ctx,
+            facts,
+        ));
         out.push(Verdict::auto(
             "auto.edit",
             format!("`{p}` changes files inside the repository"),
@@ -134,6 +169,38 @@ fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
         return out;
     }
     read_or_unknown(cmd, ctx, facts)
+}
+
+/// `cp`, `install` and `ln` only read their sources (a link's target): all positionals but
+/// the last (unless a `-t DIR` names the target, which leaves every positional written as
+/// before).
+fn copies(cmd: &Cmd<'_>) -> bool {
+    matches!(cmd.program, "cp" | "install" | "ln")
+        && !cmd
+            .args
+            .iter()
+            .any(|a| a == "-t" || a.starts_with("--target-directory") || a == "-d")
+        && cmd.positionals().count() >= 2
+}
+
+fn copied_from(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+    if !copies(cmd) {
+        return Vec::new();
+    }
+    let sources = cmd.positionals().count().saturating_sub(1);
+    cmd.positionals()
+        .take(sources)
+        .filter_map(|a| ctx.check_path(&cmd.path(a, ctx), Access::Read, facts))
+        .collect()
+}
+
+/// How many positionals [`copied_from`] judged as read.
+fn out_skip(cmd: &Cmd<'_>) -> usize {
+    if copies(cmd) {
+        cmd.positionals().count().saturating_sub(1)
+    } else {
+        0
+    }
 }
 
 fn read_or_unknown(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {

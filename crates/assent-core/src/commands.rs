@@ -81,6 +81,8 @@ pub(crate) const READ_ONLY: &[&str] = &[
     "lsd",
     "fzf",
     "xargs",
+    "base64",
+    "base32",
 ];
 
 /// Read-only programs whose positional arguments are all files.
@@ -127,6 +129,8 @@ pub(crate) const READS_FILES: &[&str] = &[
     "rev",
     "tokei",
     "cloc",
+    "base64",
+    "base32",
 ];
 
 /// Searches: first positional is the pattern, the rest are files.

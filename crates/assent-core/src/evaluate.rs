@@ -78,6 +78,14 @@ impl Environment {
         self
     }
 
+    /// Also protects `path` (absolute) as the binary the agents' hooks run (any `assent` in a
+    /// `bin` directory always is).
+    #[must_use]
+    pub fn with_gate_binary(mut self, path: &str) -> Self {
+        self.own.add_gate_binary(path);
+        self
+    }
+
     /// Also protects the hook files in an agent's configuration dir (absolute), such as
     /// `$CODEX_HOME` or `$CLAUDE_CONFIG_DIR` (any `.claude` and `.codex` dir always is).
     #[must_use]

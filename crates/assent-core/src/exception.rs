@@ -167,6 +167,7 @@ pub const RULES: &[&str] = &[
     "block.exfiltration",
     "block.hook_config",
     "block.pattern",
+    "block.persistence",
     "block.pipe_to_shell",
     "block.secret_path",
     "block.secret_store",

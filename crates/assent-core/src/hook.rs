@@ -43,11 +43,13 @@ pub fn is_claude_hook(payload: &Value) -> bool {
 
 /// Translates a Claude Code hook payload into an [`ActionRequest`].
 ///
-/// Bash → `shell` (the command line), Read/Glob/Grep → `file_read`, Write/Edit/MultiEdit/
+/// Bash → `shell` (the command line), Read/Glob/Grep → `file_read` (Glob's pattern and Grep's
+/// glob below the root as a path too), Write/Edit/MultiEdit/
 /// NotebookEdit → `file_write` (the tool input's SHA-256 as `context.diff_fingerprint`, so a
 /// grant for one edit never covers another — the gate, which reads the file, replaces it with
 /// the SHA-256 of the edit's unified diff ([`crate::diff`]); the text of an Edit, MultiEdit or
-/// Write as `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp`;
+/// Write as `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp` (the arguments that are paths as its
+/// paths);
 /// any other tool → `other` with its name in `action.tool`.
 pub fn action_from_claude_hook(
     payload: &Value,
@@ -130,6 +132,11 @@ fn action_for_tool(
             action.kind = ActionKind::FileRead;
             let root = input.get("path").and_then(Value::as_str).unwrap_or(".");
             action.paths = vec![root.to_owned()];
+            // The pattern Glob lists and the glob Grep reads are paths below the root.
+            let field = if tool == "Glob" { "pattern" } else { "glob" };
+            if let Some(glob) = input.get(field).and_then(Value::as_str) {
+                action.paths.push(below(root, glob));
+            }
         }
         "Write" | "Edit" | "MultiEdit" => {
             action.kind = ActionKind::FileWrite;
@@ -151,10 +158,88 @@ fn action_for_tool(
             action.kind = ActionKind::Network;
             action.network = web_search_targets(input);
         }
-        name if name.starts_with("mcp__") => action.kind = ActionKind::Mcp,
+        name if name.starts_with("mcp__") => {
+            action.kind = ActionKind::Mcp;
+            path_arguments(input, None, 0, &mut action.paths);
+        }
         _ => {}
     }
     Ok((action, fingerprint))
+}
+
+/// `glob` below `root`, unless it is absolute or under home already.
+fn below(root: &str, glob: &str) -> String {
+    if glob.starts_with('/') || glob.starts_with('~') {
+        glob.to_owned()
+    } else {
+        format!("{}/{glob}", root.trim_end_matches('/'))
+    }
+}
+
+/// Most paths taken from an MCP tool's arguments, and how deep its JSON is searched.
+const MAX_TOOL_PATHS: usize = 64;
+const MAX_TOOL_DEPTH: usize = 6;
+
+/// The arguments of an MCP tool that are paths, so the path rules judge them as any path: a
+/// string under a key that names a path (`path`, `file_path`, `paths`, `directory`, `uri`, …)
+/// or one written as a path wherever it is (`/…`, `~/…`, `./…`, `../…`, `file://…`).
+fn path_arguments(value: &Value, key: Option<&str>, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_TOOL_DEPTH || out.len() >= MAX_TOOL_PATHS {
+        return;
+    }
+    match value {
+        Value::String(text) => {
+            if let Some(path) = as_path(text, key.is_some_and(names_path)) {
+                out.push(path.to_owned());
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                path_arguments(item, key, depth + 1, out);
+            }
+        }
+        Value::Object(fields) => {
+            for (k, v) in fields {
+                path_arguments(v, Some(k), depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether an argument's name says it holds a path.
+fn names_path(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    [
+        "path",
+        "file",
+        "dir",
+        "folder",
+        "root",
+        "source",
+        "destination",
+        "target",
+        "uri",
+        "location",
+        "cwd",
+    ]
+    .iter()
+    .any(|n| key.contains(n))
+}
+
+/// `text` as a path: written as one, or any plain word under a key that names a path.
+fn as_path(text: &str, path_key: bool) -> Option<&str> {
+    if text.is_empty() || text.len() > 4096 || text.contains('\n') {
+        return None;
+    }
+    if let Some(rest) = text.strip_prefix("file://") {
+        return Some(rest);
+    }
+    if text.contains("://") {
+        return None;
+    }
+    let written = ["/", "~/", "./", "../"].iter().any(|p| text.starts_with(p)) || text == "~";
+    (written || path_key).then_some(text)
 }
 
 /// The text an Edit, MultiEdit or Write writes (and what it replaces), cut to

@@ -113,6 +113,9 @@ pub struct OwnPlaces {
     /// Host names the service answers to (a team's `--public-url`), lower case: its approver
     /// routes there are blocked on any port.
     hosts: Vec<String>,
+    /// The binaries the hooks run, besides any `assent` in a `bin` directory: absolute,
+    /// normalised.
+    gate_binaries: Vec<String>,
 }
 
 impl OwnPlaces {
@@ -125,6 +128,7 @@ impl OwnPlaces {
             hook_dirs: SYSTEM_HOOK_DIRS.iter().map(|d| (*d).to_owned()).collect(),
             ports: Vec::new(),
             hosts: Vec::new(),
+            gate_binaries: Vec::new(),
             home,
         };
         own.add(OwnPlace::Data, "~/.local/share/assent");
@@ -167,6 +171,19 @@ impl OwnPlaces {
         if !host.is_empty() && !self.hosts.contains(&host) {
             self.hosts.push(host);
         }
+    }
+
+    /// Also protects `path` (absolute, `~` allowed) as a binary the agents' hooks run (see
+    /// [`crate::own_binary`]).
+    pub fn add_gate_binary(&mut self, path: &str) {
+        let path = normalize(path, "/", &self.home);
+        if path != "/" && !self.gate_binaries.contains(&path) {
+            self.gate_binaries.push(path);
+        }
+    }
+
+    pub(crate) fn gate_binaries(&self) -> &[String] {
+        &self.gate_binaries
     }
 
     pub fn places(&self) -> impl Iterator<Item = (OwnPlace, &str)> {

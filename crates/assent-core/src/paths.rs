@@ -118,6 +118,24 @@ pub fn relative_to<'a>(path: &'a str, root: &str) -> Option<&'a str> {
     )
 }
 
+/// The part of `path` below a user's home (`.bashrc` of `/home/alice/.bashrc`): this user's
+/// `home`, `/root`, `/home/<user>` or `/Users/<user>`; `None` outside every home.
+pub(crate) fn below_home<'a>(path: &'a str, home: &str) -> Option<&'a str> {
+    if home != "/" && !home.is_empty() {
+        if let Some(rel) = relative_to(path, home) {
+            return Some(rel);
+        }
+    }
+    if let Some(rel) = relative_to(path, "/root") {
+        return Some(rel);
+    }
+    ["/home/", "/Users/"].iter().find_map(|parent| {
+        let rest = path.strip_prefix(parent)?;
+        let (user, rel) = rest.split_once('/').unwrap_or((rest, ""));
+        (!user.is_empty()).then_some(rel)
+    })
+}
+
 /// Presents `path` for a person: relative inside the repo, `~/…` under home.
 pub fn display(path: &str, repo_root: &str, home: &str) -> String {
     match relative_to(path, repo_root) {

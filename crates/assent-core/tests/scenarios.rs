@@ -269,8 +269,8 @@ fn block_list() {
                 "gh auth token",
                 shell("gh auth token"),
                 Block,
-                "block.secret_path",
-                "prints a credential",
+                "block.secret_store",
+                "prints a credential from gh's store (a capability is the way to use it)",
             ),
         ],
         &Policy::default(),
@@ -710,7 +710,6 @@ fn auto_list_and_profiles() {
     let profiles = [
         ("cargo test", "cargo-test"),
         ("cargo build --release", "cargo-build"),
-        ("cargo check", "cargo-check"),
         ("cargo clippy --all-targets -- -D warnings", "cargo-clippy"),
         ("npm test", "npm-test"),
         ("pnpm run lint", "npm-lint"),

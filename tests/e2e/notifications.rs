@@ -1,8 +1,11 @@
 //! End-to-end: the real app binary with its embedded service, on a private session bus with
 //! a recording notification server. A submitted request raises one notification (summary,
 //! body, actions); clicking its "Allow once" creates the grant through the service and the
-//! app closes the notification; a click the service refuses raises a notification with the
-//! service's reason. Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
+//! app closes the notification; a click the service refuses, or one on a prompt decided
+//! elsewhere, raises a notification saying why. Every press of every button decides, whether
+//! the server sends its action before or after its close (counted over many presses). The
+//! desk's notifications close when it quits or loses its service, and come back with it.
+//! Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -12,23 +15,41 @@
 )]
 
 mod common;
+#[path = "notification_presses.rs"]
+mod presses;
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 use assent_core::{ApprovalStatus, ScopeKind, ALL_ROLES};
-use common::notification_server::{Call, NotificationServer};
+use assent_protocol::DecisionRequest;
+use common::notification_server::{Call, NotificationServer, PressOrder};
 use common::{
     app_binary, change_roles, children, eventually, shell_request, status_of, submit_pending,
-    window_process, x_window_titled, Desk, ASKED_COMMAND,
+    window_process, x_window_titled, Desk, TestService, ASKED_COMMAND,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
 
 struct App(Child);
 
+impl App {
+    /// SIGTERM (as a session logout sends) and its exit status.
+    async fn terminate(&mut self) -> ExitStatus {
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        eventually("the app to exit", WAIT, || {
+            let status = self.0.try_wait().expect("wait");
+            async move { status }
+        })
+        .await
+    }
+}
+
 impl Drop for App {
     fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(Some(_))) {
+            return;
+        }
         // SIGTERM first, so the app (and its embedded service) end cleanly.
         let _ = Command::new("kill").arg(self.0.id().to_string()).status();
         if self.0.wait().is_err() {
@@ -249,4 +270,137 @@ async fn a_click_the_service_refuses_raises_a_notification_with_its_reason() {
         ApprovalStatus::Requested,
         "the refused click decided nothing"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_on_a_prompt_decided_elsewhere_says_it_did_not_go_through() {
+    let Prompted {
+        mut server,
+        desk: _desk,
+        app: _app,
+        approver,
+        approval_id,
+    } = prompted("run-decided-elsewhere").await;
+    let (id, _) = next_shown(&mut server).await;
+    approver
+        .decide(
+            &approval_id,
+            &DecisionRequest::Deny {
+                reason: "decided in another desk".to_owned(),
+            },
+        )
+        .await
+        .expect("the reviewer denies it elsewhere");
+    let Some(Call::Close { id: closed }) = server.next(WAIT).await else {
+        panic!("a prompt decided elsewhere must have its notification closed");
+    };
+    assert_eq!(closed, id, "the app closes exactly that notification");
+
+    // The person's press crossed the close.
+    server.invoke(id, "allow-once").await;
+
+    let Some(Call::Notify {
+        replaces_id,
+        summary,
+        body,
+        actions,
+        ..
+    }) = server.next(WAIT).await
+    else {
+        panic!("a press that cannot be applied must raise a notification, not vanish");
+    };
+    assert_eq!(replaces_id, 0, "the refusal is a notification of its own");
+    assert!(
+        summary.starts_with("Allow once failed"),
+        "the refusal names the button: {summary}"
+    );
+    assert!(
+        body.contains("no longer waiting"),
+        "the refusal says the prompt was settled: {body}"
+    );
+    assert!(actions.is_empty(), "a refusal has no buttons: {actions:?}");
+    assert_eq!(
+        status_of(&approver, &approval_id).await,
+        ApprovalStatus::Denied,
+        "the late press changed nothing"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quitting_closes_the_desks_notifications() {
+    let Prompted {
+        mut server,
+        desk: _desk,
+        mut app,
+        approver: _,
+        approval_id: _,
+    } = prompted("run-quit").await;
+    let (id, _) = next_shown(&mut server).await;
+
+    let status = app.terminate().await;
+
+    let Some(Call::Close { id: closed }) = server.next(WAIT).await else {
+        panic!("quitting must close the prompt's notification: its buttons die with the desk");
+    };
+    assert_eq!(closed, id, "the app closes exactly that notification");
+    assert!(
+        !server.on_screen(id),
+        "nothing of the desk is left on screen"
+    );
+    assert!(status.success(), "the app quits cleanly: {status:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn losing_the_service_closes_the_notifications_and_its_return_shows_them_again() {
+    let mut server = NotificationServer::start().await;
+    let mut service = TestService::start().await;
+    let desk = Desk::signed_in(&service.url(), &service.tokens.approver);
+    let _app = start_app(&desk);
+    let request = shell_request("run-lost-service", ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&service.requester(), &request).await;
+    let (id, _) = next_shown(&mut server).await;
+
+    service.stop().await;
+    let Some(Call::Close { id: closed }) = server.next(WAIT).await else {
+        panic!(
+            "a desk that lost its service must close its notifications: no button could go through"
+        );
+    };
+    assert_eq!(closed, id, "the prompt's notification is closed");
+
+    service.restart().await;
+    let (again, actions) = next_shown(&mut server).await;
+    assert!(
+        server.on_screen(again),
+        "the service is back: the prompt still waiting is shown again"
+    );
+    assert!(
+        actions.iter().any(|key| key == "allow-once"),
+        "shown again with its buttons: {actions:?}"
+    );
+    server
+        .press(again, "allow-once", PressOrder::ActionFirst)
+        .await;
+    let approver = service.approver();
+    eventually("the press on the re-shown notification", WAIT, || async {
+        (status_of(&approver, &approval_id).await == ApprovalStatus::ApprovedOnce).then_some(())
+    })
+    .await;
+}
+
+/// The next new prompt notification (skipping the app's closes, and refusals, which have no
+/// buttons); its id and actions.
+async fn next_shown(server: &mut NotificationServer) -> (u32, Vec<String>) {
+    loop {
+        match server.next(WAIT).await {
+            Some(Call::Notify {
+                id,
+                replaces_id: 0,
+                actions,
+                ..
+            }) if !actions.is_empty() => return (id, actions),
+            Some(_) => {}
+            None => panic!("a submitted request must raise a notification within {WAIT:?}"),
+        }
+    }
 }

@@ -162,7 +162,7 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
         Some(bus) => connect_notifier(bus, inputs.clone()).await,
         None => None,
     };
-    tokio::spawn(live::run(Arc::clone(&shell), tray, receiver, notifier));
+    let live = tokio::spawn(live::run(Arc::clone(&shell), tray, receiver, notifier));
     if !tray_only {
         shell.open_window(None);
     }
@@ -176,6 +176,7 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
             () = &mut terminate => break,
         }
     }
+    live::quit(&inputs, live).await;
     shell.window.close();
     shell.guard.stop();
     Ok(ExitCode::SUCCESS)

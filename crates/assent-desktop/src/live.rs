@@ -1,10 +1,12 @@
 //! The live task: follows the event stream (refetching on every (re)connect and `reset`),
 //! receives notification clicks and pause choices, and after each change brings the
 //! notifications, the tray and the window up to date. Event-driven: the only timer is the end
-//! of a timed pause.
+//! of a timed pause. While the service is out of reach the desk shows no notification (its
+//! buttons could not go through); on Quit it closes them before the app ends.
 
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use assent_client::StreamItem;
 use assent_core::ScopeKind;
@@ -12,11 +14,12 @@ use assent_protocol::{Approval, DecisionRequest, Me};
 use chrono::Utc;
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use crate::desk::{Desk, Follow, Link};
 use crate::hub::{locked, Hub};
 use crate::ipc::{said, DeskEvent};
-use crate::notices::{NoticeOp, Notices};
+use crate::notices::{NoticeOp, Notices, Press};
 use crate::notifier::{Notifier, Signal};
 use crate::pause::{Pause, PauseChoice};
 use crate::prompt::{
@@ -43,7 +46,12 @@ pub enum Input {
     Reconnect,
     /// A notification button did not go through: show why.
     Refused(PromptNotice),
+    /// The app quits: close the desk's notifications and end (see [`quit`]).
+    Quit,
 }
+
+/// How long Quit waits for the notifications to close: never hang on a stuck server.
+const QUIT_WAIT: Duration = Duration::from_secs(2);
 
 type Events = Pin<Box<dyn Stream<Item = StreamItem> + Send>>;
 
@@ -90,12 +98,31 @@ pub(crate) async fn run(
                     *locked(&hub.desk) = Desk::default();
                 }
                 Input::Refused(notice) => show_refusal(notifier.as_ref(), &notice).await,
+                Input::Quit => {
+                    if let Some(notifier) = notifier.as_ref() {
+                        let ops = notices.withdraw();
+                        execute(notifier, &mut notices, ops, &mut notify_failing).await;
+                    }
+                    return;
+                }
                 input => on_input(&shell, &mut notices, input),
             },
             () = pause_over => *locked(&hub.pause) = Pause::Off,
         }
         reconcile(&hub, &mut notices, notifier.as_ref(), &mut notify_failing).await;
         redraw(&shell, tray.as_ref(), &mut tray_shown).await;
+    }
+}
+
+/// Asks the live task to close the desk's notifications and end, and waits for it (at most
+/// [`QUIT_WAIT`] each): a prompt's buttons must not outlive the desk that answers them.
+pub(crate) async fn quit(inputs: &mpsc::Sender<Input>, task: JoinHandle<()>) {
+    if inputs.send_timeout(Input::Quit, QUIT_WAIT).await.is_err() {
+        tracing::warn!("the live task is gone: cannot close the notifications");
+        return;
+    }
+    if tokio::time::timeout(QUIT_WAIT, task).await.is_err() {
+        tracing::warn!("quitting without closing every notification: the server is slow");
     }
 }
 
@@ -146,17 +173,15 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
     let hub = &shell.hub;
     match input {
         Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
-        Input::Redraw | Input::Reconnect | Input::Refused(_) => {}
-        Input::Signal(Signal::Closed { id }) => {
-            notices.closed(id);
-        }
-        Input::Signal(Signal::Action { id, key }) => {
-            let (Some(approval_id), Some(action)) =
-                (notices.prompt_of(id), PromptAction::from_key(&key))
-            else {
-                return;
-            };
-            on_action(shell, approval_id.to_owned(), action);
+        Input::Redraw | Input::Reconnect | Input::Refused(_) | Input::Quit => {}
+        Input::Signal(signal) => {
+            if let Some(Press {
+                approval_id,
+                action,
+            }) = notices.heard(&signal)
+            {
+                on_action(shell, approval_id, action);
+            }
         }
     }
 }
@@ -264,7 +289,8 @@ pub fn decision_for(action: PromptAction, approval: Option<&Approval>) -> Option
     }
 }
 
-/// Brings the notifications in line with the desk.
+/// Brings the notifications in line with the desk: the pending prompts while the service
+/// answers, none while it is out of reach.
 async fn reconcile(
     hub: &Hub,
     notices: &mut Notices,
@@ -274,7 +300,11 @@ async fn reconcile(
     let paused = hub.paused();
     let ops = {
         let desk = locked(&hub.desk);
-        notices.plan(&desk.pending_newest_first(), paused, desk.me.as_ref())
+        if desk.link == Link::Connected {
+            notices.plan(&desk.pending_newest_first(), paused, desk.me.as_ref())
+        } else {
+            notices.withdraw()
+        }
     };
     if let Some(notifier) = notifier {
         execute(notifier, notices, ops, failing).await;

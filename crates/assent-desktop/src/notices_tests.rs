@@ -1,8 +1,9 @@
-use assent_core::{Decision, Role};
+use assent_core::{Decision, RiskLevel, Role};
 
 use super::*;
 use crate::fixtures::{approval, at, owner, person};
-use crate::prompt::PromptAction;
+use crate::notifier::Signal;
+use crate::prompt::{PromptAction, Urgency};
 
 fn shows(ops: &[NoticeOp]) -> Vec<(String, Option<u32>)> {
     ops.iter()
@@ -75,8 +76,8 @@ fn a_settled_prompt_closes_its_notification_and_is_forgotten() {
     notices.forget("a");
     assert_eq!(
         notices.prompt_of(10),
-        None,
-        "a closed notification maps to nothing"
+        Some("a"),
+        "a press that crossed the close still names the prompt, so it is refused, not lost"
     );
     assert!(
         notices.plan(&[], false, Some(&owner())).is_empty(),
@@ -137,9 +138,17 @@ fn the_listener_map_follows_replacements() {
     notices.shown("a", 10, 1, at(0));
     notices.shown("a", 12, 2, at(1));
     assert_eq!(
+        notices.withdraw(),
+        vec![NoticeOp::Close {
+            approval_id: "a".to_owned(),
+            notification_id: 12
+        }],
+        "only the new id is on screen"
+    );
+    assert_eq!(
         notices.prompt_of(10),
-        None,
-        "the replaced id no longer maps"
+        Some("a"),
+        "a press on the replaced id still finds its prompt"
     );
     assert_eq!(
         notices.prompt_of(12),
@@ -186,6 +195,218 @@ fn the_plan_offers_buttons_by_the_roles_the_service_holds_for_who_is_signed_in()
             notice.actions,
             [PromptAction::Open],
             "the owner's own request: Open only, every role notwithstanding"
+        ),
+        other => panic!("one prompt, one notification: {other:?}"),
+    }
+}
+
+fn action(id: u32, key: &str) -> Signal {
+    Signal::Action {
+        id,
+        key: key.to_owned(),
+    }
+}
+
+/// What real servers send when a button is pressed: the action, then the close (reason 2).
+fn dismissed(id: u32) -> Signal {
+    Signal::Closed { id, reason: 2 }
+}
+
+fn press(approval_id: &str, action: PromptAction) -> Press {
+    Press {
+        approval_id: approval_id.to_owned(),
+        action,
+    }
+}
+
+#[test]
+fn a_press_decides_whatever_order_the_close_and_the_action_come_in() {
+    let scenarios = [
+        (
+            "action then close (GNOME Shell, KDE, dunst)",
+            [action(10, "allow-once"), dismissed(10)],
+        ),
+        (
+            "close then action",
+            [dismissed(10), action(10, "allow-once")],
+        ),
+    ];
+    for (order, signals) in scenarios {
+        let mut notices = Notices::default();
+        notices.shown("a", 10, 1, at(0));
+        let presses: Vec<Press> = signals
+            .iter()
+            .filter_map(|signal| notices.heard(signal))
+            .collect();
+        assert_eq!(
+            presses,
+            vec![press("a", PromptAction::AllowOnce)],
+            "{order}: the press reaches its prompt exactly once"
+        );
+        let a = approval("a");
+        assert!(
+            notices.plan(&[&a], false, Some(&owner())).is_empty(),
+            "{order}: the server closed it; the prompt is not popped up again while it settles"
+        );
+    }
+}
+
+#[test]
+fn a_press_on_a_prompt_that_settled_meanwhile_still_names_it() {
+    let mut notices = Notices::default();
+    notices.shown("a", 10, 1, at(0));
+    // Decided elsewhere: the desk closes the notification as the person presses a button.
+    assert_eq!(
+        closes(&notices.plan(&[], false, Some(&owner()))),
+        vec![("a".to_owned(), 10)],
+        "settled elsewhere → closed"
+    );
+    notices.forget("a");
+    assert_eq!(
+        notices.heard(&Signal::Closed { id: 10, reason: 3 }),
+        None,
+        "the close the desk asked for presses nothing"
+    );
+    assert_eq!(
+        notices.heard(&action(10, "deny")),
+        Some(press("a", PromptAction::Deny)),
+        "the late press reaches the live task, which says it did not go through"
+    );
+}
+
+#[test]
+fn signals_about_other_applications_notifications_are_ignored() {
+    let mut notices = Notices::default();
+    notices.shown("a", 10, 1, at(0));
+    assert_eq!(
+        notices.heard(&action(99, "allow-once")),
+        None,
+        "id 99 was never ours: another application's button"
+    );
+    assert_eq!(
+        notices.heard(&dismissed(99)),
+        None,
+        "another application's close"
+    );
+    assert_eq!(
+        notices.prompt_of(10),
+        Some("a"),
+        "other applications' signals leave ours alone"
+    );
+    assert_eq!(
+        notices.heard(&action(10, "launch-rockets")),
+        None,
+        "a key Assent never offered is no press"
+    );
+}
+
+#[test]
+fn closed_notifications_are_remembered_for_a_while_not_forever() {
+    let mut notices = Notices::default();
+    let last = u32::try_from(CLOSED_KEPT).expect("a small bound") + 1;
+    for id in 1..=last {
+        let prompt = format!("p{id}");
+        notices.shown(&prompt, id, 1, at(0));
+        assert_eq!(
+            notices.closed(id),
+            Some(prompt),
+            "each close maps back to its prompt"
+        );
+    }
+    assert_eq!(
+        notices.prompt_of(1),
+        None,
+        "beyond {CLOSED_KEPT} later closes, the oldest is forgotten"
+    );
+    assert_eq!(
+        notices.prompt_of(2),
+        Some("p2"),
+        "the last {CLOSED_KEPT} closes are still known"
+    );
+    assert_eq!(
+        notices.heard(&action(last, "allow-run")),
+        Some(press(&format!("p{last}"), PromptAction::AllowForRun)),
+        "the newest close is still known"
+    );
+}
+
+#[test]
+fn an_id_handed_out_again_belongs_to_its_new_prompt() {
+    let mut notices = Notices::default();
+    notices.shown("a", 10, 1, at(0));
+    notices.closed(10);
+    notices.shown("b", 10, 1, at(1));
+    assert_eq!(
+        notices.heard(&action(10, "allow-once")),
+        Some(press("b", PromptAction::AllowOnce)),
+        "the server reused id 10 for b: a press on it is b's"
+    );
+}
+
+#[test]
+fn withdrawn_notifications_close_and_come_back_but_dismissed_ones_do_not() {
+    let mut notices = Notices::default();
+    let a = approval("a");
+    let b = approval("b");
+    notices.shown("a", 10, 1, at(0));
+    notices.shown("b", 11, 1, at(0));
+    notices.closed(11);
+    let ops = notices.withdraw();
+    assert_eq!(
+        closes(&ops),
+        vec![("a".to_owned(), 10)],
+        "the service is gone (or the desk quits): what is on screen closes"
+    );
+    assert!(shows(&ops).is_empty(), "nothing pops up without a service");
+    notices.forget("a");
+    assert_eq!(
+        notices.withdraw(),
+        Vec::new(),
+        "withdrawn once: nothing left on screen"
+    );
+    assert_eq!(
+        shows(&notices.plan(&[&a, &b], false, Some(&owner()))),
+        vec![("a".to_owned(), None)],
+        "the service is back: a is shown anew, b stays dismissed"
+    );
+}
+
+#[test]
+fn a_prompt_someone_else_must_decide_is_never_an_urgent_toast() {
+    let notices = Notices::default();
+    let mut escalation = approval("esc");
+    escalation.decision = Decision::Escalate;
+    escalation.risk = RiskLevel::Critical;
+    escalation.required_role = Some(Role::PlatformAdmin);
+    let urgency = |me: &Me| -> Urgency {
+        match notices.plan(&[&escalation], false, Some(me)).as_slice() {
+            [NoticeOp::Show { notice, .. }] => notice.urgency,
+            other => panic!("one prompt, one notification: {other:?}"),
+        }
+    };
+    assert_eq!(
+        urgency(&person("alice", &[Role::RepoMaintainer])),
+        Urgency::Low,
+        "alice may not decide a platform_admin prompt: a quiet notice, not a critical toast"
+    );
+    assert_eq!(
+        urgency(&person("nobody", &[])),
+        Urgency::Low,
+        "a person without roles decides nothing: quiet"
+    );
+    assert_eq!(
+        urgency(&person("root", &[Role::PlatformAdmin])),
+        Urgency::Critical,
+        "root can decide it: the critical toast is for them"
+    );
+    let mut mine = approval("mine");
+    mine.risk = RiskLevel::High;
+    mine.requester = "owner".to_owned();
+    match notices.plan(&[&mine], false, Some(&owner())).as_slice() {
+        [NoticeOp::Show { notice, .. }] => assert_eq!(
+            notice.urgency,
+            Urgency::Low,
+            "the owner's own request is for someone else to decide: not urgent to the owner"
         ),
         other => panic!("one prompt, one notification: {other:?}"),
     }

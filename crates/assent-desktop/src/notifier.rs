@@ -5,6 +5,12 @@
 //! Sending and listening share the connection on purpose: some servers (GNOME Shell) send
 //! the signals only to the connection that sent the `Notify`, so a per-notification
 //! connection (notify-rust's model) and a separate listener would miss the clicks.
+//!
+//! Both signals come through ONE stream (one match rule over the interface), so they are
+//! handled in the order the server sent them. Real servers (GNOME Shell, KDE, dunst) answer a
+//! button press with `ActionInvoked` and right after it `NotificationClosed` (reason 2); two
+//! streams merged by `select!` would take a ready pair in random order, and a close handled
+//! first used to lose the click.
 
 use std::collections::HashMap;
 
@@ -51,8 +57,30 @@ trait Notifications {
 /// What the listener reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Signal {
+    /// A button (or, with key `default`, the body) of notification `id` was pressed.
     Action { id: u32, key: String },
-    Closed { id: u32 },
+    /// Notification `id` left the screen; `reason` as the specification numbers it (1 expired,
+    /// 2 dismissed by the person, 3 closed by `CloseNotification`, 4 undefined).
+    Closed { id: u32, reason: u32 },
+}
+
+impl Signal {
+    /// The signal a message of the interface carries (`None` for any other signal).
+    fn of(message: zbus::Message) -> Option<Signal> {
+        if let Some(action) = ActionInvoked::from_message(message.clone()) {
+            let args = action.args().ok()?;
+            return Some(Signal::Action {
+                id: args.id,
+                key: args.action_key,
+            });
+        }
+        let closed = NotificationClosed::from_message(message)?;
+        let args = closed.args().ok()?;
+        Some(Signal::Closed {
+            id: args.id,
+            reason: args.reason,
+        })
+    }
 }
 
 /// The connection to the notification server.
@@ -69,20 +97,12 @@ impl Notifier {
         signals: mpsc::Sender<Signal>,
     ) -> zbus::Result<Notifier> {
         let proxy = NotificationsProxy::new(connection).await?;
-        let mut actions = proxy.receive_action_invoked().await?;
-        let mut closed = proxy.receive_notification_closed().await?;
+        // Every signal of the interface, in bus order, on the sending connection.
+        let mut received = proxy.inner().receive_all_signals().await?;
         tokio::spawn(async move {
-            loop {
-                let signal = tokio::select! {
-                    Some(action) = actions.next() => match action.args() {
-                        Ok(args) => Signal::Action { id: args.id, key: args.action_key },
-                        Err(_) => continue,
-                    },
-                    Some(close) = closed.next() => match close.args() {
-                        Ok(args) => Signal::Closed { id: args.id },
-                        Err(_) => continue,
-                    },
-                    else => break,
+            while let Some(message) = received.next().await {
+                let Some(signal) = Signal::of(message) else {
+                    continue;
                 };
                 if signals.send(signal).await.is_err() {
                     break;

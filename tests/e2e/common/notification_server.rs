@@ -1,9 +1,13 @@
 //! A freedesktop notification server for tests: owns `org.freedesktop.Notifications` on the
-//! (private) session bus, records every call, and emits `ActionInvoked` on demand. Like a
-//! server whose notifications stay until closed, it does not close one by itself.
+//! (private) session bus, records every call, and plays the person: [`NotificationServer::press`]
+//! sends what real servers (GNOME Shell, KDE, dunst) send when a button is pressed —
+//! `ActionInvoked`, then `NotificationClosed` with reason 2 — or the two the other way round.
+//! Like real servers it answers `CloseNotification` of a notification on screen with
+//! `NotificationClosed` reason 3; it never closes one by itself (no timeouts).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use tokio::sync::mpsc;
@@ -30,9 +34,32 @@ pub enum Call {
     },
 }
 
+/// `NotificationClosed` reasons, as the specification numbers them.
+pub const DISMISSED: u32 = 2;
+pub const CLOSED_BY_CALL: u32 = 3;
+
+/// The order in which a server sends the two signals of one button press.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PressOrder {
+    /// `ActionInvoked`, then `NotificationClosed` (what GNOME Shell, KDE and dunst send).
+    ActionFirst,
+    /// `NotificationClosed`, then `ActionInvoked`.
+    CloseFirst,
+}
+
+/// The notifications on screen.
+type OnScreen = Arc<Mutex<HashSet<u32>>>;
+
 struct Server {
     calls: mpsc::UnboundedSender<Call>,
     next_id: AtomicU32,
+    on_screen: OnScreen,
+}
+
+fn locked(on_screen: &OnScreen) -> std::sync::MutexGuard<'_, HashSet<u32>> {
+    on_screen
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[zbus::interface(name = "org.freedesktop.Notifications")]
@@ -59,6 +86,7 @@ impl Server {
             replaces_id
         };
         let urgency = hints.get("urgency").and_then(|v| u8::try_from(v).ok());
+        locked(&self.on_screen).insert(id);
         let _ = self.calls.send(Call::Notify {
             id,
             replaces_id,
@@ -72,8 +100,17 @@ impl Server {
         id
     }
 
-    fn close_notification(&self, id: u32) {
+    async fn close_notification(
+        &self,
+        id: u32,
+        #[zbus(signal_emitter)] emitter: SignalEmitter<'_>,
+    ) -> zbus::fdo::Result<()> {
         let _ = self.calls.send(Call::Close { id });
+        let was_on_screen = locked(&self.on_screen).remove(&id);
+        if was_on_screen {
+            Server::notification_closed(&emitter, id, CLOSED_BY_CALL).await?;
+        }
+        Ok(())
     }
 
     fn get_capabilities(&self) -> Vec<String> {
@@ -113,15 +150,18 @@ impl Server {
 pub struct NotificationServer {
     connection: zbus::Connection,
     pub calls: mpsc::UnboundedReceiver<Call>,
+    on_screen: OnScreen,
 }
 
 impl NotificationServer {
     /// Owns the well-known name before returning (start it before the app).
     pub async fn start() -> NotificationServer {
         let (tx, calls) = mpsc::unbounded_channel();
+        let on_screen = OnScreen::default();
         let server = Server {
             calls: tx,
             next_id: AtomicU32::new(1),
+            on_screen: Arc::clone(&on_screen),
         };
         let connection = zbus::connection::Builder::session()
             .expect("a session bus (run under dbus-run-session)")
@@ -132,20 +172,60 @@ impl NotificationServer {
             .build()
             .await
             .expect("own org.freedesktop.Notifications");
-        NotificationServer { connection, calls }
+        NotificationServer {
+            connection,
+            calls,
+            on_screen,
+        }
     }
 
-    /// The person clicks `key` on notification `id`.
-    pub async fn invoke(&self, id: u32, key: &str) {
+    async fn emitter(&self) -> SignalEmitter<'static> {
         let iface = self
             .connection
             .object_server()
             .interface::<_, Server>(PATH)
             .await
             .expect("interface");
-        Server::action_invoked(iface.signal_emitter(), id, key)
+        iface.signal_emitter().clone()
+    }
+
+    /// `ActionInvoked` alone: a server that keeps a notification on screen after a click, or
+    /// a click that crossed the app's `CloseNotification`.
+    pub async fn invoke(&self, id: u32, key: &str) {
+        Server::action_invoked(&self.emitter().await, id, key)
             .await
             .expect("emit ActionInvoked");
+    }
+
+    /// The person presses `key` on notification `id`, which is on screen: the server sends
+    /// the action and closes the notification (reason 2), the two signals back to back in
+    /// `order`.
+    pub async fn press(&self, id: u32, key: &str, order: PressOrder) {
+        assert!(
+            locked(&self.on_screen).remove(&id),
+            "a person can press a button only on a notification on screen ({id})"
+        );
+        match order {
+            PressOrder::ActionFirst => {
+                self.invoke(id, key).await;
+                self.closed(id, DISMISSED).await;
+            }
+            PressOrder::CloseFirst => {
+                self.closed(id, DISMISSED).await;
+                self.invoke(id, key).await;
+            }
+        }
+    }
+
+    async fn closed(&self, id: u32, reason: u32) {
+        Server::notification_closed(&self.emitter().await, id, reason)
+            .await
+            .expect("emit NotificationClosed");
+    }
+
+    /// Whether notification `id` is on screen (shown, and neither closed nor pressed).
+    pub fn on_screen(&self, id: u32) -> bool {
+        locked(&self.on_screen).contains(&id)
     }
 
     /// The next recorded call, waiting at most `timeout`.

@@ -311,12 +311,12 @@ async fn a_press_on_a_prompt_decided_elsewhere_says_it_did_not_go_through() {
     };
     assert_eq!(replaces_id, 0, "the refusal is a notification of its own");
     assert!(
-        summary.starts_with("Allow once failed"),
-        "the refusal names the button: {summary}"
+        summary.starts_with("Allow once failed: ") && summary.ends_with("· shop"),
+        "the refusal names the button and the prompt: {summary}"
     );
-    assert!(
-        body.contains("no longer waiting"),
-        "the refusal says the prompt was settled: {body}"
+    assert_eq!(
+        body, "This prompt is no longer waiting: it was already denied by reviewer.",
+        "the refusal says how and by whom the prompt was settled"
     );
     assert!(actions.is_empty(), "a refusal has no buttons: {actions:?}");
     assert_eq!(

@@ -9,8 +9,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assent_client::StreamItem;
-use assent_core::ScopeKind;
-use assent_protocol::{Approval, DecisionRequest, Me};
 use chrono::Utc;
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
@@ -18,22 +16,15 @@ use tokio::task::JoinHandle;
 
 use crate::desk::{Desk, Follow, Link};
 use crate::hub::{locked, Hub};
-use crate::ipc::{said, DeskEvent};
+use crate::ipc::DeskEvent;
 use crate::notices::{NoticeOp, Notices, Press};
 use crate::notifier::{Notifier, Signal};
 use crate::pause::{Pause, PauseChoice};
-use crate::prompt::{
-    notice, open_only, open_only_line, refused_notice, PromptAction, PromptNotice,
-};
+use crate::prompt::PromptNotice;
 use crate::tray::{Tray, TrayView};
 use crate::Shell;
 
-/// Expiry of a grant made from a notification's "Allow once".
-pub const ONCE_EXPIRY_SECONDS: i64 = 15 * 60;
-/// "End of run": the grant ends when the run ends, bounded by the default policy's 8 h.
-pub const RUN_EXPIRY_SECONDS: i64 = 8 * 60 * 60;
-/// The reason a notification's "Deny" sends back to the agent.
-pub const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification";
+mod press;
 
 /// What the live task receives besides the event stream.
 #[derive(Debug)]
@@ -180,68 +171,10 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
                 action,
             }) = notices.heard(&signal)
             {
-                on_action(shell, approval_id, action);
+                press::on_action(shell, approval_id, action);
             }
         }
     }
-}
-
-/// A notification button: opens the window, or decides through the service with the
-/// approver token (never the webview's business). A click that does not go through — the
-/// service refused it, or the prompt is gone — raises a notification saying why.
-fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
-    if action == PromptAction::Open {
-        shell.open_window(Some(&approval_id));
-        return;
-    }
-    let hub = &shell.hub;
-    let (approval, not_offered) = {
-        let desk = locked(&hub.desk);
-        let approval = desk.pending(&approval_id).cloned();
-        let not_offered = not_offered(approval.as_ref(), desk.me.as_ref(), action);
-        (approval, not_offered)
-    };
-    let inputs = hub.inputs.clone();
-    let refuse = move |approval: Option<&Approval>, message: &str| {
-        tracing::warn!(%message, ?action, "a decision from a notification did not go through");
-        let notice = refused_notice(approval, action, message);
-        // The live task may be gone only while the app quits.
-        let _ = inputs.try_send(Input::Refused(notice));
-    };
-    if let Some(message) = not_offered {
-        refuse(approval.as_ref(), &message);
-        return;
-    }
-    let Some(request) = decision_for(action, approval.as_ref()) else {
-        return;
-    };
-    let client = hub.client();
-    tokio::spawn(async move {
-        if let Err(err) = client.decide(&approval_id, &request).await {
-            refuse(approval.as_ref(), &said(&err));
-        }
-    });
-}
-
-/// Why `action` is not offered on `approval` now (it settled, or this person may not decide
-/// it), or `None` when it is.
-fn not_offered(
-    approval: Option<&Approval>,
-    me: Option<&Me>,
-    action: PromptAction,
-) -> Option<String> {
-    let Some(approval) = approval else {
-        return Some(
-            "This prompt is no longer waiting: it was decided elsewhere or expired.".to_owned(),
-        );
-    };
-    if notice(approval, me).is_some_and(|notice| notice.actions.contains(&action)) {
-        return None;
-    }
-    Some(match open_only(approval, me) {
-        Some(why) => open_only_line(why),
-        None => format!("This prompt does not offer \"{}\".", action.label()),
-    })
 }
 
 /// Shows why a notification button did not go through.
@@ -251,41 +184,6 @@ async fn show_refusal(notifier: Option<&Notifier>, notice: &PromptNotice) {
     };
     if let Err(err) = notifier.show(notice, None).await {
         tracing::warn!(%err, "cannot show why a decision did not go through");
-    }
-}
-
-/// How long a button's grant lasts: what the service's `quick_decisions` allow for that scope
-/// (the policy's bound), else the desk's default capped by nothing the service told us.
-fn quick_seconds(approval: Option<&Approval>, scope: ScopeKind, default: i64) -> i64 {
-    approval
-        .and_then(|a| a.quick_decisions.iter().find(|q| q.scope == scope))
-        .map_or(default, |q| q.expires_in_seconds)
-}
-
-/// The decision a notification button stands for on `approval`.
-pub fn decision_for(action: PromptAction, approval: Option<&Approval>) -> Option<DecisionRequest> {
-    let approve = |scope, expires_in_seconds, reason: &str| DecisionRequest::Approve {
-        scope,
-        expires_in_seconds,
-        max_uses: None,
-        reason: Some(reason.to_owned()),
-        path_patterns: None,
-    };
-    match action {
-        PromptAction::Open => None,
-        PromptAction::AllowOnce => Some(approve(
-            ScopeKind::Once,
-            quick_seconds(approval, ScopeKind::Once, ONCE_EXPIRY_SECONDS),
-            "Allowed once from the Assent notification",
-        )),
-        PromptAction::AllowForRun => Some(approve(
-            ScopeKind::Run,
-            quick_seconds(approval, ScopeKind::Run, RUN_EXPIRY_SECONDS),
-            "Allowed for this run from the Assent notification",
-        )),
-        PromptAction::Deny => Some(DecisionRequest::Deny {
-            reason: NOTIFICATION_DENY_REASON.to_owned(),
-        }),
     }
 }
 
@@ -368,73 +266,6 @@ async fn execute(
                 }
                 notices.forget(&approval_id);
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_run_button_asks_for_what_the_policy_allows() {
-        let mut approval = crate::fixtures::approval("a-1");
-        approval.quick_decisions = vec![assent_core::QuickDecision {
-            label: "Allow maven-test for run".to_owned(),
-            scope: ScopeKind::Run,
-            expires_in_seconds: 14_400,
-        }];
-        match decision_for(PromptAction::AllowForRun, Some(&approval)) {
-            Some(DecisionRequest::Approve {
-                expires_in_seconds, ..
-            }) => assert_eq!(
-                expires_in_seconds, 14_400,
-                "a policy capping run grants at 4 h gets a 4 h click, not a refused 8 h one"
-            ),
-            other => panic!("'Allow for run' must approve, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn notification_buttons_map_to_the_documented_decisions() {
-        assert_eq!(
-            decision_for(PromptAction::Open, None),
-            None,
-            "the body click only opens the window"
-        );
-        match decision_for(PromptAction::AllowForRun, None) {
-            Some(DecisionRequest::Approve {
-                scope,
-                expires_in_seconds,
-                ..
-            }) => {
-                assert_eq!(
-                    scope,
-                    ScopeKind::Run,
-                    "'Allow for run' grants the run scope"
-                );
-                assert!(expires_in_seconds > 0, "every grant expires");
-            }
-            other => panic!("'Allow for run' must approve, got {other:?}"),
-        }
-        match decision_for(PromptAction::AllowOnce, None) {
-            Some(DecisionRequest::Approve { scope, .. }) => {
-                assert_eq!(
-                    scope,
-                    ScopeKind::Once,
-                    "'Allow once' grants exactly this action"
-                );
-            }
-            other => panic!("'Allow once' must approve, got {other:?}"),
-        }
-        match decision_for(PromptAction::Deny, None) {
-            Some(DecisionRequest::Deny { reason }) => {
-                assert!(
-                    !reason.trim().is_empty(),
-                    "a denial carries a reason for the agent"
-                );
-            }
-            other => panic!("'Deny' must deny, got {other:?}"),
         }
     }
 }

@@ -6,33 +6,17 @@
 
 mod codec;
 mod pg;
-mod pg_actions;
-mod pg_approvals;
 mod pg_bus;
-mod pg_campaigns;
-mod pg_executed;
-mod pg_expiry;
-mod pg_grants;
-mod pg_identities;
-mod pg_metrics;
 mod pg_rows;
-mod pg_runs;
+mod pg_sql;
 mod pg_store;
 mod pg_tx;
 pub mod rows;
 mod sqlite;
-mod sqlite_actions;
-mod sqlite_approvals;
-mod sqlite_campaigns;
 mod sqlite_checkpoint;
 mod sqlite_events;
-mod sqlite_executed;
-mod sqlite_expiry;
-mod sqlite_grants;
-mod sqlite_identities;
-mod sqlite_metrics;
 mod sqlite_rows;
-mod sqlite_runs;
+mod sqlite_sql;
 mod sqlite_tx;
 mod sqlite_version;
 

@@ -9,8 +9,8 @@ use sqlx::Row;
 
 use super::pg::PgStore;
 use super::pg_rows::{json_col, micros, parse_name};
+use super::pg_sql;
 use super::pg_tx::PgTx;
-use super::{pg_approvals, pg_expiry, pg_grants, pg_identities, pg_metrics, pg_runs};
 use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
 
 #[async_trait]
@@ -40,12 +40,12 @@ impl Store for PgStore {
 
     async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_approvals::load(&mut conn, approval_id).await
+        pg_sql::approvals::load(&mut conn, approval_id).await
     }
 
     async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_approvals::list(&mut conn, pending_only).await
+        pg_sql::approvals::list(&mut conn, pending_only).await
     }
 
     async fn grants(
@@ -54,22 +54,22 @@ impl Store for PgStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<Grant>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_grants::list(&mut conn, status, now).await
+        pg_sql::grants::list(&mut conn, status, now).await
     }
 
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_expiry::next_deadline(&mut conn).await
+        pg_sql::expiry::next_deadline(&mut conn).await
     }
 
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_runs::get(&mut conn, run_id).await
+        pg_sql::runs::get(&mut conn, run_id).await
     }
 
     async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_runs::list(&mut conn, status).await
+        pg_sql::runs::list(&mut conn, status).await
     }
 
     async fn audit(
@@ -92,7 +92,7 @@ impl Store for PgStore {
     }
 
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
-        pg_metrics::metrics(&self.pool, now).await
+        pg_sql::metrics::metrics(&self.pool, now).await
     }
 
     async fn remembered_denials(
@@ -101,7 +101,7 @@ impl Store for PgStore {
         since: DateTime<Utc>,
     ) -> Result<Vec<Approval>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_approvals::remembered_denials(&mut conn, run_id, since).await
+        pg_sql::approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
     async fn identity_version(&self) -> Result<i64, StoreError> {
@@ -113,17 +113,17 @@ impl Store for PgStore {
 
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_identities::by_token(&mut conn, token_hash).await
+        pg_sql::identities::by_token(&mut conn, token_hash).await
     }
 
     async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_identities::get(&mut conn, name).await
+        pg_sql::identities::get(&mut conn, name).await
     }
 
     async fn identities(&self, kind: IdentityKind) -> Result<Vec<IdentityInfo>, StoreError> {
         let mut conn = self.pool.acquire().await?;
-        pg_identities::list(&mut conn, kind).await
+        pg_sql::identities::list(&mut conn, kind).await
     }
 
     async fn identity_add(
@@ -133,13 +133,13 @@ impl Store for PgStore {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        pg_identities::add(&mut tx, identity, token.hash, token.label, now).await?;
+        pg_sql::identities::add(&mut tx, identity, token.hash, token.label, now).await?;
         Ok(tx.commit().await?)
     }
 
     async fn identity_remove(&self, name: &str, kind: IdentityKind) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let removed = pg_identities::remove(&mut tx, name, kind).await?;
+        let removed = pg_sql::identities::remove(&mut tx, name, kind).await?;
         tx.commit().await?;
         Ok(removed)
     }
@@ -151,7 +151,7 @@ impl Store for PgStore {
         remove: &[Role],
     ) -> Result<Option<Identity>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let person = pg_identities::update_roles(&mut tx, name, add, remove).await?;
+        let person = pg_sql::identities::update_roles(&mut tx, name, add, remove).await?;
         tx.commit().await?;
         Ok(person)
     }
@@ -163,20 +163,21 @@ impl Store for PgStore {
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let set = pg_identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
+        let set =
+            pg_sql::identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
         tx.commit().await?;
         Ok(set)
     }
 
     async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        pg_identities::drop_token(&mut tx, name, label).await?;
+        pg_sql::identities::drop_token(&mut tx, name, label).await?;
         Ok(tx.commit().await?)
     }
 
     async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let seeded = pg_identities::seed_once(
+        let seeded = pg_sql::identities::seed_once(
             &mut tx,
             crate::identities::OWNER,
             crate::identities::DEFAULT_AGENT,

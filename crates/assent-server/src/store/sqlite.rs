@@ -19,8 +19,7 @@ use super::sqlite_events::{bounds, SqliteEvents};
 use super::sqlite_rows::{json_col, micros, parse_name};
 use super::sqlite_tx::SqliteTx;
 use super::sqlite_version::VersionReader;
-use super::{sqlite_approvals, sqlite_expiry, sqlite_grants, sqlite_metrics};
-use super::{sqlite_checkpoint, sqlite_identities, sqlite_runs};
+use super::{sqlite_checkpoint, sqlite_sql};
 use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
@@ -132,12 +131,12 @@ impl Store for SqliteStore {
 
     async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_approvals::load(&mut conn, approval_id).await
+        sqlite_sql::approvals::load(&mut conn, approval_id).await
     }
 
     async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_approvals::list(&mut conn, pending_only).await
+        sqlite_sql::approvals::list(&mut conn, pending_only).await
     }
 
     async fn grants(
@@ -146,22 +145,22 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<Grant>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_grants::list(&mut conn, status, now).await
+        sqlite_sql::grants::list(&mut conn, status, now).await
     }
 
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_expiry::next_deadline(&mut conn).await
+        sqlite_sql::expiry::next_deadline(&mut conn).await
     }
 
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_runs::get(&mut conn, run_id).await
+        sqlite_sql::runs::get(&mut conn, run_id).await
     }
 
     async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_runs::list(&mut conn, status).await
+        sqlite_sql::runs::list(&mut conn, status).await
     }
 
     async fn audit(
@@ -190,7 +189,7 @@ impl Store for SqliteStore {
     }
 
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
-        sqlite_metrics::metrics(&self.reader, now).await
+        sqlite_sql::metrics::metrics(&self.reader, now).await
     }
 
     async fn remembered_denials(
@@ -199,7 +198,7 @@ impl Store for SqliteStore {
         since: DateTime<Utc>,
     ) -> Result<Vec<Approval>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_approvals::remembered_denials(&mut conn, run_id, since).await
+        sqlite_sql::approvals::remembered_denials(&mut conn, run_id, since).await
     }
 
     async fn identity_version(&self) -> Result<i64, StoreError> {
@@ -208,17 +207,17 @@ impl Store for SqliteStore {
 
     async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_identities::by_token(&mut conn, token_hash).await
+        sqlite_sql::identities::by_token(&mut conn, token_hash).await
     }
 
     async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_identities::get(&mut conn, name).await
+        sqlite_sql::identities::get(&mut conn, name).await
     }
 
     async fn identities(&self, kind: IdentityKind) -> Result<Vec<IdentityInfo>, StoreError> {
         let mut conn = self.reader.acquire().await?;
-        sqlite_identities::list(&mut conn, kind).await
+        sqlite_sql::identities::list(&mut conn, kind).await
     }
 
     async fn identity_add(
@@ -228,13 +227,13 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.write().await?;
-        sqlite_identities::add(&mut tx, identity, token.hash, token.label, now).await?;
+        sqlite_sql::identities::add(&mut tx, identity, token.hash, token.label, now).await?;
         self.done(tx).await
     }
 
     async fn identity_remove(&self, name: &str, kind: IdentityKind) -> Result<bool, StoreError> {
         let mut tx = self.write().await?;
-        let removed = sqlite_identities::remove(&mut tx, name, kind).await?;
+        let removed = sqlite_sql::identities::remove(&mut tx, name, kind).await?;
         self.done(tx).await?;
         Ok(removed)
     }
@@ -246,7 +245,7 @@ impl Store for SqliteStore {
         remove: &[Role],
     ) -> Result<Option<Identity>, StoreError> {
         let mut tx = self.write().await?;
-        let person = sqlite_identities::update_roles(&mut tx, name, add, remove).await?;
+        let person = sqlite_sql::identities::update_roles(&mut tx, name, add, remove).await?;
         self.done(tx).await?;
         Ok(person)
     }
@@ -258,20 +257,21 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
         let mut tx = self.write().await?;
-        let set = sqlite_identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
+        let set =
+            sqlite_sql::identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
         self.done(tx).await?;
         Ok(set)
     }
 
     async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError> {
         let mut tx = self.write().await?;
-        sqlite_identities::drop_token(&mut tx, name, label).await?;
+        sqlite_sql::identities::drop_token(&mut tx, name, label).await?;
         self.done(tx).await
     }
 
     async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let mut tx = self.write().await?;
-        let seeded = sqlite_identities::seed_once(
+        let seeded = sqlite_sql::identities::seed_once(
             &mut tx,
             crate::identities::OWNER,
             crate::identities::DEFAULT_AGENT,

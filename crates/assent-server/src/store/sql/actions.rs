@@ -1,0 +1,85 @@
+//! Rows of `actions` in both stores: recorded submissions and their first answers.
+
+use sqlx::{QueryBuilder, Row};
+
+use super::backend::{Conn, Db};
+use super::codec::EncodedAction;
+use super::db_rows::{json_col, micros};
+use super::rows::{ActionRow, KeyedAnswer};
+use super::StoreError;
+
+/// Rows per multi-row INSERT (17 columns × 128 stays far below SQLite's variable limit).
+const ROWS_PER_INSERT: usize = 128;
+
+/// Writes `rows`, up to [`ROWS_PER_INSERT`] per statement. A reused idempotency key is a
+/// `Conflict`.
+pub async fn insert(conn: &mut Conn, rows: &[ActionRow]) -> Result<(), StoreError> {
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        insert_chunk(conn, chunk).await?;
+    }
+    Ok(())
+}
+
+async fn insert_chunk(conn: &mut Conn, rows: &[ActionRow]) -> Result<(), StoreError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let encoded = rows
+        .iter()
+        .map(EncodedAction::of)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut insert = QueryBuilder::<Db>::new(
+        "INSERT INTO actions (id, requester, idempotency_key, body_hash, run_id, task_id, \
+         action_hash, decision, status, approval_id, batch_position, grant_id, command_line, \
+         response, created_at, action_kind, policy_version) ",
+    );
+    insert.push_values(&encoded, |mut b, e| {
+        let r = e.row;
+        b.push_bind(&r.id)
+            .push_bind(&r.requester)
+            .push_bind(&r.idempotency_key)
+            .push_bind(&r.body_hash)
+            .push_bind(&r.run_id)
+            .push_bind(&r.task_id)
+            .push_bind(&r.action_hash)
+            .push_bind(&e.decision)
+            .push_bind(&e.status)
+            .push_bind(&r.approval_id)
+            .push_bind(r.batch_position)
+            .push_bind(&r.grant_id)
+            .push_bind(&r.command_line)
+            .push_bind(&e.response)
+            .push_bind(micros(r.created_at))
+            .push_bind(&e.action_kind)
+            .push_bind(&r.policy_version);
+    });
+    match insert.build().execute(conn).await {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(err)) if err.is_unique_violation() => Err(StoreError::Conflict(
+            "this idempotency key was recorded concurrently".to_owned(),
+        )),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// What `requester` was first answered under `key`.
+pub async fn keyed(
+    conn: &mut Conn,
+    requester: &str,
+    key: &str,
+) -> Result<Option<KeyedAnswer>, StoreError> {
+    let row = sqlx::query(
+        "SELECT body_hash, response FROM actions WHERE requester = $1 AND idempotency_key = $2",
+    )
+    .bind(requester)
+    .bind(key)
+    .fetch_optional(conn)
+    .await?;
+    row.map(|row| {
+        Ok(KeyedAnswer {
+            body_hash: row.try_get("body_hash")?,
+            response: json_col(&row, "response")?,
+        })
+    })
+    .transpose()
+}

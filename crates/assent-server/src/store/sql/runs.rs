@@ -1,0 +1,148 @@
+//! Runs held by a timeout fallback: `paused` until an approver resumes them, `cancelled` for
+//! good. A run without a row is running.
+
+use std::collections::HashMap;
+
+use assent_protocol::{RunState, RunStatus};
+use chrono::{DateTime, Utc};
+use sqlx::{QueryBuilder, Row};
+
+use super::backend::{Conn, Db, DbRow};
+use super::db_rows::{micros, name_of, opt_from_micros, parse_name};
+use super::rows::HoldRow;
+use super::StoreError;
+
+fn state_of(row: &DbRow) -> Result<RunState, StoreError> {
+    Ok(RunState {
+        run_id: row.try_get("run_id")?,
+        status: parse_name(&row.try_get::<String, _>("status")?)?,
+        reason: row.try_get("reason")?,
+        approval_id: row.try_get("approval_id")?,
+        updated_at: opt_from_micros(row.try_get("updated_at")?)?,
+        campaign: row.try_get("campaign")?,
+    })
+}
+
+/// The state of one run (`running` when Assent holds nothing against it).
+pub async fn get(conn: &mut Conn, run_id: &str) -> Result<RunState, StoreError> {
+    let row = sqlx::query(
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs WHERE run_id = $1",
+    )
+    .bind(run_id)
+    .fetch_optional(conn)
+    .await?;
+    match row {
+        Some(row) => state_of(&row),
+        None => Ok(RunState {
+            run_id: run_id.to_owned(),
+            status: RunStatus::Running,
+            reason: None,
+            approval_id: None,
+            updated_at: None,
+            campaign: None,
+        }),
+    }
+}
+
+/// Every run with `status`, most recently changed first (a desk lists the paused ones).
+pub async fn list(conn: &mut Conn, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs \
+         WHERE status = $1 ORDER BY updated_at DESC, run_id",
+    )
+    .bind(name_of(&status)?)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(state_of).collect()
+}
+
+/// The runs of `campaign` with `status`, in the order they were held.
+pub async fn of_campaign(
+    conn: &mut Conn,
+    campaign: &str,
+    status: RunStatus,
+) -> Result<Vec<RunState>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs \
+         WHERE campaign = $1 AND status = $2 ORDER BY updated_at, run_id",
+    )
+    .bind(campaign)
+    .bind(name_of(&status)?)
+    .fetch_all(conn)
+    .await?;
+    rows.iter().map(state_of).collect()
+}
+
+/// The held (paused or cancelled) runs among `run_ids`: one query for a whole batch.
+pub async fn holds(
+    conn: &mut Conn,
+    run_ids: &[&str],
+) -> Result<HashMap<String, RunState>, StoreError> {
+    if run_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut query = QueryBuilder::<Db>::new(
+        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs WHERE status <> ",
+    );
+    query.push_bind(name_of(&RunStatus::Running)?);
+    query.push(" AND run_id IN (");
+    let mut ids = query.separated(", ");
+    for run_id in run_ids {
+        ids.push_bind(*run_id);
+    }
+    query.push(")");
+    let rows = query.build().fetch_all(conn).await?;
+    rows.iter()
+        .map(|row| state_of(row).map(|state| (state.run_id.clone(), state)))
+        .collect()
+}
+
+/// Holds a run (`paused` or `cancelled`); a cancelled run stays cancelled.
+pub async fn hold(conn: &mut Conn, h: HoldRow<'_>) -> Result<RunState, StoreError> {
+    sqlx::query(
+        "INSERT INTO runs (run_id, status, reason, approval_id, updated_at, campaign) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, reason = excluded.reason, \
+         approval_id = excluded.approval_id, updated_at = excluded.updated_at, \
+         campaign = COALESCE(excluded.campaign, runs.campaign) \
+         WHERE runs.status <> $7",
+    )
+    .bind(h.run_id)
+    .bind(name_of(&h.status)?)
+    .bind(h.reason)
+    .bind(h.approval_id)
+    .bind(micros(h.now))
+    .bind(h.campaign)
+    .bind(name_of(&RunStatus::Cancelled)?)
+    .execute(&mut *conn)
+    .await?;
+    get(conn, h.run_id).await
+}
+
+/// Lets a paused run ask again; `Conflict` when it is not paused.
+pub async fn resume(
+    conn: &mut Conn,
+    run_id: &str,
+    now: DateTime<Utc>,
+) -> Result<RunState, StoreError> {
+    let resumed = sqlx::query(
+        "UPDATE runs SET status = $1, reason = $2, updated_at = $3 WHERE run_id = $4 AND status = $5",
+    )
+    .bind(name_of(&RunStatus::Running)?)
+    .bind("resumed by the approver")
+    .bind(micros(now))
+    .bind(run_id)
+    .bind(name_of(&RunStatus::Paused)?)
+    .execute(&mut *conn)
+    .await?;
+    if resumed.rows_affected() == 1 {
+        return get(conn, run_id).await;
+    }
+    let current = get(conn, run_id).await?;
+    Err(StoreError::Conflict(match current.status {
+        RunStatus::Cancelled => format!("run {run_id} was cancelled and cannot be resumed"),
+        RunStatus::Running | RunStatus::Paused | RunStatus::AwaitingApproval => {
+            format!("run {run_id} is not paused")
+        }
+    }))
+}

@@ -21,7 +21,7 @@ mod presses;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
-use assent_core::{ApprovalStatus, ScopeKind, ALL_ROLES};
+use assent_core::{ApprovalStatus, RiskLevel, Role, ScopeKind, ALL_ROLES};
 use assent_protocol::DecisionRequest;
 use common::notification_server::{Call, NotificationServer, PressOrder};
 use common::{
@@ -403,4 +403,54 @@ async fn next_shown(server: &mut NotificationServer) -> (u32, Vec<String>) {
             None => panic!("a submitted request must raise a notification within {WAIT:?}"),
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_the_person_may_not_decide_is_a_quiet_notice_not_a_critical_toast() {
+    let mut server = NotificationServer::start().await;
+    let service = TestService::start().await;
+    let alice = service.person("alice", &[Role::RepoMaintainer]).await;
+    let desk = Desk::signed_in(&service.url(), &alice);
+    let _app = start_app(&desk);
+    let request = shell_request(
+        "run-cloud-delete",
+        "aws s3 rm s3://shop-prod-assets/index.html",
+        "/work/shop",
+    );
+    let approval_id = submit_pending(&service.requester(), &request).await;
+    let approval = service
+        .approver()
+        .approval(&approval_id, None)
+        .await
+        .expect("the prompt");
+    assert_eq!(
+        approval.required_role,
+        Some(Role::PlatformAdmin),
+        "a cloud delete needs a platform admin, which alice is not"
+    );
+    assert!(
+        approval.risk >= RiskLevel::High,
+        "a risk that would make a critical toast to a decider: {:?}",
+        approval.risk
+    );
+
+    let Some(Call::Notify {
+        actions,
+        urgency,
+        body,
+        ..
+    }) = server.next(WAIT).await
+    else {
+        panic!("the prompt still reaches alice's desk, to open");
+    };
+    assert_eq!(
+        urgency,
+        Some(0),
+        "alice may not decide it: a low-urgency notice, not a critical toast to her"
+    );
+    assert_eq!(actions, ["default", "Open"], "alice may only open it");
+    assert!(
+        body.contains("platform admin"),
+        "the notice says who can decide: {body}"
+    );
 }

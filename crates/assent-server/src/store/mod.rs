@@ -7,7 +7,6 @@
 mod codec;
 mod pg;
 mod pg_bus;
-mod pg_rows;
 mod pg_sql;
 mod pg_store;
 mod pg_tx;
@@ -15,7 +14,6 @@ pub mod rows;
 mod sqlite;
 mod sqlite_checkpoint;
 mod sqlite_events;
-mod sqlite_rows;
 mod sqlite_sql;
 mod sqlite_tx;
 mod sqlite_version;

@@ -6,14 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_protocol::{Event, EventEnvelope};
-use chrono::{DateTime, Utc};
-use sqlx::postgres::{PgListener, PgRow};
-use sqlx::{PgConnection, PgPool, Row};
+use assent_protocol::EventEnvelope;
+use sqlx::postgres::PgListener;
+use sqlx::{PgConnection, PgPool};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::pg_rows::{from_micros, json_col, micros};
+use super::pg_sql::db_rows::event_from_row;
 use super::{EventBus, StoreError};
 use async_trait::async_trait;
 
@@ -73,23 +72,6 @@ async fn listen(pool: &PgPool, newest: &watch::Sender<i64>) -> Result<(), StoreE
     }
 }
 
-/// Appends one event in the caller's transaction (which holds the writers' lock); its id.
-pub async fn insert_event(
-    conn: &mut PgConnection,
-    at: DateTime<Utc>,
-    event: &Event,
-) -> Result<i64, StoreError> {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO events (occurred_at, kind, body) VALUES ($1, $2, $3) RETURNING id",
-    )
-    .bind(micros(at))
-    .bind(event.name())
-    .bind(serde_json::to_string(event)?)
-    .fetch_one(conn)
-    .await?;
-    Ok(id)
-}
-
 /// Tells every replica, at the caller's commit, that events up to `newest` exist.
 pub async fn notify(conn: &mut PgConnection, newest: i64) -> Result<(), StoreError> {
     sqlx::query("SELECT pg_notify($1, $2)")
@@ -134,7 +116,7 @@ pub async fn events_after(
             .bind(limit)
             .fetch_all(pool)
             .await?;
-    rows.iter().map(envelope).collect()
+    rows.iter().map(event_from_row).collect()
 }
 
 /// The oldest and newest event ids (0 when there are none).
@@ -143,12 +125,4 @@ pub async fn bounds(pool: &PgPool) -> Result<(i64, i64), StoreError> {
         .fetch_one(pool)
         .await?;
     Ok((oldest.unwrap_or(0), newest_id(pool).await?))
-}
-
-fn envelope(row: &PgRow) -> Result<EventEnvelope, StoreError> {
-    Ok(EventEnvelope {
-        id: row.try_get("id")?,
-        at: from_micros(row.try_get("occurred_at")?)?,
-        event: json_col(row, "body")?,
-    })
 }

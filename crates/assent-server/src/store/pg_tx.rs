@@ -1,10 +1,8 @@
 //! One PostgreSQL write transaction: the [`Tx`] methods are shared (`sql/tx.rs`); here is how
-//! it begins — by taking the writers' advisory lock (see [`WRITE_LOCK`]) — how it writes an
-//! event, and how it commits: notifying the other replicas of the newest event it wrote, and
-//! moving this replica's watch at once.
+//! it begins — by taking the writers' advisory lock (see [`WRITE_LOCK`]) — and how it
+//! commits: notifying the other replicas of the newest event it wrote, and moving this
+//! replica's watch at once.
 
-use assent_protocol::Event;
-use chrono::{DateTime, Utc};
 use sqlx::{Postgres, Transaction};
 
 use super::pg_bus::{self, PgEvents};
@@ -45,15 +43,6 @@ impl PgTx {
 }
 
 impl PgTx {
-    /// Appends `event` to the log; its id.
-    pub(super) async fn insert_event_row(
-        &mut self,
-        at: DateTime<Utc>,
-        event: &Event,
-    ) -> Result<i64, StoreError> {
-        pg_bus::insert_event(&mut self.tx, at, event).await
-    }
-
     /// Commits; the other replicas hear of the newest event it wrote, and this one's watch
     /// moves at once.
     pub(super) async fn finish(self) -> Result<(), StoreError> {

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use sqlx::SqlitePool;
 use tokio::sync::watch;
 
-use super::sqlite_rows::event_from_row;
+use super::sqlite_sql::db_rows::event_from_row;
 use super::{EventBus, StoreError};
 
 /// Reads the log from the reader pool; moves the watch after commits.

@@ -9,7 +9,6 @@
 )]
 
 // The store's types (`StoreError`, `rows`, `codec`…) as `super::…` in the files below.
-use super::sqlite_rows as db_rows;
 #[allow(
     unused_imports,
     reason = "each statement file takes the names it needs from here"
@@ -22,6 +21,7 @@ mod backend {
     pub type DbRow = sqlx::sqlite::SqliteRow;
     pub type Db = sqlx::Sqlite;
     pub type WriteTx = crate::store::sqlite_tx::SqliteTx;
+    pub type StoreImpl = crate::store::sqlite::SqliteStore;
     pub type Pool = sqlx::SqlitePool;
 }
 
@@ -52,6 +52,8 @@ pub mod actions;
 pub mod approvals;
 #[path = "sql/campaigns.rs"]
 pub mod campaigns;
+#[path = "sql/db_rows.rs"]
+pub mod db_rows;
 #[path = "sql/executed.rs"]
 pub mod executed;
 #[path = "sql/expiry.rs"]
@@ -64,5 +66,7 @@ pub mod identities;
 pub mod metrics;
 #[path = "sql/runs.rs"]
 pub mod runs;
+#[path = "sql/store.rs"]
+mod store;
 #[path = "sql/tx.rs"]
 mod tx;

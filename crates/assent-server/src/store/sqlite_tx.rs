@@ -1,16 +1,13 @@
 //! One SQLite write transaction (`BEGIN IMMEDIATE` on the one writer connection): the [`Tx`]
-//! methods are shared (`sql/tx.rs`); here is how it writes an event and commits. After the
-//! commit the checkpointer is told, and the event watch moves to the newest event written.
+//! methods are shared (`sql/tx.rs`); here is how it commits. After the commit the
+//! checkpointer is told, and the event watch moves to the newest event written.
 
 use std::sync::Arc;
 
-use assent_protocol::Event;
-use chrono::{DateTime, Utc};
 use sqlx::{Sqlite, Transaction};
 use tokio::sync::Notify;
 
 use super::sqlite_events::SqliteEvents;
-use super::sqlite_rows::insert_event;
 use super::StoreError;
 
 /// An open write transaction.
@@ -24,15 +21,6 @@ pub struct SqliteTx {
 }
 
 impl SqliteTx {
-    /// Appends `event` to the log; its id.
-    pub(super) async fn insert_event_row(
-        &mut self,
-        at: DateTime<Utc>,
-        event: &Event,
-    ) -> Result<i64, StoreError> {
-        insert_event(&mut self.tx, at, event).await
-    }
-
     /// Commits, tells the checkpointer, and moves the event watch.
     pub(super) async fn finish(self) -> Result<(), StoreError> {
         let SqliteTx {

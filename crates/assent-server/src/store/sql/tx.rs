@@ -1,7 +1,7 @@
 //! One write transaction of either store as a [`Tx`]: each method is a statement or two from
-//! the statement files beside this one. How a transaction begins, writes its events and
-//! commits is the backend's own (`pg_tx.rs`: the writers' advisory lock and `pg_notify`;
-//! `sqlite_tx.rs`: `BEGIN IMMEDIATE` and the checkpointer).
+//! the statement files beside this one. How a transaction begins and commits is the
+//! backend's own (`pg_tx.rs`: the writers' advisory lock and `pg_notify`; `sqlite_tx.rs`:
+//! `BEGIN IMMEDIATE` and the checkpointer).
 
 use std::collections::HashMap;
 
@@ -249,7 +249,7 @@ impl Tx for WriteTx {
     }
 
     async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError> {
-        let id = self.insert_event_row(at, event).await?;
+        let id = super::db_rows::insert_event(&mut self.tx, at, event).await?;
         self.newest_event = Some(self.newest_event.map_or(id, |newest| newest.max(id)));
         Ok(id)
     }

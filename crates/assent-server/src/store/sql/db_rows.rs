@@ -1,29 +1,31 @@
-//! Row encoding shared by the SQLite statements: times, enum names, events and audit rows.
+//! Row encoding of both stores' statements: microsecond times, serde names, JSON as text, so
+//! a row means the same in both backends; events and audit rows.
 
 use assent_core::ApprovalAuditEvent;
 use assent_protocol::{Event, EventEnvelope};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
-use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
+use sqlx::{QueryBuilder, Row};
+
+use super::backend::{Conn, Db, DbRow};
 
 pub use super::codec::{from_micros, micros, name_of, opt_from_micros, parse_name};
 use super::StoreError;
 
-pub fn json_col<T: DeserializeOwned>(row: &SqliteRow, col: &str) -> Result<T, StoreError> {
+pub fn json_col<T: DeserializeOwned>(row: &DbRow, col: &str) -> Result<T, StoreError> {
     let text: String = row.try_get(col)?;
     Ok(serde_json::from_str(&text)?)
 }
 
 /// Appends one event to the log; its id is the SSE id.
 pub async fn insert_event(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     at: DateTime<Utc>,
     event: &Event,
 ) -> Result<i64, StoreError> {
     let body = serde_json::to_string(event)?;
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO events (occurred_at, kind, body) VALUES (?, ?, ?) RETURNING id",
+        "INSERT INTO events (occurred_at, kind, body) VALUES ($1, $2, $3) RETURNING id",
     )
     .bind(micros(at))
     .bind(event.name())
@@ -33,7 +35,7 @@ pub async fn insert_event(
     Ok(id)
 }
 
-pub fn event_from_row(row: &SqliteRow) -> Result<EventEnvelope, StoreError> {
+pub fn event_from_row(row: &DbRow) -> Result<EventEnvelope, StoreError> {
     Ok(EventEnvelope {
         id: row.try_get("id")?,
         at: from_micros(row.try_get("occurred_at")?)?,
@@ -41,13 +43,10 @@ pub fn event_from_row(row: &SqliteRow) -> Result<EventEnvelope, StoreError> {
     })
 }
 
-pub async fn insert_audit(
-    conn: &mut SqliteConnection,
-    audit: &ApprovalAuditEvent,
-) -> Result<(), StoreError> {
+pub async fn insert_audit(conn: &mut Conn, audit: &ApprovalAuditEvent) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(&audit.event_id)
     .bind(micros(audit.timestamp))
@@ -64,7 +63,7 @@ const AUDITS_PER_INSERT: usize = 128;
 
 /// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement.
 pub async fn insert_audits(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     audits: &[ApprovalAuditEvent],
 ) -> Result<(), StoreError> {
     for chunk in audits.chunks(AUDITS_PER_INSERT) {
@@ -77,7 +76,7 @@ pub async fn insert_audits(
 }
 
 async fn insert_audit_chunk(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     audits: &[ApprovalAuditEvent],
 ) -> Result<(), StoreError> {
     let mut rows = Vec::with_capacity(audits.len());
@@ -90,7 +89,7 @@ async fn insert_audit_chunk(
             serde_json::to_string(audit)?,
         ));
     }
-    let mut insert = QueryBuilder::<Sqlite>::new(
+    let mut insert = QueryBuilder::<Db>::new(
         "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) ",
     );
     insert.push_values(&rows, |mut b, row| {

@@ -1,0 +1,189 @@
+//! [`Store`] over either backend: reads from the backend's reading pool, write transactions
+//! ([`Tx`], `tx.rs`) and the raw transactions of the identity rows. What differs is the
+//! backend's own (`pg.rs`/`pg_store.rs`, `sqlite.rs`): its pools, how a transaction begins and
+//! commits, how the identity version is read, how it closes.
+
+use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role};
+use assent_protocol::{Approval, Grant, IdentityInfo, Metrics, RunState, RunStatus};
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+
+use super::backend::{Db, StoreImpl};
+use super::db_rows::{json_col, micros, parse_name};
+use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
+
+#[async_trait]
+impl Store for StoreImpl {
+    async fn begin(&self) -> Result<Box<dyn Tx>, StoreError> {
+        Ok(Box::new(self.begin_tx().await?))
+    }
+
+    fn events(&self) -> &dyn EventBus {
+        &self.events
+    }
+
+    async fn action(&self, action_id: &str) -> Result<Option<ActionSummary>, StoreError> {
+        let row = sqlx::query("SELECT id, status, approval_id FROM actions WHERE id = $1")
+            .bind(action_id)
+            .fetch_optional(self.reads())
+            .await?;
+        row.map(|row| {
+            Ok(ActionSummary {
+                action_id: row.try_get("id")?,
+                status: parse_name(&row.try_get::<String, _>("status")?)?,
+                approval_id: row.try_get("approval_id")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn approval(&self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::approvals::load(&mut conn, approval_id).await
+    }
+
+    async fn approvals(&self, pending_only: bool) -> Result<Vec<Approval>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::approvals::list(&mut conn, pending_only).await
+    }
+
+    async fn grants(
+        &self,
+        status: Option<GrantStatus>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Grant>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::grants::list(&mut conn, status, now).await
+    }
+
+    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::expiry::next_deadline(&mut conn).await
+    }
+
+    async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::runs::get(&mut conn, run_id).await
+    }
+
+    async fn held_runs(&self, status: RunStatus) -> Result<Vec<RunState>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::runs::list(&mut conn, status).await
+    }
+
+    async fn audit(
+        &self,
+        since: Option<DateTime<Utc>>,
+        run_id: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<ApprovalAuditEvent>, StoreError> {
+        let mut query = sqlx::QueryBuilder::<Db>::new("SELECT body FROM audit_events WHERE 1 = 1");
+        if let Some(since) = since {
+            query.push(" AND occurred_at >= ").push_bind(micros(since));
+        }
+        if let Some(run_id) = run_id {
+            query.push(" AND run_id = ").push_bind(run_id);
+        }
+        query.push(" ORDER BY seq LIMIT ").push_bind(limit);
+        let rows = query.build().fetch_all(self.reads()).await?;
+        rows.iter().map(|row| json_col(row, "body")).collect()
+    }
+
+    async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
+        super::metrics::metrics(self.reads(), now).await
+    }
+
+    async fn remembered_denials(
+        &self,
+        run_id: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<Approval>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::approvals::remembered_denials(&mut conn, run_id, since).await
+    }
+
+    async fn identity_version(&self) -> Result<i64, StoreError> {
+        self.current_identity_version().await
+    }
+
+    async fn identity_by_token(&self, token_hash: &str) -> Result<Option<Identity>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::identities::by_token(&mut conn, token_hash).await
+    }
+
+    async fn identity(&self, name: &str) -> Result<Option<Identity>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::identities::get(&mut conn, name).await
+    }
+
+    async fn identities(&self, kind: IdentityKind) -> Result<Vec<IdentityInfo>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::identities::list(&mut conn, kind).await
+    }
+
+    async fn identity_add(
+        &self,
+        identity: &Identity,
+        token: TokenRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::identities::add(&mut tx, identity, token.hash, token.label, now).await?;
+        self.done(tx).await
+    }
+
+    async fn identity_remove(&self, name: &str, kind: IdentityKind) -> Result<bool, StoreError> {
+        let mut tx = self.write().await?;
+        let removed = super::identities::remove(&mut tx, name, kind).await?;
+        self.done(tx).await?;
+        Ok(removed)
+    }
+
+    async fn person_roles(
+        &self,
+        name: &str,
+        add: &[Role],
+        remove: &[Role],
+    ) -> Result<Option<Identity>, StoreError> {
+        let mut tx = self.write().await?;
+        let person = super::identities::update_roles(&mut tx, name, add, remove).await?;
+        self.done(tx).await?;
+        Ok(person)
+    }
+
+    async fn token_set(
+        &self,
+        name: &str,
+        token: TokenRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write().await?;
+        let set = super::identities::set_token(&mut tx, name, token.label, token.hash, now).await?;
+        self.done(tx).await?;
+        Ok(set)
+    }
+
+    async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::identities::drop_token(&mut tx, name, label).await?;
+        self.done(tx).await
+    }
+
+    async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut tx = self.write().await?;
+        let seeded = super::identities::seed_once(
+            &mut tx,
+            crate::identities::OWNER,
+            crate::identities::DEFAULT_AGENT,
+            now,
+        )
+        .await?;
+        self.done(tx).await?;
+        Ok(seeded)
+    }
+
+    async fn close(&self) {
+        self.shut().await;
+    }
+}

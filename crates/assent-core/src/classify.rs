@@ -28,6 +28,9 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
+    out.extend(crate::own_binary::located_and_written(
+        script, &programs, facts,
+    ));
     let reaches_network = programs
         .iter()
         .any(|(program, args)| is(c::NETWORK, program) || runs_code(program, args));
@@ -226,11 +229,17 @@ pub(crate) fn classify_other(
                 "publishes a pull request",
             ));
         }
-        ActionKind::Mcp => out.push(Verdict::ask(
-            "ask.mcp",
-            RiskLevel::Medium,
-            format!("calls the MCP tool {tool}"),
-        )),
+        ActionKind::Mcp => {
+            for target in &action.network {
+                out.extend(crate::own_routes::route(target, ctx));
+                out.extend(crate::classify_credentials::metadata(target, facts));
+            }
+            out.push(Verdict::ask(
+                "ask.mcp",
+                RiskLevel::Medium,
+                format!("calls the MCP tool {tool}"),
+            ));
+        }
         ActionKind::Other if is(c::AGENT_INTERNAL_TOOLS, tool) => {
             out.push(Verdict::auto(
                 "auto.agent_internal",

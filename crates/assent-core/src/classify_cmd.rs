@@ -127,7 +127,7 @@ pub(crate) fn classify_command(
 }
 
 /// Programs that print or search what they are given and run nothing of it.
-fn only_reads(program: &str) -> bool {
+pub(crate) fn only_reads(program: &str) -> bool {
     (is(c::READ_ONLY, program) && program != "xargs")
         || is(c::READS_FILES, program)
         || is(c::SEARCHES, program)

@@ -82,6 +82,15 @@ pub(crate) fn printed(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
     if p.starts_with("docker-credential-") {
         return Some(block(&format!("`{p}` prints a registry credential"), facts));
     }
+    // Most commands are none of these: no words are gathered for them.
+    let known = PRINTS.iter().any(|(q, _)| *q == p)
+        || matches!(
+            p,
+            "gh" | "glab" | "aws" | "npm" | "pnpm" | "yarn" | "az" | "sops"
+        );
+    if !known {
+        return None;
+    }
     let words = words(cmd);
     let starts = |prefix: &[&str]| {
         prefix.len() <= words.len()
@@ -122,6 +131,66 @@ pub(crate) fn printed(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
             .collect();
         block(&format!("`{}` prints a credential", shown.join(" ")), facts)
     })
+}
+
+/// `echo $GITHUB_TOKEN`, `printf %s "${AWS_SECRET_ACCESS_KEY}"`, `printenv NPM_TOKEN`: a
+/// secret the environment holds, printed. Names are judged strictly (`$AUTHOR` is no secret).
+pub(crate) fn printed_variable(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
+    let name = match cmd.program {
+        "echo" | "printf" => cmd.args.iter().find_map(|a| secret_reference(a))?,
+        "printenv" => cmd
+            .args
+            .iter()
+            .find(|a| !a.starts_with('-') && strict_secret_name(a))?
+            .clone(),
+        _ => return None,
+    };
+    Some(block(
+        &format!("prints the secret environment variable {name}"),
+        facts,
+    ))
+}
+
+/// The first `$NAME` / `${NAME}` in `word` whose name says it holds a secret.
+fn secret_reference(word: &str) -> Option<String> {
+    let mut rest = word;
+    while let Some(at) = rest.find('$') {
+        let after = rest.get(at + 1..).unwrap_or_default();
+        let name: String = after
+            .trim_start_matches('{')
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+            .collect();
+        if strict_secret_name(&name) {
+            return Some(name);
+        }
+        rest = after;
+    }
+    None
+}
+
+fn strict_secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    // Where a secret is, or what it is called, is no secret (`NPM_TOKEN_FILE`, `VAULT_ADDR`).
+    let pointer = [
+        "_FILE", "_PATH", "_DIR", "_URL", "_URI", "_HOST", "_ADDR", "_NAME", "_ID",
+    ]
+    .iter()
+    .any(|suffix| upper.ends_with(suffix));
+    !pointer
+        && [
+            "TOKEN",
+            "SECRET",
+            "PASSWORD",
+            "PASSWD",
+            "API_KEY",
+            "APIKEY",
+            "PRIVATE_KEY",
+            "ACCESS_KEY",
+            "CREDENTIAL",
+        ]
+        .iter()
+        .any(|needle| upper.contains(needle))
 }
 
 /// Global options that take a value (`--profile prod`, `-C dir`): skipped with it.

@@ -127,8 +127,8 @@ pub(crate) fn path(path: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Option<Verdi
     ))
 }
 
-/// The verdict on `crontab`, `visudo`, a setuid `chmod` or `install -m`, `setcap` and adding
-/// a user to an admin group; `None` for any other command.
+/// The verdict on `crontab`, `at`, `visudo`, a setuid `chmod` or `install -m`, `setcap` and
+/// adding a user to an admin group; `None` for any other command.
 pub(crate) fn command(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
     let verdict = match cmd.program {
         "crontab" => crontab(cmd),
@@ -148,6 +148,10 @@ pub(crate) fn command(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
         "setcap" if !cmd.has_flag(&["-r", "-v"]) => Verdict::block(
             RULE,
             "gives a program file capabilities, rights beyond the user's",
+        ),
+        "at" | "batch" if !cmd.has_flag(&["-l", "-r", "-d", "-c", "-V"]) => Verdict::block(
+            RULE,
+            "schedules a job with `at`: it runs later, with no agent or person asking",
         ),
         "usermod" | "gpasswd" | "adduser" | "addgroup" if adds_admin_group(cmd) => {
             Verdict::block(RULE, "adds a user to an administrators' group")

@@ -1,6 +1,6 @@
 //! Code that reaches a shell by another road than `curl … | sh`: text decoded on the spot and
 //! run (`… | base64 -d | sh`), a download saved and then run in the same line (`curl -o x.sh
-//! URL && bash x.sh`), and PowerShell running a download (`iex (iwr URL)`) or an encoded
+//! URL && bash x.sh`, also decoded text saved and run), and PowerShell running a download (`iex (iwr URL)`) or an encoded
 //! command. No person has seen what runs; [`crate::classify`] answers as for pipe-to-shell.
 
 use crate::commands::{self as c, is};
@@ -31,7 +31,7 @@ pub(crate) fn hidden_code(
         return Some("PowerShell runs an encoded command: what runs cannot be seen");
     }
     saved_then_run(commands, programs, home)
-        .then_some("runs a file downloaded earlier in the same command line")
+        .then_some("runs a file downloaded or decoded earlier in the same command line")
 }
 
 /// Whether command `i` reads its code from an earlier stage of its pipeline, or from a
@@ -117,7 +117,7 @@ fn powershell_encoded((program, args): &Program) -> bool {
         })
 }
 
-/// Whether a file a fetcher saves is run by a later command of the line.
+/// Whether a file a fetcher (or a decoder) saves is run by a later command of the line.
 fn saved_then_run(commands: &[ParsedCommand], programs: &[Program], home: &str) -> bool {
     commands.iter().enumerate().any(|(i, cmd)| {
         let saved = saved_files(cmd, programs.get(i), home);
@@ -133,20 +133,23 @@ fn saved_then_run(commands: &[ParsedCommand], programs: &[Program], home: &str) 
 }
 
 /// Where a fetcher writes what it downloads: `-o F`, `-O` (the URL's name), `wget URL`, a
-/// redirection of its output.
+/// redirection of its output; where a decoder's output is redirected.
 fn saved_files(cmd: &ParsedCommand, program: Option<&Program>, home: &str) -> Vec<String> {
     let Some((program, args)) = program else {
         return Vec::new();
     };
-    if !is(c::NETWORK, program) {
-        return Vec::new();
-    }
     let mut out: Vec<String> = cmd
         .redirects
         .iter()
         .filter(|r| r.write)
         .map(|r| r.path.clone())
         .collect();
+    if decodes(&(program, args)) {
+        return out;
+    }
+    if !is(c::NETWORK, program) {
+        return Vec::new();
+    }
     let url = args.iter().find(|a| a.contains("://"));
     let mut named = false;
     let mut words = args.iter().map(String::as_str);

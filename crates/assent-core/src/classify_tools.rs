@@ -44,7 +44,9 @@ pub(crate) fn classify_program(
     if let Some(v) = crate::classify_destroy::destructive(cmd, ctx, facts) {
         return vec![v];
     }
-    if let Some(v) = crate::classify_credentials::printed(cmd, facts) {
+    if let Some(v) = crate::classify_credentials::printed(cmd, facts)
+        .or_else(|| crate::classify_credentials::printed_variable(cmd, facts))
+    {
         return vec![v];
     }
     if let Some(v) = crate::classify_readers::container_mounts(cmd, ctx, facts) {

@@ -160,7 +160,10 @@ fn action_for_tool(
         }
         name if name.starts_with("mcp__") => {
             action.kind = ActionKind::Mcp;
-            path_arguments(input, None, 0, &mut action.paths);
+            let mut found = ToolArguments::default();
+            found.collect(input, None, 0);
+            action.paths = found.paths;
+            action.network = found.urls;
         }
         _ => {}
     }
@@ -176,34 +179,49 @@ fn below(root: &str, glob: &str) -> String {
     }
 }
 
-/// Most paths taken from an MCP tool's arguments, and how deep its JSON is searched.
+/// Most paths and URLs taken from an MCP tool's arguments, and how deep its JSON is searched.
 const MAX_TOOL_PATHS: usize = 64;
 const MAX_TOOL_DEPTH: usize = 6;
 
 /// The arguments of an MCP tool that are paths, so the path rules judge them as any path: a
 /// string under a key that names a path (`path`, `file_path`, `paths`, `directory`, `uri`, …)
-/// or one written as a path wherever it is (`/…`, `~/…`, `./…`, `../…`, `file://…`).
-fn path_arguments(value: &Value, key: Option<&str>, depth: usize, out: &mut Vec<String>) {
-    if depth > MAX_TOOL_DEPTH || out.len() >= MAX_TOOL_PATHS {
-        return;
-    }
-    match value {
-        Value::String(text) => {
-            if let Some(path) = as_path(text, key.is_some_and(names_path)) {
-                out.push(path.to_owned());
-            }
+/// or one written as a path wherever it is (`/…`, `~/…`, `./…`, `../…`, `file://…`); and the
+/// URLs it names (`http://…`), so the network rules that block (the metadata endpoint,
+/// Assent's own routes) see them.
+#[derive(Default)]
+struct ToolArguments {
+    paths: Vec<String>,
+    urls: Vec<String>,
+}
+
+impl ToolArguments {
+    fn collect(&mut self, value: &Value, key: Option<&str>, depth: usize) {
+        if depth > MAX_TOOL_DEPTH || self.paths.len() + self.urls.len() >= MAX_TOOL_PATHS {
+            return;
         }
-        Value::Array(items) => {
-            for item in items {
-                path_arguments(item, key, depth + 1, out);
+        match value {
+            Value::String(text) => {
+                let lower = text.get(..8).unwrap_or(text).to_ascii_lowercase();
+                if lower.starts_with("http://") || lower.starts_with("https://") {
+                    if text.len() <= 4096 {
+                        self.urls.push(text.clone());
+                    }
+                } else if let Some(path) = as_path(text, key.is_some_and(names_path)) {
+                    self.paths.push(path.to_owned());
+                }
             }
-        }
-        Value::Object(fields) => {
-            for (k, v) in fields {
-                path_arguments(v, Some(k), depth + 1, out);
+            Value::Array(items) => {
+                for item in items {
+                    self.collect(item, key, depth + 1);
+                }
             }
+            Value::Object(fields) => {
+                for (k, v) in fields {
+                    self.collect(v, Some(k), depth + 1);
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
 }
 

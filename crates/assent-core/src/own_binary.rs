@@ -85,3 +85,27 @@ pub(crate) fn command(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Option
         _ => None,
     }
 }
+
+/// `cp ./evil "$(which assent)"`: a command that is no reader handed the path of the `assent`
+/// on PATH by a substitution (`which`, `command -v`, `type -p`, `whereis`).
+pub(crate) fn located_and_written(
+    script: &crate::shell::ShellScript,
+    programs: &[crate::classify_roads::Program],
+    facts: &mut Facts,
+) -> Option<Verdict> {
+    let locates = |s: usize| {
+        programs.get(s).is_some_and(|(program, args)| {
+            matches!(*program, "which" | "command" | "type" | "whereis")
+                && args.iter().any(|a| a == NAME)
+        })
+    };
+    let hit = script
+        .commands
+        .iter()
+        .zip(programs)
+        .any(|(cmd, (program, _))| {
+            !crate::classify_cmd::only_reads(program)
+                && cmd.substitutions.iter().any(|&s| locates(s))
+        });
+    hit.then(|| block("the `assent` found on PATH", facts))
+}

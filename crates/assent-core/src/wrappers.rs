@@ -1,5 +1,6 @@
 //! Commands that run other commands: `sudo`, `env X=1`, `nohup`, `timeout N`, `xargs`,
-//! `command`, `exec`, `nice`, `python -m`, and shells with `-c` (whose script is parsed).
+//! `command`, `exec`, `nice`, `python -m`, and shells, `su`, `runuser` and `script` with `-c`
+//! (whose script is parsed).
 
 /// The command that really runs, once wrappers are seen through.
 ///
@@ -44,7 +45,7 @@ pub fn program_name(word: &str) -> &str {
 
 /// Whether the wrapper `name` runs its command with elevated privileges.
 pub fn raises_privileges(name: &str) -> bool {
-    matches!(name, "sudo" | "doas")
+    matches!(name, "sudo" | "doas" | "pkexec" | "run0")
 }
 
 /// Whether `name` is a shell interpreter.
@@ -63,8 +64,23 @@ pub fn effective(argv: &[String]) -> Effective<'_> {
         let next = match name {
             name if raises_privileges(name) => skip_options(
                 args,
-                &["-u", "-g", "-p", "-C", "-h", "-U", "-r", "-t", "-T", "-D"],
+                &[
+                    "-u", "-g", "-p", "-C", "-h", "-U", "-r", "-t", "-T", "-D", "--user",
+                ],
             ),
+            // `su -c SCRIPT [user]`, `runuser -u U -c SCRIPT`, `script -c SCRIPT`: the script
+            // is parsed as `sh -c`'s is.
+            "su" | "runuser" | "script" => match command_option(args) {
+                Some(script) => {
+                    out.wrappers.push(name);
+                    out.inline_script = Some(script);
+                    return out;
+                }
+                None if name == "runuser" => {
+                    skip_options(args, &["-u", "--user", "-g", "--group", "-G"])
+                }
+                None => break,
+            },
             "nohup" | "builtin" | "setsid" | "unbuffer" | "chronic" | "caffeinate" => args,
             "nice" | "ionice" | "stdbuf" | "time" => {
                 skip_options(args, &["-n", "-c", "-p", "-i", "-o", "-e"])
@@ -191,6 +207,20 @@ pub fn is_assignment(word: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// The value of `-c SCRIPT` / `--command SCRIPT` / `--command=SCRIPT` anywhere in `args`.
+fn command_option(args: &[String]) -> Option<String> {
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        if arg == "-c" || arg == "--command" {
+            return it.next().cloned();
+        }
+        if let Some(v) = arg.strip_prefix("--command=") {
+            return Some(v.to_owned());
+        }
+    }
+    None
 }
 
 /// The script of `sh [-opts] -c SCRIPT …`, if any.

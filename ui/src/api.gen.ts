@@ -647,6 +647,13 @@ export interface components {
              *     bounded by the policy's lifetimes: notification buttons and the window render these.
              */
             quick_decisions: components["schemas"]["QuickDecision"][];
+            /**
+             * @description The riskiest prompt a person may approve in one act (the policy's `[desk] quick_up_to`,
+             *     medium unless set): a riskier one gets no approve button in a notification and a
+             *     confirmation step in the window. Filled in by `GET /v1/approvals…` from the policy in
+             *     force; medium in events.
+             */
+            quick_up_to: components["schemas"]["RiskLevel"];
             /** @description The agent's stated reason for the first request. */
             reason: string;
             reasons: string[];

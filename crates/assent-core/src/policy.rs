@@ -72,6 +72,9 @@ pub struct Policy {
     pub max_exception_lifetime: i64,
     /// `[exceptions]`: which rules an exception may go past (see [`crate::exception`]).
     pub exceptions: crate::exception::ExceptionPolicy,
+    /// `[desk]`: how the desk asks a person (see [`DeskPolicy`]).
+    #[serde(default, skip_serializing_if = "DeskPolicy::is_default")]
+    pub desk: DeskPolicy,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]
@@ -114,6 +117,34 @@ impl DenyMemory {
             DenyMemory::Named(DenyMemoryName::Off) => None,
             DenyMemory::Seconds(s) => Some(now - Duration::seconds(s)),
         }
+    }
+}
+
+/// `[desk]` of the policy: where friction starts on the desk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeskPolicy {
+    /// The riskiest prompt a person may approve in one act (a notification button, one key);
+    /// riskier ones open in the window and need a confirmation naming what is granted.
+    pub quick_up_to: crate::types::RiskLevel,
+}
+
+impl Default for DeskPolicy {
+    fn default() -> Self {
+        DeskPolicy {
+            quick_up_to: crate::types::RiskLevel::Medium,
+        }
+    }
+}
+
+impl DeskPolicy {
+    pub fn is_default(&self) -> bool {
+        *self == DeskPolicy::default()
+    }
+
+    /// Whether a prompt of `risk` may be approved in one act.
+    pub fn quick(&self, risk: crate::types::RiskLevel) -> bool {
+        risk <= self.quick_up_to
     }
 }
 

@@ -151,6 +151,7 @@ pub(crate) fn default_policy() -> Policy {
             not_exceptionable: crate::exception::default_not_exceptionable(),
             exceptionable_blocks: Vec::new(),
         },
+        desk: crate::policy::DeskPolicy::default(),
         compiled: Default::default(),
         version: String::new(),
     }

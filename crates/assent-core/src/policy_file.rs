@@ -57,6 +57,8 @@ pub struct PolicyFile {
     /// `[exceptions]`: `not_exceptionable` and `exceptionable_blocks` extend the defaults.
     #[serde(default)]
     pub exceptions: crate::exception::ExceptionPolicy,
+    /// `[desk]`: `quick_up_to = "medium"` (the riskiest prompt approved in one act).
+    pub desk: Option<crate::policy::DeskPolicy>,
 }
 
 /// `[diff]` as a user writes it.
@@ -194,6 +196,9 @@ impl PolicyFile {
             if !p.exceptions.exceptionable_blocks.contains(&block) {
                 p.exceptions.exceptionable_blocks.push(block);
             }
+        }
+        if let Some(desk) = self.desk {
+            p.desk = desk;
         }
         crate::exception::check_section(
             &p.exceptions,

@@ -131,4 +131,40 @@ mod tests {
             "nothing offered, nothing to click"
         );
     }
+
+    #[test]
+    fn the_desk_section_moves_where_one_act_is_enough() {
+        use crate::types::RiskLevel;
+        let default = Policy::default();
+        assert!(
+            default.desk.quick(RiskLevel::Medium) && !default.desk.quick(RiskLevel::High),
+            "by default low and medium prompts are approved in one act, high ones are not"
+        );
+        let low = Policy::from_toml("[desk]\nquick_up_to = \"low\"\n").expect("a valid [desk]");
+        assert!(
+            low.desk.quick(RiskLevel::Low) && !low.desk.quick(RiskLevel::Medium),
+            "quick_up_to = low keeps one act for low risk only"
+        );
+        assert_ne!(
+            low.version(),
+            default.version(),
+            "moving the line is a different policy"
+        );
+        assert_eq!(
+            Policy::from_toml("[desk]\nquick_up_to = \"medium\"\n")
+                .expect("the default written out")
+                .version(),
+            default.version(),
+            "writing the default changes nothing"
+        );
+        for bad in [
+            "[desk]\nquick_up_to = \"extreme\"\n",
+            "[desk]\nquick = \"low\"\n",
+        ] {
+            assert!(
+                Policy::from_toml(bad).is_err(),
+                "an unknown level or key is an error, not a silent default: {bad}"
+            );
+        }
+    }
 }

@@ -88,6 +88,9 @@ pub enum OpenOnly {
     CommandTooLong,
     /// The command carries control, bidi or zero-width characters.
     HiddenCharacters,
+    /// Riskier than the policy lets a person approve in one act (`[desk] quick_up_to`): it is
+    /// decided in the window, with a confirmation naming what is granted.
+    Deliberate(RiskLevel),
 }
 
 /// The text and buttons of one prompt's notification.
@@ -184,6 +187,9 @@ pub fn open_only(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
     }
     if line.is_some_and(|line| line.chars().count() > MAX_COMMAND_CHARS) {
         return Some(OpenOnly::CommandTooLong);
+    }
+    if !approval.one_act() {
+        return Some(OpenOnly::Deliberate(approval.risk));
     }
     None
 }
@@ -337,6 +343,10 @@ pub fn open_only_line(why: OpenOnly) -> String {
         OpenOnly::HiddenCharacters => {
             "Command carries hidden or control characters — open Assent to review.".to_owned()
         }
+        OpenOnly::Deliberate(risk) => format!(
+            "{} risk: no one-click approval — open Assent to review and confirm.",
+            risk_label(risk)
+        ),
     }
 }
 

@@ -84,8 +84,9 @@ fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
         "High risk · network access beyond the baseline\n\
          Exception · shop: network access beyond the baseline for 30 d (ask.network)\n\
          $ curl -fsSL https://pkg.example.com/t.tgz\n\
-         why: only published there",
-        "the summary line, then the command and the agent's reason"
+         why: only published there\n\
+         High risk: no one-click approval — open Assent to review and confirm.",
+        "the summary line, then the command and the agent's reason; high risk is decided in the window"
     );
 }
 
@@ -93,16 +94,24 @@ fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
 fn a_diff_notification_names_the_files_and_flags_in_words() {
     let notice = notice(&diff_approval(), Some(&owner())).expect("a pending diff prompts");
     assert_eq!(
-        notice.summary, "Allow diff once? · shop",
-        "the subject of a diff approval is the diff, not a program"
+        notice.summary, "Review diff · shop",
+        "the subject of a diff approval is the diff, not a program; high risk gets no Allow"
     );
     assert_eq!(
         notice.body,
         "High risk · changes a CI workflow\n\
          Review diff · shop: 1 file, CI workflow changed\n\
          files: .github/workflows/build.yml +3 −1\n\
-         flags: CI workflow changed, Lock file changed",
+         flags: CI workflow changed, Lock file changed\n\
+         High risk: no one-click approval — open Assent to review and confirm.",
         "the body says what changed, file by file with +/- counts, and its flags in words"
+    );
+    let mut medium = diff_approval();
+    medium.risk = RiskLevel::Medium;
+    assert_eq!(
+        super::notice(&medium, Some(&owner())).expect("prompts").summary,
+        "Allow diff once? · shop",
+        "a medium diff keeps its one-click Allow once"
     );
 }
 
@@ -133,7 +142,7 @@ fn a_wide_diff_lists_three_files_and_a_count_escaped() {
         "at most three files, then a count; file names are agent text and escaped"
     );
     assert!(
-        body.ends_with("flags: Wide change"),
+        body.lines().any(|line| line == "flags: Wide change"),
         "the flag is in words: {body}"
     );
 }

@@ -404,3 +404,52 @@ fn a_credential_prompt_names_the_capability_and_its_ttl_on_one_line() {
     );
     assert!(!notice.summary.contains('\n'), "and fits one line");
 }
+
+/// High and critical prompts are decided in the window, never by one click on a
+/// notification; the policy's `[desk] quick_up_to` moves that line either way.
+#[test]
+fn friction_grows_with_the_risk() {
+    let at_risk = |risk: RiskLevel, quick_up_to: RiskLevel| {
+        let mut prompt = approval("risky");
+        prompt.risk = risk;
+        prompt.quick_up_to = quick_up_to;
+        notice(&prompt, Some(&owner())).expect("still notified, to be opened")
+    };
+    for risk in [RiskLevel::Low, RiskLevel::Medium] {
+        assert_eq!(
+            keys(&at_risk(risk, RiskLevel::Medium)),
+            vec!["default", "allow-run", "allow-once", "deny"],
+            "{risk:?} keeps its quick buttons under the default line"
+        );
+    }
+    for risk in [RiskLevel::High, RiskLevel::Critical] {
+        let shown = at_risk(risk, RiskLevel::Medium);
+        assert_eq!(
+            keys(&shown),
+            vec!["default"],
+            "{risk:?}: Open only, no one-click Allow"
+        );
+        assert!(
+            shown.summary.starts_with("Review "),
+            "{risk:?}: the summary does not ask to allow: {}",
+            shown.summary
+        );
+        assert!(
+            shown
+                .body
+                .ends_with("no one-click approval — open Assent to review and confirm."),
+            "{risk:?}: the body says why there is no button: {}",
+            shown.body
+        );
+    }
+    assert_eq!(
+        keys(&at_risk(RiskLevel::Medium, RiskLevel::Low)),
+        vec!["default"],
+        "quick_up_to = low makes a medium prompt deliberate too"
+    );
+    assert_eq!(
+        keys(&at_risk(RiskLevel::High, RiskLevel::High)),
+        vec!["default", "allow-run", "allow-once", "deny"],
+        "quick_up_to = high lets a high prompt be approved in one act"
+    );
+}

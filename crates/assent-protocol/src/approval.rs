@@ -83,10 +83,28 @@ pub struct Approval {
     #[serde(default)]
     #[schema(required)]
     pub agents_waiting: u32,
+    /// The riskiest prompt a person may approve in one act (the policy's `[desk] quick_up_to`,
+    /// medium unless set): a riskier one gets no approve button in a notification and a
+    /// confirmation step in the window. Filled in by `GET /v1/approvals…` from the policy in
+    /// force; medium in events.
+    #[serde(default = "medium")]
+    #[schema(required)]
+    pub quick_up_to: RiskLevel,
+}
+
+impl Approval {
+    /// Whether a person may approve this prompt in one act (see [`Approval::quick_up_to`]).
+    pub fn one_act(&self) -> bool {
+        self.risk <= self.quick_up_to
+    }
 }
 
 fn one() -> u32 {
     1
+}
+
+fn medium() -> RiskLevel {
+    RiskLevel::Medium
 }
 
 /// One request waiting in a batch.

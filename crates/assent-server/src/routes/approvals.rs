@@ -45,6 +45,7 @@ pub async fn approval_get(
     let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
     let mut approval = wait_for_settlement(&state, &caller, &id, wait).await?;
     approval.agents_waiting = waiting(&state, &approval.approval_id);
+    approval.quick_up_to = state.inner.policy.current().desk.quick_up_to;
     Ok(Json(approval))
 }
 
@@ -64,8 +65,10 @@ pub async fn approval_list(
     let shared = &state.inner;
     shared.workflow.expire_due(shared.clock.now()).await?;
     let mut approvals = shared.store.approvals(pending_only).await?;
+    let quick_up_to = shared.policy.current().desk.quick_up_to;
     for approval in &mut approvals {
         approval.agents_waiting = waiting(&state, &approval.approval_id);
+        approval.quick_up_to = quick_up_to;
     }
     Ok(Json(ApprovalList { approvals }))
 }

@@ -712,9 +712,15 @@ export interface components {
         };
         /** @description What the person sees: enough to decide, never a raw secret. */
         ApprovalEvidence: components["schemas"]["EvidenceDetail"] & {
+            /**
+             * @description The argv of the riskiest part of the command (the first when none reaches beyond the
+             *     machine).
+             */
             command?: string[] | null;
             /** @description The command line as the agent wrote it. */
             command_line?: string | null;
+            /** @description The argv of every part of the command line, in order. */
+            commands?: string[][];
             credentials?: string | null;
             cwd: string;
             diff_summary?: string | null;

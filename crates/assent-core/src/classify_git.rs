@@ -155,6 +155,19 @@ fn git_sub(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Verdict {
         "push" => {
             facts.add_network("git remote", false);
             facts.credential(CredentialRisk::Write);
+            // `git push origin main`, `HEAD:master`: past any review, straight to the default
+            // branch that others build and deploy from.
+            let refs = cmd.args.iter().filter(|a| !a.starts_with('-')).skip(1);
+            if refs
+                .clone()
+                .any(|r| crate::evidence_parts::is_default_branch_ref(r))
+            {
+                return Verdict::ask(
+                    "ask.publish",
+                    RiskLevel::High,
+                    "`git push` to the default branch publishes commits past any review",
+                );
+            }
             Verdict::ask(
                 "ask.publish",
                 RiskLevel::Medium,

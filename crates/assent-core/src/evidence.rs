@@ -14,8 +14,13 @@ pub use crate::evidence_run::{FleetPacket, PreRunPacket};
 pub struct ApprovalEvidence {
     /// One line: what and where, e.g. "Run cargo-test in shop".
     pub summary: String,
+    /// The argv of the riskiest part of the command (the first when none reaches beyond the
+    /// machine).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
+    /// The argv of every part of the command line, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<Vec<String>>,
     /// The command line as the agent wrote it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_line: Option<String>,
@@ -264,6 +269,8 @@ mod wire {
         command_line: Option<String>,
         cwd: String,
         #[serde(default)]
+        commands: Vec<Vec<String>>,
+        #[serde(default)]
         paths: Vec<String>,
         #[serde(default)]
         network: Vec<String>,
@@ -298,6 +305,7 @@ mod wire {
             Ok(ApprovalEvidence {
                 summary: w.summary,
                 command: w.command,
+                commands: w.commands,
                 command_line: w.command_line,
                 cwd: w.cwd,
                 paths: w.paths,

@@ -4,12 +4,13 @@
 use crate::canon::CanonicalAction;
 use crate::decide::Decided;
 use crate::evidence::ApprovalEvidence;
+use crate::evidence_parts::{part, riskiest, Part};
 use crate::paths::display;
 use crate::request::ActionRequest;
 use crate::types::{ActionKind, CommandRisk, CredentialRisk, Decision};
 use crate::verdict::{Ctx, Facts};
 
-const SUMMARY_COMMAND_CHARS: usize = 80;
+const SUMMARY_COMMAND_CHARS: usize = 100;
 
 pub(crate) fn build(
     request: &ActionRequest,
@@ -28,7 +29,9 @@ pub(crate) fn build(
         .map(|p| display(p, &ctx.root, ctx.home))
         .collect();
     paths.dedup();
-    let mutation = match (profile, facts.command_risk) {
+    let parts: Vec<Part> = canonical.commands.iter().map(|argv| part(argv)).collect();
+    let leader = riskiest(&parts);
+    let local = match (profile, facts.command_risk) {
         (Some(p), _) => p.mutation.clone(),
         (None, CommandRisk::Readonly) => "none".to_owned(),
         (None, CommandRisk::Build) => "build outputs".to_owned(),
@@ -38,17 +41,33 @@ pub(crate) fn build(
         (None, CommandRisk::Mutation) => "local files or state".to_owned(),
         (None, CommandRisk::Destructive) => "destructive: data may be lost".to_owned(),
     };
+    // A line that is one remote CLI call changes only what it names remotely.
+    let local = match parts.as_slice() {
+        [only] if only.remote.is_some() && profile.is_none() => "none".to_owned(),
+        _ => local,
+    };
+    let mutation = changes(&parts, local);
     ApprovalEvidence {
         summary: format!(
             "{} in {}",
-            what(request, canonical, d.profile.as_deref(), &paths),
+            what(
+                request,
+                canonical,
+                d.profile.as_deref(),
+                &paths,
+                (leader, &parts)
+            ),
             place(request, &canonical.cwd)
         ),
-        command: first_command(canonical),
+        command: leader
+            .and_then(|i| canonical.commands.get(i))
+            .or_else(|| canonical.commands.first())
+            .cloned(),
+        commands: canonical.commands.clone(),
         command_line: request.action.command.clone(),
         cwd: canonical.cwd.clone(),
         paths,
-        network: facts.network.clone(),
+        network: network(&facts.network, &parts),
         symlinks: canonical
             .real_paths
             .iter()
@@ -60,7 +79,12 @@ pub(crate) fn build(
                 )
             })
             .collect(),
-        credentials: Some(credentials(facts.credential_risk, canonical)),
+        credentials: Some(credentials(
+            facts.credential_risk,
+            canonical,
+            &parts,
+            request,
+        )),
         mutation: Some(mutation),
         diff_summary: None,
         policy_findings: if d.decision == Decision::Auto {
@@ -87,6 +111,7 @@ fn what(
     canonical: &CanonicalAction,
     profile: Option<&str>,
     paths: &[String],
+    (leader, parts): (Option<usize>, &[Part]),
 ) -> String {
     let first_path = paths.first().cloned().unwrap_or_default();
     let files = |verb: &str| match paths.len() {
@@ -98,15 +123,33 @@ fn what(
     match (request.action.kind, profile) {
         (_, Some(p)) => format!("Run {p}"),
         (ActionKind::Shell, None) => {
+            let steps = canonical.commands.len();
+            let more = match steps.saturating_sub(1) {
+                0 => String::new(),
+                1 => ", and 1 more step".to_owned(),
+                n => format!(", and {n} more steps"),
+            };
+            // The riskiest step leads, in words when it changes something remotely, so it is
+            // what stays visible when the text is cut.
+            if let Some((argv, part)) =
+                leader.and_then(|i| canonical.commands.get(i).zip(parts.get(i)))
+            {
+                let program = argv
+                    .first()
+                    .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+                if let Some(remote) = &part.remote {
+                    return format!("{program}: {}{more}", cut(remote));
+                }
+                if steps > 1 {
+                    return format!("Run `{}`{more}", cut(&argv.join(" ")));
+                }
+            }
             let line = request
                 .action
                 .command
                 .clone()
                 .unwrap_or_else(|| request.action.argv.clone().unwrap_or_default().join(" "));
-            let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
-            let short: String = line.chars().take(SUMMARY_COMMAND_CHARS).collect();
-            let ellipsis = if short.len() < line.len() { "…" } else { "" };
-            format!("Run `{short}{ellipsis}`")
+            format!("Run `{}`", cut(&line))
         }
         (ActionKind::FileRead, None) => files("Read"),
         (ActionKind::FileWrite, None) => files("Edit"),
@@ -137,16 +180,82 @@ pub(crate) fn place(request: &ActionRequest, cwd: &str) -> String {
     }
 }
 
-fn first_command(canonical: &CanonicalAction) -> Option<Vec<String>> {
-    canonical.commands.first().cloned()
+/// A command line on one line, cut to [`SUMMARY_COMMAND_CHARS`] with an ellipsis.
+fn cut(line: &str) -> String {
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short: String = line.chars().take(SUMMARY_COMMAND_CHARS).collect();
+    let ellipsis = if short.len() < line.len() { "…" } else { "" };
+    format!("{short}{ellipsis}")
 }
 
-fn credentials(risk: CredentialRisk, canonical: &CanonicalAction) -> String {
-    match (risk, canonical.credential_scope.as_deref()) {
-        (_, Some(scope)) => scope.to_owned(),
-        (CredentialRisk::None, None) => "none".to_owned(),
-        (CredentialRisk::Readonly, None) => "read-only use of the user's credentials".to_owned(),
-        (CredentialRisk::Write, None) => "write use of the user's credentials".to_owned(),
-        (CredentialRisk::Cloud, None) => "cloud credentials".to_owned(),
+/// Where the action connects: what the classifiers found, then what each part reaches (the
+/// cloud, forge and registry CLIs, hosts), each once; a named git remote replaces the bare one.
+fn network(found: &[String], parts: &[Part]) -> Vec<String> {
+    let named_remote = parts
+        .iter()
+        .flat_map(|p| &p.network)
+        .any(|n| n.starts_with("git remote "));
+    let mut all: Vec<String> = found
+        .iter()
+        .filter(|n| !(named_remote && n.as_str() == "git remote"))
+        .cloned()
+        .collect();
+    for target in parts.iter().flat_map(|p| &p.network) {
+        let known = all
+            .iter()
+            .any(|n| n == target || n.contains(target.as_str()));
+        if !known && all.len() < 64 {
+            all.push(target.clone());
+        }
+    }
+    all
+}
+
+/// What may change: remotely (each part that changes something beyond the machine), then
+/// locally (`local`, unless nothing).
+fn changes(parts: &[Part], local: String) -> String {
+    let remote: Vec<&str> = parts.iter().filter_map(|p| p.remote.as_deref()).collect();
+    match (remote.is_empty(), local.as_str()) {
+        (true, _) => local,
+        (false, "none") => format!("remote: {}", remote.join("; ")),
+        (false, _) => format!("remote: {}; local: {local}", remote.join("; ")),
+    }
+}
+
+/// The credentials the action uses: the capability it names, a secret written in the command
+/// line (masked in every text), the ones the parts' CLIs use, or the classifiers' estimate.
+fn credentials(
+    risk: CredentialRisk,
+    canonical: &CanonicalAction,
+    parts: &[Part],
+    request: &ActionRequest,
+) -> String {
+    if let Some(scope) = canonical.credential_scope.as_deref() {
+        return scope.to_owned();
+    }
+    let mut used: Vec<String> = Vec::new();
+    let in_line = request
+        .action
+        .command
+        .as_deref()
+        .is_some_and(|line| matches!(crate::mask::masked(line), std::borrow::Cow::Owned(_)));
+    if in_line {
+        used.push(
+            "a secret written in the command line (masked here; the agent holds it)".to_owned(),
+        );
+    }
+    for named in parts.iter().filter_map(|p| p.credentials.as_deref()) {
+        if !used.iter().any(|u| u == named) {
+            used.push(named.to_owned());
+        }
+    }
+    if !used.is_empty() {
+        return used.join("; ");
+    }
+    match risk {
+        CredentialRisk::None => "none".to_owned(),
+        CredentialRisk::Readonly => "read-only use of the user's credentials".to_owned(),
+        CredentialRisk::Write => "write use of the user's credentials".to_owned(),
+        CredentialRisk::Cloud => "cloud credentials".to_owned(),
     }
 }

@@ -9,6 +9,7 @@ use crate::mask::mask_in_place as mask;
 pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
     mask(&mut evidence.summary);
     evidence.command.iter_mut().flatten().for_each(mask);
+    evidence.commands.iter_mut().flatten().for_each(mask);
     evidence.command_line.iter_mut().for_each(mask);
     for list in [
         &mut evidence.paths,

@@ -37,6 +37,7 @@ pub mod evaluate;
 pub mod evidence;
 mod evidence_build;
 mod evidence_mask;
+mod evidence_parts;
 mod evidence_run;
 pub mod exception;
 mod exception_eval;

@@ -21,11 +21,14 @@ pub struct FleetAsk {
 /// The approval of a campaign's definition.
 pub fn definition_approval(campaign: &Campaign) -> FleetAsk {
     let d = &campaign.definition;
+    let targets = d
+        .target_repos
+        .iter()
+        .filter(|repo| !d.excluded_repos.contains(repo))
+        .count();
     let summary = format!(
-        "Fleet campaign {}: {} repositories, stop after {} failures",
-        campaign.campaign_id,
-        d.target_repos.len(),
-        d.failure_threshold
+        "Fleet campaign {}: {targets} repositories, stop after {} failures",
+        campaign.campaign_id, d.failure_threshold
     );
     ask(campaign, None, Vec::new(), summary)
 }
@@ -44,10 +47,17 @@ pub fn stage_approval(campaign: &Campaign, number: u32, batch: Vec<String>) -> F
 fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: String) -> FleetAsk {
     let d = &campaign.definition;
     let (passed, failed) = campaign.tally();
+    // The repositories it will change: an excluded one is listed under excluded only.
+    let targets: Vec<String> = d
+        .target_repos
+        .iter()
+        .filter(|repo| !d.excluded_repos.contains(repo))
+        .cloned()
+        .collect();
     let packet = FleetPacket {
         campaign: campaign.campaign_id.clone(),
         stage,
-        target_repos: d.target_repos.clone(),
+        target_repos: targets,
         batch,
         selection_criteria: d.selection_criteria.clone(),
         excluded_repos: d.excluded_repos.clone(),

@@ -827,6 +827,20 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
         ],
         &Policy::default(),
     );
+    let named = Environment::new(HOME).with_gate_binary("/opt/assent/assent");
+    let e = eval_in(&named, &shell("cp ./evil /opt/assent/assent"));
+    assert_eq!(
+        (e.decision.decision, e.decision.rule.as_str()),
+        (Block, "block.assent_files"),
+        "the binary the caller names is the gate wherever it is installed ({:?})",
+        e.decision.reasons
+    );
+    let e = eval_in(&named, &shell("sha256sum /opt/assent/assent"));
+    assert_ne!(
+        e.decision.decision, Block,
+        "reading the named binary is a plain read ({:?})",
+        e.decision.reasons
+    );
     for (name, line) in [
         ("the binary listed", "ls -l ~/.local/bin/assent"),
         (

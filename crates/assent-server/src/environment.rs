@@ -1,7 +1,8 @@
 //! The evaluation environment of this machine: the home directory, where symlinks really
 //! lead, and the places agents are blocked from — Assent's own files where this service and
-//! the XDG defaults put them, and the agents' configuration dirs (`$CODEX_HOME`,
-//! `$CLAUDE_CONFIG_DIR`). The core reads no environment variable; this is where they are read.
+//! the XDG defaults put them, the agents' configuration dirs (`$CODEX_HOME`,
+//! `$CLAUDE_CONFIG_DIR`) and this `assent` binary. The core reads no environment variable;
+//! this is where they are read.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,6 +44,14 @@ pub fn environment(home: &str, own: OwnFiles<'_>) -> Environment {
         for dir in forms(absolute_var(var)) {
             env = env.with_agent_config_dir(&dir);
         }
+    }
+    // The hooks most often run this very binary (`assent install` names the `assent` on
+    // PATH): replacing it is choosing the gate, wherever it is installed.
+    let this = std::env::current_exe()
+        .ok()
+        .filter(|exe| exe.file_name().is_some_and(|n| n == "assent"));
+    for file in forms(this) {
+        env = env.with_gate_binary(&file);
     }
     if let Some(port) = own.port {
         env = env.with_service_port(port);

@@ -147,6 +147,20 @@ async fn settings_save(
     bridge.call(WindowCall::SettingsSave { input }).await
 }
 
+#[tauri::command]
+async fn service_retry(bridge: Shared<'_>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::ServiceRetry).await
+}
+
+/// Esc or Ctrl+W in the page: closes the window (this process ends; the tray stays).
+#[tauri::command]
+fn window_close(window: tauri::WebviewWindow) -> Result<Value, CommandError> {
+    window
+        .close()
+        .map_err(|err| CommandError::local(err.to_string()))?;
+    Ok(Value::Null)
+}
+
 /// Shows and focuses the window, on `focus` if given (a tray entry or a notification click).
 pub fn focus(app: &AppHandle, approval_id: Option<String>) {
     let Some(window) = app.get_webview_window(MAIN) else {
@@ -193,6 +207,8 @@ fn main() -> ExitCode {
             pause_set,
             settings_get,
             settings_save,
+            service_retry,
+            window_close,
         ])
         .setup(move |app| {
             let bridge = Bridge::start(app.handle().clone());

@@ -91,23 +91,43 @@ async fn connect(client: &Client, last_id: Option<i64>) -> Result<reqwest::Respo
     Err(ClientError::from_status(status, &body))
 }
 
+/// The body's chunks, ending with an error once `limit` passed without a byte. The limit
+/// watches the bytes, not the parsed events: the service's heartbeat is an SSE comment, which
+/// the parser drops, so an idle but healthy stream must not count as dead.
+fn idle_limited<S, B>(body: S, limit: Duration) -> impl Stream<Item = Result<B, String>>
+where
+    S: Stream<Item = Result<B, reqwest::Error>> + Send + 'static,
+{
+    futures::stream::unfold(Some(Box::pin(body)), move |state| async move {
+        let mut body = state?;
+        match tokio::time::timeout(limit, body.next()).await {
+            Ok(Some(Ok(chunk))) => Some((Ok(chunk), Some(body))),
+            Ok(Some(Err(err))) => Some((Err(err.to_string()), None)),
+            Ok(None) => None,
+            Err(_) => Some((Err("no heartbeat from the service".to_owned()), None)),
+        }
+    })
+}
+
 /// Forwards events until the connection ends (`Some(reason)`) or the receiver is gone (`None`).
 async fn pump(
     response: reqwest::Response,
     last_id: &mut Option<i64>,
     tx: &mpsc::Sender<StreamItem>,
 ) -> Option<String> {
-    let mut events = response.bytes_stream().eventsource();
+    let mut events = Box::pin(idle_limited(response.bytes_stream(), IDLE_LIMIT).eventsource());
     loop {
         let next = tokio::select! {
-            next = tokio::time::timeout(IDLE_LIMIT, events.next()) => next,
+            next = events.next() => next,
             () = tx.closed() => return None,
         };
         let event = match next {
-            Err(_) => return Some("no heartbeat from the service".into()),
-            Ok(None) => return Some("the service closed the stream".into()),
-            Ok(Some(Err(err))) => return Some(err.to_string()),
-            Ok(Some(Ok(event))) => event,
+            None => return Some("the service closed the stream".into()),
+            Some(Err(eventsource_stream::EventStreamError::Transport(reason))) => {
+                return Some(reason)
+            }
+            Some(Err(err)) => return Some(err.to_string()),
+            Some(Ok(event)) => event,
         };
         let Ok(envelope) = serde_json::from_str::<EventEnvelope>(&event.data) else {
             continue;
@@ -115,6 +135,46 @@ async fn pump(
         *last_id = Some(envelope.id);
         if tx.send(StreamItem::Event(envelope)).await.is_err() {
             return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body sending `chunks` heartbeat comments `gap` apart, then stalling.
+    fn heartbeats(
+        chunks: usize,
+        gap: Duration,
+    ) -> impl Stream<Item = Result<&'static [u8], reqwest::Error>> + Send + 'static {
+        futures::stream::unfold(0, move |sent| async move {
+            if sent == chunks {
+                std::future::pending::<()>().await;
+            }
+            tokio::time::sleep(gap).await;
+            Some((Ok(&b":heartbeat\n\n"[..]), sent + 1))
+        })
+    }
+
+    #[tokio::test]
+    async fn heartbeat_comments_keep_a_quiet_stream_alive_and_silence_ends_it() {
+        let limit = Duration::from_millis(300);
+        let mut events =
+            Box::pin(idle_limited(heartbeats(6, Duration::from_millis(100)), limit).eventsource());
+        let started = tokio::time::Instant::now();
+        let ended = events.next().await;
+        let lasted = started.elapsed();
+        assert!(
+            lasted >= Duration::from_millis(600),
+            "six heartbeats, each within the limit, kept the stream open although no event came ({lasted:?})"
+        );
+        match ended {
+            Some(Err(eventsource_stream::EventStreamError::Transport(reason))) => assert_eq!(
+                reason, "no heartbeat from the service",
+                "silence past the limit ends the stream, saying why"
+            ),
+            other => panic!("a comment is never an event; silence is an error: {other:?}"),
         }
     }
 }

@@ -35,15 +35,13 @@ pub(crate) async fn handle(
                     ));
                 }
             }
-            hub.client().decide(&approval_id, &decision).await?;
-            Ok(serde_json::Value::Null)
+            to_json(&hub.client().decide(&approval_id, &decision).await?)
         }
         WindowCall::GrantRevoke { grant_id, reason } => {
             if reason.trim().is_empty() {
                 return Err(CommandError::invalid("a revocation needs a reason"));
             }
-            hub.client().revoke(&grant_id, &reason).await?;
-            Ok(serde_json::Value::Null)
+            to_json(&hub.client().revoke(&grant_id, &reason).await?)
         }
         WindowCall::RunResume { run_id } => {
             if run_id.trim().is_empty() {
@@ -97,6 +95,13 @@ pub(crate) async fn handle(
                 .map_err(|_| CommandError::local("the app is shutting down"))?;
             Ok(serde_json::Value::Null)
         }
+        WindowCall::ServiceRetry => {
+            hub.inputs
+                .send(Input::Reconnect)
+                .await
+                .map_err(|_| CommandError::local("the app is shutting down"))?;
+            Ok(serde_json::Value::Null)
+        }
         WindowCall::SettingsGet => to_json(&view(shell)),
         WindowCall::SettingsSave { input } => to_json(&settings_save(shell, input).await?),
     }
@@ -120,6 +125,11 @@ pub struct SettingsView {
     /// Who the service says this desk signs in as, with their roles (granted by an admin,
     /// never a setting); `None` until the service answered.
     pub me: Option<Me>,
+    /// The deny reasons offered in one tap.
+    pub deny_reasons: Vec<String>,
+    /// Which of `ASSENT_URL` / `ASSENT_TOKEN` are set in the environment: when both are, they
+    /// win over the stored service and "Save and connect" cannot change it.
+    pub env_overrides: Vec<String>,
 }
 
 /// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
@@ -129,12 +139,25 @@ pub struct SettingsInput {
     pub token: Option<String>,
     pub notifications: bool,
     pub autostart: bool,
+    /// The deny reasons offered in one tap, one per entry; `None` keeps them.
+    #[serde(default)]
+    pub deny_reasons: Option<Vec<String>>,
+}
+
+/// The names of `ASSENT_URL` and `ASSENT_TOKEN` that are set (non-empty) in `env`.
+pub fn env_overrides(env: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    [assent_client::URL_ENV, assent_client::TOKEN_ENV]
+        .into_iter()
+        .filter(|name| env(name).is_some_and(|v| !v.trim().is_empty()))
+        .map(str::to_owned)
+        .collect()
 }
 
 fn view(shell: &Shell) -> SettingsView {
     let settings = shell.hub.settings();
     let current = shell.hub.current();
     let autostart = shell.autostart.is_enabled().unwrap_or(settings.autostart);
+    let deny_reasons = settings.deny_reasons();
     SettingsView {
         connected_url: current.url,
         embedded: current.embedded,
@@ -143,6 +166,8 @@ fn view(shell: &Shell) -> SettingsView {
         notifications: !settings.notifications_off,
         autostart,
         me: locked(&shell.hub.desk).me.clone(),
+        deny_reasons,
+        env_overrides: env_overrides(|name| std::env::var(name).ok()),
     }
 }
 
@@ -177,6 +202,10 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     if let Some(token) = input.token {
         let token = token.trim().to_owned();
         settings.token = (!token.is_empty()).then_some(token);
+    }
+    if let Some(reasons) = input.deny_reasons {
+        settings.deny_reasons =
+            Some(crate::settings::clean_deny_reasons(&reasons).map_err(CommandError::invalid)?);
     }
     settings.notifications_off = !input.notifications;
     settings.autostart = input.autostart;

@@ -250,3 +250,101 @@ async fn a_suggestion_is_listed_and_applied_from_the_window() {
         again.message
     );
 }
+
+#[tokio::test]
+async fn a_decision_answers_its_grant_so_the_page_can_say_what_it_granted_and_undo_it() {
+    let running = service().await;
+    let shell = shell_on(&running);
+    let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
+    let asked_id = agent
+        .submit(&asked("run-u"))
+        .await
+        .expect("submit")
+        .approval_id
+        .expect("asked");
+    let pending = agent_approval_list(&shell).await;
+    assert_eq!(
+        pending
+            .iter()
+            .find(|a| a.approval_id == asked_id)
+            .map(|a| a.quick_up_to),
+        Some(assent_core::RiskLevel::Medium),
+        "the list carries the policy's line for one-act approvals"
+    );
+    let approve = serde_json::json!({"approval_id": asked_id, "decision": {"decision": "approve", "scope": "run", "expires_in_seconds": 600}});
+    let answer = handle(&shell, call("approval_decide", approve))
+        .await
+        .expect("the window approves");
+    let answer: assent_protocol::DecisionResponse =
+        serde_json::from_value(answer).expect("the service's decision response");
+    let grant = answer.grant.expect("an approval answers with its grant");
+    assert_eq!(
+        grant.grant.approval_id, asked_id,
+        "the grant the page may undo is this prompt's"
+    );
+    let revoked = handle(
+        &shell,
+        call(
+            "grant_revoke",
+            serde_json::json!({"grant_id": grant.grant.grant_id, "reason": "undone"}),
+        ),
+    )
+    .await
+    .expect("undo revokes");
+    let revoked: assent_protocol::Grant = serde_json::from_value(revoked).expect("the grant");
+    assert_eq!(
+        (revoked.status, revoked.grant.used_count),
+        (assent_core::GrantStatus::Revoked, 0),
+        "the revoke answers the grant with its use count, so the page can say whether the agent used it"
+    );
+}
+
+async fn agent_approval_list(shell: &Arc<Shell>) -> Vec<Approval> {
+    shell
+        .hub
+        .client()
+        .pending()
+        .await
+        .expect("the pending list")
+}
+
+#[test]
+fn the_settings_say_which_environment_variables_override_them() {
+    let both = |name: &str| Some(format!("{name}-value"));
+    assert_eq!(
+        env_overrides(both),
+        ["ASSENT_URL", "ASSENT_TOKEN"],
+        "both set: the screen says they win"
+    );
+    assert!(
+        env_overrides(|name: &str| (name == "ASSENT_URL").then(|| " ".to_owned())).is_empty(),
+        "a blank variable overrides nothing"
+    );
+}
+
+#[tokio::test]
+async fn deny_reasons_are_saved_cleaned_and_bad_ones_refused() {
+    let running = service().await;
+    let shell = shell_on(&running);
+    let view = handle(&shell, WindowCall::SettingsGet)
+        .await
+        .expect("settings");
+    assert_eq!(
+        view["deny_reasons"],
+        serde_json::json!([
+            "use the staging environment",
+            "out of scope",
+            "ask me first"
+        ]),
+        "the defaults reach the page"
+    );
+    let too_long = serde_json::json!({"input": {"service_url": running.url, "token": null, "notifications": true, "autostart": false, "deny_reasons": ["x".repeat(300)]}});
+    let refused = handle(&shell, call("settings_save", too_long))
+        .await
+        .expect_err("an over-long reason is refused");
+    assert_eq!(
+        refused.code,
+        CommandErrorCode::Invalid,
+        "the page shows why instead of saving a cut reason"
+    );
+}

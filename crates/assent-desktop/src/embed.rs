@@ -38,7 +38,13 @@ pub async fn start(data_dir: &Path) -> Result<Connected, ServiceError> {
         Ok(listener) => listener,
         Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => {
             tracing::info!(%address, "a service already listens there; attaching to it");
-            return attach_local(data_dir, &format!("http://{address}"));
+            return attach_local(data_dir, &format!("http://{address}")).map_err(|err| match err {
+                ServiceError::Token { path, .. } => ServiceError::Foreign {
+                    address,
+                    token: path,
+                },
+                other => other,
+            });
         }
         Err(err) => {
             return Err(ServiceError::Embed(format!(

@@ -110,6 +110,7 @@ pub fn main_entry() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             tracing::error!(%err, "cannot start Assent");
+            service::tell_start_failure(&err.to_string());
             ExitCode::FAILURE
         }
     }
@@ -139,6 +140,7 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
         std::env::var(assent_client::TOKEN_ENV).ok(),
     );
     let connected = service::connect(service.clone()).await?;
+    let connected_embedded = connected.embedded;
     tracing::info!(url = %connected.url, embedded = connected.embedded, "service");
     let (inputs, receiver) = mpsc::channel(64);
     let hub = Arc::new(Hub::new(
@@ -155,7 +157,7 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
     });
     shell.guard.keep(connected.shutdown);
     let tray = match &bus {
-        Some(_) => tray::spawn(commands.clone()).await,
+        Some(_) => tray::spawn(commands.clone(), connected_embedded).await,
         None => None,
     };
     let notifier = match &bus {
@@ -247,6 +249,6 @@ fn on_menu(shell: &Arc<Shell>, inputs: &mpsc::Sender<Input>, command: MenuComman
                 tracing::warn!("cannot pause notifications now");
             }
         }
-        MenuCommand::Quit => {}
+        MenuCommand::Quit | MenuCommand::Stay => {}
     }
 }

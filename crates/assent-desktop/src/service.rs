@@ -22,6 +22,64 @@ pub enum ServiceError {
     Client(#[from] ClientError),
     #[error("cannot start the embedded service: {0}")]
     Embed(String),
+    /// The embedded service's address is taken by a service this desk cannot sign in to.
+    #[error(
+        "something else already listens on {address}, and this desk has no token for it \
+         ({} is missing): quit that program, or start Assent with \
+         ASSENT_DESKTOP_LISTEN=127.0.0.1:<a free port>",
+        token.display()
+    )]
+    Foreign {
+        address: std::net::SocketAddr,
+        token: PathBuf,
+    },
+}
+
+/// The summary of the notification a failed start raises.
+pub const START_FAILED: &str = "Assent could not start";
+
+/// Tells the person why the desk did not start — not only on stderr, which nobody reads when
+/// it starts at login: a notification (best effort; there may be no session bus).
+pub fn tell_start_failure(message: &str) {
+    eprintln!("{START_FAILED}: {message}");
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    let sent = runtime.block_on(async {
+        let bus = zbus::Connection::session().await?;
+        let hints: std::collections::HashMap<&str, zbus::zvariant::Value<'_>> =
+            [("urgency", zbus::zvariant::Value::U8(2))]
+                .into_iter()
+                .collect();
+        let body = crate::text::untrusted(message, 400);
+        let args = (
+            "Assent",
+            0u32,
+            "dialog-error",
+            START_FAILED,
+            body.as_str(),
+            Vec::<&str>::new(),
+            hints,
+            -1i32,
+        );
+        let call = bus.call_method(
+            Some("org.freedesktop.Notifications"),
+            "/org/freedesktop/Notifications",
+            Some("org.freedesktop.Notifications"),
+            "Notify",
+            &args,
+        );
+        tokio::time::timeout(std::time::Duration::from_secs(3), call)
+            .await
+            .map_err(|_| zbus::Error::Failure("timed out".to_owned()))?
+            .map(|_| ())
+    });
+    if let Err(err) = sent {
+        tracing::warn!(%err, "cannot show why Assent did not start");
+    }
 }
 
 /// The connection the desk uses.

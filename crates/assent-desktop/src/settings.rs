@@ -20,6 +20,42 @@ pub struct Settings {
     /// `false` → tray only, no popups.
     pub notifications_off: bool,
     pub autostart: bool,
+    /// The deny reasons offered in one tap; `None` → [`DEFAULT_DENY_REASONS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deny_reasons: Option<Vec<String>>,
+}
+
+/// The deny reasons a person picks in one tap unless they changed them: each tells the agent
+/// something it can act on.
+pub const DEFAULT_DENY_REASONS: [&str; 3] = [
+    "use the staging environment",
+    "out of scope",
+    "ask me first",
+];
+/// The most deny reasons kept, and the longest one.
+pub const MAX_DENY_REASONS: usize = 8;
+pub const MAX_DENY_REASON_CHARS: usize = 200;
+
+/// The reasons as a person typed them, one a line: trimmed, empty and repeated lines dropped,
+/// at most [`MAX_DENY_REASONS`] of at most [`MAX_DENY_REASON_CHARS`] characters.
+pub fn clean_deny_reasons(lines: &[String]) -> Result<Vec<String>, String> {
+    let mut kept: Vec<String> = Vec::new();
+    for line in lines {
+        let line = line.trim();
+        if line.is_empty() || kept.iter().any(|k| k == line) {
+            continue;
+        }
+        if line.chars().count() > MAX_DENY_REASON_CHARS {
+            return Err(format!(
+                "a deny reason has at most {MAX_DENY_REASON_CHARS} characters"
+            ));
+        }
+        kept.push(line.to_owned());
+    }
+    if kept.len() > MAX_DENY_REASONS {
+        return Err(format!("at most {MAX_DENY_REASONS} deny reasons"));
+    }
+    Ok(kept)
 }
 
 /// Where the service is.
@@ -45,6 +81,16 @@ pub enum SettingsError {
 }
 
 impl Settings {
+    /// The deny reasons offered in one tap.
+    pub fn deny_reasons(&self) -> Vec<String> {
+        self.deny_reasons.clone().unwrap_or_else(|| {
+            DEFAULT_DENY_REASONS
+                .iter()
+                .map(|r| (*r).to_owned())
+                .collect()
+        })
+    }
+
     /// `$XDG_CONFIG_HOME/assent/desktop.json`.
     pub fn default_path() -> Option<PathBuf> {
         dirs::config_dir().map(|dir| dir.join("assent").join("desktop.json"))
@@ -166,6 +212,7 @@ mod tests {
                 token: Some("secret".to_owned()),
                 notifications_off: true,
                 autostart: true,
+                deny_reasons: None,
             },
             "the old roles key is ignored (the service holds roles now) and nothing else is lost"
         );
@@ -174,6 +221,41 @@ mod tests {
         assert!(
             !saved.contains("roles"),
             "saving again drops the self-declared roles: {saved}"
+        );
+    }
+
+    #[test]
+    fn deny_reasons_default_to_three_the_agent_can_act_on_and_are_cleaned() {
+        assert_eq!(
+            Settings::default().deny_reasons(),
+            [
+                "use the staging environment",
+                "out of scope",
+                "ask me first"
+            ],
+            "a fresh desk offers the three reasons of the issue"
+        );
+        let typed = ["  out of scope ", "", "out of scope", "use a fixture"].map(str::to_owned);
+        assert_eq!(
+            clean_deny_reasons(&typed),
+            Ok(vec!["out of scope".to_owned(), "use a fixture".to_owned()]),
+            "trimmed, blank and repeated lines dropped, order kept"
+        );
+        assert!(
+            clean_deny_reasons(&["x".repeat(201)]).is_err(),
+            "an over-long reason is refused, not cut"
+        );
+        assert!(
+            clean_deny_reasons(&(0..9).map(|i| format!("r{i}")).collect::<Vec<_>>()).is_err(),
+            "at most eight reasons"
+        );
+        let chosen = Settings {
+            deny_reasons: Some(Vec::new()),
+            ..Settings::default()
+        };
+        assert!(
+            chosen.deny_reasons().is_empty(),
+            "a person who cleared the list gets none back silently"
         );
     }
 }

@@ -25,6 +25,8 @@ pub enum MenuCommand {
     Pause(PauseChoice),
     Open,
     Quit,
+    /// "Keep Assent in the tray" under Quit: nothing happens, the desk stays.
+    Stay,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +46,9 @@ pub struct TrayView {
     /// All pending prompts (the menu lists at most five).
     pub count: usize,
     pub paused: bool,
+    /// Requests waiting on those prompts (a batch holds several): whose agents a Quit leaves
+    /// without an answer.
+    pub waiting: u32,
 }
 
 impl TrayView {
@@ -76,13 +81,39 @@ impl TrayView {
                 (approval.approval_id.clone(), label)
             })
             .collect();
+        let waiting = desk
+            .pending_newest_first()
+            .iter()
+            .map(|approval| approval.count.max(1))
+            .sum();
         TrayView {
             state,
             tooltip,
             prompts,
             count,
             paused,
+            waiting,
         }
+    }
+
+    /// What Quit says while requests wait, or `None` (a plain Quit). With the embedded service
+    /// quitting stops it, so the agents asking now are refused; a remote service keeps them
+    /// waiting for another desk.
+    pub fn quit_warning(&self, embedded: bool) -> Option<String> {
+        let n = self.waiting;
+        if n == 0 {
+            return None;
+        }
+        let requests = if n == 1 {
+            "1 waiting request".to_owned()
+        } else {
+            format!("{n} waiting requests")
+        };
+        Some(if embedded {
+            format!("Quit — {requests} will be refused")
+        } else {
+            format!("Quit — {requests} lose this desk")
+        })
     }
 
     /// The text beside the icon where the host shows one: the pending count.
@@ -189,6 +220,8 @@ struct Item {
     view: TrayView,
     icons: Icons,
     commands: mpsc::UnboundedSender<MenuCommand>,
+    /// Whether the desk runs the service itself (quitting then stops it).
+    embedded: bool,
 }
 
 impl Item {
@@ -278,7 +311,28 @@ impl ksni::Tray for Item {
             .into(),
         );
         menu.push(entry("Open Assent", MenuCommand::Open, true));
-        menu.push(entry("Quit", MenuCommand::Quit, true));
+        match self.view.quit_warning(self.embedded) {
+            None => menu.push(entry("Quit", MenuCommand::Quit, true)),
+            Some(warning) => menu.push(
+                ksni::menu::SubMenu {
+                    label: warning,
+                    submenu: vec![
+                        entry("Keep Assent in the tray", MenuCommand::Stay, true),
+                        entry(
+                            if self.embedded {
+                                "Quit and refuse them"
+                            } else {
+                                "Quit anyway"
+                            },
+                            MenuCommand::Quit,
+                            true,
+                        ),
+                    ],
+                    ..Default::default()
+                }
+                .into(),
+            ),
+        }
         menu
     }
 }
@@ -297,11 +351,12 @@ impl Tray {
 
 /// Registers the tray item (disconnected until the first connect). A desktop without a
 /// StatusNotifierWatcher yet (a panel still starting) gets the item once one appears.
-pub async fn spawn(commands: mpsc::UnboundedSender<MenuCommand>) -> Option<Tray> {
+pub async fn spawn(commands: mpsc::UnboundedSender<MenuCommand>, embedded: bool) -> Option<Tray> {
     let item = Item {
         view: TrayView::of(&Desk::default(), false),
         icons: Icons::load(),
         commands,
+        embedded,
     };
     match item.assume_sni_available(true).spawn().await {
         Ok(handle) => Some(Tray(handle)),
@@ -412,6 +467,7 @@ mod tests {
                 disconnected: Drawn::default(),
             },
             commands: sender,
+            embedded: true,
         };
         let first = ksni::Tray::menu(&item).into_iter().next();
         match first {
@@ -420,6 +476,61 @@ mod tests {
                 "dbusmenu reads one underscore as a mnemonic: agent text must be doubled"
             ),
             _ => panic!("the first entry is the prompt"),
+        }
+    }
+
+    #[test]
+    fn quit_says_how_many_waiting_agents_it_refuses() {
+        let mut desk = Desk::default();
+        desk.link = Link::Connected;
+        assert_eq!(
+            TrayView::of(&desk, false).quit_warning(true),
+            None,
+            "nothing waits: a plain Quit"
+        );
+        let mut batch = approval("a1");
+        batch.count = 2;
+        desk.replace(vec![batch, approval("a2")], Vec::new(), Vec::new());
+        let view = TrayView::of(&desk, false);
+        assert_eq!(
+            view.quit_warning(true).as_deref(),
+            Some("Quit — 3 waiting requests will be refused"),
+            "the embedded service stops with the desk: every waiting request is refused"
+        );
+        assert_eq!(
+            view.quit_warning(false).as_deref(),
+            Some("Quit — 3 waiting requests lose this desk"),
+            "a remote service keeps them for another desk"
+        );
+        let (sender, _receiver) = mpsc::unbounded_channel();
+        let item = Item {
+            view,
+            icons: Icons {
+                idle: Drawn::default(),
+                pending: Drawn::default(),
+                disconnected: Drawn::default(),
+            },
+            commands: sender,
+            embedded: true,
+        };
+        let last = ksni::Tray::menu(&item).into_iter().last();
+        match last {
+            Some(ksni::MenuItem::SubMenu(quit)) => {
+                let labels: Vec<String> = quit
+                    .submenu
+                    .iter()
+                    .filter_map(|item| match item {
+                        ksni::MenuItem::Standard(entry) => Some(entry.label.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(
+                    labels,
+                    ["Keep Assent in the tray", "Quit and refuse them"],
+                    "Quit offers to keep the desk in the tray before refusing anyone"
+                );
+            }
+            _ => panic!("with requests waiting, Quit is a submenu that warns"),
         }
     }
 }

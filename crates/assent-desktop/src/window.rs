@@ -107,6 +107,8 @@ pub enum WindowCall {
     SettingsSave {
         input: SettingsInput,
     },
+    /// "Retry now" on the lost-service banner: reconnect at once instead of after the backoff.
+    ServiceRetry,
 }
 
 /// Whether `id` is safe to hand to the window (it becomes part of the page's URL).

@@ -315,3 +315,40 @@ fn reading_a_secret_source_is_blocked_naming_the_capability() {
         );
     }
 }
+
+#[test]
+fn the_approved_command_may_use_its_own_capability_variable_but_no_other_secret() {
+    let p = policy();
+    // The command `assent exec --capability` runs gets the secret as $NPM_TOKEN and its
+    // output is masked: using (even printing) that one variable is what it was approved for.
+    let own = request(
+        ActionKind::Credential,
+        Some("echo \"token=$NPM_TOKEN\""),
+        Some("npm.publish"),
+    );
+    let eval = evaluate(&p, &own, &env()).unwrap();
+    assert_ne!(
+        eval.decision.decision,
+        Decision::Block,
+        "the capability's own variable is the approved command's: {:?}",
+        eval.decision.reasons
+    );
+    let other = request(
+        ActionKind::Credential,
+        Some("echo $GITHUB_TOKEN"),
+        Some("npm.publish"),
+    );
+    assert_eq!(
+        evaluate(&p, &other, &env()).unwrap().decision.decision,
+        Decision::Block,
+        "another secret in the environment stays out of reach under a capability"
+    );
+    assert_eq!(
+        evaluate(&p, &shell("echo $NPM_TOKEN"), &env())
+            .unwrap()
+            .decision
+            .decision,
+        Decision::Block,
+        "without the capability, printing the variable is a read of the secret"
+    );
+}

@@ -135,13 +135,20 @@ pub(crate) fn printed(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
 
 /// `echo $GITHUB_TOKEN`, `printf %s "${AWS_SECRET_ACCESS_KEY}"`, `printenv NPM_TOKEN`: a
 /// secret the environment holds, printed. Names are judged strictly (`$AUTHOR` is no secret).
-pub(crate) fn printed_variable(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
+/// `injected`, the variable of the credential capability the request asks for, is the
+/// approved command's own: `assent exec` masks it in what the agent sees.
+pub(crate) fn printed_variable(
+    cmd: &Cmd<'_>,
+    injected: Option<&str>,
+    facts: &mut Facts,
+) -> Option<Verdict> {
+    let secret = |name: &str| strict_secret_name(name) && Some(name) != injected;
     let name = match cmd.program {
-        "echo" | "printf" => cmd.args.iter().find_map(|a| secret_reference(a))?,
+        "echo" | "printf" => cmd.args.iter().find_map(|a| secret_reference(a, &secret))?,
         "printenv" => cmd
             .args
             .iter()
-            .find(|a| !a.starts_with('-') && strict_secret_name(a))?
+            .find(|a| !a.starts_with('-') && secret(a))?
             .clone(),
         _ => return None,
     };
@@ -152,7 +159,7 @@ pub(crate) fn printed_variable(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdi
 }
 
 /// The first `$NAME` / `${NAME}` in `word` whose name says it holds a secret.
-fn secret_reference(word: &str) -> Option<String> {
+fn secret_reference(word: &str, secret: &dyn Fn(&str) -> bool) -> Option<String> {
     let mut rest = word;
     while let Some(at) = rest.find('$') {
         let after = rest.get(at + 1..).unwrap_or_default();
@@ -161,7 +168,7 @@ fn secret_reference(word: &str) -> Option<String> {
             .chars()
             .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
             .collect();
-        if strict_secret_name(&name) {
+        if secret(&name) {
             return Some(name);
         }
         rest = after;

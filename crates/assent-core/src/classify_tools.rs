@@ -45,7 +45,7 @@ pub(crate) fn classify_program(
         return vec![v];
     }
     if let Some(v) = crate::classify_credentials::printed(cmd, facts)
-        .or_else(|| crate::classify_credentials::printed_variable(cmd, facts))
+        .or_else(|| crate::classify_credentials::printed_variable(cmd, ctx.injected, facts))
     {
         return vec![v];
     }

@@ -200,6 +200,10 @@ pub fn evaluate(
             .edit
             .as_ref()
             .filter(|_| request.action.kind == ActionKind::FileWrite),
+        injected: crate::capability_eval::requested(policy, request)
+            .ok()
+            .flatten()
+            .map(|(_, cap)| cap.inject_as.as_str()),
     };
     let mut facts = Facts::default();
     let mut verdicts = match &script {

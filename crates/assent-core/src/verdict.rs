@@ -147,6 +147,9 @@ pub(crate) struct Ctx<'a> {
     pub own: &'a crate::own_places::OwnPlaces,
     /// What a file edit writes, for the paths of a `file_write` action.
     pub edit: Option<&'a crate::request::EditText>,
+    /// The variable a credential capability request puts its secret in: the approved command
+    /// may use (and print) it, since `assent exec` masks its output.
+    pub injected: Option<&'a str>,
 }
 
 /// How a path is touched.

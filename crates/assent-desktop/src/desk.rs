@@ -89,8 +89,12 @@ impl Desk {
         match event {
             Event::ApprovalRequested { approval } | Event::ApprovalUpdated { approval } => {
                 if approval.status == ApprovalStatus::Requested {
-                    self.pending
-                        .insert(approval.approval_id.clone(), approval.clone());
+                    let mut approval = approval.clone();
+                    // Events count no waiting agents (only the list does): keep what it said.
+                    if let Some(known) = self.pending.get(&approval.approval_id) {
+                        approval.agents_waiting = known.agents_waiting;
+                    }
+                    self.pending.insert(approval.approval_id.clone(), approval);
                 } else {
                     self.pending.remove(&approval.approval_id);
                 }

@@ -113,3 +113,21 @@ fn paused_runs_come_and_go_with_their_events() {
         "a resumed run and an ended run are no longer waiting for anyone"
     );
 }
+
+#[test]
+fn an_event_does_not_forget_how_many_agents_wait() {
+    let mut desk = Desk::default();
+    let mut listed = approval("a");
+    listed.agents_waiting = 2;
+    desk.replace(vec![listed.clone()], Vec::new(), Vec::new());
+    let mut grown = listed.clone();
+    grown.count = 3;
+    grown.agents_waiting = 0;
+    desk.apply(&Event::ApprovalUpdated { approval: grown });
+    let now = desk.pending("a").expect("still pending");
+    assert_eq!(
+        (now.count, now.agents_waiting),
+        (3, 2),
+        "the batch grew (the event's news) and the agents the list counted still wait (events count none)"
+    );
+}

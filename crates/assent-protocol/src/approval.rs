@@ -85,8 +85,8 @@ pub struct Approval {
     pub agents_waiting: u32,
     /// The riskiest prompt a person may approve in one act (the policy's `[desk] quick_up_to`,
     /// medium unless set): a riskier one gets no approve button in a notification and a
-    /// confirmation step in the window. Filled in by `GET /v1/approvals…` from the policy in
-    /// force; medium in events.
+    /// confirmation step in the window. Filled in from the policy in force by
+    /// `GET /v1/approvals…` and on `/v1/events`.
     #[serde(default = "medium")]
     #[schema(required)]
     pub quick_up_to: RiskLevel,

@@ -74,7 +74,9 @@ struct Tail {
 
 async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tail)> {
     loop {
-        if let Some(envelope) = tail.backlog.pop_front() {
+        if let Some(mut envelope) = tail.backlog.pop_front() {
+            let line = tail.state.inner.policy.current().desk.quick_up_to;
+            with_desk_line(&mut envelope, line);
             return Some((Ok(to_sse(&envelope)), tail));
         }
         if *tail.shutdown.borrow() {
@@ -104,6 +106,17 @@ async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tai
             changed = tail.changes.changed() => if changed.is_err() { return None },
             _ = tail.shutdown.wait_for(|stop| *stop) => return None,
         }
+    }
+}
+
+/// An approval in an event carries the policy's one-act line (`[desk] quick_up_to`) as the
+/// list does, so a desk never offers one click on a prompt the policy wants confirmed.
+fn with_desk_line(envelope: &mut EventEnvelope, line: assent_core::RiskLevel) {
+    if let Event::ApprovalRequested { approval }
+    | Event::ApprovalUpdated { approval }
+    | Event::ApprovalSettled { approval } = &mut envelope.event
+    {
+        approval.quick_up_to = line;
     }
 }
 

@@ -297,7 +297,20 @@ async fn tray_menu_pauses_opens_and_quits() {
     })
     .await;
 
-    host.click_label(&item, "Quit").await;
+    // A request waits: Quit warns that it will be refused and offers to keep the desk.
+    let menu = host.menu(&item).await;
+    let quit = entry(&menu, "Quit — 1 waiting request will be refused");
+    assert_eq!(
+        quit.labels(),
+        ["Keep Assent in the tray", "Quit and refuse them"],
+        "with an agent waiting, Quit says how many are refused and offers to keep the desk"
+    );
+    host.click_label(&item, "Keep Assent in the tray").await;
+    assert!(
+        app.0.try_wait().expect("wait").is_none(),
+        "keeping the desk in the tray keeps it running"
+    );
+    host.click_label(&item, "Quit and refuse them").await;
     let status = app.exited().await;
     assert_eq!(
         status.code(),
@@ -442,4 +455,89 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
         (!running(reopened)).then_some(())
     })
     .await;
+}
+
+#[test]
+fn help_and_version_print_and_exit() {
+    for (flag, want) in [
+        ("--help", "Usage: assent-desktop"),
+        ("--version", "assent-desktop "),
+    ] {
+        let out = Command::new(app_binary())
+            .arg(flag)
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .output()
+            .expect("run assent-desktop");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains(want),
+            "{flag} prints and exits 0 without starting a desk: {:?} {stdout}",
+            out.status
+        );
+    }
+    let help = Command::new(app_binary())
+        .arg("--help")
+        .output()
+        .expect("run assent-desktop");
+    assert!(
+        String::from_utf8_lossy(&help.stdout).contains("ASSENT_DESKTOP_LISTEN"),
+        "--help documents where the embedded service listens"
+    );
+    let unknown = Command::new(app_binary())
+        .arg("--frobnicate")
+        .output()
+        .expect("run assent-desktop");
+    assert_eq!(
+        unknown.status.code(),
+        Some(2),
+        "an unknown option is a usage error, not a desk started by mistake"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_that_fails_tells_the_person_not_only_stderr() {
+    let mut notifications = NotificationServer::start().await;
+    let desk = Desk::new();
+    // Something that is not this desk's service holds the embedded service's port.
+    let _foreign = std::net::TcpListener::bind(("127.0.0.1", desk.port)).expect("take the port");
+    let mut command = Command::new(app_binary());
+    command
+        .arg("--tray")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    desk.configure(&mut command);
+    let child = command.spawn().expect("start assent-desktop");
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .expect("join")
+        .expect("wait");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the desk exits with a failure: {:?}",
+        out.status
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("127.0.0.1:{}", desk.port))
+            && stderr.contains("ASSENT_DESKTOP_LISTEN"),
+        "stderr names the taken address and the way out: {stderr}"
+    );
+    let call = loop {
+        match notifications.next(WAIT).await {
+            Some(Call::Notify { summary, body, .. }) => break (summary, body),
+            Some(_) => continue,
+            None => panic!("a failed start raises a notification"),
+        }
+    };
+    assert_eq!(
+        call.0, "Assent could not start",
+        "the notification says the desk did not start"
+    );
+    assert!(
+        call.1.contains("something else already listens")
+            && call.1.contains("ASSENT_DESKTOP_LISTEN"),
+        "and why, with the way out: {}",
+        call.1
+    );
 }

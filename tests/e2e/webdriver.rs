@@ -23,6 +23,8 @@
 )]
 
 mod common;
+#[path = "webdriver_desk.rs"]
+mod desk;
 #[path = "webdriver_diff.rs"]
 mod diff;
 #[path = "webdriver_run_packets.rs"]
@@ -39,8 +41,17 @@ use fantoccini::Locator;
 
 /// The header's "Signed in as …", once the service has said who the desk is.
 async fn signed_in(client: &fantoccini::Client) -> String {
+    // The header cuts the line with an ellipsis when the window is narrow; the whole text is
+    // the element's (and its tooltip's).
     eventually("the service to say who is signed in", WAIT, || async {
-        let text = text_of(client, "[data-testid=me]").await;
+        let text = client
+            .execute(
+                "const me = document.querySelector('[data-testid=me]'); return me ? me.textContent : ''",
+                Vec::new(),
+            )
+            .await
+            .expect("read the header");
+        let text = text.as_str().unwrap_or_default().to_owned();
         text.starts_with("Signed in as").then_some(text)
     })
     .await
@@ -65,7 +76,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
 
     let me = signed_in(&client).await;
     assert_eq!(
-        me, "Signed in as owner · task_author, repo_maintainer, security_reviewer, platform_admin",
+        me, "Signed in as owner · Task author, Repository maintainer, Security reviewer, Platform admin",
         "the window says who the desk signs in as, with the roles the service holds for them"
     );
 
@@ -123,7 +134,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
     assert_eq!(scope, "run", "History shows the scope granted");
     let by = text_of(&client, &format!("{row} [data-testid=audit-by]")).await;
     assert_eq!(
-        by, "owner (task_author)",
+        by, "owner (Task author)",
         "History names the person and the role they decided in"
     );
     let until = text_of(&client, &format!("{row} [data-testid=audit-until]")).await;
@@ -199,6 +210,7 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
         label.contains("for run") && label.contains("4 h"),
         "the button shows the service's label and how long it lasts: {label}"
     );
+    click(&client, &format!("{detail} details.custom summary")).await;
     let limit = text_of(&client, &format!("{detail} [data-testid=expiry-limit]")).await;
     assert!(
         limit.contains("4 h"),
@@ -251,7 +263,7 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     );
     let by = text_of(&client, &format!("{remembered} [data-testid=denial-by]")).await;
     assert_eq!(
-        by, "owner (task_author): not on this branch",
+        by, "owner (Task author): not on this branch",
         "who denied it, in which role, and the reason the agent keeps getting"
     );
     text_of(
@@ -360,7 +372,7 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
 
     let me = signed_in(&client).await;
     assert_eq!(
-        me, "Signed in as bob · repo_maintainer",
+        me, "Signed in as bob · Repository maintainer",
         "the desk signs in as bob, with the roles the service holds for him"
     );
 
@@ -395,12 +407,12 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
     })
     .await;
     assert_eq!(
-        progress, "1 of 2 approvals: alice (platform_admin)",
+        progress, "1 of 2 approvals: alice (Platform admin)",
         "the window shows where a two-person approval stands"
     );
     let why = text_of(&client, &format!("{detail} [data-testid=not-decidable]")).await;
     assert_eq!(
-        why, "needs platform_admin",
+        why, "needs a Platform admin",
         "the window says why bob may not decide it"
     );
     for button in ["decide", "approve", "allow-once", "deny"] {
@@ -470,12 +482,12 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
     click(&client, "[data-testid=tab-settings]").await;
     let who = text_of(&client, "[data-testid=settings-me]").await;
     assert_eq!(
-        who, "Signed in as bob · repo_maintainer",
+        who, "Signed in as bob · Repository maintainer",
         "Settings says who the desk signs in as"
     );
     let roles = text_of(&client, "[data-testid=settings-roles]").await;
     assert_eq!(
-        roles, "repo_maintainer",
+        roles, "Repository maintainer",
         "Settings lists the roles the service holds"
     );
     assert!(

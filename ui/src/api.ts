@@ -1,16 +1,18 @@
 // The typed IPC: the app's commands and its one event channel. The approver token stays in Rust.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { Approval, AuditEvent, DecisionRequest, DeskEvent, DeskSnapshot, SettingsInput, SettingsView } from './types';
+import type { Approval, AuditEvent, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
 import type { Insights, PolicyChange, Suggestion, SuggestionApplied } from './types';
 
 export const DESK_EVENT = 'assent:desk';
 
 export const api = {
   snapshot: () => invoke<DeskSnapshot>('desk_snapshot'),
+  /** The service's answer: the approval and, when something was granted, the grant (for Undo). */
   decide: (approvalId: string, decision: DecisionRequest) =>
-    invoke<void>('approval_decide', { approvalId, decision }),
-  revoke: (grantId: string, reason: string) => invoke<void>('grant_revoke', { grantId, reason }),
+    invoke<DecisionResponse>('approval_decide', { approvalId, decision }),
+  /** The revoked grant, with how often it was used before. */
+  revoke: (grantId: string, reason: string) => invoke<Grant>('grant_revoke', { grantId, reason }),
   resumeRun: (runId: string) => invoke<void>('run_resume', { runId }),
   audit: (runId: string | null) => invoke<AuditEvent[]>('audit_list', { runId }),
   /** A run's remembered denials (each answers equivalent requests without asking). */
@@ -26,6 +28,10 @@ export const api = {
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),
   saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),
+  /** Reconnect to the service now instead of after the backoff. */
+  retryService: () => invoke<void>('service_retry'),
+  /** Close the window (Esc, Ctrl+W); the desk stays in the tray. */
+  closeWindow: () => invoke<void>('window_close'),
   onDesk: (handler: (event: DeskEvent) => void): Promise<UnlistenFn> =>
     listen<DeskEvent>(DESK_EVENT, (event) => handler(event.payload)),
 };

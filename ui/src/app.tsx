@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
+import { closeKey, linkBanner } from './banner';
 import { focusFromHash, signedIn } from './logic';
-import type { DeskSnapshot } from './types';
+import type { DeskSnapshot, SettingsView } from './types';
 import { Campaigns } from './views/Campaigns';
 import { Grants } from './views/Grants';
 import { History } from './views/History';
@@ -12,6 +13,9 @@ import { Settings } from './views/Settings';
 
 type Tab = 'pending' | 'grants' | 'history' | 'insights' | 'campaigns' | 'settings';
 
+/** Until the settings answered (the desk's defaults). */
+const DEFAULT_DENY_REASONS = ['use the staging environment', 'out of scope', 'ask me first'];
+
 const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
 export function App() {
@@ -19,6 +23,29 @@ export function App() {
   const [desk, setDesk] = useState<DeskSnapshot>(EMPTY);
   const [focus, setFocus] = useState<string | null>(() => focusFromHash(window.location.hash));
   const [ipcError, setIpcError] = useState<string | null>(null);
+  const [settings, setSettings] = useState<SettingsView | null>(null);
+
+  useEffect(() => {
+    api
+      .settings()
+      .then(setSettings)
+      .catch(() => setSettings(null));
+  }, [desk.me?.name]);
+
+  // Esc (when nothing else took it) and Ctrl+W close the window; the desk stays in the tray.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      const target = event.target as HTMLElement | null;
+      const typing = !!target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+      if (closeKey(event.key, event.ctrlKey || event.metaKey, typing)) {
+        event.preventDefault();
+        void api.closeWindow();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   useEffect(() => {
     let unlisten: (() => void) | undefined;
@@ -44,6 +71,7 @@ export function App() {
   }, []);
 
   const link = desk.link;
+  const banner = linkBanner(link, settings?.connected_url ?? null);
   const activeGrants = desk.grants.filter((g) => g.status === 'active').length;
   const tabs: [Tab, string][] = [
     ['pending', `Pending (${desk.pending.length})`],
@@ -64,14 +92,28 @@ export function App() {
             </button>
           ))}
         </nav>
-        <span data-testid="me" class="me">
+        <span data-testid="me" class="me" title={signedIn(desk.me)}>
           {signedIn(desk.me)}
         </span>
         <span data-testid="link" class={`link ${link.state}`}>
-          {link.state === 'connected' ? 'connected' : link.state === 'connecting' ? 'connecting…' : `disconnected: ${link.reason}`}
+          {link.state === 'connected' ? 'connected' : link.state === 'connecting' ? 'connecting…' : 'not connected'}
         </span>
-        {desk.paused && <span class="paused">notifications paused</span>}
+        {desk.paused && <span class="paused">paused</span>}
       </header>
+      {banner && (
+        <div class="banner" role="alert" data-testid="link-banner">
+          <span data-testid="link-banner-text">{banner.text}</span>
+          <button type="button" data-testid="retry-now" onClick={() => void api.retryService()}>
+            Retry now
+          </button>
+          {banner.details && (
+            <details>
+              <summary>Details</summary>
+              <code data-testid="link-banner-details">{banner.details}</code>
+            </details>
+          )}
+        </div>
+      )}
       <main>
         {ipcError && (
           <p class="error" data-testid="ipc-error">
@@ -79,12 +121,21 @@ export function App() {
           </p>
         )}
         {tab === 'pending' && <HeldRuns runs={desk.held_runs} />}
-        {tab === 'pending' && <Pending pending={desk.pending} me={desk.me} focus={focus} onFocused={() => setFocus(null)} />}
+        {tab === 'pending' && (
+          <Pending
+            pending={desk.pending}
+            me={desk.me}
+            focus={focus}
+            onFocused={() => setFocus(null)}
+            denyReasons={settings?.deny_reasons ?? DEFAULT_DENY_REASONS}
+            grants={desk.grants}
+          />
+        )}
         {tab === 'grants' && <Grants grants={desk.grants} />}
         {tab === 'history' && <History />}
         {tab === 'insights' && <Insights pending={desk.pending} link={desk.link} />}
         {tab === 'campaigns' && <Campaigns pendingCount={desk.pending.length} />}
-        {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} />}
+        {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} onSaved={setSettings} />}
       </main>
     </div>
   );

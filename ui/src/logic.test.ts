@@ -44,7 +44,7 @@ function approval(id: string, createdAt: string, extra: Partial<Approval> = {}):
     evidence: { type: 'tool', summary: 's', cwd: '/w', paths: [], network: [], policy_findings: [], suspicious_text: false },
     offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
     created_at: createdAt, updated_at: createdAt, expires_at: createdAt, requester: 'default',
-    required_approvals: 1, approvals: [], quick_decisions: [...QUICK], approval_type: 'tool', agents_waiting: 0,
+    required_approvals: 1, approvals: [], quick_decisions: [...QUICK], approval_type: 'tool', agents_waiting: 0, quick_up_to: 'medium',
     fallback_on_timeout: 'deny', ...extra,
   };
 }
@@ -226,7 +226,7 @@ describe('who may decide (from the service answer to /v1/me)', () => {
   const scenarios: [string, Approval, Me | null, Decidability][] = [
     ['the owner (every role) decides a plain ask', approval('a', T), owner, { decide: true, why: null, progress: null }],
     ['a maintainer decides an escalation needing repo_maintainer', escalation('repo_maintainer'), alice, { decide: true, why: null, progress: null }],
-    ['a maintainer cannot decide an escalation needing platform_admin', escalation('platform_admin'), alice, { decide: false, why: 'needs platform_admin', progress: null }],
+    ['a maintainer cannot decide an escalation needing platform_admin', escalation('platform_admin'), alice, { decide: false, why: 'needs a Platform admin', progress: null }],
     ['a person holding no role decides nothing, not even a plain ask', approval('a', T), person('bob', []), { decide: false, why: 'needs a role; you hold none', progress: null }],
     ['the requester never decides its own request, whatever its roles', approval('a', T, { requester: 'owner' }), owner, { decide: false, why: 'you requested this', progress: null }],
     ['an agent token never decides', approval('a', T), { name: 'ci', kind: 'agent', roles: [] }, { decide: false, why: 'agents never decide', progress: null }],
@@ -235,13 +235,13 @@ describe('who may decide (from the service answer to /v1/me)', () => {
       'who approved already waits for the others',
       escalation('platform_admin', { required_approvals: 2, approvals: [vote('alice')] }),
       admin,
-      { decide: false, why: 'you approved; waiting for 1 more', progress: '1 of 2 approvals: alice (platform_admin)' },
+      { decide: false, why: 'you approved; waiting for 1 more', progress: '1 of 2 approvals: alice (Platform admin)' },
     ],
     [
       'a second admin may add the missing approval',
       escalation('platform_admin', { required_approvals: 2, approvals: [vote('carol')] }),
       admin,
-      { decide: true, why: null, progress: '1 of 2 approvals: carol (platform_admin)' },
+      { decide: true, why: null, progress: '1 of 2 approvals: carol (Platform admin)' },
     ],
     [
       'a threshold with no approval yet says so',
@@ -253,7 +253,7 @@ describe('who may decide (from the service answer to /v1/me)', () => {
       'a missing role wins over a threshold, which still shows',
       escalation('platform_admin', { required_approvals: 3, approvals: [vote('carol'), vote('dave')] }),
       alice,
-      { decide: false, why: 'needs platform_admin', progress: '2 of 3 approvals: carol (platform_admin), dave (platform_admin)' },
+      { decide: false, why: 'needs a Platform admin', progress: '2 of 3 approvals: carol (Platform admin), dave (Platform admin)' },
     ],
   ];
   for (const [scenario, prompt, me, want] of scenarios) {
@@ -263,7 +263,7 @@ describe('who may decide (from the service answer to /v1/me)', () => {
   }
 
   it('says who is signed in and with which roles', () => {
-    expect(signedIn(alice), 'name and roles').toBe('Signed in as alice · repo_maintainer');
+    expect(signedIn(alice), 'name and roles').toBe('Signed in as alice · Repository maintainer');
     expect(signedIn(person('bob', [])), 'a person with no role').toBe('Signed in as bob · no role');
     expect(signedIn({ name: 'ci', kind: 'agent', roles: [] }), 'an agent token is called out').toBe('Signed in as ci (an agent: decides nothing)');
     expect(signedIn(null), 'before the service answered').toBe('signing in…');
@@ -278,7 +278,7 @@ describe('history', () => {
   });
 
   it('names who decided and in which role', () => {
-    expect(auditBy(event({ approver: 'alice', approver_role: 'platform_admin' })), 'person and role').toBe('alice (platform_admin)');
+    expect(auditBy(event({ approver: 'alice', approver_role: 'platform_admin' })), 'person and role').toBe('alice (Platform admin)');
     expect(auditBy(event({ approver: 'alice' })), 'an older event without a role').toBe('alice');
     expect(auditBy(event({ decision: 'auto' })), 'an automatic decision has nobody').toBe('');
   });
@@ -395,7 +395,7 @@ describe('remembered denials', () => {
     const d = denied('ap-1', 'run-a', T, { evidence: { ...approval('x', T).evidence, command_line: 'mvn -q test\u202e' } });
     expect(denialSubject(d), 'the command line, hidden characters shown').toBe('mvn -q test\\u{202e}');
     expect(denialSubject(denied('ap-2', 'run-a', T)), 'the summary when there is no command line').toBe('s');
-    expect(denialBy(d), 'who, in which role, and the reason the agent keeps getting').toBe('owner (task_author): not on this branch');
+    expect(denialBy(d), 'who, in which role, and the reason the agent keeps getting').toBe('owner (Task author): not on this branch');
     expect(denialBy(denied('ap-3', 'run-a', T, { decided_role: undefined, decision_reason: undefined })), 'no role, no reason').toBe('owner');
     expect(undoneMessage(d), 'the confirmation says what happens next').toBe(
       'Undone: the next "mvn -q test\\u{202e}" in run run-a asks you again.',

@@ -1,5 +1,5 @@
 // The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
-import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, RunState, Scope } from './types';
+import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, Role, RunState, Scope } from './types';
 
 /**
  * What the window offers when the service sent no `quick_decisions` (a prompt opened by an
@@ -7,6 +7,14 @@ import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, R
  */
 const FALLBACK_SECONDS: Partial<Record<Scope, number>> = { once: 15 * 60, run: 8 * 60 * 60 };
 const FALLBACK_OTHER_SECONDS = 15 * 60;
+
+/** Roles in words, as people say them. */
+export const ROLE_NAMES: Record<Role, string> = {
+  task_author: 'Task author',
+  repo_maintainer: 'Repository maintainer',
+  security_reviewer: 'Security reviewer',
+  platform_admin: 'Platform admin',
+};
 
 export const SCOPE_LABELS: Record<Scope, string> = {
   once: 'Once (this exact action)',
@@ -314,14 +322,14 @@ export function decidability(approval: Approval, me: Me | null): Decidability {
   const votes = approval.approvals;
   const progress =
     required > 1
-      ? `${votes.length} of ${required} approvals${votes.length > 0 ? `: ${votes.map((v) => `${v.by} (${v.role})`).join(', ')}` : ''}`
+      ? `${votes.length} of ${required} approvals${votes.length > 0 ? `: ${votes.map((v) => `${v.by} (${ROLE_NAMES[v.role]})`).join(', ')}` : ''}`
       : null;
   const no = (why: string): Decidability => ({ decide: false, why, progress });
   if (me === null) return no('not yet known who you are');
   if (me.kind !== 'person') return no('agents never decide');
   if (approval.requester === me.name) return no('you requested this');
   const role = approval.required_role;
-  if (role != null && !me.roles.includes(role)) return no(`needs ${role}`);
+  if (role != null && !me.roles.includes(role)) return no(`needs a ${ROLE_NAMES[role]}`);
   if (role == null && me.roles.length === 0) return no('needs a role; you hold none');
   if (votes.some((v) => v.by === me.name)) {
     const missing = Math.max(1, required - votes.length);
@@ -334,13 +342,13 @@ export function decidability(approval: Approval, me: Me | null): Decidability {
 export function signedIn(me: Me | null): string {
   if (me === null) return 'signing in…';
   if (me.kind !== 'person') return `Signed in as ${me.name} (an agent: decides nothing)`;
-  return `Signed in as ${me.name} · ${me.roles.length > 0 ? me.roles.join(', ') : 'no role'}`;
+  return `Signed in as ${me.name} · ${me.roles.length > 0 ? me.roles.map((r) => ROLE_NAMES[r]).join(', ') : 'no role'}`;
 }
 
-/** Who decided an audit event: "alice (platform_admin)", "alice", or "" (automatic). */
+/** Who decided an audit event: "alice (Platform admin)", "alice", or "" (automatic). */
 export function auditBy(event: AuditEvent): string {
   if (!event.approver) return '';
-  return event.approver_role ? `${event.approver} (${event.approver_role})` : event.approver;
+  return event.approver_role ? `${event.approver} (${ROLE_NAMES[event.approver_role]})` : event.approver;
 }
 
 /** How many runs' remembered denials History asks for at most (the newest runs with a denial). */
@@ -375,7 +383,7 @@ export function denialSubject(approval: Approval): string {
 
 /** "owner: not on this branch" — who denied it and the reason the agent keeps getting. */
 export function denialBy(approval: Approval): string {
-  const who = approval.decided_role ? `${approval.decided_by ?? '?'} (${approval.decided_role})` : (approval.decided_by ?? '?');
+  const who = approval.decided_role ? `${approval.decided_by ?? '?'} (${ROLE_NAMES[approval.decided_role]})` : (approval.decided_by ?? '?');
   return visible(approval.decision_reason ? `${who}: ${approval.decision_reason}` : who);
 }
 

@@ -38,6 +38,8 @@ export type Me = Schemas['Me'];
 /** A run held by a timeout fallback (`GET /v1/runs?status=paused`). */
 export type RunState = Schemas['RunState'];
 export type DecisionRequest = Schemas['DecisionRequest'];
+/** What a decision answers: the approval and the grant it made, if any. */
+export type DecisionResponse = Schemas['DecisionResponse'];
 /** Seconds from a prompt opening to a person's decision. */
 export type DecisionTimes = Schemas['DecisionTimes'];
 /** How the prompts of one policy rule or command profile went. */
@@ -80,6 +82,10 @@ export interface SettingsView {
   autostart: boolean;
   /** Who the service says the desk signs in as (roles are granted by an admin, not set here). */
   me: Me | null;
+  /** The deny reasons offered in one tap. */
+  deny_reasons: string[];
+  /** `ASSENT_URL` / `ASSENT_TOKEN` set in the environment (both set: they win over these settings). */
+  env_overrides: string[];
 }
 
 export interface SettingsInput {
@@ -87,6 +93,8 @@ export interface SettingsInput {
   token: string | null;
   notifications: boolean;
   autostart: boolean;
+  /** One reason per entry; omitted keeps them. */
+  deny_reasons?: string[];
 }
 
 /** An audited decision trimmed to what the Insights charts count. */

@@ -56,9 +56,17 @@ pub fn tauri_driver() -> PathBuf {
 }
 
 pub async fn start_driver(desk: &Desk) -> Driver {
+    start_driver_with(desk, &[]).await
+}
+
+/// [`start_driver`] with more environment for the app and its window (say `GTK_THEME`).
+pub async fn start_driver_with(desk: &Desk, env: &[(&str, &str)]) -> Driver {
     let mut command = Command::new(tauri_driver());
     command.stdout(Stdio::null()).stderr(Stdio::inherit());
     desk.configure(&mut command);
+    for (key, value) in env {
+        command.env(key, value);
+    }
     let driver = Driver(
         command
             .spawn()

@@ -1,22 +1,30 @@
-import { allReasons, visible, waitingSince } from '../logic';
+import { clock, plainTitle, shortId } from '../decide';
+import { allReasons, visible } from '../logic';
 import type { Approval } from '../types';
+import { absolute, fieldsFor, relative, repoName, roleWords } from '../words';
 import { DiffView, PrView } from './Packet';
 import { CredentialView, ExceptionView, FleetView, PreRunView } from './RunPackets';
 
-function Row({ label, value, test }: { label: string; value: string | undefined | null; test?: string }) {
+function Row({ label, value, test, title }: { label: string; value: string | undefined | null; test?: string; title?: string }) {
   if (value === undefined || value === null || value === '') return null;
   return (
     <>
       <dt>{label}</dt>
-      <dd data-testid={test}>{visible(value)}</dd>
+      <dd data-testid={test} title={title}>
+        {visible(value)}
+      </dd>
     </>
   );
 }
+
+const RISK_WORDS = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' } as const;
 
 /** The whole evidence packet. Agent text is rendered as text (never HTML). */
 export function Evidence({ approval, now }: { approval: Approval; now: number }) {
   const e = approval.evidence;
   const command = e.command_line ?? e.command?.join(' ');
+  const shows = fieldsFor(e.type);
+  const rec = approval.recommendation;
   return (
     <div class="evidence" data-approval-type={e.type}>
       {e.type === 'diff' && <DiffView packet={e} />}
@@ -26,41 +34,46 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
       {e.type === 'fleet' && <FleetView packet={e} />}
       {e.type === 'exception' && <ExceptionView packet={e} />}
       <dl>
-        <Row label="Action" value={`${approval.action_kind}: ${e.summary}`} test="ev-action" />
-        {command !== undefined && (
+        <Row label="Action" value={plainTitle(e.summary)} test="ev-action" />
+        {shows.has('command') && command !== undefined && (
           <>
             <dt>Command</dt>
             <dd>
-              <pre data-testid="ev-command" class={e.suspicious_text ? "suspicious" : ""}>{visible(command)}</pre>
-              {e.command && <code class="argv">{visible(JSON.stringify(e.command))}</code>}
+              <pre data-testid="ev-command" class={e.suspicious_text ? 'suspicious' : ''}>
+                {visible(command)}
+              </pre>
               {e.suspicious_text && <strong class="warn">carries hidden or control characters</strong>}
             </dd>
           </>
         )}
-        <Row label="Paths" value={e.paths.join(', ')} test="ev-paths" />
+        {shows.has('paths') && <Row label="Paths" value={e.paths.join(', ')} test="ev-paths" />}
         <Row label="Leads to" value={e.symlinks?.join(', ')} test="ev-symlinks" />
-        <Row label="Cwd" value={e.cwd} test="ev-cwd" />
-        <Row label="Network" value={e.network.length ? e.network.join(', ') : 'none'} test="ev-network" />
-        <Row label="Credentials" value={e.credentials ?? 'none'} test="ev-credentials" />
-        <Row label="May change" value={e.mutation} test="ev-mutation" />
+        {shows.has('cwd') && <Row label="Working directory" value={e.cwd} test="ev-cwd" />}
+        {shows.has('network') && <Row label="Network" value={e.network.length ? e.network.join(', ') : 'none'} test="ev-network" />}
+        {shows.has('credentials') && <Row label="Credentials" value={e.credentials ?? 'none'} test="ev-credentials" />}
+        {shows.has('mutation') && <Row label="May change" value={e.mutation} test="ev-mutation" />}
         <Row label="Diff" value={e.diff_summary} />
         <Row label="Agent's reason" value={approval.reason} test="ev-reason" />
-        <Row label="Risk" value={approval.risk} test="ev-risk" />
-        <dt>Reasons</dt>
+        <Row label="Risk" value={RISK_WORDS[approval.risk]} test="ev-risk" />
+        <dt>Why it asks</dt>
         <dd>
           <ul data-testid="ev-reasons">
             {allReasons(approval.reasons, e.policy_findings).map((r, i) => (
-              <li key={i}>{visible(r)}</li>
+              <li key={i}>{plainTitle(r)}</li>
             ))}
           </ul>
         </dd>
-        <Row label="Recommended" value={`${approval.recommendation.decision}${approval.recommendation.scope ? ` (${approval.recommendation.scope})` : ''}: ${approval.recommendation.text}`} test="ev-recommendation" />
-        <Row label="Required role" value={approval.required_role} test="ev-role" />
-        <Row label="Requester" value={approval.requester ? `${approval.requester} (${approval.requested_by})` : approval.requested_by} />
-        <Row label="Run" value={approval.run_id} test="ev-run" />
-        <Row label="Repo" value={approval.repo} test="ev-repo" />
-        <Row label="Requests" value={String(approval.count)} test="ev-count" />
-        <Row label="Waiting" value={waitingSince(approval.created_at, now)} />
+        <Row
+          label="Recommended"
+          value={plainTitle(/^(deny|approve|allow)\b/i.test(rec.text) ? rec.text : `${rec.decision === 'deny' ? 'Deny' : 'Approve'}: ${rec.text}`)}
+          test="ev-recommendation"
+        />
+        <Row label="Needs" value={roleWords(approval.required_role)} test="ev-role" />
+        <Row label="Asked by" value={`${approval.requester || approval.requested_by}${approval.requested_by === 'agent' ? ' (an agent)' : ''}`} test="ev-requester" />
+        <Row label="Run" value={shortId(approval.run_id)} title={approval.run_id} test="ev-run" />
+        <Row label="Repository" value={repoName(approval.repo)} title={approval.repo ?? undefined} test="ev-repo" />
+        {approval.count > 1 && <Row label="Requests" value={String(approval.count)} test="ev-count" />}
+        <Row label="Asked" value={`${relative(approval.created_at, now)} (at ${clock(Date.parse(approval.created_at), now)})`} title={absolute(approval.created_at)} test="ev-asked" />
       </dl>
       {approval.members.length > 1 && (
         <details>
@@ -74,6 +87,20 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
           </ul>
         </details>
       )}
+      <details class="more-info" data-testid="ev-details">
+        <summary>Details (ids, rule, arguments)</summary>
+        <dl>
+          <Row label="Approval id" value={approval.approval_id} />
+          <Row label="Run id" value={approval.run_id} test="ev-run-id" />
+          <Row label="Task id" value={approval.task_id} />
+          <Row label="Rule" value={approval.rule} test="ev-rule" />
+          <Row label="Profile" value={approval.profile} />
+          <Row label="Batch key" value={approval.batch_key} />
+          <Row label="Repository path" value={approval.repo} />
+          {e.command && <Row label="Arguments" value={JSON.stringify(e.command)} test="ev-argv" />}
+          <Row label="Expires" value={absolute(approval.expires_at)} />
+        </dl>
+      </details>
     </div>
   );
 }

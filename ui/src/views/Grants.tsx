@@ -3,6 +3,7 @@ import { api } from '../api';
 import { constraintLines, countdown, pastStatus, splitGrants, usesLabel, visible } from '../logic';
 import { grantEnd, isException } from '../packets';
 import type { CommandError, Grant } from '../types';
+import { byWords, grantLine } from '../words';
 
 const REVOKE_REASONS = ['No longer needed', 'Too broad', 'Run finished', 'Suspicious use'];
 
@@ -42,18 +43,25 @@ export function Grants({ grants }: { grants: Grant[] }) {
         {error && <span class="error">{error}</span>}
       </div>
       <h2>Active</h2>
-      {active.length === 0 && <p class="empty" data-testid="grants-empty">No active grants.</p>}
+      {active.length === 0 && (
+        <p class="empty" data-testid="grants-empty">
+          No active grants. An approval for a run, a profile or some paths shows here until it expires, with Revoke.
+        </p>
+      )}
       <table>
         <tbody data-testid="grants-active">
           {active.map((g) => (
             <tr key={g.grant_id} data-testid="grant" data-grant-id={g.grant_id} data-status="active">
               <td>
-                <strong>{visible(g.summary)}</strong>
-                <div class="sub">{constraintLines(g).map(visible).join(' · ')}</div>
+                <strong data-testid="grant-line">{grantLine(g.summary, g.expires_at, g.used_count, g.max_uses, now)}</strong>
                 <div class="sub" data-testid="granted-by">
-                  by {visible(g.created_by)}
-                  {g.created_by_role ? ` (${g.created_by_role})` : ''}
+                  by {byWords(g.created_by, g.created_by_role)}
                 </div>
+                <details class="more-info">
+                  <summary>Details</summary>
+                  <div class="sub">{constraintLines(g).map(visible).join(' · ')}</div>
+                  <div class="sub">grant {visible(g.grant_id)}</div>
+                </details>
                 {isException(g) && <div class="sub warn" data-testid="exception-note">exception: goes past {visible((g.constraints.exception_rules ?? []).join(', '))} in {visible(g.constraints.repo ?? '')}{(g.constraints.hosts ?? []).length > 0 ? ` for ${visible((g.constraints.hosts ?? []).join(', '))}` : ''}</div>}
                 {g.action_kinds.includes('credential') && <div class="sub" data-testid="credential-note">Revoke stops later uses; a process already running keeps the secret it got.</div>}
               </td>

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { clock, shortId } from '../decide';
+import { absolute, relative, repoName } from '../words';
 import { auditBy, deniedRuns, denialBy, denialSubject, filterAudit, mergeDenials, undoneMessage, visible, type AuditFilter } from '../logic';
 import type { Approval, AuditEvent, CommandError } from '../types';
 
@@ -12,6 +14,7 @@ export function History() {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const now = Date.now();
 
   /** The audit trail, then the remembered denials of the runs in it that have a denial. */
   const load = async (): Promise<string | null> => {
@@ -63,8 +66,8 @@ export function History() {
                   <code data-testid="denial-subject">{denialSubject(d)}</code>
                   <span class="sub">
                     {' '}
-                    · run {visible(d.run_id)}
-                    {d.repo ? ` · ${visible(d.repo)}` : ''} · denied by <span data-testid="denial-by">{denialBy(d)}</span>
+                    · run <span title={visible(d.run_id)}>{shortId(visible(d.run_id))}</span>
+                    {d.repo ? ` · ${repoName(d.repo)}` : ''} · denied by <span data-testid="denial-by">{denialBy(d)}</span>
                   </span>
                 </span>
                 <button type="button" data-testid="undo-denial" disabled={busy !== null} onClick={() => void undo(d)}>
@@ -97,6 +100,7 @@ export function History() {
         </select>
         <button onClick={() => void refresh()}>Refresh</button>
       </div>
+      <div class="wide-table">
       <table>
         <thead>
           <tr>
@@ -115,7 +119,7 @@ export function History() {
             const stillRemembered = e.decision === 'denied' && !!e.approval_id && remembered.has(e.approval_id);
             return (
               <tr key={e.event_id} data-testid="audit-row" data-decision={e.decision} data-approval-id={e.approval_id ?? ''} data-remembered={stillRemembered ? 'yes' : 'no'}>
-                <td>{new Date(e.timestamp).toLocaleString()}</td>
+                <td title={absolute(e.timestamp)}>{relative(e.timestamp, now)}</td>
                 <td class={`decision ${e.decision}`}>
                   {e.decision}
                   {stillRemembered && <div class="sub">remembered</div>}
@@ -126,10 +130,16 @@ export function History() {
                 </td>
                 <td data-testid="audit-scope">{e.granted_scope ?? ''}</td>
                 <td data-testid="audit-by">{visible(auditBy(e))}</td>
-                <td data-testid="audit-until">{e.grant_expires_at ? new Date(e.grant_expires_at).toLocaleString() : ''}</td>
-                <td>
-                  {visible(e.run_id)}
-                  {e.repo && <div class="sub">{visible(e.repo)}</div>}
+                <td data-testid="audit-until" title={e.grant_expires_at ? absolute(e.grant_expires_at) : undefined}>
+                  {e.grant_expires_at ? clock(Date.parse(e.grant_expires_at), now) : ''}
+                </td>
+                <td title={visible(e.run_id)}>
+                  {shortId(visible(e.run_id))}
+                  {e.repo && (
+                    <div class="sub" title={visible(e.repo)}>
+                      {repoName(e.repo)}
+                    </div>
+                  )}
                 </td>
                 <td>{visible(e.reason)}</td>
               </tr>
@@ -137,6 +147,7 @@ export function History() {
           })}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

@@ -39,18 +39,19 @@ function Empty({ testid, text }: { testid: string; text: string }) {
 
 function RulesTable({ rules }: { rules: StatRow[] }) {
   return (
+    <div class="wide-table">
     <table data-testid="rules-table">
       <thead>
         <tr>
-          <th>Rule</th>
+          <th>Policy rule that asked</th>
           <th>Prompts</th>
           <th>Approved</th>
           <th>Denied</th>
-          <th>Timed out</th>
-          <th>Approve rate</th>
-          <th>p50</th>
-          <th>p90</th>
-          <th>Rubber stamps</th>
+          <th>Nobody answered</th>
+          <th>Approved, share</th>
+          <th title="half of the decisions came faster than this">Typical answer time</th>
+          <th title="nine decisions in ten came faster than this">Slow answers (9 in 10 faster)</th>
+          <th title="approved within 2 seconds of asking">Approved within 2 s</th>
         </tr>
       </thead>
       <tbody>
@@ -71,6 +72,7 @@ function RulesTable({ rules }: { rules: StatRow[] }) {
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
 

@@ -1,6 +1,18 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import {
+  approvedToast,
+  grantSentence,
+  oneAct,
+  placeOf,
+  plainTitle,
+  shortId,
+  subjectOf,
+  successor,
+  undoneToast,
+  type Toast,
+} from '../decide';
+import {
   buildApproval,
   buildDenial,
   decidability,
@@ -17,10 +29,12 @@ import {
   SCOPE_LABELS,
   shortcutDecision,
   visible,
+  waitingSince,
   type Built,
   type DecisionForm,
 } from '../logic';
-import type { Approval, CommandError, Me, QuickDecision, Scope } from '../types';
+import type { Approval, CommandError, DecisionRequest, Grant, Me, QuickDecision, Scope } from '../types';
+import { roleWords, waitLine } from '../words';
 import { Evidence } from './Evidence';
 
 interface Props {
@@ -29,13 +43,45 @@ interface Props {
   me: Me | null;
   focus: string | null;
   onFocused: () => void;
+  /** The deny reasons offered in one tap (Settings). */
+  denyReasons: string[];
+  /** The desk's grants (to say whether an undone grant had been used). */
+  grants: Grant[];
 }
 
-export function Pending({ pending, me, focus, onFocused }: Props) {
+/** What the person did, to say it back and offer Undo. */
+interface Decided {
+  approval: Approval;
+  request: DecisionRequest;
+  grant: Grant | null;
+}
+
+export function Pending({ pending, me, focus, onFocused, denyReasons }: Props) {
   const batches = useMemo(() => newestFirst(pending), [pending]);
   const ids = batches.map((a) => a.approval_id);
   const [selected, setSelected] = useState<string | null>(null);
-  const current = keepSelection(ids, focus ?? selected);
+  const [toast, setToast] = useState<Toast | null>(null);
+  const [toastNote, setToastNote] = useState<string | null>(null);
+  // The order the person last saw, so a prompt leaving moves the selection to the next one.
+  const seen = useRef<string[]>([]);
+  // When each prompt's agents were last seen waiting, to say when they stopped.
+  const waited = useRef<Map<string, number>>(new Map());
+  const now = Date.now();
+  for (const a of batches) if (a.agents_waiting > 0) waited.current.set(a.approval_id, now);
+
+  // A prompt the person saw that left (decided here or elsewhere): the next one in order. A
+  // focus on a prompt not listed yet stays wanted until it arrives.
+  let current = focus ?? selected;
+  if (current !== null && !ids.includes(current) && seen.current.includes(current)) {
+    current = successor(seen.current, ids, current);
+  }
+  current = keepSelection(ids, current);
+
+  useEffect(() => {
+    const left = selected !== null && seen.current.includes(selected) && !ids.includes(selected);
+    seen.current = ids;
+    if (left) setSelected(current);
+  }, [ids.join(',')]);
 
   useEffect(() => {
     if (focus !== null) {
@@ -48,6 +94,7 @@ export function Pending({ pending, me, focus, onFocused }: Props) {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       const typing = !!target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+      if (event.ctrlKey || event.altKey || event.metaKey) return;
       const intent = keyIntent(event.key, typing);
       if (intent?.kind === 'move') {
         event.preventDefault();
@@ -61,50 +108,124 @@ export function Pending({ pending, me, focus, onFocused }: Props) {
     return () => window.removeEventListener('keydown', onKey);
   }, [ids.join(','), current]);
 
+  const decided = (d: Decided) => {
+    setToastNote(null);
+    setToast(approvedToast(d.approval, d.request, d.grant, Date.now()));
+  };
+
+  const undo = async (t: Toast) => {
+    try {
+      if (t.grantId) {
+        const revoked = await api.revoke(t.grantId, 'undone from the desk right after approving');
+        setToastNote(undoneToast(revoked));
+      } else if (t.deniedId) {
+        await api.forgetDenial(t.deniedId);
+        setToastNote('Undone: the denial is forgotten; the agent’s next equivalent request asks you again.');
+      }
+      setToast({ ...t, grantId: null, deniedId: null });
+    } catch (err) {
+      setToastNote(`Undo failed: ${(err as CommandError).message ?? String(err)}`);
+    }
+  };
+
+  const toastBox = toast && (
+    <div class="toast" role="status" data-testid="toast">
+      <span data-testid="toast-text">{toast.text}</span>
+      {toastNote && (
+        <span data-testid="toast-note" class="note">
+          {toastNote}
+        </span>
+      )}
+      {(toast.grantId || toast.deniedId) && (
+        <button type="button" data-testid="undo" onClick={() => void undo(toast)}>
+          Undo
+        </button>
+      )}
+      <button type="button" class="plain" aria-label="Dismiss" data-testid="toast-close" onClick={() => setToast(null)}>
+        ×
+      </button>
+    </div>
+  );
+
   if (batches.length === 0) {
-    return <p class="empty" data-testid="pending-empty">Nothing waiting for you.</p>;
+    return (
+      <>
+        {toastBox}
+        <div class="empty-state" data-testid="pending-empty">
+          <p>Nothing waiting for you.</p>
+          <p class="sub">
+            Prompts appear here when an agent asks. To gate an agent, run <code>assent install claude-code</code> (or{' '}
+            <code>codex</code>, <code>gemini</code>) in a terminal.
+          </p>
+        </div>
+      </>
+    );
   }
   const approval = batches.find((a) => a.approval_id === current) ?? batches[0]!;
   const may = decidability(approval, me);
+  const stopped = waitLine(approval, waited.current.get(approval.approval_id) ?? null, now);
   return (
-    <div class="split">
-      <ul class="list" data-testid="pending-list">
-        {batches.map((a) => (
-          <li
-            key={a.approval_id}
-            data-testid="prompt"
-            data-approval-id={a.approval_id}
-            class={`item risk-${a.risk}${a.approval_id === approval.approval_id ? ' sel' : ''}`}
-            onClick={() => setSelected(a.approval_id)}
-          >
-            <span class={`badge risk-${a.risk}`}>{a.risk}</span>
-            <span class="title">{visible(a.evidence.summary)}</span>
-            {a.count > 1 && <span class="count">×{a.count}</span>}
-            <span class="sub">{visible(`${a.repo ?? a.evidence.cwd} · ${a.run_id}`)}</span>
-            <NotYours approval={a} me={me} />
-          </li>
-        ))}
-      </ul>
-      <section class="detail" data-testid="prompt-detail" data-approval-id={approval.approval_id}>
-        <h2>{visible(approval.evidence.summary)}</h2>
-        {approval.decision === 'escalate' && (
-          <p class="warn">Escalation: needs the {approval.required_role ?? 'required'} role.</p>
-        )}
-        {may.progress && (
-          <p class="progress" data-testid="progress">
-            {visible(may.progress)}
-          </p>
-        )}
-        <Evidence approval={approval} now={Date.now()} />
-        {may.decide ? (
-          <Decide key={approval.approval_id} approval={approval} />
-        ) : (
-          <p class="not-decidable">
-            Not yours to decide: <span data-testid="not-decidable">{may.why}</span>
-          </p>
-        )}
-      </section>
-    </div>
+    <>
+      {toastBox}
+      <div class="split">
+        <ul class="list" data-testid="pending-list" aria-label="Waiting prompts">
+          {batches.map((a) => (
+            <li
+              key={a.approval_id}
+              data-testid="prompt"
+              data-approval-id={a.approval_id}
+              tabIndex={0}
+              aria-selected={a.approval_id === approval.approval_id}
+              class={`item risk-${a.risk}${a.approval_id === approval.approval_id ? ' sel' : ''}`}
+              onClick={() => setSelected(a.approval_id)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault();
+                  setSelected(a.approval_id);
+                }
+              }}
+            >
+              <span class={`badge risk-${a.risk}`}>{a.risk}</span>
+              <span class="title" title={subjectOf(a)}>
+                {plainTitle(a.evidence.summary)}
+              </span>
+              {a.count > 1 && <span class="count">×{a.count}</span>}
+              <span class="sub" title={visible(`${a.repo ?? a.evidence.cwd} · run ${a.run_id}`)}>
+                {placeOf(a)} · {visible(a.requester || a.requested_by)} · run {shortId(visible(a.run_id))} ·{' '}
+                <span title={new Date(a.created_at).toLocaleString()}>{waitingSince(a.created_at, now)} ago</span>
+              </span>
+              <NotYours approval={a} me={me} />
+            </li>
+          ))}
+        </ul>
+        <section class="detail" data-testid="prompt-detail" data-approval-id={approval.approval_id}>
+          <div class="evidence-scroll">
+            <h2>{plainTitle(approval.evidence.summary)}</h2>
+            {approval.decision === 'escalate' && (
+              <p class="warn">Escalation: needs a {roleWords(approval.required_role ?? null) ?? 'person with the required role'}.</p>
+            )}
+            {stopped && (
+              <p class="stopped" data-testid="stopped-waiting">
+                {stopped}
+              </p>
+            )}
+            {may.progress && (
+              <p class="progress" data-testid="progress">
+                {visible(may.progress)}
+              </p>
+            )}
+            <Evidence approval={approval} now={now} />
+          </div>
+          {may.decide ? (
+            <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} />
+          ) : (
+            <p class="not-decidable decide-bar">
+              Not yours to decide: <span data-testid="not-decidable">{may.why}</span>
+            </p>
+          )}
+        </section>
+      </div>
+    </>
   );
 }
 
@@ -118,23 +239,28 @@ function NotYours({ approval, me }: { approval: Approval; me: Me | null }) {
   );
 }
 
-function Decide({ approval }: { approval: Approval }) {
+/** A grant waiting for the person's confirmation (prompts riskier than one act allows). */
+interface Confirming {
+  request: DecisionRequest;
+  sentence: string;
+}
+
+function Decide({ approval, denyReasons, onDecided }: { approval: Approval; denyReasons: string[]; onDecided: (d: Decided) => void }) {
   const [form, setForm] = useState<DecisionForm>(() => defaultForm(approval));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
   const reasonRef = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
   const set = (patch: Partial<DecisionForm>) => setForm((f) => ({ ...f, ...patch }));
+  const deliberate = !oneAct(approval);
 
-  const send = async (built: Built, isDeny: boolean) => {
-    if ('error' in built) {
-      setError(built.error);
-      if (isDeny) reasonRef.current?.focus();
-      return;
-    }
+  const go = async (request: DecisionRequest) => {
     setBusy(true);
     setError(null);
     try {
-      await api.decide(approval.approval_id, built.ok);
+      const answer = await api.decide(approval.approval_id, request);
+      onDecided({ approval, request, grant: answer?.grant ?? null });
     } catch (err) {
       const e = err as CommandError;
       setError(e.code === 'conflict' ? 'Already decided elsewhere.' : e.message);
@@ -143,77 +269,156 @@ function Decide({ approval }: { approval: Approval }) {
     }
   };
 
+  const send = async (built: Built, isDeny: boolean) => {
+    if ('error' in built) {
+      setError(built.error);
+      if (isDeny) reasonRef.current?.focus();
+      return;
+    }
+    if (deliberate && built.ok.decision === 'approve') {
+      // Not one act: say what will be granted and wait for a deliberate confirmation.
+      setError(null);
+      setConfirming({ request: built.ok, sentence: grantSentence(approval, built.ok, Date.now()) });
+      return;
+    }
+    await go(built.ok);
+  };
+
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
   useEffect(() => {
     const onShortcut = (event: Event) => {
       const shortcut = (event as CustomEvent<'once' | 'run' | 'deny'>).detail;
+      if (confirming) return; // a key never confirms: only the confirm button does
       void send(shortcutDecision(approval, form, shortcut), shortcut === 'deny');
     };
+    const onEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && confirming) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        setConfirming(null);
+      }
+    };
     window.addEventListener('assent-shortcut', onShortcut);
-    return () => window.removeEventListener('assent-shortcut', onShortcut);
-  }, [approval, form]);
+    window.addEventListener('keydown', onEscape, true);
+    return () => {
+      window.removeEventListener('assent-shortcut', onShortcut);
+      window.removeEventListener('keydown', onEscape, true);
+    };
+  }, [approval, form, confirming]);
 
   const quick = quickChoices(approval);
   const longest = longestSeconds(approval, form.scope);
+  const ellipsis = deliberate ? '…' : '';
   return (
-    <form class="decide" data-testid="decide" onSubmit={(e) => e.preventDefault()}>
-      <div class="fields">
-        <label class="grow">
-          Reason
-          <input ref={reasonRef} data-testid="reason" placeholder="required to deny; sent to the agent" value={form.reason} onInput={(e) => set({ reason: e.currentTarget.value })} />
-        </label>
-        <label>
-          Max uses
-          <input data-testid="max-uses" inputMode="numeric" placeholder="no limit" value={form.maxUses} onInput={(e) => set({ maxUses: e.currentTarget.value })} />
-        </label>
-      </div>
-      <div class="buttons" data-testid="quick-decisions">
-        {quick.map((q) => (
-          <button
-            type="button"
-            key={`${q.scope}-${q.expires_in_seconds}`}
-            data-testid={quickTestId(q)}
-            data-seconds={q.expires_in_seconds}
-            disabled={busy}
-            title={`${SCOPE_LABELS[q.scope]}, for ${durationLabel(q.expires_in_seconds)}`}
-            onClick={() => void send(quickApproval(approval, form, q), false)}
-          >
-            {quickLabel(q)}
-            {q.scope === 'once' && <kbd>a</kbd>}
-            {q.scope === 'run' && <kbd>r</kbd>}
-          </button>
-        ))}
-        <button type="button" class="deny" data-testid="deny" disabled={busy} onClick={() => void send(buildDenial(form.reason), true)}>
-          Deny <kbd>d</kbd>
-        </button>
-      </div>
-      <div class="fields custom">
-        <label>
-          Scope
-          <select data-testid="scope" value={form.scope} onChange={(e) => set({ scope: e.currentTarget.value as Scope, customMinutes: '' })}>
-            {approval.offered_scopes.map((s) => (
-              <option key={s} value={s}>
-                {SCOPE_LABELS[s]}
-              </option>
+    <form class="decide decide-bar" data-testid="decide" data-deliberate={deliberate ? 'yes' : 'no'} onSubmit={(e) => e.preventDefault()}>
+      {confirming ? (
+        <div class="confirm" data-testid="confirm" role="alertdialog" aria-label="Confirm the grant">
+          <p>
+            <strong>{approval.risk.toUpperCase()} risk.</strong> This grants: <span data-testid="confirm-text">{confirming.sentence}</span>
+          </p>
+          <div class="buttons">
+            <button type="button" ref={confirmRef} class="grant" data-testid="confirm-grant" disabled={busy} onClick={() => void go(confirming.request)}>
+              Confirm: grant it
+            </button>
+            <button type="button" class="plain" data-testid="confirm-cancel" onClick={() => setConfirming(null)}>
+              Cancel <kbd>Esc</kbd>
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          {deliberate && (
+            <p class="sub deliberate" data-testid="deliberate-note">
+              {approval.risk === 'critical' ? 'Critical' : 'High'} risk: approving asks you to confirm what is granted.
+            </p>
+          )}
+          <div class="fields">
+            <label class="grow">
+              Reason
+              <input
+                ref={reasonRef}
+                data-testid="reason"
+                placeholder="required to deny; sent to the agent (Enter denies)"
+                value={form.reason}
+                onInput={(e) => set({ reason: e.currentTarget.value })}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    void send(buildDenial(e.currentTarget.value), true);
+                  }
+                }}
+              />
+            </label>
+          </div>
+          {denyReasons.length > 0 && (
+            <div class="chips" data-testid="deny-reasons" aria-label="Deny with a reason">
+              {denyReasons.map((r) => (
+                <button type="button" key={r} class="chip-button" data-testid="deny-reason" disabled={busy} onClick={() => void send(buildDenial(r), true)}>
+                  Deny: {r}
+                </button>
+              ))}
+            </div>
+          )}
+          <div class="buttons" data-testid="quick-decisions">
+            {quick.map((q) => (
+              <button
+                type="button"
+                key={`${q.scope}-${q.expires_in_seconds}`}
+                data-testid={quickTestId(q)}
+                data-seconds={q.expires_in_seconds}
+                disabled={busy}
+                title={`${SCOPE_LABELS[q.scope]}, for ${durationLabel(q.expires_in_seconds)}`}
+                onClick={() => void send(quickApproval(approval, form, q), false)}
+              >
+                {deliberate ? quickLabel(q).replace(/^(.*?)( · |$)/, '$1…$2') : quickLabel(q)}
+                {q.scope === 'once' && <kbd>a</kbd>}
+                {q.scope === 'run' && <kbd>r</kbd>}
+              </button>
             ))}
-          </select>
-        </label>
-        <label>
-          Expires after (minutes)
-          <input
-            data-testid="custom-minutes"
-            inputMode="numeric"
-            placeholder={longest === null ? '' : `up to ${Math.floor(longest / 60)}`}
-            value={form.customMinutes}
-            onInput={(e) => set({ customMinutes: e.currentTarget.value })}
-          />
-        </label>
-        <button type="button" data-testid="approve" disabled={busy} onClick={() => void send(buildApproval(approval, form), false)}>
-          Approve with scope
-        </button>
-        <span class="sub" data-testid="expiry-limit">
-          {longest === null ? 'this scope is not offered' : `empty means ${durationLabel(longest)}, the longest the policy allows`}
-        </span>
-      </div>
+            <button type="button" class="deny" data-testid="deny" disabled={busy} onClick={() => void send(buildDenial(form.reason), true)}>
+              Deny <kbd>d</kbd>
+            </button>
+          </div>
+          <details class="custom">
+            <summary>Another scope, expiry or use limit{form.maxUses.trim() !== '' ? ` (at most ${form.maxUses.trim()} uses)` : ''}</summary>
+            <div class="fields">
+              <label>
+                Max uses (every button)
+                <input data-testid="max-uses" inputMode="numeric" placeholder="no limit" value={form.maxUses} onInput={(e) => set({ maxUses: e.currentTarget.value })} />
+              </label>
+              <label>
+                Scope
+                <select data-testid="scope" value={form.scope} onChange={(e) => set({ scope: e.currentTarget.value as Scope, customMinutes: '' })}>
+                  {approval.offered_scopes.map((s) => (
+                    <option key={s} value={s}>
+                      {SCOPE_LABELS[s]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Expires after (minutes)
+                <input
+                  data-testid="custom-minutes"
+                  inputMode="numeric"
+                  placeholder={longest === null ? '' : `up to ${Math.floor(longest / 60)}`}
+                  value={form.customMinutes}
+                  onInput={(e) => set({ customMinutes: e.currentTarget.value })}
+                />
+              </label>
+              <button type="button" data-testid="approve" disabled={busy} onClick={() => void send(buildApproval(approval, form), false)}>
+                Approve with scope{ellipsis}
+              </button>
+              <span class="sub" data-testid="expiry-limit">
+                {longest === null ? 'this scope is not offered' : `empty means ${durationLabel(longest)}, the longest the policy allows`}
+              </span>
+            </div>
+          </details>
+        </>
+      )}
       {error && (
         <p class="error" data-testid="decide-error">
           {error}
@@ -229,3 +434,4 @@ function quickTestId(quick: QuickDecision): string {
   if (quick.scope === 'run') return 'allow-run';
   return `quick-${quick.scope}`;
 }
+

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { signedIn } from '../logic';
+import { envOverride, reasonLines } from '../settings';
 import type { CommandError, Me, SettingsView } from '../types';
+import { rolesWords } from '../words';
 
 /** `me`: who the desk signs in as now (live); the settings' own answer until it arrives. */
-export function Settings({ paused, me }: { paused: string | null; me: Me | null }) {
+export function Settings({ paused, me, onSaved }: { paused: string | null; me: Me | null; onSaved: (view: SettingsView) => void }) {
   const [view, setView] = useState<SettingsView | null>(null);
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
+  const [reasons, setReasons] = useState('');
   const [message, setMessage] = useState<string | null>(null);
 
   useEffect(() => {
@@ -16,12 +19,14 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
       .then((v) => {
         setView(v);
         setUrl(v.service_url);
+        setReasons(v.deny_reasons.join('\n'));
       })
       .catch((err: unknown) => setMessage(`Cannot read the settings: ${(err as CommandError).message ?? String(err)}`));
   }, []);
   if (!view) return <p role="status">{message ?? 'Loading…'}</p>;
 
-  const save = async (patch: Partial<SettingsView>, newToken: string | null = null) => {
+  const overridden = envOverride(view.env_overrides);
+  const save = async (patch: Partial<SettingsView>, newToken: string | null = null, denyReasons?: string[]) => {
     const next = { ...view, ...patch };
     try {
       const saved = await api.saveSettings({
@@ -29,10 +34,13 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
         token: newToken,
         notifications: next.notifications,
         autostart: next.autostart,
+        ...(denyReasons ? { deny_reasons: denyReasons } : {}),
       });
       setView(saved);
       setToken('');
-      setMessage('Saved.');
+      setReasons(saved.deny_reasons.join('\n'));
+      onSaved(saved);
+      setMessage(overridden ? `Saved. ${overridden}` : 'Saved.');
     } catch (err) {
       setMessage((err as CommandError).message);
     }
@@ -47,7 +55,9 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
         {who && who.kind === 'person' && (
           <ul class="roles" data-testid="settings-roles">
             {who.roles.map((role) => (
-              <li key={role}>{role}</li>
+              <li key={role} data-role={role}>
+                {rolesWords([role])}
+              </li>
             ))}
           </ul>
         )}
@@ -62,6 +72,11 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
           Connected to <code data-testid="connected-url">{view.connected_url}</code>
           {view.embedded ? ' (embedded in this app)' : ''}.
         </p>
+        {overridden && (
+          <p class="warn" data-testid="env-override">
+            {overridden}
+          </p>
+        )}
         <label>
           Service URL (empty: embedded service)
           <input data-testid="service-url" value={url} placeholder="http://127.0.0.1:7391" onInput={(e) => setUrl(e.currentTarget.value)} />
@@ -90,6 +105,16 @@ export function Settings({ paused, me }: { paused: string | null; me: Me | null 
           <button onClick={() => void api.pause('until_resumed')}>Until resumed</button>
           <button onClick={() => void api.pause('resume')}>Resume</button>
         </div>
+      </section>
+      <section>
+        <h2>Deny reasons</h2>
+        <label>
+          Offered in one tap under each prompt, one per line (the agent reads them)
+          <textarea data-testid="deny-reasons-edit" rows={4} value={reasons} onInput={(e) => setReasons(e.currentTarget.value)} />
+        </label>
+        <button data-testid="save-deny-reasons" onClick={() => void save({}, null, reasonLines(reasons))}>
+          Save reasons
+        </button>
       </section>
       <section>
         <h2>Start at login</h2>

@@ -1,0 +1,479 @@
+//! The desk a person can trust at a glance (issue 22), through the real window: friction grows
+//! with the risk (a high-risk prompt needs a confirmation naming what is granted, no single
+//! key grants it; a medium one keeps its one-key path), the selection moves to the next prompt
+//! in order after a decision, a toast says what was granted with Undo that revokes it, deny
+//! reasons in one tap and Enter; the lost-service banner on a stopped service, gone when it is
+//! back; at 800×600 one column without horizontal overflow, the decision bar in view and the
+//! queue reachable by Tab; dark mode following the system; Esc closes the window.
+
+use assent_core::{ApprovalStatus, GrantStatus, RiskLevel};
+use fantoccini::key::Key;
+use fantoccini::Locator;
+
+use crate::common::driver::{
+    click, element, session, start_driver, start_driver_with, text_of, WAIT,
+};
+use crate::common::{
+    eventually, screenshot, shell_request, status_of, submit_pending, x_window_titled, Desk,
+    TestService, ASKED_COMMAND,
+};
+
+/// A cloud change the default policy rates high (or worse) and asks about.
+const S3_SYNC: &str = "aws s3 sync ./dist s3://shop-prod-assets --delete";
+
+/// Types `keys` on the page (its body: the keys reach the window's handlers).
+async fn press(client: &fantoccini::Client, keys: &str) {
+    client
+        .find(Locator::Css("body"))
+        .await
+        .expect("the page's body")
+        .send_keys(keys)
+        .await
+        .expect("type on the page");
+}
+
+async fn gone(client: &fantoccini::Client, css: &str, what: &str) {
+    eventually(what, WAIT, || async {
+        client.find(Locator::Css(css)).await.is_err().then_some(())
+    })
+    .await;
+}
+
+async fn selected(client: &fantoccini::Client) -> String {
+    element(client, "[data-testid=prompt-detail]")
+        .await
+        .attr("data-approval-id")
+        .await
+        .expect("attribute")
+        .expect("the detail names its prompt")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revokes_it() {
+    let desk = Desk::new();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+
+    // Newest first: medium (top), the high-risk sync, medium (bottom).
+    let bottom = submit_pending(
+        &requester,
+        &shell_request("run-bottom", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    let sync = submit_pending(
+        &requester,
+        &shell_request("run-sync", S3_SYNC, "/work/shop"),
+    )
+    .await;
+    let top = submit_pending(
+        &requester,
+        &shell_request("run-top", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    let risk = reviewer
+        .approval(&sync, None)
+        .await
+        .expect("the sync prompt")
+        .risk;
+    assert!(
+        risk >= RiskLevel::High,
+        "precondition: the policy rates {S3_SYNC} high or critical, got {risk:?}"
+    );
+    let sync_item = format!("[data-testid=prompt][data-approval-id='{sync}']");
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{top}']"),
+    )
+    .await;
+    click(&client, &sync_item).await;
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{sync}']");
+    element(
+        &client,
+        &format!("{detail} [data-testid=decide][data-deliberate=yes]"),
+    )
+    .await;
+
+    press(&client, "a").await;
+    let confirm = text_of(&client, "[data-testid=confirm-text]").await;
+    assert!(
+        confirm.starts_with("Allow aws s3 sync") && confirm.contains(" once "),
+        "the confirm step names what will be granted and its scope: {confirm}"
+    );
+    assert!(confirm.contains("until"), "and until when: {confirm}");
+    screenshot("confirm-high-risk.png");
+    press(&client, "r").await;
+    press(&client, "a").await;
+    assert_eq!(
+        status_of(&reviewer, &sync).await,
+        ApprovalStatus::Requested,
+        "no key grants a high-risk prompt: a, r, a left it waiting"
+    );
+    press(&client, &Key::Escape.to_string()).await;
+    gone(
+        &client,
+        "[data-testid=confirm]",
+        "Esc to cancel the confirm step",
+    )
+    .await;
+    assert!(
+        x_window_titled("Assent"),
+        "Esc cancelled the confirm step and did not close the window"
+    );
+
+    press(&client, "a").await;
+    click(&client, "[data-testid=confirm-grant]").await;
+    gone(&client, &sync_item, "the confirmed prompt to leave Pending").await;
+    assert_eq!(
+        status_of(&reviewer, &sync).await,
+        ApprovalStatus::ApprovedOnce,
+        "the confirmation granted exactly the once it named"
+    );
+    let toast = text_of(&client, "[data-testid=toast-text]").await;
+    assert!(
+        toast.starts_with("Allowed aws s3 sync")
+            && toast.contains("once")
+            && toast.contains("until"),
+        "the toast says what was granted and until when: {toast}"
+    );
+    assert!(toast.contains("run-sync"), "and to whom (the run): {toast}");
+    assert_eq!(
+        selected(&client).await,
+        bottom,
+        "the selection moved to the next prompt in order, not back to the top"
+    );
+    screenshot("toast-undo.png");
+
+    click(&client, "[data-testid=undo]").await;
+    let note = text_of(&client, "[data-testid=toast-note]").await;
+    assert!(
+        note.contains("before the agent used it"),
+        "Undo says the grant was revoked unused: {note}"
+    );
+    let grants = reviewer.grants(false).await.expect("grants");
+    let grant = grants
+        .iter()
+        .find(|g| g.grant.approval_id == sync)
+        .expect("the sync's grant");
+    assert_eq!(
+        grant.status,
+        GrantStatus::Revoked,
+        "Undo revoked the grant in the service, not only in the window"
+    );
+
+    // A medium prompt keeps its one-key path.
+    click(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{top}']"),
+    )
+    .await;
+    element(&client, "[data-testid=decide][data-deliberate=no]").await;
+    press(&client, "r").await;
+    gone(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{top}']"),
+        "r to approve a medium prompt at once",
+    )
+    .await;
+    assert_eq!(
+        status_of(&reviewer, &top).await,
+        ApprovalStatus::ApprovedForRun,
+        "one key is enough for a medium prompt"
+    );
+
+    // A deny reason in one tap.
+    let chip = format!(
+        "[data-testid=prompt-detail][data-approval-id='{bottom}'] [data-testid=deny-reason]"
+    );
+    let chips = client
+        .find_all(Locator::Css(&chip))
+        .await
+        .expect("the deny reasons");
+    let mut labels = Vec::new();
+    for c in &chips {
+        labels.push(c.text().await.expect("label"));
+    }
+    assert_eq!(
+        labels,
+        [
+            "Deny: use the staging environment",
+            "Deny: out of scope",
+            "Deny: ask me first"
+        ],
+        "the three reasons an agent can act on, each one tap"
+    );
+    chips[1].click().await.expect("tap a reason");
+    text_of(&client, "[data-testid=pending-empty]").await;
+    let denied = reviewer.approval(&bottom, None).await.expect("approval");
+    assert_eq!(
+        (denied.status, denied.decision_reason.as_deref()),
+        (ApprovalStatus::Denied, Some("out of scope")),
+        "one tap denied with that reason, which the agent gets"
+    );
+
+    // Enter in the reason field denies with what was typed.
+    let typed = submit_pending(
+        &requester,
+        &shell_request("run-enter", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    let reason = element(
+        &client,
+        &format!("[data-testid=prompt-detail][data-approval-id='{typed}'] [data-testid=reason]"),
+    )
+    .await;
+    reason
+        .send_keys(&format!("use the fixtures{}", Key::Enter))
+        .await
+        .expect("type a reason and Enter");
+    text_of(&client, "[data-testid=pending-empty]").await;
+    let denied = reviewer.approval(&typed, None).await.expect("approval");
+    assert_eq!(
+        (denied.status, denied.decision_reason.as_deref()),
+        (ApprovalStatus::Denied, Some("use the fixtures")),
+        "Enter submitted the typed reason"
+    );
+
+    // Esc with nothing to cancel closes the window; the desk stays. The key is dispatched by
+    // the page a moment after this call returns: a WebDriver key action whose window closes
+    // under it never gets its answer.
+    client
+        .execute(
+            "setTimeout(() => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })), 100)",
+            Vec::new(),
+        )
+        .await
+        .expect("queue an Esc");
+    eventually("Esc to close the window", WAIT, || async {
+        (!x_window_titled("Assent")).then_some(())
+    })
+    .await;
+    assert!(
+        reviewer.health().await.is_ok(),
+        "the embedded service (the desk) still runs after the window closed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_service_is_one_plain_banner_that_clears_when_it_is_back() {
+    let mut service = TestService::start().await;
+    let desk = Desk::signed_in(&service.url(), &service.tokens.approver);
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let requester = service.requester();
+    let id = submit_pending(
+        &requester,
+        &shell_request("run-lost", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    assert!(
+        client
+            .find(Locator::Css("[data-testid=link-banner]"))
+            .await
+            .is_err(),
+        "no banner while connected"
+    );
+
+    service.stop().await;
+    let banner = text_of(&client, "[data-testid=link-banner-text]").await;
+    assert_eq!(
+        banner,
+        format!(
+            "Can't reach Assent at {}; agents asking now are refused; retrying…",
+            service.url()
+        ),
+        "one plain sentence: where, what it means for agents, that it retries"
+    );
+    let header = text_of(&client, "header.top").await;
+    assert!(
+        !header.to_lowercase().contains("error") && header.contains("not connected"),
+        "the header says the state in two words, no error chain: {header}"
+    );
+    element(&client, "[data-testid=retry-now]").await;
+    click(&client, "[data-testid=link-banner] summary").await;
+    let details = text_of(&client, "[data-testid=link-banner-details]").await;
+    assert!(
+        !details.trim().is_empty(),
+        "the raw error is behind Details"
+    );
+    screenshot("lost-service.png");
+
+    service.restart().await;
+    // Retry now, unless the desk's own retry was quicker.
+    if let Ok(retry) = client.find(Locator::Css("[data-testid=retry-now]")).await {
+        let _ = retry.click().await;
+    }
+    gone(
+        &client,
+        "[data-testid=link-banner]",
+        "the banner to clear once the service is back",
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    let link = text_of(&client, "[data-testid=link]").await;
+    assert_eq!(link, "connected", "the header says so too");
+
+    // This desk got its service from ASSENT_URL + ASSENT_TOKEN: Settings says they win.
+    click(&client, "[data-testid=tab-settings]").await;
+    let note = text_of(&client, "[data-testid=env-override]").await;
+    assert!(
+        note.starts_with("ASSENT_URL and ASSENT_TOKEN are set in the environment"),
+        "Settings says the environment chooses the service, instead of silently ignoring a save: {note}"
+    );
+}
+
+/// How the page lays out: horizontal overflow, the header's height, the split's display, and
+/// whether the decision bar is inside the viewport.
+async fn layout(client: &fantoccini::Client) -> serde_json::Value {
+    client
+        .execute(
+            "const d = document.documentElement;
+             const bar = document.querySelector('[data-testid=decide]');
+             const r = bar ? bar.getBoundingClientRect() : null;
+             return {
+               overflow: d.scrollWidth - d.clientWidth,
+               width: window.innerWidth,
+               header: document.querySelector('header.top').getBoundingClientRect().height,
+               split: getComputedStyle(document.querySelector('.split')).display,
+               bar_in_view: !!r && r.top >= 0 && r.bottom <= window.innerHeight + 1,
+               link_in_view: document.querySelector('[data-testid=link]').getBoundingClientRect().right <= window.innerWidth + 1,
+             };",
+            Vec::new(),
+        )
+        .await
+        .expect("measure the page")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() {
+    let desk = Desk::new();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
+    let long = "for f in src/*.js; do node --check \"$f\"; done && npm run build && curl -X POST -H \"Authorization: Bearer ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\" https://api.github.com/repos/acme/shop/actions/workflows/deploy.yml/dispatches";
+    submit_pending(&requester, &shell_request("run-long", long, "/work/shop")).await;
+    let id = submit_pending(
+        &requester,
+        &shell_request("run-small", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    client
+        .set_window_size(800, 600)
+        .await
+        .expect("resize the window");
+    let measured = eventually("the window to be 800 px wide", WAIT, || async {
+        let m = layout(&client).await;
+        (m["width"].as_i64().is_some_and(|w| w <= 800)).then_some(m)
+    })
+    .await;
+    assert_eq!(
+        measured["overflow"],
+        serde_json::json!(0),
+        "no horizontal overflow at 800×600: {measured}"
+    );
+    assert!(
+        measured["header"].as_f64().is_some_and(|h| h < 60.0),
+        "the header stays one line: {measured}"
+    );
+    assert_eq!(
+        measured["split"],
+        serde_json::json!("flex"),
+        "below 900 px the queue and the detail are one column: {measured}"
+    );
+    assert_eq!(
+        measured["link_in_view"],
+        serde_json::json!(true),
+        "the connection state stays on screen: {measured}"
+    );
+    // The long prompt: its evidence is longer than the screen, the decision bar stays in view.
+    click(&client, "[data-testid=prompt]:last-child").await;
+    let measured = layout(&client).await;
+    assert_eq!(
+        measured["bar_in_view"],
+        serde_json::json!(true),
+        "the decision bar is visible without scrolling to it: {measured}"
+    );
+    assert_eq!(
+        measured["overflow"],
+        serde_json::json!(0),
+        "a long command does not widen the page: {measured}"
+    );
+    screenshot("pending-800x600.png");
+
+    // Tab from the top of the page reaches the queue: k presses in one go, from the body.
+    let mut reached = None;
+    for k in 1..=15 {
+        client
+            .execute(
+                "document.activeElement && document.activeElement.blur();",
+                Vec::new(),
+            )
+            .await
+            .expect("start from the page");
+        press(&client, &Key::Tab.to_string().repeat(k)).await;
+        let on = client
+            .execute(
+                "return document.activeElement && document.activeElement.dataset.testid || ''",
+                Vec::new(),
+            )
+            .await
+            .expect("focus");
+        if on == serde_json::json!("prompt") {
+            reached = Some(k);
+            break;
+        }
+    }
+    let reached = reached.is_some();
+    assert!(reached, "the queue's prompts are reachable by Tab");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dark_mode_follows_the_system() {
+    let desk = Desk::new();
+    let _driver = start_driver_with(&desk, &[("GTK_THEME", "Adwaita:dark")]).await;
+    let client = session().await;
+    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
+    let id = submit_pending(
+        &requester,
+        &shell_request("run-dark", S3_SYNC, "/work/shop"),
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    let seen = client
+        .execute(
+            "const bg = getComputedStyle(document.documentElement).backgroundColor;
+             const [r, g, b] = bg.match(/\\d+/g).map(Number);
+             return { dark: matchMedia('(prefers-color-scheme: dark)').matches, luminance: (r + g + b) / 3, bg };",
+            Vec::new(),
+        )
+        .await
+        .expect("read the colours");
+    assert_eq!(
+        seen["dark"],
+        serde_json::json!(true),
+        "the system's dark preference reaches the page: {seen}"
+    );
+    assert!(
+        seen["luminance"].as_f64().is_some_and(|l| l < 60.0),
+        "and the page is dark: {seen}"
+    );
+    screenshot("pending-dark.png");
+}

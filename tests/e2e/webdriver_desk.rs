@@ -477,3 +477,41 @@ async fn dark_mode_follows_the_system() {
     );
     screenshot("pending-dark.png");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_policy_moves_the_line_for_one_act_approvals() {
+    // This policy lets a high-risk prompt be approved in one act.
+    let desk = Desk::with_policy("[desk]\nquick_up_to = \"high\"\n");
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let sync = submit_pending(
+        &requester,
+        &shell_request("run-line", S3_SYNC, "/work/shop"),
+    )
+    .await;
+    let approval = reviewer.approval(&sync, None).await.expect("the prompt");
+    assert_eq!(
+        (approval.risk, approval.quick_up_to),
+        (RiskLevel::High, RiskLevel::High),
+        "precondition: a high prompt, and the service says where the policy put the line"
+    );
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{sync}']");
+    element(
+        &client,
+        &format!("{detail} [data-testid=decide][data-deliberate=no]"),
+    )
+    .await;
+    press(&client, "a").await;
+    gone(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{sync}']"),
+        "one key to approve where the policy allows it",
+    )
+    .await;
+    assert_eq!(
+        status_of(&reviewer, &sync).await,
+        ApprovalStatus::ApprovedOnce,
+        "quick_up_to = high: a key approved the high prompt without a confirm step"
+    );
+}

@@ -109,7 +109,9 @@ fn a_diff_notification_names_the_files_and_flags_in_words() {
     let mut medium = diff_approval();
     medium.risk = RiskLevel::Medium;
     assert_eq!(
-        super::notice(&medium, Some(&owner())).expect("prompts").summary,
+        super::notice(&medium, Some(&owner()))
+            .expect("prompts")
+            .summary,
         "Allow diff once? · shop",
         "a medium diff keeps its one-click Allow once"
     );

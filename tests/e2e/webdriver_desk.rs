@@ -295,6 +295,12 @@ async fn a_lost_service_is_one_plain_banner_that_clears_when_it_is_back() {
         "the header says the state in two words, no error chain: {header}"
     );
     element(&client, "[data-testid=retry-now]").await;
+    text_of(&client, "[data-testid=offline-note]").await;
+    let allow = element(&client, "[data-testid=allow-run]").await;
+    assert!(
+        !allow.is_enabled().await.expect("enabled?"),
+        "while the service is out of reach no button pretends to decide"
+    );
     click(&client, "[data-testid=link-banner] summary").await;
     let details = text_of(&client, "[data-testid=link-banner-details]").await;
     assert!(

@@ -129,6 +129,7 @@ export function App() {
             onFocused={() => setFocus(null)}
             denyReasons={settings?.deny_reasons ?? DEFAULT_DENY_REASONS}
             grants={desk.grants}
+            online={link.state === 'connected'}
           />
         )}
         {tab === 'grants' && <Grants grants={desk.grants} />}

@@ -47,6 +47,8 @@ interface Props {
   denyReasons: string[];
   /** The desk's grants (to say whether an undone grant had been used). */
   grants: Grant[];
+  /** False while the service is out of reach: nothing can be decided then. */
+  online: boolean;
 }
 
 /** What the person did, to say it back and offer Undo. */
@@ -56,7 +58,7 @@ interface Decided {
   grant: Grant | null;
 }
 
-export function Pending({ pending, me, focus, onFocused, denyReasons }: Props) {
+export function Pending({ pending, me, focus, onFocused, denyReasons, online }: Props) {
   const batches = useMemo(() => newestFirst(pending), [pending]);
   const ids = batches.map((a) => a.approval_id);
   const [selected, setSelected] = useState<string | null>(null);
@@ -217,7 +219,7 @@ export function Pending({ pending, me, focus, onFocused, denyReasons }: Props) {
             <Evidence approval={approval} now={now} />
           </div>
           {may.decide ? (
-            <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} />
+            <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} online={online} />
           ) : (
             <p class="not-decidable decide-bar">
               Not yours to decide: <span data-testid="not-decidable">{may.why}</span>
@@ -245,10 +247,21 @@ interface Confirming {
   sentence: string;
 }
 
-function Decide({ approval, denyReasons, onDecided }: { approval: Approval; denyReasons: string[]; onDecided: (d: Decided) => void }) {
+function Decide({
+  approval,
+  denyReasons,
+  onDecided,
+  online,
+}: {
+  approval: Approval;
+  denyReasons: string[];
+  onDecided: (d: Decided) => void;
+  online: boolean;
+}) {
   const [form, setForm] = useState<DecisionForm>(() => defaultForm(approval));
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [sending, setBusy] = useState(false);
+  const busy = sending || !online;
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const reasonRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -270,6 +283,10 @@ function Decide({ approval, denyReasons, onDecided }: { approval: Approval; deny
   };
 
   const send = async (built: Built, isDeny: boolean) => {
+    if (!online) {
+      setError('Assent is out of reach: nothing was decided.');
+      return;
+    }
     if ('error' in built) {
       setError(built.error);
       if (isDeny) reasonRef.current?.focus();
@@ -330,6 +347,11 @@ function Decide({ approval, denyReasons, onDecided }: { approval: Approval; deny
         </div>
       ) : (
         <>
+          {!online && (
+            <p class="sub deliberate" data-testid="offline-note">
+              Assent is out of reach: decisions wait until it is back.
+            </p>
+          )}
           {deliberate && (
             <p class="sub deliberate" data-testid="deliberate-note">
               {approval.risk === 'critical' ? 'Critical' : 'High'} risk: approving asks you to confirm what is granted.

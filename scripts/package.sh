@@ -36,7 +36,8 @@ echo "==> cargo build ($profile): assent, assent-desktop, assent-window"
 cargo build "${cargo_profile[@]}" --locked -p assent-cli -p assent-desktop
 cargo build "${cargo_profile[@]}" --locked -p assent-window --features custom-protocol
 
-bin="$root/target/$profile"
+# The build lands where cargo puts it (CARGO_TARGET_DIR, as scripts/setup.sh reads it).
+bin="${CARGO_TARGET_DIR:-$root/target}/$profile"
 for b in assent assent-desktop assent-window; do
   [ -x "$bin/$b" ] || { echo "package.sh: $bin/$b was not built" >&2; exit 1; }
 done

@@ -41,12 +41,17 @@ fn words(argv: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// `word` is `head` followed by `sep` and more (`--delete=x`, `delete-bucket`), without
+/// building the prefix.
+fn with_suffix(word: &str, head: &str, sep: char) -> bool {
+    word.strip_prefix(head)
+        .is_some_and(|rest| rest.starts_with(sep))
+}
+
 fn has(argv: &[String], flags: &[&str]) -> bool {
-    argv.iter().skip(1).any(|a| {
-        flags
-            .iter()
-            .any(|f| a == f || a.starts_with(&format!("{f}=")))
-    })
+    argv.iter()
+        .skip(1)
+        .any(|a| flags.iter().any(|f| a == f || with_suffix(a, f, '=')))
 }
 
 /// A verb that changes what it names (`delete-bucket`, `terminate-instances`, `apply`…).
@@ -62,7 +67,7 @@ fn deletes(verb: &str) -> bool {
         "uninstall",
     ]
     .iter()
-    .any(|v| verb == *v || verb.starts_with(&format!("{v}-")))
+    .any(|v| verb == *v || with_suffix(verb, v, '-'))
 }
 
 fn changes(verb: &str) -> bool {
@@ -121,7 +126,7 @@ fn changes(verb: &str) -> bool {
         "unlock",
     ]
     .iter()
-    .any(|v| verb == *v || verb.starts_with(&format!("{v}-")))
+    .any(|v| verb == *v || with_suffix(verb, v, '-'))
 }
 
 /// What `argv` (one simple command) does beyond the local files.
@@ -359,7 +364,7 @@ fn flag_value<'a>(argv: &'a [String], flags: &[&str]) -> Option<&'a str> {
             if arg == flag {
                 return args.next().map(String::as_str);
             }
-            if let Some(value) = arg.strip_prefix(&format!("{flag}=")) {
+            if let Some(value) = arg.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
                 return Some(value);
             }
             if flag.len() == 2 && !flag.starts_with("--") {

@@ -67,7 +67,8 @@ cat >"$overlay" <<JSON
           "/usr/bin/assent": "$bin/assent",
           "/usr/bin/assent-desktop": "$bin/assent-desktop",
           "/usr/lib/systemd/user/assent.service": "$root/packaging/assent.service",
-          "/usr/share/doc/assent/README.md": "$root/README.md"
+          "/usr/share/doc/assent/README.md": "$root/README.md",
+          "/usr/share/doc/assent/docs": "$root/docs"
         }
       }
     }

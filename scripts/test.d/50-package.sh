@@ -30,8 +30,10 @@ deb="${debs[0]}"
 # One path per line, without the leading "./" some dpkg versions print.
 contents="$(dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's#^\./##')"
 for f in usr/bin/assent usr/bin/assent-desktop usr/bin/assent-window \
-         usr/lib/systemd/user/assent.service usr/share/doc/assent/README.md; do
-  grep -qx "$f" <<<"$contents" || fail "$f is missing from the package (the CLI, tray, window, unit and docs all ship)"
+         usr/lib/systemd/user/assent.service usr/share/doc/assent/README.md \
+         usr/share/doc/assent/docs/README.md usr/share/doc/assent/docs/agents.md \
+         usr/share/doc/assent/docs/screenshots/pending.png; do
+  grep -qx "$f" <<<"$contents" || fail "$f is missing from the package (the CLI, tray, window, unit, the README and the guide in docs/ all ship)"
 done
 grep -qx "usr/share/applications/.*\.desktop" <<<"$contents" || fail "no app-menu entry in the package"
 grep -qx "usr/share/icons/hicolor/.*\.png" <<<"$contents" || fail "no icon in the package"

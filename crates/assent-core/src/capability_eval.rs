@@ -12,6 +12,7 @@ use crate::evidence::{CredentialPacket, EvidenceDetail};
 use crate::paths::normalize;
 use crate::policy::Policy;
 use crate::request::ActionRequest;
+use crate::text::{first_chars_marked, one_line, span};
 use crate::types::{ActionKind, CredentialRisk, Decision, RiskLevel, ScopeKind};
 use crate::verdict::{Facts, Verdict};
 use crate::wrappers::program_name;
@@ -256,13 +257,7 @@ fn command_text(request: &ActionRequest) -> String {
 }
 
 fn short(line: &str) -> String {
-    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    let cut: String = line.chars().take(80).collect();
-    if cut.len() < line.len() {
-        format!("{cut}…")
-    } else {
-        cut
-    }
+    first_chars_marked(&one_line(line), 80)
 }
 
 /// "maven.internal.example.com GET/HEAD", for a reason.
@@ -308,17 +303,6 @@ impl CredentialPacket {
     /// command is on the next line).
     pub fn subject(&self) -> String {
         format!("{} ({})", self.capability, span(self.ttl_seconds))
-    }
-}
-
-/// "15 min", "1 h", "90 s".
-pub(crate) fn span(seconds: i64) -> String {
-    if seconds % 3600 == 0 {
-        format!("{} h", seconds / 3600)
-    } else if seconds % 60 == 0 {
-        format!("{} min", seconds / 60)
-    } else {
-        format!("{seconds} s")
     }
 }
 

@@ -271,12 +271,7 @@ pub(crate) fn runs_code(program: &str, args: &[String]) -> bool {
 }
 
 fn clip(text: &str) -> String {
-    let short: String = text.chars().take(60).collect();
-    if short.len() < text.len() {
-        format!("{short}…")
-    } else {
-        short
-    }
+    crate::text::first_chars_marked(text, 60)
 }
 
 /// The role escalations of cloud mutations need.

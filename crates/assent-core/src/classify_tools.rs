@@ -301,5 +301,5 @@ fn find(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
 }
 
 pub(crate) fn clip_word(word: &str) -> String {
-    word.chars().take(80).collect()
+    crate::text::first_chars(word, 80)
 }

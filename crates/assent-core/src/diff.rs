@@ -220,19 +220,10 @@ pub fn fingerprint(diff: &str) -> String {
 /// one line is longer), and its original length when it was cut.
 fn cut_at_line(mut text: String, limit: usize) -> (String, Option<usize>) {
     let total = text.len();
-    if total <= limit {
-        return (text, None);
-    }
-    let boundary = (0..=limit)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    let end = text
-        .get(..boundary)
-        .and_then(|head| head.rfind('\n'))
-        .map_or(boundary, |newline| newline + 1);
+    let (kept, cut) = crate::text::cut_at_line(&text, limit);
+    let end = kept.len();
     text.truncate(end);
-    (text, Some(total))
+    (text, cut.then_some(total))
 }
 
 #[cfg(test)]

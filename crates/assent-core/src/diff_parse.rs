@@ -281,7 +281,7 @@ fn finish<'a>(out: &mut ParsedDiff<'a>, file: Option<ParsedFile<'a>>) {
 
 /// A line as a note quotes it: at most 80 characters.
 fn clip(line: &str) -> String {
-    line.chars().take(80).collect()
+    crate::text::first_chars(line, 80)
 }
 
 #[cfg(test)]

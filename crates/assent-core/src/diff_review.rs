@@ -8,6 +8,7 @@ use crate::diff_parse::{parse, ParsedFile};
 use crate::evidence::{DiffFile, DiffFlag, DiffPacket, FileChange};
 use crate::paths::relative_to;
 use crate::request::{ActionRequest, MAX_DIFF_BYTES};
+use crate::text::{clip, cut_at_line};
 use crate::types::{ActionKind, RiskLevel, Role};
 use crate::verdict::{Access, Ctx, Facts, Verdict};
 
@@ -440,32 +441,6 @@ fn shown_diff(diff: &str) -> (String, bool) {
     let masked = crate::mask::mask_secrets(head);
     let (shown, cut_again) = cut_at_line(&masked, SHOWN_DIFF_BYTES);
     (shown.to_owned(), cut || cut_again)
-}
-
-/// `text` up to its last whole line within `max` bytes; whether anything was left out.
-fn cut_at_line(text: &str, max: usize) -> (&str, bool) {
-    if text.len() <= max {
-        return (text, false);
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = text.get(..end).unwrap_or_default();
-    let cut = head
-        .rfind('\n')
-        .map_or(head, |at| head.get(..=at).unwrap_or(head));
-    (cut, true)
-}
-
-/// `text` cut to `max` characters with an ellipsis.
-pub(crate) fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }
 
 #[cfg(test)]

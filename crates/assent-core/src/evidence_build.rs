@@ -182,10 +182,7 @@ pub(crate) fn place(request: &ActionRequest, cwd: &str) -> String {
 
 /// A command line on one line, cut to [`SUMMARY_COMMAND_CHARS`] with an ellipsis.
 fn cut(line: &str) -> String {
-    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    let short: String = line.chars().take(SUMMARY_COMMAND_CHARS).collect();
-    let ellipsis = if short.len() < line.len() { "…" } else { "" };
-    format!("{short}{ellipsis}")
+    crate::text::first_chars_marked(&crate::text::one_line(line), SUMMARY_COMMAND_CHARS)
 }
 
 /// Where the action connects: what the classifiers found, then what each part reaches (the

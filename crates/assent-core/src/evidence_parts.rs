@@ -498,11 +498,7 @@ fn http(argv: &[String]) -> Part {
 fn short_url(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-    if rest.chars().count() <= 60 {
-        return rest.to_owned();
-    }
-    let kept: String = rest.chars().take(59).collect();
-    format!("{kept}…")
+    crate::text::clip(rest, 60)
 }
 
 fn publish(registry: &str) -> Part {

@@ -68,7 +68,7 @@ impl ExceptionPacket {
         };
         format!(
             "Exception · {repo}: {finding} for {} ({})",
-            span(self.lifetime_seconds),
+            crate::text::span_days(self.lifetime_seconds),
             self.rule
         )
     }
@@ -230,25 +230,9 @@ pub(crate) fn check_section(
     Ok(())
 }
 
-/// "30 d", "12 h", "15 min", "90 s".
-pub(crate) fn span(seconds: i64) -> String {
-    const DAY: i64 = 24 * 3600;
-    if seconds >= DAY && seconds % DAY == 0 {
-        format!("{} d", seconds / DAY)
-    } else {
-        crate::capability_eval::span(seconds)
-    }
-}
-
 /// `text` on one line, at most `max` characters (an ellipsis when cut).
-pub(crate) fn cut(text: &str, max: usize) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= max {
-        return line;
-    }
-    let mut out: String = line.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+fn cut(text: &str, max: usize) -> String {
+    crate::text::clip(&crate::text::one_line(text), max)
 }
 
 #[cfg(test)]

@@ -8,9 +8,10 @@ use serde::Serialize;
 
 use crate::evaluate::Evaluation;
 use crate::evidence::EvidenceDetail;
-use crate::exception::{known_rule, span, ExceptionPacket, NEVER_EXCEPTIONABLE};
+use crate::exception::{known_rule, ExceptionPacket, NEVER_EXCEPTIONABLE};
 use crate::policy::Policy;
 use crate::request::ActionRequest;
+use crate::text::{one_line, span_days as span};
 use crate::types::{Decision, RiskLevel, Role, ScopeKind};
 use crate::verdict::{host_of, Verdict};
 
@@ -72,7 +73,7 @@ pub(crate) fn refusal(policy: &Policy, rule: &str, line: &str) -> Option<String>
         ));
     }
     if rule.starts_with("block.") {
-        let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let line = one_line(line);
         let marked = section.exceptionable_blocks.iter().any(|b| {
             b.rule == rule
                 && b.matches.as_ref().is_none_or(|glob| {

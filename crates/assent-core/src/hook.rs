@@ -305,15 +305,10 @@ fn text<'a>(value: &'a Value, field: &str) -> &'a str {
 
 /// `text` cut to at most `limit` bytes on a character boundary, and whether it was cut.
 pub(crate) fn cut_to(mut text: String, limit: usize) -> (String, bool) {
-    if text.len() <= limit {
-        return (text, false);
-    }
-    let end = (0..=limit)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
+    let (kept, cut) = crate::text::cut_bytes(&text, limit);
+    let end = kept.len();
     text.truncate(end);
-    (text, true)
+    (text, cut)
 }
 
 /// WebSearch reaches the allowed domains when it names them, else the search engine.

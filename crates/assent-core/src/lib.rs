@@ -72,6 +72,7 @@ mod shell_plain;
 mod shell_word;
 pub mod status;
 pub mod suggest;
+mod text;
 mod tooling;
 pub mod types;
 mod verdict;

@@ -143,7 +143,7 @@ pub(crate) fn summary(packet: &PrPacket, via: Via, place: &str) -> String {
             packet.remote.as_deref().unwrap_or("its remote")
         ),
     };
-    crate::diff_review::clip(&format!("{what} · {place}"), 140)
+    crate::text::clip(&format!("{what} · {place}"), 140)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::policy::Policy;
+use crate::text::span;
 use crate::types::ScopeKind;
 
 /// The longest a quick once/profile/path grant lasts unless the policy caps it lower.
@@ -61,17 +62,6 @@ pub fn quick_decisions(
             }
         })
         .collect()
-}
-
-/// "30 min", "1 h", "90 s": how long, for a label.
-fn span(seconds: i64) -> String {
-    if seconds % 3600 == 0 {
-        format!("{} h", seconds / 3600)
-    } else if seconds % 60 == 0 {
-        format!("{} min", seconds / 60)
-    } else {
-        format!("{seconds} s")
-    }
 }
 
 fn scope_label(scope: ScopeKind) -> &'static str {

@@ -1,6 +1,7 @@
 //! Many presses of every decision button, each on a new prompt, under both orders in which a
-//! server may send a press's two signals; every press must make its grant or denial. The
-//! counts (made / applied) are written to stderr so a passing run shows them too.
+//! server may send a press's two signals; every press must make its grant or denial. Deny is
+//! two presses (Deny, then a reason on the "why deny?" notification), both under the order.
+//! The counts (made / applied) are written to stderr so a passing run shows them too.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -12,6 +13,8 @@ use assent_core::{ApprovalStatus, ScopeKind};
 
 /// How many times each button is pressed under each signal order.
 const PRESSES: u32 = 20;
+/// The first of the desk's default deny reasons: what the agent must be told.
+const FIRST_REASON: &str = "use the staging environment";
 /// How long one press may take to be decided by the service before it counts as lost.
 const PRESS_WAIT: Duration = Duration::from_secs(10);
 
@@ -67,7 +70,12 @@ async fn applied(approver: &assent_client::Client, approval_id: &str, button: Bu
         return false;
     }
     let Some(scope) = button.grant() else {
-        return true;
+        let reason = approver
+            .approval(approval_id, None)
+            .await
+            .expect("the approval")
+            .decision_reason;
+        return reason.as_deref() == Some(FIRST_REASON);
     };
     approver
         .grants(false)
@@ -97,6 +105,15 @@ async fn press_every_button(order: PressOrder) -> Vec<(Button, u32, u32)> {
                 "{button:?} must be offered on {ASKED_COMMAND}: {actions:?}"
             );
             server.press(id, button.key(), order).await;
+            if let Button::Deny = button {
+                // Deny asks why: the reason picked on the next notification denies.
+                let (why, reasons) = next_shown(&mut server).await;
+                assert!(
+                    reasons.iter().any(|key| key == "deny-reason-1"),
+                    "Deny must raise the 'why deny?' notification: {reasons:?}"
+                );
+                server.press(why, "deny-reason-1", order).await;
+            }
             made += 1;
             if applied(&approver, &approval_id, button).await {
                 applied_count += 1;

@@ -120,7 +120,10 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
     };
     assert_eq!(replaces_id, 0, "the first notification of a prompt is new");
     assert_eq!(app_name, "Assent", "sent as Assent");
-    assert!(summary.starts_with("Allow "), "the summary asks: {summary}");
+    assert_eq!(
+        summary, "Allow maven-test for this run? · shop",
+        "a batchable command asks to allow its profile for the run, and says where"
+    );
     assert!(
         summary.contains("· shop"),
         "the summary says where: {summary}"
@@ -140,8 +143,8 @@ async fn allow_once_from_the_notification_creates_the_grant_and_closes_it() {
         "an 'Allow once' button is offered: {actions:?}"
     );
     assert!(
-        actions.windows(2).any(|pair| pair == ["deny", "Deny"]),
-        "a 'Deny' button is offered: {actions:?}"
+        actions.windows(2).any(|pair| pair == ["deny", "Deny…"]),
+        "a 'Deny…' button is offered (it asks why next): {actions:?}"
     );
     assert_eq!(
         actions.first().map(String::as_str),
@@ -452,5 +455,98 @@ async fn a_prompt_the_person_may_not_decide_is_a_quiet_notice_not_a_critical_toa
     assert!(
         body.contains("platform admin"),
         "the notice says who can decide: {body}"
+    );
+}
+
+/// Keys and labels of a notification's buttons (`actions` is key, label, key, label…).
+fn buttons(actions: &[String]) -> Vec<(&str, &str)> {
+    actions
+        .chunks(2)
+        .map(|pair| (pair[0].as_str(), pair.get(1).map_or("", String::as_str)))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deny_asks_why_and_the_agent_is_told_the_reason_picked() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let _app = start_app(&desk);
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let request = shell_request("run-why", "npm install left-pad", "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+
+    let Some(Call::Notify {
+        id,
+        summary,
+        actions,
+        ..
+    }) = server.next(WAIT).await
+    else {
+        panic!("a submitted request must raise a notification");
+    };
+    assert_eq!(
+        summary, "Install left-pad with npm? · shop",
+        "the question names the action (the service's evidence, in words), not the program"
+    );
+    assert!(
+        buttons(&actions).contains(&("deny", "Deny…")),
+        "Deny says a choice follows: {actions:?}"
+    );
+
+    server.press(id, "deny", PressOrder::ActionFirst).await;
+    let (why, why_actions) = next_shown(&mut server).await;
+    assert_eq!(
+        buttons(&why_actions),
+        vec![
+            ("default", "Open"),
+            ("deny-reason-1", "Use the staging environment"),
+            ("deny-reason-2", "Out of scope"),
+            ("deny-plain", "Just deny"),
+        ],
+        "the 'why deny?' notification offers the first two default reasons and a plain deny"
+    );
+    assert_eq!(
+        status_of(&approver, &approval_id).await,
+        ApprovalStatus::Requested,
+        "Deny alone decides nothing yet: the reason comes first"
+    );
+
+    server
+        .press(why, "deny-reason-2", PressOrder::ActionFirst)
+        .await;
+    let denied = eventually("the denial", WAIT, || async {
+        let approval = approver.approval(&approval_id, None).await.ok()?;
+        (approval.status == ApprovalStatus::Denied).then_some(approval)
+    })
+    .await;
+    assert_eq!(
+        denied.decision_reason.as_deref(),
+        Some("out of scope"),
+        "the agent is told the reason as written in Settings, so it can try another way"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_why_notification_decides_nothing() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let _app = start_app(&desk);
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let request = shell_request("run-why-closed", "npm install left-pad", "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+    let (id, _) = next_shown(&mut server).await;
+    server.press(id, "deny", PressOrder::CloseFirst).await;
+    let (why, _) = next_shown(&mut server).await;
+    // The person dismisses it: the server closes it, reason 2, no action.
+    server.dismiss(why).await;
+    let again = server.next(Duration::from_millis(800)).await;
+    assert!(
+        again.is_none(),
+        "a dismissed 'why deny?' is not popped up again: {again:?}"
+    );
+    assert_eq!(
+        status_of(&approver, &approval_id).await,
+        ApprovalStatus::Requested,
+        "closing the question is not a denial: the prompt waits in the window and the tray"
     );
 }

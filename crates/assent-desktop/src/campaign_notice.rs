@@ -33,6 +33,7 @@ pub fn stopped_notice(campaign: &Campaign) -> PromptNotice {
         body,
         actions: Vec::new(),
         urgency: Urgency::Critical,
+        reasons: Vec::new(),
     }
 }
 

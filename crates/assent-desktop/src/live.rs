@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assent_client::StreamItem;
+use assent_protocol::Approval;
 use chrono::Utc;
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
@@ -20,7 +21,7 @@ use crate::ipc::DeskEvent;
 use crate::notices::{NoticeOp, Notices, Press};
 use crate::notifier::{Notifier, Signal};
 use crate::pause::{Pause, PauseChoice};
-use crate::prompt::PromptNotice;
+use crate::prompt::{why_notice, PromptNotice};
 use crate::tray::{Tray, TrayView};
 use crate::Shell;
 
@@ -37,6 +38,8 @@ pub enum Input {
     Reconnect,
     /// A notification button did not go through: show why.
     Refused(PromptNotice),
+    /// Deny was pressed on this prompt's notification: ask why (the "why deny?" notice).
+    AskWhy(Box<Approval>),
     /// The app quits: close the desk's notifications and end (see [`quit`]).
     Quit,
 }
@@ -89,6 +92,11 @@ pub(crate) async fn run(
                     *locked(&hub.desk) = Desk::default();
                 }
                 Input::Refused(notice) => show_refusal(notifier.as_ref(), &notice).await,
+                Input::AskWhy(approval) => {
+                    if let Some(notifier) = notifier.as_ref() {
+                        ask_why(&hub, notifier, &mut notices, &approval).await;
+                    }
+                }
                 Input::Quit => {
                     if let Some(notifier) = notifier.as_ref() {
                         let ops = notices.withdraw();
@@ -164,7 +172,7 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
     let hub = &shell.hub;
     match input {
         Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
-        Input::Redraw | Input::Reconnect | Input::Refused(_) | Input::Quit => {}
+        Input::Redraw | Input::Reconnect | Input::Refused(_) | Input::AskWhy(_) | Input::Quit => {}
         Input::Signal(signal) => {
             if let Some(Press {
                 approval_id,
@@ -173,6 +181,31 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
             {
                 press::on_action(shell, approval_id, action);
             }
+        }
+    }
+}
+
+/// Raises the "why deny?" notification for `approval` in place of its prompt notification
+/// (closed, if the server kept it on screen): its buttons are the prompt's from then on.
+async fn ask_why(hub: &Hub, notifier: &Notifier, notices: &mut Notices, approval: &Approval) {
+    let notice = why_notice(approval, &hub.settings().deny_reasons());
+    let before = notices.on_screen(&approval.approval_id);
+    match notifier.show(&notice, None).await {
+        Ok(id) => {
+            notices.shown(
+                &approval.approval_id,
+                id,
+                approval.count,
+                approval.updated_at,
+            );
+            if let Some(before) = before.filter(|before| *before != id) {
+                if let Err(err) = notifier.close(before).await {
+                    tracing::debug!(%err, "the prompt's notification was already gone");
+                }
+            }
+        }
+        Err(err) => {
+            tracing::warn!(%err, "cannot ask why: the prompt stays in the window and the tray");
         }
     }
 }

@@ -206,6 +206,11 @@ impl Notices {
         Some(approval_id)
     }
 
+    /// The notification on screen for a prompt, if any.
+    pub fn on_screen(&self, approval_id: &str) -> Option<u32> {
+        self.by_prompt.get(approval_id)?.notification_id
+    }
+
     /// The prompt a notification of ours belongs to, whether it is on screen or closed a
     /// moment ago; `None` for another application's notification.
     pub fn prompt_of(&self, notification_id: u32) -> Option<&str> {

@@ -117,7 +117,7 @@ impl Notifier {
         let actions: Vec<&str> = notice
             .actions
             .iter()
-            .flat_map(|action| [action.key(), action.label()])
+            .flat_map(|action| [action.key(), notice.label(*action)])
             .collect();
         let mut hints: HashMap<&str, Value<'_>> = HashMap::new();
         hints.insert("urgency", Value::U8(notice.urgency as u8));

@@ -7,22 +7,36 @@ use assent_core::{
 use assent_protocol::{Approval, Me};
 
 use crate::prompt_packet::packet_lines;
+use crate::prompt_words::action;
 use crate::text::{has_hidden_chars, untrusted};
 
 /// Longest command shown whole; a longer one gets "Open" only.
 pub const MAX_COMMAND_CHARS: usize = 160;
 const MAX_SUMMARY_PART: usize = 40;
+/// The action in a summary: long enough for "Upload to s3://bucket and delete every object".
+const MAX_SUMMARY_ACTION: usize = 64;
 const MAX_REASON_CHARS: usize = 80;
 const MAX_PATHS_SHOWN: usize = 3;
 
 /// A button of a notification; `Open` is the body click (the freedesktop `default` action).
+/// `Deny` asks why first: it raises the "why deny?" notification, whose buttons deny with one
+/// of the person's reasons (`DenyWith`, by its place in [`PromptNotice::reasons`]) or with
+/// none given (`DenyPlain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PromptAction {
     Open,
     AllowForRun,
     AllowOnce,
     Deny,
+    DenyWith(u8),
+    DenyPlain,
 }
+
+/// How many of the person's deny reasons a "why deny?" notification offers: with "Just deny"
+/// that is three buttons, what GNOME Shell and KDE show.
+pub const REASONS_SHOWN: usize = 2;
+const REASON_KEYS: [&str; REASONS_SHOWN] = ["deny-reason-1", "deny-reason-2"];
+const MAX_REASON_LABEL: usize = 32;
 
 impl PromptAction {
     /// The action key sent in `Notify` and received in `ActionInvoked`.
@@ -32,22 +46,46 @@ impl PromptAction {
             PromptAction::AllowForRun => "allow-run",
             PromptAction::AllowOnce => "allow-once",
             PromptAction::Deny => "deny",
+            PromptAction::DenyWith(i) => REASON_KEYS
+                .get(usize::from(i))
+                .copied()
+                .unwrap_or("deny-plain"),
+            PromptAction::DenyPlain => "deny-plain",
         }
     }
 
+    /// The button's label; a reason's is the reason itself ([`PromptNotice::label`]).
     pub fn label(self) -> &'static str {
         match self {
             PromptAction::Open => "Open",
             PromptAction::AllowForRun => "Allow for run",
             PromptAction::AllowOnce => "Allow once",
-            PromptAction::Deny => "Deny",
+            PromptAction::Deny => "Deny…",
+            PromptAction::DenyWith(_) => "Deny",
+            PromptAction::DenyPlain => "Just deny",
         }
     }
 
     pub fn from_key(key: &str) -> Option<Self> {
-        [Self::Open, Self::AllowForRun, Self::AllowOnce, Self::Deny]
-            .into_iter()
-            .find(|action| action.key() == key)
+        let reasons = (0..REASONS_SHOWN).map(|i| Self::DenyWith(i as u8));
+        [
+            Self::Open,
+            Self::AllowForRun,
+            Self::AllowOnce,
+            Self::Deny,
+            Self::DenyPlain,
+        ]
+        .into_iter()
+        .chain(reasons)
+        .find(|action| action.key() == key)
+    }
+
+    /// Whether this button denies (at once, or once a reason is picked).
+    pub fn denies(self) -> bool {
+        matches!(
+            self,
+            PromptAction::Deny | PromptAction::DenyWith(_) | PromptAction::DenyPlain
+        )
     }
 }
 
@@ -100,6 +138,21 @@ pub struct PromptNotice {
     pub body: String,
     pub actions: Vec<PromptAction>,
     pub urgency: Urgency,
+    /// The deny reasons the `DenyWith` buttons stand for, in order (cleaned for display).
+    pub reasons: Vec<String>,
+}
+
+impl PromptNotice {
+    /// The label of a button of this notice: a reason button shows its reason.
+    pub fn label(&self, action: PromptAction) -> &str {
+        match action {
+            PromptAction::DenyWith(i) => self
+                .reasons
+                .get(usize::from(i))
+                .map_or(action.label(), String::as_str),
+            other => other.label(),
+        }
+    }
 }
 
 /// The notification for a pending prompt, or `None` when it must not prompt (settled, or
@@ -115,10 +168,43 @@ pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
         None => decision_actions(&approval.offered_scopes),
     };
     Some(PromptNotice {
-        summary: summary(approval, &actions),
+        summary: summary(approval, &actions, open_only),
         body: body(approval, open_only),
         actions,
         urgency: approval.risk.into(),
+        reasons: Vec::new(),
+    })
+}
+
+/// The "why deny?" notification a press of Deny raises: the person picks one of their first
+/// [`REASONS_SHOWN`] deny reasons (Settings), which the agent is told so it can try another
+/// way, or "Just deny". Closing it decides nothing: the prompt stays in the window and tray.
+pub fn why_notice(approval: &Approval, reasons: &[String]) -> PromptNotice {
+    let what = untrusted(&action(approval), MAX_SUMMARY_ACTION);
+    let place = untrusted(&place(approval), MAX_SUMMARY_PART);
+    let reasons: Vec<String> = reasons
+        .iter()
+        .take(REASONS_SHOWN)
+        .map(|reason| untrusted(&capitalised(reason), MAX_REASON_LABEL))
+        .collect();
+    let mut actions = vec![PromptAction::Open];
+    actions.extend((0..reasons.len()).map(|i| PromptAction::DenyWith(i as u8)));
+    actions.push(PromptAction::DenyPlain);
+    PromptNotice {
+        summary: format!("Why deny? {what} · {place}"),
+        body: "The agent is told the reason you pick, so it can try another way. \
+               Close this to decide later in Assent."
+            .to_owned(),
+        actions,
+        urgency: approval.risk.into(),
+        reasons,
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
     })
 }
 
@@ -141,10 +227,20 @@ pub fn refused_notice(
         },
     );
     PromptNotice {
-        summary: format!("{} failed: {what}", action.label()),
+        summary: format!("{} failed: {what}", refused_label(action)),
         body: untrusted(message, MAX_COMMAND_CHARS * 2),
         actions: Vec::new(),
         urgency: Urgency::Normal,
+        reasons: Vec::new(),
+    }
+}
+
+/// A button by what it does ("Deny", whichever deny button it was).
+fn refused_label(action: PromptAction) -> &'static str {
+    if action.denies() {
+        "Deny"
+    } else {
+        action.label()
     }
 }
 
@@ -237,21 +333,30 @@ fn command_line(approval: &Approval) -> Option<String> {
         .or_else(|| evidence.command.as_ref().map(|argv| argv.join(" ")))
 }
 
-/// "Allow maven-test for this run? · shop (3 waiting)".
-fn summary(approval: &Approval, actions: &[PromptAction]) -> String {
-    let what = untrusted(&subject(approval), MAX_SUMMARY_PART);
+/// The question, naming the action: "Install left-pad with npm? · shop", "Allow maven-test
+/// for this run? · shop (3 waiting)" (a batch of a profile offered for the run), or
+/// "Review: Delete build/ · shop" when it can only be opened.
+fn summary(approval: &Approval, actions: &[PromptAction], open_only: Option<OpenOnly>) -> String {
     let place = untrusted(&place(approval), MAX_SUMMARY_PART);
     let waiting = if approval.count > 1 {
         format!(" ({} waiting)", approval.count)
     } else {
         String::new()
     };
-    let question = if actions.contains(&PromptAction::AllowForRun) {
-        format!("Allow {what} for this run?")
-    } else if actions.contains(&PromptAction::AllowOnce) {
-        format!("Allow {what} once?")
-    } else {
-        format!("Review {what}")
+    let question = match (&approval.profile, open_only) {
+        // Hidden characters are shown nowhere but the window's escaped view.
+        (_, Some(OpenOnly::HiddenCharacters)) => {
+            "Review: a command with hidden characters".to_owned()
+        }
+        (_, Some(_)) => format!(
+            "Review: {}",
+            untrusted(&action(approval), MAX_SUMMARY_ACTION)
+        ),
+        (Some(profile), None) if actions.contains(&PromptAction::AllowForRun) => format!(
+            "Allow {} for this run?",
+            untrusted(profile, MAX_SUMMARY_PART)
+        ),
+        (_, None) => format!("{}?", untrusted(&action(approval), MAX_SUMMARY_ACTION)),
     };
     format!("{question} · {place}{waiting}")
 }

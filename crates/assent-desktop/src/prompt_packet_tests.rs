@@ -75,7 +75,7 @@ fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
     assert!(
         notice
             .summary
-            .starts_with("Review exception to ask.network · "),
+            .starts_with("Review: Make an exception to ask.network · "),
         "the question names the rule and offers no one-click allow: {}",
         notice.summary
     );
@@ -94,8 +94,8 @@ fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
 fn a_diff_notification_names_the_files_and_flags_in_words() {
     let notice = notice(&diff_approval(), Some(&owner())).expect("a pending diff prompts");
     assert_eq!(
-        notice.summary, "Review diff · shop",
-        "the subject of a diff approval is the diff, not a program; high risk gets no Allow"
+        notice.summary, "Review: Accept the change to .github/workflows/build.yml · shop",
+        "a diff approval asks about the change and its file, not a program; high risk gets no Allow"
     );
     assert_eq!(
         notice.body,
@@ -112,7 +112,7 @@ fn a_diff_notification_names_the_files_and_flags_in_words() {
         super::notice(&medium, Some(&owner()))
             .expect("prompts")
             .summary,
-        "Allow diff once? · shop",
+        "Accept the change to .github/workflows/build.yml? · shop",
         "a medium diff keeps its one-click Allow once"
     );
 }
@@ -183,8 +183,8 @@ fn a_pr_notification_shows_where_it_goes_and_each_diff_approval_state() {
     };
     let notice = notice(&prompt, Some(&owner())).expect("a pending PR prompts");
     assert_eq!(
-        notice.summary, "Allow PR for this run? · shop",
-        "the subject of a PR approval is the PR"
+        notice.summary, "Publish the pull request “Fix the build”? · shop",
+        "a PR approval asks to publish the PR, by its title"
     );
     assert_eq!(
         notice.body,

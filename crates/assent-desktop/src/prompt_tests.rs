@@ -111,7 +111,7 @@ fn open_only_cases_never_get_an_approve_button() {
             prompt.approval_id
         );
         assert!(
-            notice.summary.starts_with("Review "),
+            notice.summary.starts_with("Review: "),
             "{}: an open-only prompt does not ask to allow: {}",
             prompt.approval_id,
             notice.summary
@@ -318,12 +318,15 @@ fn hostile_agent_text_is_cleaned_in_summary_and_body() {
     prompt.repo = Some("<a href='x'>shop</a>".to_owned());
     prompt.reasons = vec!["\x1b[31mred\x1b[0m & <img src=x>".to_owned()];
     prompt.evidence.command = Some(vec!["/usr/bin/curl".to_owned()]);
+    prompt.evidence.summary =
+        "Run `curl https://bob:pw@example.com` in <a href='x'>shop</a>".to_owned();
     prompt.evidence.command_line =
         Some("curl https://bob:pw@example.com -H 'Authorization: Bearer abcdefgh12345'".to_owned());
     let notice = notice(&prompt, Some(&owner())).expect("prompts");
     assert_eq!(
-        notice.summary, "Allow curl for this run? · &lt;a href=&#39;x&#39;&gt;shop&lt;/a&gt;",
-        "the program's base name is the subject and the repo is escaped"
+        notice.summary,
+        "Run curl https://bob:****@example.com? · &lt;a href=&#39;x&#39;&gt;shop&lt;/a&gt;",
+        "the action is the subject, its secret masked, and the repo is escaped"
     );
     assert_eq!(
         notice.body,
@@ -399,7 +402,7 @@ fn a_credential_prompt_names_the_capability_and_its_ttl_on_one_line() {
         });
     let notice = notice(&prompt, Some(&owner())).expect("a credential ask prompts");
     assert_eq!(
-        notice.summary, "Allow registry.maven.readonly (15 min) for this run? · shop",
+        notice.summary, "Grant registry.maven.readonly (15 min)? · shop",
         "the summary names the capability, its TTL and the repo"
     );
     assert!(!notice.summary.contains('\n'), "and fits one line");
@@ -430,8 +433,8 @@ fn friction_grows_with_the_risk() {
             "{risk:?}: Open only, no one-click Allow"
         );
         assert!(
-            shown.summary.starts_with("Review "),
-            "{risk:?}: the summary does not ask to allow: {}",
+            shown.summary.starts_with("Review: Run maven-test · "),
+            "{risk:?}: the summary names the action and does not ask to allow: {}",
             shown.summary
         );
         assert!(
@@ -451,5 +454,66 @@ fn friction_grows_with_the_risk() {
         keys(&at_risk(RiskLevel::High, RiskLevel::High)),
         vec!["default", "allow-run", "allow-once", "deny"],
         "quick_up_to = high lets a high prompt be approved in one act"
+    );
+}
+
+#[test]
+fn deny_asks_why_with_the_persons_first_reasons_and_a_plain_deny() {
+    let mut prompt = approval("w");
+    prompt.profile = None;
+    prompt.evidence.summary = "Run `npm install left-pad` in shop".to_owned();
+    prompt.evidence.command = Some(vec!["npm".into(), "install".into(), "left-pad".into()]);
+    let reasons = [
+        "use the staging environment".to_owned(),
+        "<b>out</b> of scope".to_owned(),
+        "ask me first".to_owned(),
+    ];
+    let why = why_notice(&prompt, &reasons);
+    assert_eq!(
+        why.summary, "Why deny? Install left-pad with npm · shop",
+        "the question names the action being denied and where"
+    );
+    assert_eq!(
+        keys(&why),
+        vec!["default", "deny-reason-1", "deny-reason-2", "deny-plain"],
+        "two reasons and a plain deny: three buttons, what GNOME and KDE show; the body opens"
+    );
+    let labels: Vec<&str> = why.actions.iter().map(|a| why.label(*a)).collect();
+    assert_eq!(
+        labels,
+        vec![
+            "Open",
+            "Use the staging environment",
+            "&lt;b&gt;out&lt;/b&gt; of scope",
+            "Just deny"
+        ],
+        "each reason button shows its reason, escaped like any text a notification renders"
+    );
+    assert!(
+        why.body.contains("the agent is told") || why.body.contains("The agent is told"),
+        "the body says what the pick is for: {}",
+        why.body
+    );
+    for action in &why.actions {
+        assert_eq!(
+            PromptAction::from_key(action.key()),
+            Some(*action),
+            "the key sent comes back as the same button"
+        );
+    }
+}
+
+#[test]
+fn a_prompts_deny_button_says_it_asks_why() {
+    let notice = notice(&approval("a1"), Some(&owner())).expect("prompts");
+    assert_eq!(
+        notice.label(PromptAction::Deny),
+        "Deny…",
+        "the ellipsis says a choice follows (the reason), as menus do"
+    );
+    assert_eq!(
+        refused_notice(None, PromptAction::DenyWith(0), "gone").summary,
+        "Deny failed: a prompt",
+        "a refused reason button is named by what it does"
     );
 }

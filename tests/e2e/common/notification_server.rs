@@ -217,6 +217,15 @@ impl NotificationServer {
         }
     }
 
+    /// The person dismisses notification `id` (on screen) without pressing a button.
+    pub async fn dismiss(&self, id: u32) {
+        assert!(
+            locked(&self.on_screen).remove(&id),
+            "a person can dismiss only a notification on screen ({id})"
+        );
+        self.closed(id, DISMISSED).await;
+    }
+
     async fn closed(&self, id: u32, reason: u32) {
         Server::notification_closed(&self.emitter().await, id, reason)
             .await

@@ -60,7 +60,13 @@ pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptA
             refuse(Some(&approval), &message);
             return;
         }
-        let Some(request) = decision_for(action, Some(&approval)) else {
+        let reasons = hub.settings().deny_reasons();
+        if action == PromptAction::Deny && !reasons.is_empty() {
+            // Why first: the live task raises the "why deny?" notification.
+            let _ = hub.inputs.try_send(Input::AskWhy(Box::new(approval)));
+            return;
+        }
+        let Some(request) = decision_for(action, Some(&approval), &reasons) else {
             return;
         };
         if let Err(err) = client.decide(&approval.approval_id, &request).await {
@@ -112,7 +118,13 @@ fn settled_line(approval: &Approval) -> String {
 /// Why `action` is not offered on the pending `approval` (this person may not decide it, or
 /// it offers no such button), or `None` when it is.
 fn not_offered(approval: &Approval, me: Option<&Me>, action: PromptAction) -> Option<String> {
-    if notice(approval, me).is_some_and(|notice| notice.actions.contains(&action)) {
+    // The "why deny?" buttons stand for the prompt's Deny.
+    let offered = if action.denies() {
+        PromptAction::Deny
+    } else {
+        action
+    };
+    if notice(approval, me).is_some_and(|notice| notice.actions.contains(&offered)) {
         return None;
     }
     Some(match open_only(approval, me) {
@@ -129,8 +141,13 @@ fn quick_seconds(approval: Option<&Approval>, scope: ScopeKind, default: i64) ->
         .map_or(default, |q| q.expires_in_seconds)
 }
 
-/// The decision a notification button stands for on `approval`.
-fn decision_for(action: PromptAction, approval: Option<&Approval>) -> Option<DecisionRequest> {
+/// The decision a notification button stands for on `approval`; `reasons` are the person's
+/// deny reasons, which a "why deny?" button picks by place.
+fn decision_for(
+    action: PromptAction,
+    approval: Option<&Approval>,
+    reasons: &[String],
+) -> Option<DecisionRequest> {
     let approve = |scope, expires_in_seconds, reason: &str| DecisionRequest::Approve {
         scope,
         expires_in_seconds,
@@ -150,7 +167,13 @@ fn decision_for(action: PromptAction, approval: Option<&Approval>) -> Option<Dec
             quick_seconds(approval, ScopeKind::Run, RUN_EXPIRY_SECONDS),
             "Allowed for this run from the Assent notification",
         )),
-        PromptAction::Deny => Some(DecisionRequest::Deny {
+        PromptAction::DenyWith(i) => Some(DecisionRequest::Deny {
+            reason: reasons
+                .get(usize::from(i))
+                .map_or(NOTIFICATION_DENY_REASON, String::as_str)
+                .to_owned(),
+        }),
+        PromptAction::Deny | PromptAction::DenyPlain => Some(DecisionRequest::Deny {
             reason: NOTIFICATION_DENY_REASON.to_owned(),
         }),
     }
@@ -168,7 +191,7 @@ mod tests {
             scope: ScopeKind::Run,
             expires_in_seconds: 14_400,
         }];
-        match decision_for(PromptAction::AllowForRun, Some(&approval)) {
+        match decision_for(PromptAction::AllowForRun, Some(&approval), &[]) {
             Some(DecisionRequest::Approve {
                 expires_in_seconds, ..
             }) => assert_eq!(
@@ -177,6 +200,33 @@ mod tests {
             ),
             other => panic!("'Allow for run' must approve, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_reason_button_sends_that_reason_to_the_agent() {
+        let reasons = [
+            "use the staging environment".to_owned(),
+            "out of scope".to_owned(),
+        ];
+        let denied = |action| match decision_for(action, None, &reasons) {
+            Some(DecisionRequest::Deny { reason }) => reason,
+            other => panic!("{action:?} must deny, got {other:?}"),
+        };
+        assert_eq!(
+            denied(PromptAction::DenyWith(1)),
+            "out of scope",
+            "the agent is told the reason picked, as written in Settings (not the label)"
+        );
+        assert_eq!(
+            denied(PromptAction::DenyPlain),
+            NOTIFICATION_DENY_REASON,
+            "'Just deny' still says where the denial came from"
+        );
+        assert_eq!(
+            denied(PromptAction::DenyWith(5)),
+            NOTIFICATION_DENY_REASON,
+            "a reason removed from Settings since the notice was shown still denies"
+        );
     }
 
     #[test]
@@ -211,11 +261,11 @@ mod tests {
     #[test]
     fn notification_buttons_map_to_the_documented_decisions() {
         assert_eq!(
-            decision_for(PromptAction::Open, None),
+            decision_for(PromptAction::Open, None, &[]),
             None,
             "the body click only opens the window"
         );
-        match decision_for(PromptAction::AllowForRun, None) {
+        match decision_for(PromptAction::AllowForRun, None, &[]) {
             Some(DecisionRequest::Approve {
                 scope,
                 expires_in_seconds,
@@ -230,7 +280,7 @@ mod tests {
             }
             other => panic!("'Allow for run' must approve, got {other:?}"),
         }
-        match decision_for(PromptAction::AllowOnce, None) {
+        match decision_for(PromptAction::AllowOnce, None, &[]) {
             Some(DecisionRequest::Approve { scope, .. }) => {
                 assert_eq!(
                     scope,
@@ -240,7 +290,7 @@ mod tests {
             }
             other => panic!("'Allow once' must approve, got {other:?}"),
         }
-        match decision_for(PromptAction::Deny, None) {
+        match decision_for(PromptAction::Deny, None, &[]) {
             Some(DecisionRequest::Deny { reason }) => {
                 assert!(
                     !reason.trim().is_empty(),

@@ -1,0 +1,130 @@
+use assent_core::{DiffFile, DiffPacket, EvidenceDetail, FileChange};
+
+use super::action;
+use crate::fixtures::approval;
+
+/// A shell prompt with no profile: the core's headline, the riskiest part's argv and the
+/// number of parts, as the service sends them.
+fn shell(summary: &str, leader: &[&str], parts: usize) -> assent_protocol::Approval {
+    let mut prompt = approval("a1");
+    prompt.profile = None;
+    prompt.evidence.summary = summary.to_owned();
+    let argv: Vec<String> = leader.iter().map(|w| (*w).to_owned()).collect();
+    prompt.evidence.command = Some(argv.clone());
+    prompt.evidence.commands = vec![argv; parts];
+    prompt
+}
+
+/// Each row: what the service sends → what the notification asks. The question must say
+/// the action (what will happen, to what), never only the program's name.
+#[test]
+fn the_question_names_the_action() {
+    let rows: [(&str, assent_protocol::Approval, &str); 9] = [
+        (
+            "an install names the packages and the manager",
+            shell(
+                "Run `npm install left-pad` in shop",
+                &["npm", "install", "left-pad"],
+                1,
+            ),
+            "Install left-pad with npm",
+        ),
+        (
+            "several packages are listed",
+            shell(
+                "Run `pip install -U requests rich` in shop",
+                &["pip", "install", "-U", "requests", "rich"],
+                1,
+            ),
+            "Install requests and rich with pip",
+        ),
+        (
+            "a remote delete is said as the order it is",
+            shell(
+                "aws: uploads to s3://shop-prod-assets and deletes every object there in shop",
+                &["aws", "s3", "sync", "./dist", "s3://shop-prod-assets", "--delete"],
+                1,
+            ),
+            "Upload to s3://shop-prod-assets and delete every object there",
+        ),
+        (
+            "the riskiest part of a compound line leads, the other steps are counted",
+            shell(
+                "curl: sends a POST to api.github.com/repos/acme/shop/dispatches, and 2 more steps in shop",
+                &["curl", "-X", "POST", "https://api.github.com/repos/acme/shop/dispatches"],
+                3,
+            ),
+            "Send a POST to api.github.com/repos/acme/shop/dispatches (+2 steps)",
+        ),
+        (
+            "a push says what goes where",
+            shell(
+                "git: pushes main to origin in shop",
+                &["git", "push", "origin", "main"],
+                1,
+            ),
+            "Push main to origin",
+        ),
+        (
+            "rm says what it deletes",
+            shell("Run `rm -rf build/` in shop", &["rm", "-rf", "build/"], 1),
+            "Delete build/",
+        ),
+        (
+            "any other command is shown as run, without code marks",
+            shell("Run `make lint` in shop", &["make", "lint"], 1),
+            "Run make lint",
+        ),
+        (
+            "a batched profile names the profile",
+            approval("a1"),
+            "Run maven-test",
+        ),
+        (
+            "a file edit keeps the core's words",
+            {
+                let mut edit = approval("a1");
+                edit.profile = None;
+                edit.evidence.command = None;
+                edit.evidence.summary = "Edit .github/workflows/build.yml in shop".to_owned();
+                edit
+            },
+            "Edit .github/workflows/build.yml",
+        ),
+    ];
+    for (why, prompt, want) in rows {
+        assert_eq!(action(&prompt), want, "{why}");
+    }
+}
+
+#[test]
+fn a_diff_names_its_files() {
+    let mut prompt = approval("d1");
+    prompt.profile = None;
+    let file = |path: &str| DiffFile {
+        path: path.to_owned(),
+        change: FileChange::Modified,
+        added: 1,
+        removed: 0,
+        binary: false,
+    };
+    prompt.evidence.detail = EvidenceDetail::Diff(DiffPacket {
+        files: vec![file(".github/workflows/build.yml"), file("src/a.rs")],
+        ..DiffPacket::default()
+    });
+    assert_eq!(
+        action(&prompt),
+        "Accept the change to .github/workflows/build.yml and 1 more",
+        "a diff review asks about the change, naming its first file and how many more"
+    );
+}
+
+#[test]
+fn a_headline_without_place_or_program_is_kept_whole() {
+    let prompt = shell("weird: text", &["other"], 1);
+    assert_eq!(
+        action(&prompt),
+        "weird: text",
+        "a headline that is neither `program: change` nor `… in place` is not rewritten"
+    );
+}

@@ -170,7 +170,7 @@ pub fn start_request(plan: &RunPlan) -> ActionRequest {
 }
 
 /// The evidence of a run's pre-run approval (secrets in the agent's text masked, as in every
-/// evidence: [`crate::evidence_mask::masked`]).
+/// evidence: [`crate::evidence::mask::masked`]).
 pub fn evidence(plan: &RunPlan, triggers: Vec<String>, role: Role) -> ApprovalEvidence {
     let packet = PreRunPacket {
         task: plan.task.clone(),
@@ -183,7 +183,7 @@ pub fn evidence(plan: &RunPlan, triggers: Vec<String>, role: Role) -> ApprovalEv
         triggers: triggers.clone(),
         campaign: plan.campaign.clone(),
     };
-    crate::evidence_mask::masked(ApprovalEvidence {
+    crate::evidence::mask::masked(ApprovalEvidence {
         summary: summary(plan),
         cwd: "/".to_owned(),
         credentials: (!packet.expected_credentials.is_empty())

@@ -104,7 +104,7 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
         reason: summary.clone(),
     };
     // Masked like every evidence: the author's text may carry a token.
-    let evidence = crate::evidence_mask::masked(ApprovalEvidence {
+    let evidence = crate::evidence::mask::masked(ApprovalEvidence {
         summary,
         cwd: "/".to_owned(),
         policy_findings: vec![format!(
@@ -122,13 +122,13 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
 pub fn campaign_audit(
     event_id: String,
     campaign: &Campaign,
-    decision: crate::audit::AuditDecision,
+    decision: crate::approval::audit::AuditDecision,
     by: (&str, Option<crate::types::Role>),
     (repo, reason): (Option<&str>, &str),
     now: chrono::DateTime<chrono::Utc>,
-) -> crate::audit::ApprovalAuditEvent {
+) -> crate::approval::audit::ApprovalAuditEvent {
     let run_id = format!("campaign:{}", campaign.campaign_id);
-    crate::audit::ApprovalAuditEvent {
+    crate::approval::audit::ApprovalAuditEvent {
         event_id,
         timestamp: now,
         approval_id: Some(campaign.approval_id.clone()),

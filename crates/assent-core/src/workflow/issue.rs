@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use crate::approval::status::ApprovalEvent;
 use crate::evaluate::Evaluation;
+use crate::grant::scope::ScopeError;
 use crate::grant::{ApprovalGrant, GrantConstraints};
 use crate::request::ActionRequest;
-use crate::scope::ScopeError;
-use crate::status::ApprovalEvent;
 use crate::types::{ActionKind, Decision, ScopeKind};
 
 /// What an approving person chose.

@@ -5,8 +5,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::approval::status::ApprovalStatus;
 use crate::evidence::{DiffApprovalRef, DiffApprovalState, DiffFlag, DiffPacket};
-use crate::status::ApprovalStatus;
 
 /// One of the run's diff approvals, as the service stored it.
 #[derive(Debug, Clone, Copy)]

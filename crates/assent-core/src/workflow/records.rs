@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::audit::{ApprovalAuditEvent, AuditDecision};
+use crate::approval::audit::{ApprovalAuditEvent, AuditDecision};
 use crate::evaluate::Evaluation;
 use crate::grant::ApprovalGrant;
 use crate::request::ActionRequest;

@@ -1,0 +1,252 @@
+//! Cloud command lines and network programs.
+
+use crate::classify::command::{path_candidates, Cmd, CLOUD_ROLE};
+use crate::classify::commands::{self as c, is};
+use crate::classify::verdict::{Ctx, Facts, Verdict};
+use crate::types::{CommandRisk, CredentialRisk, RiskLevel, Role};
+
+/// Cloud CLIs, Kubernetes, Helm and Terraform.
+pub(crate) fn cloud(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
+    let p = cmd.program;
+    let pos: Vec<&str> = cmd.positionals().map(String::as_str).collect();
+    let first = pos.first().copied().unwrap_or_default();
+    if is(c::CLOUD, p) {
+        facts.credential(CredentialRisk::Cloud);
+        facts.command(CommandRisk::Mutation);
+        return Some(Verdict::escalate(
+            "escalate.cloud",
+            CLOUD_ROLE,
+            format!("`{p}` uses cloud credentials and can change cloud resources"),
+        ));
+    }
+    match p {
+        "kubectl" | "oc" => Some(kube(cmd, &pos, facts)),
+        "helm" => {
+            facts.credential(CredentialRisk::Cloud);
+            if matches!(
+                first,
+                "install" | "upgrade" | "uninstall" | "delete" | "rollback"
+            ) {
+                facts.command(CommandRisk::Mutation);
+                return Some(Verdict::escalate(
+                    "escalate.cloud",
+                    CLOUD_ROLE,
+                    format!("`helm {first}` changes a cluster"),
+                ));
+            }
+            Some(Verdict::ask(
+                "ask.credential",
+                RiskLevel::Medium,
+                "`helm` uses cluster credentials",
+            ))
+        }
+        "terraform" | "tofu" | "terragrunt" => Some(terraform(cmd, first, facts)),
+        _ => None,
+    }
+}
+
+fn kube(cmd: &Cmd<'_>, pos: &[&str], facts: &mut Facts) -> Verdict {
+    facts.credential(CredentialRisk::Cloud);
+    let verb = pos.first().copied().unwrap_or_default();
+    let object = pos.get(1).copied().unwrap_or_default();
+    if verb == "delete"
+        && (matches!(object, "namespace" | "namespaces" | "ns")
+            || object.starts_with("namespace/")
+            || object.starts_with("ns/")
+            || cmd.has_flag(&["--all-namespaces", "-A", "--all"]))
+    {
+        facts.command(CommandRisk::Destructive);
+        return Verdict::block(
+            "block.destructive",
+            "`kubectl delete namespace` destroys everything in it",
+        );
+    }
+    let context = cmd.args.iter().any(|a| {
+        a.starts_with("--context") || a.starts_with("--kubeconfig") || a.starts_with("--cluster")
+    });
+    if is(c::KUBE_MUTATING, verb) || context {
+        facts.command(CommandRisk::Mutation);
+        let why = if context {
+            "against a named cluster context"
+        } else {
+            "changes cluster resources"
+        };
+        return Verdict::escalate(
+            "escalate.cloud",
+            CLOUD_ROLE,
+            format!("`kubectl {verb}` {why}"),
+        );
+    }
+    Verdict::ask(
+        "ask.credential",
+        RiskLevel::Medium,
+        format!("`kubectl {verb}` uses cluster credentials"),
+    )
+}
+
+fn terraform(cmd: &Cmd<'_>, first: &str, facts: &mut Facts) -> Verdict {
+    match first {
+        "destroy" => {
+            facts.command(CommandRisk::Destructive);
+            Verdict::block(
+                "block.destructive",
+                "`terraform destroy` deletes infrastructure",
+            )
+        }
+        "apply" if cmd.has_flag(&["-destroy", "--destroy"]) => {
+            facts.command(CommandRisk::Destructive);
+            Verdict::block(
+                "block.destructive",
+                "`terraform apply -destroy` deletes infrastructure",
+            )
+        }
+        "apply" | "import" | "taint" | "untaint" | "state" | "force-unlock" => {
+            facts.credential(CredentialRisk::Cloud);
+            facts.command(CommandRisk::Mutation);
+            Verdict::escalate(
+                "escalate.cloud",
+                Role::PlatformAdmin,
+                format!("`terraform {first}` changes infrastructure"),
+            )
+        }
+        "fmt" | "validate" | "version" | "-version" | "--version" => {
+            Verdict::auto("auto.read", format!("`terraform {first}` stays local"))
+        }
+        _ => {
+            facts.credential(CredentialRisk::Cloud);
+            Verdict::ask(
+                "ask.credential",
+                RiskLevel::Medium,
+                format!("`terraform {first}` uses cloud credentials"),
+            )
+        }
+    }
+}
+
+const UPLOAD_FLAGS: &[&str] = &[
+    "-d",
+    "--data",
+    "--data-raw",
+    "--data-binary",
+    "--data-urlencode",
+    "--json",
+    "-F",
+    "--form",
+    "-T",
+    "--upload-file",
+    "--post-data",
+    "--post-file",
+    "--body-file",
+    "-X",
+    "--request",
+];
+
+/// Network programs: the targets, uploads, and whether the allowlist covers them.
+pub(crate) fn network(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+    let p = cmd.program;
+    let targets = targets(cmd);
+    if let Some(v) = targets
+        .iter()
+        .find_map(|t| crate::classify::credentials::metadata(t, facts))
+    {
+        return vec![v];
+    }
+    let uploads = cmd.args.iter().any(|a| {
+        UPLOAD_FLAGS
+            .iter()
+            .any(|f| a == f || a.starts_with(&format!("{f}=")))
+    }) || (p == "curl"
+        && cmd.args.iter().any(|a| a.starts_with("-d") && a.len() > 2));
+    let all_allowed = !targets.is_empty() && targets.iter().all(|t| ctx.allowlisted(t));
+    for t in &targets {
+        facts.add_network(t, ctx.allowlisted(t));
+    }
+    if targets.is_empty() {
+        facts.add_network(p, false);
+    }
+    let remote_shell = matches!(
+        p,
+        "ssh" | "scp" | "sftp" | "rsync" | "nc" | "ncat" | "netcat" | "socat" | "telnet"
+    );
+    if remote_shell {
+        facts.credential(CredentialRisk::Readonly);
+    }
+    if uploads {
+        facts.command(CommandRisk::Mutation);
+        let to = if targets.is_empty() {
+            "an unknown host".to_owned()
+        } else {
+            targets.join(", ")
+        };
+        return vec![Verdict::ask(
+            "ask.network",
+            RiskLevel::High,
+            format!("sends data over the network to {to}"),
+        )];
+    }
+    if all_allowed && !remote_shell {
+        return vec![Verdict::auto(
+            "auto.network_allowlisted",
+            format!("fetches from an allowlisted host ({})", targets.join(", ")),
+        )];
+    }
+    let to = if targets.is_empty() {
+        format!("`{p}`")
+    } else {
+        targets.join(", ")
+    };
+    vec![Verdict::ask(
+        "ask.network",
+        RiskLevel::Medium,
+        format!("network access beyond the baseline: {to}"),
+    )]
+}
+
+/// URLs and hosts a network command names.
+fn targets(cmd: &Cmd<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut skip_next = false;
+    for arg in cmd.args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if arg.starts_with('-') {
+            skip_next = matches!(
+                arg.as_str(),
+                "-o" | "-O"
+                    | "-H"
+                    | "--header"
+                    | "-u"
+                    | "--user"
+                    | "-A"
+                    | "-e"
+                    | "-p"
+                    | "-i"
+                    | "-l"
+                    | "-P"
+                    | "--output"
+            ) || UPLOAD_FLAGS.contains(&arg.as_str());
+            continue;
+        }
+        if arg.contains("://") {
+            out.push(arg.clone());
+        } else if let Some((host, _)) = arg
+            .split_once(':')
+            .filter(|_| matches!(cmd.program, "scp" | "rsync"))
+        {
+            out.push(host.rsplit('@').next().unwrap_or(host).to_owned());
+        } else if matches!(cmd.program, "ssh" | "nc" | "ncat" | "netcat" | "telnet")
+            && out.is_empty()
+        {
+            out.push(arg.rsplit('@').next().unwrap_or(arg).to_owned());
+        } else if arg.contains('.')
+            && !path_candidates(arg)
+                .iter()
+                .any(|c| c.starts_with('.') || c.starts_with('/'))
+        {
+            out.push(arg.clone());
+        }
+    }
+    out
+}

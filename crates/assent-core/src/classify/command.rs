@@ -1,0 +1,278 @@
+//! Classification of one simple command.
+
+use crate::classify::commands::{self as c, is};
+use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
+use crate::paths::normalize;
+use crate::shell::wrappers::{effective, is_assignment, is_shell, program_name, raises_privileges};
+use crate::shell::ParsedCommand;
+use crate::types::{CommandRisk, RiskLevel, Role};
+
+/// One command and what classifying it needs.
+pub(crate) struct Cmd<'a> {
+    pub program: &'a str,
+    pub args: &'a [String],
+    pub cwd: &'a str,
+    pub network_program: bool,
+    /// Runs with elevated privileges (see [`ParsedCommand::privileged`]).
+    pub privileged: bool,
+}
+
+impl Cmd<'_> {
+    pub fn positionals(&self) -> impl Iterator<Item = &String> {
+        self.args
+            .iter()
+            .filter(|a| !a.starts_with('-') || a.as_str() == "-")
+    }
+
+    pub fn has_flag(&self, flags: &[&str]) -> bool {
+        self.args.iter().any(|a| flags.contains(&a.as_str()))
+    }
+
+    /// A short flag cluster (`-rf`) or long flag containing `letter`/`long`.
+    pub fn has_short(&self, letter: char, long: &str) -> bool {
+        self.args.iter().any(|a| {
+            a == long || (a.starts_with('-') && !a.starts_with("--") && a.contains(letter))
+        })
+    }
+
+    pub fn path(&self, word: &str, ctx: &Ctx<'_>) -> String {
+        normalize(word, self.cwd, ctx.home)
+    }
+}
+
+/// Classifies one simple command of a shell line.
+pub(crate) fn classify_command(
+    cmd: &ParsedCommand,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    for r in &cmd.redirects {
+        let access = if r.write { Access::Write } else { Access::Read };
+        if r.write && ctx.within_root(&r.path) {
+            facts.command(CommandRisk::Mutation);
+        }
+        out.extend(ctx.check_path(&r.path, access, facts));
+    }
+    out.extend(crate::classify::self_protection::command(cmd, ctx, facts));
+    let eff = effective(&cmd.argv);
+    let wrapper_assignments = cmd
+        .argv
+        .iter()
+        .take(cmd.argv.len().saturating_sub(eff.argv.len()));
+    for assignment in cmd
+        .assignments
+        .iter()
+        .chain(wrapper_assignments.filter(|w| is_assignment(w)))
+    {
+        out.extend(check_assignment(assignment));
+        out.extend(crate::classify::tooling::assignment(assignment));
+    }
+    if eff.wrappers.iter().any(|w| raises_privileges(w)) {
+        facts.command(CommandRisk::Mutation);
+        out.push(Verdict::ask(
+            "ask.privileged",
+            RiskLevel::High,
+            "runs with elevated privileges (sudo)",
+        ));
+    }
+    let Some((first, args)) = eff.argv.split_first() else {
+        if cmd.runs_inline_script || (eff.wrappers.is_empty() && cmd.argv.is_empty()) {
+            out.push(Verdict::auto(
+                "auto.shell_builtin",
+                "sets variables or runs a script whose commands are judged on their own",
+            ));
+        } else {
+            out.push(Verdict::ask(
+                "ask.unknown",
+                RiskLevel::Medium,
+                format!("`{}` with nothing to run", eff.wrappers.join(" ")),
+            ));
+        }
+        return out;
+    };
+    let program = program_name(first);
+    let command = Cmd {
+        program,
+        args,
+        cwd: &cmd.cwd,
+        network_program: is(c::NETWORK, program),
+        privileged: cmd.privileged,
+    };
+    if first.contains('$') || first.contains('`') || first.contains("<(") {
+        out.push(Verdict::ask(
+            "ask.dynamic_command",
+            RiskLevel::High,
+            format!("the program is only known at run time: {first}"),
+        ));
+        return out;
+    }
+    out.extend(secret_arguments(&command, ctx, facts));
+    if !command.network_program && !only_reads(program) {
+        // Inline code and other programs' arguments that name the metadata endpoint.
+        out.extend(
+            args.iter()
+                .find_map(|a| crate::classify::credentials::metadata_in_text(a, facts)),
+        );
+    }
+    out.extend(crate::classify::tooling::command(&command));
+    out.extend(block_patterns(eff.argv, ctx));
+    if eff.args_from_stdin {
+        facts.command(CommandRisk::Mutation);
+    }
+    out.extend(crate::classify::tools::classify_program(
+        &command, eff.argv, ctx, facts,
+    ));
+    out
+}
+
+/// Programs that print or search what they are given and run nothing of it.
+pub(crate) fn only_reads(program: &str) -> bool {
+    (is(c::READ_ONLY, program) && program != "xargs")
+        || is(c::READS_FILES, program)
+        || is(c::SEARCHES, program)
+}
+
+fn check_assignment(assignment: &str) -> Option<Verdict> {
+    let name = assignment.split('=').next().unwrap_or_default();
+    is(c::CODE_CHANGING_ENV, name).then(|| {
+        Verdict::ask(
+            "ask.env_override",
+            RiskLevel::High,
+            format!("sets {name}, which changes what code runs"),
+        )
+    })
+}
+
+/// Secret files named anywhere in the arguments (`@.env`, `--key=~/.ssh/id_rsa`), and secret
+/// variables handed to a network program.
+fn secret_arguments(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    for arg in cmd.args {
+        if cmd.network_program && mentions_secret_var(arg) {
+            facts.credential(crate::types::CredentialRisk::Write);
+            out.push(Verdict::block(
+                "block.exfiltration",
+                format!(
+                    "sends a secret environment variable over the network ({})",
+                    clip(arg)
+                ),
+            ));
+        }
+        for candidate in path_candidates(arg) {
+            let path = cmd.path(candidate, ctx);
+            // A network program's arguments are followed through symlinks too; other
+            // programs' file arguments are judged (link and target) by their own rules.
+            let secret = if cmd.network_program {
+                ctx.is_sensitive_or_links_to(&path)
+            } else {
+                ctx.is_sensitive(&path)
+            };
+            if secret {
+                let mut v = ctx.check_path(&path, Access::Read, facts);
+                if cmd.network_program {
+                    v = Some(Verdict::block(
+                        "block.exfiltration",
+                        format!(
+                            "sends a secret file over the network: {}",
+                            crate::paths::display(&path, &ctx.root, ctx.home)
+                        ),
+                    ));
+                }
+                out.extend(v);
+            }
+        }
+    }
+    out
+}
+
+/// The parts of an argument that may name a file.
+pub(crate) fn path_candidates(arg: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    if arg.contains("://") || arg.is_empty() {
+        return out;
+    }
+    if !arg.starts_with('-') {
+        out.push(arg.strip_prefix('@').unwrap_or(arg));
+    }
+    if let Some((_, value)) = arg.split_once('=') {
+        out.push(value.strip_prefix('@').unwrap_or(value));
+    }
+    if let Some((_, value)) = arg.split_once('@') {
+        if !value.is_empty() {
+            out.push(value);
+        }
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+fn mentions_secret_var(arg: &str) -> bool {
+    let mut rest = arg;
+    while let Some(at) = rest.find('$') {
+        let after = rest.get(at + 1..).unwrap_or_default();
+        let name: String = after
+            .trim_start_matches('{')
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+            .collect();
+        if c::is_secret_var(&name) || after.starts_with("(env") || after.starts_with("(printenv") {
+            return true;
+        }
+        rest = after;
+    }
+    false
+}
+
+fn block_patterns(argv: &[String], ctx: &Ctx<'_>) -> Option<Verdict> {
+    let set = &ctx.policy.compiled.block;
+    if set.is_empty() {
+        return None;
+    }
+    let line = argv.join(" ");
+    set.matches(&line).first().map(|&i| {
+        let pattern = ctx
+            .policy
+            .block_patterns
+            .get(i)
+            .cloned()
+            .unwrap_or_default();
+        Verdict::block(
+            "block.pattern",
+            format!("matches the policy's block pattern {pattern:?}"),
+        )
+    })
+}
+
+/// Checks every positional argument as a path.
+pub(crate) fn check_args(
+    cmd: &Cmd<'_>,
+    skip: usize,
+    access: Access,
+    ctx: &Ctx<'_>,
+    facts: &mut Facts,
+) -> Vec<Verdict> {
+    cmd.positionals()
+        .skip(skip)
+        .filter(|a| a.as_str() != "-")
+        .filter_map(|a| ctx.check_path(&cmd.path(a, ctx), access, facts))
+        .collect()
+}
+
+/// Shells and interpreters reading code from stdin or a string.
+pub(crate) fn runs_code(program: &str, args: &[String]) -> bool {
+    if is_shell(program) {
+        return args.iter().all(|a| a.starts_with('-'));
+    }
+    is(c::INTERPRETERS, program)
+        && (args.is_empty()
+            || args.first().is_some_and(|a| a == "-")
+            || args.iter().any(|a| is(c::INLINE_CODE_FLAGS, a)))
+}
+
+fn clip(text: &str) -> String {
+    crate::text::first_chars_marked(text, 60)
+}
+
+/// The role escalations of cloud mutations need.
+pub(crate) const CLOUD_ROLE: Role = Role::PlatformAdmin;

@@ -1,0 +1,258 @@
+//! The evidence packet: what and where, the exact command, paths, network, credentials,
+//! what may change and why the policy spoke — never a raw secret.
+
+use crate::classify::verdict::{Ctx, Facts};
+use crate::evaluate::decide::Decided;
+use crate::evidence::parts::{part, riskiest, Part};
+use crate::evidence::ApprovalEvidence;
+use crate::paths::display;
+use crate::request::canon::CanonicalAction;
+use crate::request::ActionRequest;
+use crate::types::{ActionKind, CommandRisk, CredentialRisk, Decision};
+
+const SUMMARY_COMMAND_CHARS: usize = 100;
+
+pub(crate) fn build(
+    request: &ActionRequest,
+    canonical: &CanonicalAction,
+    decided: &Decided,
+    facts: &Facts,
+    ctx: &Ctx<'_>,
+    suspicious_text: bool,
+) -> ApprovalEvidence {
+    let d = &decided.decision;
+    let profile = d.profile.as_deref().and_then(|p| ctx.policy.profile(p));
+    let mut paths: Vec<String> = facts
+        .paths
+        .iter()
+        .chain(&canonical.paths)
+        .map(|p| display(p, &ctx.root, ctx.home))
+        .collect();
+    paths.dedup();
+    let parts: Vec<Part> = canonical.commands.iter().map(|argv| part(argv)).collect();
+    let leader = riskiest(&parts);
+    let local = match (profile, facts.command_risk) {
+        (Some(p), _) => p.mutation.clone(),
+        (None, CommandRisk::Readonly) => "none".to_owned(),
+        (None, CommandRisk::Build) => "build outputs".to_owned(),
+        (None, CommandRisk::Mutation) if !paths.is_empty() => {
+            format!("files: {}", paths.join(", "))
+        }
+        (None, CommandRisk::Mutation) => "local files or state".to_owned(),
+        (None, CommandRisk::Destructive) => "destructive: data may be lost".to_owned(),
+    };
+    // A line that is one remote CLI call changes only what it names remotely.
+    let local = match parts.as_slice() {
+        [only] if only.remote.is_some() && profile.is_none() => "none".to_owned(),
+        _ => local,
+    };
+    let mutation = changes(&parts, local);
+    ApprovalEvidence {
+        summary: format!(
+            "{} in {}",
+            what(
+                request,
+                canonical,
+                d.profile.as_deref(),
+                &paths,
+                (leader, &parts)
+            ),
+            place(request, &canonical.cwd)
+        ),
+        command: leader
+            .and_then(|i| canonical.commands.get(i))
+            .or_else(|| canonical.commands.first())
+            .cloned(),
+        commands: canonical.commands.clone(),
+        command_line: request.action.command.clone(),
+        cwd: canonical.cwd.clone(),
+        paths,
+        network: network(&facts.network, &parts),
+        symlinks: canonical
+            .real_paths
+            .iter()
+            .map(|link| {
+                format!(
+                    "{} → {}",
+                    display(&link.path, &ctx.root, ctx.home),
+                    link.real.as_deref().unwrap_or("(unknown)")
+                )
+            })
+            .collect(),
+        credentials: Some(credentials(
+            facts.credential_risk,
+            canonical,
+            &parts,
+            request,
+        )),
+        mutation: Some(mutation),
+        diff_summary: None,
+        policy_findings: if d.decision == Decision::Auto {
+            Vec::new()
+        } else {
+            d.reasons.clone()
+        },
+        verification_status: request
+            .context
+            .verification_status
+            .as_deref()
+            .map(crate::mask::mask_secrets),
+        secret_risk: facts
+            .secret
+            .as_ref()
+            .map(|p| format!("touches the secret file {p} (its content is never shown)")),
+        suspicious_text,
+        detail: crate::evidence::EvidenceDetail::Tool,
+    }
+}
+
+fn what(
+    request: &ActionRequest,
+    canonical: &CanonicalAction,
+    profile: Option<&str>,
+    paths: &[String],
+    (leader, parts): (Option<usize>, &[Part]),
+) -> String {
+    let first_path = paths.first().cloned().unwrap_or_default();
+    let files = |verb: &str| match paths.len() {
+        0 => format!("{verb} a file"),
+        1 => format!("{verb} {first_path}"),
+        n => format!("{verb} {first_path} and {} more", n - 1),
+    };
+    let tool = canonical.tool.as_deref().unwrap_or("a tool");
+    match (request.action.kind, profile) {
+        (_, Some(p)) => format!("Run {p}"),
+        (ActionKind::Shell, None) => {
+            let steps = canonical.commands.len();
+            let more = match steps.saturating_sub(1) {
+                0 => String::new(),
+                1 => ", and 1 more step".to_owned(),
+                n => format!(", and {n} more steps"),
+            };
+            // The riskiest step leads, in words when it changes something remotely, so it is
+            // what stays visible when the text is cut.
+            if let Some((argv, part)) =
+                leader.and_then(|i| canonical.commands.get(i).zip(parts.get(i)))
+            {
+                let program = argv
+                    .first()
+                    .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+                if let Some(remote) = &part.remote {
+                    return format!("{program}: {}{more}", cut(remote));
+                }
+                if steps > 1 {
+                    return format!("Run `{}`{more}", cut(&argv.join(" ")));
+                }
+            }
+            let line = request
+                .action
+                .command
+                .clone()
+                .unwrap_or_else(|| request.action.argv.clone().unwrap_or_default().join(" "));
+            format!("Run `{}`", cut(&line))
+        }
+        (ActionKind::FileRead, None) => files("Read"),
+        (ActionKind::FileWrite, None) => files("Edit"),
+        (ActionKind::FileDelete, None) => files("Delete"),
+        (ActionKind::Network, None) => format!("Fetch {}", canonical.network.join(", ")),
+        (ActionKind::Credential, None) => format!(
+            "Use the credential {}",
+            canonical.credential_scope.as_deref().unwrap_or("(unnamed)")
+        ),
+        (ActionKind::Pr, None) => "Publish a pull request".to_owned(),
+        (ActionKind::Mcp, None) => format!("Call {tool}"),
+        (ActionKind::Other, None) => format!("Use {tool}"),
+    }
+}
+
+/// The repository's name, else the cwd's last part.
+pub(crate) fn place(request: &ActionRequest, cwd: &str) -> String {
+    let source = request.context.repo.as_deref().unwrap_or(cwd);
+    let name = source
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    if name.is_empty() {
+        "/".to_owned()
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A command line on one line, cut to [`SUMMARY_COMMAND_CHARS`] with an ellipsis.
+fn cut(line: &str) -> String {
+    crate::text::first_chars_marked(&crate::text::one_line(line), SUMMARY_COMMAND_CHARS)
+}
+
+/// Where the action connects: what the classifiers found, then what each part reaches (the
+/// cloud, forge and registry CLIs, hosts), each once; a named git remote replaces the bare one.
+fn network(found: &[String], parts: &[Part]) -> Vec<String> {
+    let named_remote = parts
+        .iter()
+        .flat_map(|p| &p.network)
+        .any(|n| n.starts_with("git remote "));
+    let mut all: Vec<String> = found
+        .iter()
+        .filter(|n| !(named_remote && n.as_str() == "git remote"))
+        .cloned()
+        .collect();
+    for target in parts.iter().flat_map(|p| &p.network) {
+        let known = all
+            .iter()
+            .any(|n| n == target || n.contains(target.as_str()));
+        if !known && all.len() < 64 {
+            all.push(target.clone());
+        }
+    }
+    all
+}
+
+/// What may change: remotely (each part that changes something beyond the machine), then
+/// locally (`local`, unless nothing).
+fn changes(parts: &[Part], local: String) -> String {
+    let remote: Vec<&str> = parts.iter().filter_map(|p| p.remote.as_deref()).collect();
+    match (remote.is_empty(), local.as_str()) {
+        (true, _) => local,
+        (false, "none") => format!("remote: {}", remote.join("; ")),
+        (false, _) => format!("remote: {}; local: {local}", remote.join("; ")),
+    }
+}
+
+/// The credentials the action uses: the capability it names, a secret written in the command
+/// line (masked in every text), the ones the parts' CLIs use, or the classifiers' estimate.
+fn credentials(
+    risk: CredentialRisk,
+    canonical: &CanonicalAction,
+    parts: &[Part],
+    request: &ActionRequest,
+) -> String {
+    if let Some(scope) = canonical.credential_scope.as_deref() {
+        return scope.to_owned();
+    }
+    let mut used: Vec<String> = Vec::new();
+    let in_line = request
+        .action
+        .command
+        .as_deref()
+        .is_some_and(|line| matches!(crate::mask::masked(line), std::borrow::Cow::Owned(_)));
+    if in_line {
+        used.push(
+            "a secret written in the command line (masked here; the agent holds it)".to_owned(),
+        );
+    }
+    for named in parts.iter().filter_map(|p| p.credentials.as_deref()) {
+        if !used.iter().any(|u| u == named) {
+            used.push(named.to_owned());
+        }
+    }
+    if !used.is_empty() {
+        return used.join("; ");
+    }
+    match risk {
+        CredentialRisk::None => "none".to_owned(),
+        CredentialRisk::Readonly => "read-only use of the user's credentials".to_owned(),
+        CredentialRisk::Write => "write use of the user's credentials".to_owned(),
+        CredentialRisk::Cloud => "cloud credentials".to_owned(),
+    }
+}

@@ -1,0 +1,324 @@
+//! Secret masking: the one function every surface uses. The service masks evidence before it
+//! stores or sends it, so the window, notifications and audit show the same text.
+
+pub mod stream;
+
+use std::borrow::Cow;
+use std::sync::{LazyLock, OnceLock};
+
+use aho_corasick::AhoCorasick;
+use regex::Regex;
+
+/// A secret pattern and how to replace it (`$1` keeps the non-secret prefix).
+struct SecretRule {
+    pattern: &'static str,
+    replacement: &'static str,
+    /// Literals of which every match holds one: a text with none of them is left alone
+    /// without compiling or running the pattern (compiling all of them costs milliseconds,
+    /// which the gate would pay on every edit; running them all on every text of every
+    /// decision was a quarter of the service's policy evaluation).
+    needles: &'static [&'static str],
+    /// The pattern is case-insensitive (`(?i)`): its needles are lowercase and match in any
+    /// ASCII case — and the rule always runs on non-ASCII text, since Unicode case folding
+    /// matches more (`K`, the Kelvin sign, is a `k`).
+    folded: bool,
+}
+
+const SECRET_RULES: &[SecretRule] = &[
+    // https://user:password@host
+    SecretRule {
+        pattern: r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+@",
+        replacement: "${1}****@",
+        needles: &["://"],
+        folded: false,
+    },
+    // Authorization: Bearer xyz / Basic xyz
+    SecretRule {
+        pattern: r"(?i)\b((?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}",
+        replacement: "${1}****",
+        needles: &["bearer", "basic", "token"],
+        folded: true,
+    },
+    // PASSWORD=…, --api-key=…, "token": "…"
+    SecretRule {
+        pattern: r#"(?i)((?:^|[\s;&|"'({,])-{0,2}[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential)[a-z0-9_.-]*["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',;}]+)"#,
+        replacement: "${1}****",
+        needles: &[
+            "password",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "key",
+            "credential",
+        ],
+        folded: true,
+    },
+    // --password value, --token value
+    SecretRule {
+        pattern: r"(?i)((?:^|\s)--?(?:password|passwd|token|secret|api-key|apikey|auth-token|access-token|private-key)\s+)(\S+)",
+        replacement: "${1}****",
+        needles: &["password", "passwd", "token", "secret", "key"],
+        folded: true,
+    },
+    // Well-known token shapes.
+    SecretRule {
+        pattern: r"\b(gh[pousr]_)[A-Za-z0-9]{16,}",
+        replacement: "${1}****",
+        needles: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(github_pat_)[A-Za-z0-9_]{16,}",
+        replacement: "${1}****",
+        needles: &["github_pat_"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(glpat-)[A-Za-z0-9_-]{16,}",
+        replacement: "${1}****",
+        needles: &["glpat-"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}",
+        replacement: "${1}****",
+        needles: &["sk-"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}",
+        replacement: "${1}****",
+        needles: &["xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(AKIA)[0-9A-Z]{16}\b",
+        replacement: "${1}****",
+        needles: &["AKIA"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(AIza)[0-9A-Za-z_-]{30,}",
+        replacement: "${1}****",
+        needles: &["AIza"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"\b(npm_)[A-Za-z0-9]{30,}",
+        replacement: "${1}****",
+        needles: &["npm_"],
+        folded: false,
+    },
+    SecretRule {
+        pattern: r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
+        replacement: "${1}****",
+        needles: &["PRIVATE KEY-----"],
+        folded: false,
+    },
+];
+
+/// Each rule's compiled pattern, built the first time a text might match it.
+static SECRETS: [OnceLock<Option<Regex>>; SECRET_RULES.len()] =
+    [const { OnceLock::new() }; SECRET_RULES.len()];
+
+/// Every rule's needles in one automaton (ASCII case-insensitive), so a text is scanned once
+/// for all of them; `patterns[pattern]` is the rule a needle belongs to and the needle.
+struct Needles {
+    automaton: Option<AhoCorasick>,
+    patterns: Vec<(usize, &'static str)>,
+}
+
+const _: () = assert!(
+    SECRET_RULES.len() <= 32,
+    "candidates() keeps a bit per rule"
+);
+
+static NEEDLES: LazyLock<Needles> = LazyLock::new(|| {
+    let patterns: Vec<(usize, &'static str)> = SECRET_RULES
+        .iter()
+        .enumerate()
+        .flat_map(|(i, rule)| rule.needles.iter().map(move |n| (i, *n)))
+        .collect();
+    let automaton = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(patterns.iter().map(|(_, needle)| needle))
+        .ok();
+    Needles {
+        automaton,
+        patterns,
+    }
+});
+
+/// The rules that could match `text`, as a bit per rule. A case-sensitive rule's needle must
+/// be there in its exact case; a case-insensitive rule's in any ASCII case, and in non-ASCII
+/// text it always could match. Without the automaton (it cannot fail to build from these
+/// needles) every rule could match.
+fn candidates(text: &str) -> u32 {
+    let Some(automaton) = &NEEDLES.automaton else {
+        return u32::MAX;
+    };
+    let ascii = text.is_ascii();
+    if ascii && !automaton.is_match(text) {
+        return 0; // the common case, found with the automaton's prefilter
+    }
+    let mut rules = 0u32;
+    if !ascii {
+        for (i, rule) in SECRET_RULES.iter().enumerate() {
+            if rule.folded {
+                rules |= 1 << i;
+            }
+        }
+    }
+    for found in automaton.find_overlapping_iter(text) {
+        let Some(&(i, needle)) = NEEDLES.patterns.get(found.pattern().as_usize()) else {
+            continue;
+        };
+        let folded = SECRET_RULES.get(i).is_some_and(|rule| rule.folded);
+        if folded || text.get(found.range()) == Some(needle) {
+            rules |= 1 << i;
+        }
+    }
+    rules
+}
+
+/// Masks tokens, keys and passwords (in URLs, assignments, flags and known token shapes).
+pub fn mask_secrets(text: &str) -> String {
+    masked(text).into_owned()
+}
+
+/// Masks `text` where it stands; a text with nothing to mask is left as it is, not copied.
+pub fn mask_in_place(text: &mut String) {
+    if let Cow::Owned(replaced) = masked(text) {
+        *text = replaced;
+    }
+}
+
+/// [`mask_secrets`], borrowing `text` when there is nothing to mask (the common case: no
+/// rule's needle is in it, found in one scan).
+pub fn masked(text: &str) -> Cow<'_, str> {
+    let rules = candidates(text);
+    let mut out = Cow::Borrowed(text);
+    for (i, (rule, compiled)) in SECRET_RULES.iter().zip(&SECRETS).enumerate() {
+        if rules & (1 << i) == 0 {
+            continue;
+        }
+        if let Some(re) = compiled.get_or_init(|| Regex::new(rule.pattern).ok()) {
+            if let Cow::Owned(replaced) = re.replace_all(&out, rule.replacement) {
+                out = Cow::Owned(replaced);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+
+    /// Every rule applied, none skipped: what `mask_secrets` must equal.
+    fn mask_unfiltered(text: &str) -> String {
+        SECRET_RULES.iter().fold(text.to_owned(), |acc, rule| {
+            Regex::new(rule.pattern)
+                .unwrap()
+                .replace_all(&acc, rule.replacement)
+                .into_owned()
+        })
+    }
+
+    #[test]
+    fn skipping_rules_that_cannot_match_changes_nothing() {
+        let texts = [
+            "plain code: fn add(a: i32) -> i32 { a + 1 }",
+            "https://user:hunter2@example.com/x",
+            "Authorization: Bearer abcdefghijklmnop",
+            "DB_PASSWORD=hunter2 API_KEY: 'xyz' \"token\": \"t0k3n\"",
+            "run --password hunter2 --api-key k3y",
+            "ghp_abcdefghijklmnopqrstuvwxyz012345 github_pat_abcdefghijklmnopqrst",
+            "glpat-abcdefghijklmnopqrst sk-ant-abcdefghijklmnopqrst xoxb-1234567890-abc",
+            "AKIAABCDEFGHIJKLMNOP AIzaabcdefghijklmnopqrstuvwxyz0123456 npm_abcdefghijklmnopqrstuvwxyz0123456",
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----",
+            "PASSWORD = Secret1 (upper case)",
+            "to\u{212a}en = kelvin-sign-secret",
+            "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1 +1 @@\n-let key = 1;\n+let key = 2;\n",
+            "git clone https://alice:hunter2@github.com/org/repo",
+            "curl -H 'Authorization: Bearer abcdefghijklmnop' https://api",
+            "PASSWORD=s3cr3t ./deploy",
+            "AWS_SECRET_ACCESS_KEY=abc123 aws s3 ls",
+            "mysql --password=pw123 db",
+            "tool --token abc123def",
+            "echo ghp_abcdefghijklmnopqrstuvwxyz0123",
+            "x github_pat_11ABCDEFG0123456789_abcdef",
+            "AKIAABCDEFGHIJKLMNOP",
+            r#"{"api_key": "abc"}"#,
+            "cargo test --workspace && npm run build",
+        ];
+        for text in texts {
+            assert_eq!(
+                mask_secrets(text),
+                mask_unfiltered(text),
+                "the prefilter only skips rules that cannot match: {text}"
+            );
+        }
+        assert!(
+            !mask_secrets("DB_PASSWORD=hunter2").contains("hunter2"),
+            "and secrets are still masked"
+        );
+    }
+
+    #[test]
+    fn needles_are_found_in_their_case_only_where_the_rule_ignores_case() {
+        // `AKIA` is case-sensitive: `akia…` holds its needle only in another case.
+        let lower = "akiaabcdefghijklmnop";
+        assert!(
+            matches!(masked(lower), Cow::Borrowed(_)),
+            "a case-sensitive rule does not run on its needle in another case"
+        );
+        assert_eq!(mask_secrets(lower), mask_unfiltered(lower));
+        // `bearer` ignores case: `BEARER` in any case runs it.
+        let upper = "Authorization: BEARER abcdefghijklmnop";
+        assert_eq!(mask_secrets(upper), "Authorization: BEARER ****");
+        // Non-ASCII text runs every case-insensitive rule (Unicode folding matches more).
+        let kelvin = "to\u{212a}en abcdefghijkl";
+        assert_eq!(mask_secrets(kelvin), mask_unfiltered(kelvin));
+    }
+
+    #[test]
+    fn text_without_a_needle_is_borrowed_not_copied() {
+        let plain = "Run `ls -la src` in shop";
+        assert!(
+            matches!(masked(plain), Cow::Borrowed(s) if s == plain),
+            "nothing to mask: the text is returned as it was, without an allocation"
+        );
+        assert!(
+            matches!(masked("PASSWORD=x"), Cow::Owned(_)),
+            "a masked text is a new string"
+        );
+    }
+
+    use proptest::strategy::Strategy;
+
+    proptest::proptest! {
+        /// Texts built from needles (in mixed case), secret shapes, separators and non-ASCII
+        /// letters mask exactly as with every rule applied: the prefilter never skips a rule
+        /// that would have changed the text.
+        #[test]
+        fn prefilter_matches_every_rule_applied(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "password", "PassWord", "passwd", "pwd", "secret", "token", "TOKEN",
+                    "api_key", "Api-Key", "key", "credential", "bearer", "Basic", "://",
+                    "ghp_", "GHP_", "gho_", "github_pat_", "glpat-", "sk-", "sk-ant-", "SK-",
+                    "xoxb-", "AKIA", "akia", "AIza", "npm_", "-----BEGIN RSA PRIVATE KEY-----",
+                    "PRIVATE KEY-----", "user:pw@", "=", ": ", " ", "--", "\"", "'", "\n",
+                    "\u{212a}", "é", "abcdefghijklmnopqrstuvwxyz0123456789", "ABCDEFGHIJKLMNOP",
+                ]).prop_map(str::to_owned),
+                "[a-zA-Z0-9_=:/@ -]{0,12}",
+            ], 0..12)
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(mask_secrets(&text), mask_unfiltered(&text));
+        }
+    }
+}

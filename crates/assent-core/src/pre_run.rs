@@ -47,8 +47,8 @@ impl PreRunPolicy {
 
     /// The section, with its globs checked; the message names the bad one.
     pub fn checked(self) -> Result<PreRunPolicy, String> {
-        crate::policy::glob_set(&self.require_for_tasks, false)
-            .and_then(|_| crate::policy::glob_set(&self.untrusted_repos, false))
+        crate::policy::glob::glob_set(&self.require_for_tasks, false)
+            .and_then(|_| crate::policy::glob::glob_set(&self.untrusted_repos, false))
             .map_err(|(_, message)| format!("pre_run: {message}"))?;
         Ok(self)
     }
@@ -89,21 +89,6 @@ impl FleetPolicy {
     }
 }
 
-/// Applies a policy file's `[pre_run]` and `[fleet]`; the error names the section.
-pub(crate) fn apply_sections(
-    policy: &mut crate::policy::Policy,
-    pre_run: Option<PreRunPolicy>,
-    fleet: Option<FleetPolicy>,
-) -> Result<(), (&'static str, String)> {
-    if let Some(section) = pre_run {
-        policy.pre_run = section.checked().map_err(|m| ("[pre_run]", m))?;
-    }
-    if let Some(section) = fleet {
-        policy.fleet = section.checked().map_err(|m| ("[fleet]", m))?;
-    }
-    Ok(())
-}
-
 /// What an agent says about a run before it starts (`assent run start`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunPlan {
@@ -127,7 +112,7 @@ pub fn triggers(policy: &PreRunPolicy, plan: &RunPlan) -> Vec<String> {
     if let Some(campaign) = &plan.campaign {
         why.push(format!("run mode is fleet (campaign {campaign})"));
     }
-    if let Ok(untrusted) = crate::policy::glob_set(&policy.untrusted_repos, false) {
+    if let Ok(untrusted) = crate::policy::glob::glob_set(&policy.untrusted_repos, false) {
         for repo in plan.repos.iter().filter(|r| untrusted.is_match(r.as_str())) {
             why.push(format!("repository {repo} is untrusted"));
         }
@@ -135,7 +120,8 @@ pub fn triggers(policy: &PreRunPolicy, plan: &RunPlan) -> Vec<String> {
     let task = plan.task.to_lowercase();
     for pattern in &policy.require_for_tasks {
         let lower = [pattern.to_lowercase()];
-        if crate::policy::glob_set(&lower, false).is_ok_and(|set| set.is_match(task.as_str())) {
+        if crate::policy::glob::glob_set(&lower, false).is_ok_and(|set| set.is_match(task.as_str()))
+        {
             why.push(format!("the policy asks before tasks like {pattern:?}"));
         }
     }

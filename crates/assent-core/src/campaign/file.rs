@@ -171,7 +171,7 @@ fn check_repos(repos: &[String], what: &str) -> Result<(), String> {
 fn syntax_error(text: &str, e: &toml::de::Error) -> CampaignFileError {
     let line = e
         .span()
-        .map_or(1, |span| crate::policy::line_of(text, span.start));
+        .map_or(1, |span| crate::policy::error::line_of(text, span.start));
     let message = e.message().trim().to_owned();
     let named = message
         .split('`')

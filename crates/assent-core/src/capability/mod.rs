@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::policy::{line_of, Policy, PolicyError};
+use crate::policy::error::{line_of, PolicyError};
 use crate::types::Role;
 
 /// The longest a capability grant may last, whatever the policy's lifetimes say.
@@ -225,18 +225,6 @@ fn check_one(name: &str, capability: &Capability) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-impl Policy {
-    /// The capability called `name`.
-    pub fn capability(&self, name: &str) -> Option<&Capability> {
-        self.capabilities.get(name)
-    }
-
-    /// The names of every declared capability, sorted.
-    pub fn capability_names(&self) -> Vec<&str> {
-        self.capabilities.keys().map(String::as_str).collect()
-    }
 }
 
 /// A request names a capability the policy does not declare.

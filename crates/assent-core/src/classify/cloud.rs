@@ -1,8 +1,9 @@
 //! Cloud command lines and network programs.
 
-use crate::classify::command::{path_candidates, Cmd, CLOUD_ROLE};
+use crate::classify::cmd::{path_candidates, Cmd, CLOUD_ROLE};
 use crate::classify::commands::{self as c, is};
-use crate::classify::verdict::{Ctx, Facts, Verdict};
+use crate::classify::ctx::Ctx;
+use crate::classify::verdict::{Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel, Role};
 
 /// Cloud CLIs, Kubernetes, Helm and Terraform.

@@ -1,44 +1,12 @@
 //! Classification of one simple command.
 
+use crate::classify::cmd::{only_reads, path_candidates, Cmd};
 use crate::classify::commands::{self as c, is};
-use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
-use crate::paths::normalize;
-use crate::shell::wrappers::{effective, is_assignment, is_shell, program_name, raises_privileges};
+use crate::classify::ctx::Ctx;
+use crate::classify::verdict::{Access, Facts, Verdict};
+use crate::shell::wrappers::{effective, is_assignment, program_name, raises_privileges};
 use crate::shell::ParsedCommand;
-use crate::types::{CommandRisk, RiskLevel, Role};
-
-/// One command and what classifying it needs.
-pub(crate) struct Cmd<'a> {
-    pub program: &'a str,
-    pub args: &'a [String],
-    pub cwd: &'a str,
-    pub network_program: bool,
-    /// Runs with elevated privileges (see [`ParsedCommand::privileged`]).
-    pub privileged: bool,
-}
-
-impl Cmd<'_> {
-    pub fn positionals(&self) -> impl Iterator<Item = &String> {
-        self.args
-            .iter()
-            .filter(|a| !a.starts_with('-') || a.as_str() == "-")
-    }
-
-    pub fn has_flag(&self, flags: &[&str]) -> bool {
-        self.args.iter().any(|a| flags.contains(&a.as_str()))
-    }
-
-    /// A short flag cluster (`-rf`) or long flag containing `letter`/`long`.
-    pub fn has_short(&self, letter: char, long: &str) -> bool {
-        self.args.iter().any(|a| {
-            a == long || (a.starts_with('-') && !a.starts_with("--") && a.contains(letter))
-        })
-    }
-
-    pub fn path(&self, word: &str, ctx: &Ctx<'_>) -> String {
-        normalize(word, self.cwd, ctx.home)
-    }
-}
+use crate::types::{CommandRisk, RiskLevel};
 
 /// Classifies one simple command of a shell line.
 pub(crate) fn classify_command(
@@ -126,13 +94,6 @@ pub(crate) fn classify_command(
     out
 }
 
-/// Programs that print or search what they are given and run nothing of it.
-pub(crate) fn only_reads(program: &str) -> bool {
-    (is(c::READ_ONLY, program) && program != "xargs")
-        || is(c::READS_FILES, program)
-        || is(c::SEARCHES, program)
-}
-
 fn check_assignment(assignment: &str) -> Option<Verdict> {
     let name = assignment.split('=').next().unwrap_or_default();
     is(c::CODE_CHANGING_ENV, name).then(|| {
@@ -186,27 +147,6 @@ fn secret_arguments(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verd
     out
 }
 
-/// The parts of an argument that may name a file.
-pub(crate) fn path_candidates(arg: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    if arg.contains("://") || arg.is_empty() {
-        return out;
-    }
-    if !arg.starts_with('-') {
-        out.push(arg.strip_prefix('@').unwrap_or(arg));
-    }
-    if let Some((_, value)) = arg.split_once('=') {
-        out.push(value.strip_prefix('@').unwrap_or(value));
-    }
-    if let Some((_, value)) = arg.split_once('@') {
-        if !value.is_empty() {
-            out.push(value);
-        }
-    }
-    out.retain(|s| !s.is_empty());
-    out
-}
-
 fn mentions_secret_var(arg: &str) -> bool {
     let mut rest = arg;
     while let Some(at) = rest.find('$') {
@@ -244,35 +184,6 @@ fn block_patterns(argv: &[String], ctx: &Ctx<'_>) -> Option<Verdict> {
     })
 }
 
-/// Checks every positional argument as a path.
-pub(crate) fn check_args(
-    cmd: &Cmd<'_>,
-    skip: usize,
-    access: Access,
-    ctx: &Ctx<'_>,
-    facts: &mut Facts,
-) -> Vec<Verdict> {
-    cmd.positionals()
-        .skip(skip)
-        .filter(|a| a.as_str() != "-")
-        .filter_map(|a| ctx.check_path(&cmd.path(a, ctx), access, facts))
-        .collect()
-}
-
-/// Shells and interpreters reading code from stdin or a string.
-pub(crate) fn runs_code(program: &str, args: &[String]) -> bool {
-    if is_shell(program) {
-        return args.iter().all(|a| a.starts_with('-'));
-    }
-    is(c::INTERPRETERS, program)
-        && (args.is_empty()
-            || args.first().is_some_and(|a| a == "-")
-            || args.iter().any(|a| is(c::INLINE_CODE_FLAGS, a)))
-}
-
 fn clip(text: &str) -> String {
     crate::text::first_chars_marked(text, 60)
 }
-
-/// The role escalations of cloud mutations need.
-pub(crate) const CLOUD_ROLE: Role = Role::PlatformAdmin;

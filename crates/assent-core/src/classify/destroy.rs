@@ -7,9 +7,10 @@
 //! `bash -c`), a recursive delete of anything under a system directory. A path strictly
 //! inside an ordinary repository is left to the other rules (a delete there is asked).
 
-use crate::classify::command::Cmd;
+use crate::classify::cmd::Cmd;
 use crate::classify::commands::{self as c, is};
-use crate::classify::verdict::{is_harmless_device, Ctx, Facts, Verdict};
+use crate::classify::ctx::Ctx;
+use crate::classify::verdict::{is_harmless_device, Facts, Verdict};
 use crate::paths::is_within;
 use crate::paths::links::Real;
 use crate::types::CommandRisk;

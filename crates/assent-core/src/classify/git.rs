@@ -1,7 +1,8 @@
 //! `git` and `gh`.
 
-use crate::classify::command::{check_args, Cmd};
-use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
+use crate::classify::cmd::{check_args, Cmd};
+use crate::classify::ctx::Ctx;
+use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
 
 const GIT_READ: &[&str] = &[
@@ -238,7 +239,7 @@ fn git_sub(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Verdict {
             RiskLevel::Medium,
             format!(
                 "the policy does not know `git {}`",
-                crate::classify::tools::clip_word(s)
+                crate::text::first_chars(s, 80)
             ),
         ),
     }

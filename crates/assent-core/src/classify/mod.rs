@@ -2,13 +2,16 @@
 //! (a download piped into a shell, a secret piped to the network).
 
 pub(crate) mod cloud;
+pub(crate) mod cmd;
 pub(crate) mod command;
 pub(crate) mod commands;
 pub(crate) mod credentials;
+pub(crate) mod ctx;
 pub(crate) mod destroy;
 pub(crate) mod git;
 pub(crate) mod local_tools;
 pub(crate) mod packages;
+pub(crate) mod path;
 pub(crate) mod persist;
 pub(crate) mod readers;
 pub(crate) mod roads;
@@ -17,10 +20,13 @@ pub(crate) mod tooling;
 pub(crate) mod tools;
 pub(crate) mod verdict;
 
-use crate::classify::command::{classify_command, runs_code};
+use crate::classify::cmd::runs_code;
+
+use crate::classify::command::classify_command;
 use crate::classify::commands::{self as c, is};
+use crate::classify::ctx::Ctx;
 use crate::classify::roads::Program;
-use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
+use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::policy::PipeToShell;
 use crate::request::canon::CanonicalAction;
 use crate::shell::wrappers::{effective, program_name};

@@ -1,6 +1,6 @@
 //! Package managers and publishers: installs, publishes, and running downloaded packages.
 
-use crate::classify::command::Cmd;
+use crate::classify::cmd::Cmd;
 use crate::classify::commands::{self as c, is};
 use crate::classify::verdict::{Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};

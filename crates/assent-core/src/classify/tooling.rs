@@ -1,9 +1,10 @@
 //! Where an action touches security tooling (see [`crate::policy::tooling`]): its files written or
 //! deleted, and the commands that skip, remove or reconfigure it.
 
-use crate::classify::command::Cmd;
+use crate::classify::cmd::Cmd;
+use crate::classify::ctx::Ctx;
 use crate::classify::git::split_git;
-use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
+use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::policy::tooling::{scanner_named, turned_off, Tooling, ASK_RULE, CHANGE_RULE, OFF_RULE};
 use crate::types::{PathRisk, RiskLevel, Role};
 

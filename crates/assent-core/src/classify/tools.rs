@@ -1,8 +1,9 @@
 //! Classification of a command by its program.
 
-use crate::classify::command::{check_args, runs_code, Cmd};
+use crate::classify::cmd::{check_args, runs_code, Cmd};
 use crate::classify::commands::{self as c, is};
-use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
+use crate::classify::ctx::Ctx;
+use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::policy::profile::match_profile;
 use crate::shell::wrappers::is_shell;
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
@@ -247,7 +248,10 @@ fn read_or_unknown(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdi
         _ => vec![Verdict::ask(
             "ask.unknown",
             RiskLevel::Medium,
-            format!("the policy does not know the command `{}`", clip_word(p)),
+            format!(
+                "the policy does not know the command `{}`",
+                crate::text::first_chars(p, 80)
+            ),
         )],
     }
 }
@@ -298,8 +302,4 @@ fn find(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
         ));
     }
     out
-}
-
-pub(crate) fn clip_word(word: &str) -> String {
-    crate::text::first_chars(word, 80)
 }

@@ -23,7 +23,7 @@ use similar::{Algorithm, TextDiff};
 
 use crate::mask::mask_secrets;
 use crate::policy::defaults::{NOT_SENSITIVE, SENSITIVE};
-use crate::policy::glob_set;
+use crate::policy::glob::glob_set;
 use crate::request::{ActionContext, MAX_DIFF_BYTES};
 
 /// Lines of context around each hunk (git's default).

@@ -3,7 +3,9 @@
 //! The change is read from `context.diff` when the request carries one, else only its paths
 //! are known (and the packet says so).
 
-use crate::classify::verdict::{Access, Ctx, Facts, Verdict};
+use crate::classify::ctx::Ctx;
+
+use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::diff::parse::{parse, ParsedFile};
 use crate::evidence::{DiffFile, DiffFlag, DiffPacket, FileChange};
 use crate::paths::relative_to;

@@ -2,16 +2,18 @@
 
 pub(crate) mod decide;
 pub mod decision;
+pub mod evaluation;
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use crate::classify::ctx::Ctx;
 
-use crate::classify::verdict::{Ctx, Facts, Verdict};
+use crate::classify::verdict::{Facts, Verdict};
 use crate::classify::{classify_other, classify_script};
 use crate::evaluate::decide::{decide, Decided};
 use crate::evaluate::decision::{ActionRiskInput, RiskDecision};
-use crate::evidence::ApprovalEvidence;
+use crate::evaluate::evaluation::batch_key;
+pub use crate::evaluate::evaluation::Evaluation;
 use crate::own::places::{OwnPlace, OwnPlaces};
 use crate::paths::links::{Links, PathResolver};
 use crate::paths::normalize;
@@ -138,30 +140,6 @@ impl std::fmt::Debug for Environment {
             .field("own", &self.own)
             .finish()
     }
-}
-
-/// Everything the policy concluded about one request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Evaluation {
-    pub canonical: CanonicalAction,
-    pub action_hash: String,
-    pub risk_input: ActionRiskInput,
-    pub decision: RiskDecision,
-    /// Equivalent pending requests share it and become one prompt.
-    pub batch_key: String,
-    pub policy_version: String,
-    /// `tool`, `diff` or `pr` (see [`crate::review`]); the evidence's `type` says the same.
-    #[serde(default)]
-    pub approval_type: crate::types::ApprovalType,
-    pub evidence: ApprovalEvidence,
-    /// Every ask, escalate and block rule the action triggers, strongest first: an exception
-    /// grant covers it only when it sets all of them aside.
-    #[serde(default)]
-    pub rules: Vec<String>,
-    /// Whether an exception could set aside every rule it triggers (a blocked action is only
-    /// ever covered by an exception grant, and only then).
-    #[serde(default)]
-    pub exceptionable: bool,
 }
 
 /// A request that cannot be evaluated at all.
@@ -385,57 +363,6 @@ fn normalize_profile_flags(policy: &Policy, script: &ShellScript, canonical: &mu
             *words = normalized;
         }
     }
-}
-
-/// What a batch key is made of, in sorted field order (its JSON is canonical).
-#[derive(Serialize)]
-struct BatchKey<'a> {
-    action_hash: Option<&'a str>,
-    base_sha: Option<&'a str>,
-    /// A diff approval's diff: equal diffs batch, different ones never join one prompt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff_fingerprint: Option<&'a str>,
-    profile: Option<&'a str>,
-    repo: Option<&'a str>,
-    run_id: &'a str,
-}
-
-/// Same run, same profile (or the same action when there is none), same constraints.
-/// `diff_fingerprint` is set for diff approvals: equal diffs batch, different ones never do.
-fn batch_key(
-    request: &ActionRequest,
-    decision: &RiskDecision,
-    hash: &str,
-    diff_fingerprint: Option<&str>,
-) -> String {
-    batch_key_at(
-        request,
-        decision,
-        hash,
-        request.context.base_sha.as_deref(),
-        diff_fingerprint,
-    )
-}
-
-/// The batch key of `request` (action hash `hash`) were it at base commit `base_sha` (and,
-/// for a diff approval, diff `diff_fingerprint`): how grant invalidation recognises a run
-/// grant's requests after the repository moved.
-pub(crate) fn batch_key_at(
-    request: &ActionRequest,
-    decision: &RiskDecision,
-    hash: &str,
-    base_sha: Option<&str>,
-    diff_fingerprint: Option<&str>,
-) -> String {
-    let key = BatchKey {
-        action_hash: decision.profile.is_none().then_some(hash),
-        base_sha,
-        diff_fingerprint,
-        profile: decision.profile.as_deref(),
-        repo: request.context.repo.as_deref(),
-        run_id: &request.run_id,
-    };
-    crate::request::canon::sha256_json_hex(&key)
 }
 
 fn risk_input(

@@ -1,7 +1,9 @@
 //! The evidence packet: what and where, the exact command, paths, network, credentials,
 //! what may change and why the policy spoke — never a raw secret.
 
-use crate::classify::verdict::{Ctx, Facts};
+use crate::classify::ctx::Ctx;
+
+use crate::classify::verdict::Facts;
 use crate::evaluate::decide::Decided;
 use crate::evidence::parts::{part, riskiest, Part};
 use crate::evidence::ApprovalEvidence;

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::classify::verdict::{host_of, Verdict};
-use crate::evaluate::Evaluation;
+use crate::evaluate::evaluation::Evaluation;
 use crate::evidence::EvidenceDetail;
 use crate::exception::{known_rule, ExceptionPacket, NEVER_EXCEPTIONABLE};
 use crate::policy::Policy;
@@ -77,7 +77,7 @@ pub(crate) fn refusal(policy: &Policy, rule: &str, line: &str) -> Option<String>
         let marked = section.exceptionable_blocks.iter().any(|b| {
             b.rule == rule
                 && b.matches.as_ref().is_none_or(|glob| {
-                    crate::policy::glob_set(std::slice::from_ref(glob), false)
+                    crate::policy::glob::glob_set(std::slice::from_ref(glob), false)
                         .is_ok_and(|set| set.is_match(&line))
                 })
         });

@@ -221,12 +221,14 @@ pub(crate) fn check_section(
             ));
         }
         if let Some(glob) = &block.matches {
-            crate::policy::glob_set(std::slice::from_ref(glob), false).map_err(|(_, e)| {
-                (
-                    "exceptionable_blocks",
-                    format!("exceptions.exceptionable_blocks: {e}"),
-                )
-            })?;
+            crate::policy::glob::glob_set(std::slice::from_ref(glob), false).map_err(
+                |(_, e)| {
+                    (
+                        "exceptionable_blocks",
+                        format!("exceptions.exceptionable_blocks: {e}"),
+                    )
+                },
+            )?;
         }
     }
     Ok(())

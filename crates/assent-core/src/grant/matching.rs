@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::evaluate::Evaluation;
+use crate::evaluate::evaluation::Evaluation;
 use crate::grant::{ApprovalGrant, GrantConstraints, GrantStatus, NotCovered};
 use crate::paths::{normalize, relative_to};
 use crate::request::canon::CanonicalAction;
@@ -30,6 +30,18 @@ impl<'a> Moving<'a> {
             base_sha: request.context.base_sha.as_deref(),
             diff_fingerprint: request.context.diff_fingerprint.as_deref(),
         }
+    }
+}
+
+impl ApprovalGrant {
+    /// Whether this grant lets `request` (evaluated as `eval`) run at `now`.
+    pub fn covers(
+        &self,
+        request: &ActionRequest,
+        eval: &Evaluation,
+        now: DateTime<Utc>,
+    ) -> Result<(), NotCovered> {
+        covers(self, request, eval, now)
     }
 }
 
@@ -216,8 +228,8 @@ fn paths_match(
     if eval.canonical.paths.is_empty() || !eval.canonical.commands.is_empty() {
         return Err(NotCovered::Mismatch("these paths"));
     }
-    let set =
-        crate::policy::glob_set(patterns, true).map_err(|_| NotCovered::Mismatch("these paths"))?;
+    let set = crate::policy::glob::glob_set(patterns, true)
+        .map_err(|_| NotCovered::Mismatch("these paths"))?;
     let covered = |path: &str| {
         let rel = relative_to(path, &root)
             .filter(|r| !r.is_empty())

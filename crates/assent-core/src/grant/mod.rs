@@ -9,8 +9,6 @@ pub mod scope;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::evaluate::Evaluation;
-use crate::request::ActionRequest;
 use crate::types::{ActionKind, ScopeKind};
 
 /// The scope a person approves (the seed's `ApprovalScope`): a kind plus what binds it.
@@ -124,15 +122,5 @@ impl ApprovalGrant {
         } else {
             GrantStatus::Active
         }
-    }
-
-    /// Whether this grant lets `request` (evaluated as `eval`) run at `now`.
-    pub fn covers(
-        &self,
-        request: &ActionRequest,
-        eval: &Evaluation,
-        now: DateTime<Utc>,
-    ) -> Result<(), NotCovered> {
-        crate::grant::matching::covers(self, request, eval, now)
     }
 }

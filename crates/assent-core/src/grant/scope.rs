@@ -1,6 +1,6 @@
 //! What a grant of a given scope is bound to, decided when the person approves.
 
-use crate::evaluate::Evaluation;
+use crate::evaluate::evaluation::Evaluation;
 use crate::grant::GrantConstraints;
 use crate::request::ActionRequest;
 use crate::types::{Decision, ScopeKind};

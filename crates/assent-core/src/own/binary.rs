@@ -6,8 +6,9 @@
 //! command names it: an argument, a redirection, a file tool, a copy into its directory, a
 //! `cargo install` of Assent. Reading it stays a plain read.
 
-use crate::classify::command::Cmd;
-use crate::classify::verdict::{Ctx, Facts, Verdict};
+use crate::classify::cmd::Cmd;
+use crate::classify::ctx::Ctx;
+use crate::classify::verdict::{Facts, Verdict};
 use crate::own::places::{has_glob, part_names, FILES_RULE};
 use crate::paths::{display, normalize};
 use crate::types::{CommandRisk, PathRisk};
@@ -104,7 +105,7 @@ pub(crate) fn located_and_written(
         .iter()
         .zip(programs)
         .any(|(cmd, (program, _))| {
-            !crate::classify::command::only_reads(program)
+            !crate::classify::cmd::only_reads(program)
                 && cmd.substitutions.iter().any(|&s| locates(s))
         });
     hit.then(|| block("the `assent` found on PATH", facts))

@@ -3,7 +3,9 @@
 //! the requester token and the service refuses it these routes anyway; blocking the attempt
 //! says so at once, and keeps an agent that found an approver token from using it.
 
-use crate::classify::verdict::{host_of, Ctx, Verdict};
+use crate::classify::ctx::Ctx;
+
+use crate::classify::verdict::{host_of, Verdict};
 use crate::shell::ShellScript;
 
 const ROUTE_RULE: &str = "block.assent_route";

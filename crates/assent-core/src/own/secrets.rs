@@ -2,7 +2,7 @@
 //! (`~/.aws`, read by a search or a listing) and a glob that names secret files (`.env*`,
 //! `*.pem`) rather than files at large.
 
-use crate::classify::verdict::Ctx;
+use crate::classify::ctx::Ctx;
 
 /// Whether `path` is a directory whose every file is a secret (`~/.aws`, `~/.gnupg`):
 /// a search or listing of it reads them. Only hidden directories and those under

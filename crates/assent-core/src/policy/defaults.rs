@@ -319,3 +319,9 @@ const LOCKS: &[&str] = &[
     "**/go.sum",
     "**/packages.lock.json",
 ];
+
+impl Default for crate::policy::DiffPolicy {
+    fn default() -> Self {
+        default_diff()
+    }
+}

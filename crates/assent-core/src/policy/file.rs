@@ -1,8 +1,12 @@
 //! The user's policy file: every field optional, merged over the defaults.
 
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 
-use crate::policy::{line_of, CommandProfile, Lifetimes, PipeToShell, Policy, PolicyError};
+use crate::policy::error::{line_of, PolicyError};
+use crate::policy::glob::{glob_set, in_every_home};
+use crate::policy::{CommandProfile, Compiled, Lifetimes, PipeToShell, Policy};
+use crate::pre_run::{FleetPolicy, PreRunPolicy};
 use crate::types::FallbackOnTimeout;
 
 const MAX_TIMEOUT_SECONDS: i64 = 7 * 24 * 3600;
@@ -94,6 +98,82 @@ pub struct LifetimesFile {
     pub org: Option<i64>,
 }
 
+/// A policy reads as its file: the defaults with the file applied, checked.
+impl<'de> Deserialize<'de> for Policy {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let file = PolicyFile::deserialize(deserializer)?;
+        Policy::try_from(file).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        let mut policy = crate::policy::defaults::default_policy();
+        // The defaults are known to compile; an empty set would only loosen nothing.
+        policy.compiled = policy.compile().unwrap_or_default();
+        policy.version = policy.compute_version();
+        policy
+    }
+}
+
+impl Policy {
+    /// Defaults extended or overridden by the user's TOML text.
+    pub fn from_toml(text: &str) -> Result<Policy, PolicyError> {
+        let file: PolicyFile = toml::from_str(text).map_err(|e| PolicyError {
+            line: e.span().map_or(1, |s| line_of(text, s.start)),
+            message: e.message().to_owned(),
+        })?;
+        file.apply(text)
+    }
+
+    /// The effective policy as TOML (it reads back as the same policy).
+    pub fn to_toml(&self) -> String {
+        let Ok(toml::Value::Table(mut table)) = toml::Value::try_from(self) else {
+            return String::new();
+        };
+        let disabled: Vec<toml::Value> = crate::policy::defaults::default_profiles()
+            .into_iter()
+            .filter(|d| self.profile(&d.name).is_none())
+            .map(|d| toml::Value::String(d.name))
+            .collect();
+        if !disabled.is_empty() {
+            table.insert("disabled_profiles".to_owned(), toml::Value::Array(disabled));
+        }
+        toml::to_string_pretty(&table).unwrap_or_default()
+    }
+
+    /// Compiles the globs and stamps the version; `text` locates errors.
+    pub(crate) fn finish(mut self, text: &str) -> Result<Policy, PolicyError> {
+        self.compiled = self.compile().map_err(|(pattern, message)| PolicyError {
+            line: text.find(&pattern).map_or(1, |at| line_of(text, at)),
+            message,
+        })?;
+        self.version = self.compute_version();
+        Ok(self)
+    }
+
+    fn compile(&self) -> Result<Compiled, (String, String)> {
+        Ok(Compiled {
+            sensitive: glob_set(&in_every_home(&self.sensitive_paths), true)?,
+            not_sensitive: glob_set(&in_every_home(&self.not_sensitive), true)?,
+            ci: glob_set(&self.ci_paths, true)?,
+            security: glob_set(&self.security_paths, true)?,
+            dependency: glob_set(&self.dependency_paths, true)?,
+            trusted: glob_set(&self.trusted_repos, true)?,
+            block: glob_set(&self.block_patterns, false)?,
+            tooling: glob_set(&crate::policy::tooling::globs(), true)?,
+            review: glob_set(&self.diff.review_paths, true)?,
+            tests: glob_set(&self.diff.test_paths, true)?,
+            locks: glob_set(&self.diff.lock_paths, true)?,
+        })
+    }
+
+    fn compute_version(&self) -> String {
+        let digest = Sha256::digest(self.to_toml().as_bytes());
+        hex::encode(digest).chars().take(16).collect()
+    }
+}
+
 impl TryFrom<PolicyFile> for Policy {
     type Error = PolicyError;
 
@@ -166,7 +246,7 @@ impl PolicyFile {
         self.diff
             .apply(&mut p.diff)
             .map_err(|(key, message)| at(key, message))?;
-        crate::pre_run::apply_sections(&mut p, self.pre_run, self.fleet)
+        apply_sections(&mut p, self.pre_run, self.fleet)
             .map_err(|(key, message)| at(key, message))?;
         for name in &self.disabled_profiles {
             if p.profile(name).is_none() {
@@ -274,6 +354,21 @@ fn check_profile(profile: &CommandProfile) -> Result<(), String> {
             "profile {:?} needs at least one program",
             profile.name
         ));
+    }
+    Ok(())
+}
+
+/// Applies a policy file's `[pre_run]` and `[fleet]`; the error names the section.
+fn apply_sections(
+    policy: &mut Policy,
+    pre_run: Option<PreRunPolicy>,
+    fleet: Option<FleetPolicy>,
+) -> Result<(), (&'static str, String)> {
+    if let Some(section) = pre_run {
+        policy.pre_run = section.checked().map_err(|m| ("[pre_run]", m))?;
+    }
+    if let Some(section) = fleet {
+        policy.fleet = section.checked().map_err(|m| ("[fleet]", m))?;
     }
     Ok(())
 }

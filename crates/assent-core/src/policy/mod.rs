@@ -7,22 +7,22 @@
 
 pub(crate) mod defaults;
 pub mod edit;
+pub(crate) mod error;
 pub mod file;
+pub(crate) mod glob;
 pub(crate) mod profile;
 pub mod suggest;
 pub(crate) mod tooling;
 
 use chrono::Duration;
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::GlobSet;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
-use crate::policy::file::PolicyFile;
+pub use crate::policy::error::PolicyError;
 use crate::types::{FallbackOnTimeout, ScopeKind};
 
 /// The effective policy. Build it with [`Policy::default`] or [`Policy::from_toml`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(try_from = "PolicyFile")]
+#[derive(Debug, Clone, Serialize)]
 pub struct Policy {
     /// Unanswered approvals time out after this many seconds.
     pub approval_timeout_seconds: i64,
@@ -182,12 +182,6 @@ pub struct DiffPolicy {
     pub lock_paths: Vec<String>,
 }
 
-impl Default for DiffPolicy {
-    fn default() -> Self {
-        crate::policy::defaults::default_diff()
-    }
-}
-
 /// What the policy does with a download piped into a shell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -256,15 +250,6 @@ impl Default for Lifetimes {
     }
 }
 
-/// A policy file that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct PolicyError {
-    /// 1-based line of the offending text.
-    pub line: usize,
-    pub message: String,
-}
-
 /// The glob sets the policy matches with.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Compiled {
@@ -291,26 +276,7 @@ impl PartialEq for Policy {
 
 impl Eq for Policy {}
 
-impl Default for Policy {
-    fn default() -> Self {
-        let mut policy = crate::policy::defaults::default_policy();
-        // The defaults are known to compile; an empty set would only loosen nothing.
-        policy.compiled = policy.compile().unwrap_or_default();
-        policy.version = policy.compute_version();
-        policy
-    }
-}
-
 impl Policy {
-    /// Defaults extended or overridden by the user's TOML text.
-    pub fn from_toml(text: &str) -> Result<Policy, PolicyError> {
-        let file: PolicyFile = toml::from_str(text).map_err(|e| PolicyError {
-            line: e.span().map_or(1, |s| line_of(text, s.start)),
-            message: e.message().to_owned(),
-        })?;
-        file.apply(text)
-    }
-
     /// Hash of the effective policy; grants made under another version never cover.
     pub fn version(&self) -> &str {
         &self.version
@@ -369,90 +335,13 @@ impl Policy {
         self.profiles.iter().find(|p| p.name == name)
     }
 
-    /// The effective policy as TOML (it reads back as the same policy).
-    pub fn to_toml(&self) -> String {
-        let Ok(toml::Value::Table(mut table)) = toml::Value::try_from(self) else {
-            return String::new();
-        };
-        let disabled: Vec<toml::Value> = crate::policy::defaults::default_profiles()
-            .into_iter()
-            .filter(|d| self.profile(&d.name).is_none())
-            .map(|d| toml::Value::String(d.name))
-            .collect();
-        if !disabled.is_empty() {
-            table.insert("disabled_profiles".to_owned(), toml::Value::Array(disabled));
-        }
-        toml::to_string_pretty(&table).unwrap_or_default()
+    /// The capability called `name`.
+    pub fn capability(&self, name: &str) -> Option<&crate::capability::Capability> {
+        self.capabilities.get(name)
     }
 
-    /// Compiles the globs and stamps the version; `text` locates errors.
-    pub(crate) fn finish(mut self, text: &str) -> Result<Policy, PolicyError> {
-        self.compiled = self.compile().map_err(|(pattern, message)| PolicyError {
-            line: text.find(&pattern).map_or(1, |at| line_of(text, at)),
-            message,
-        })?;
-        self.version = self.compute_version();
-        Ok(self)
+    /// The names of every declared capability, sorted.
+    pub fn capability_names(&self) -> Vec<&str> {
+        self.capabilities.keys().map(String::as_str).collect()
     }
-
-    fn compile(&self) -> Result<Compiled, (String, String)> {
-        Ok(Compiled {
-            sensitive: glob_set(&in_every_home(&self.sensitive_paths), true)?,
-            not_sensitive: glob_set(&in_every_home(&self.not_sensitive), true)?,
-            ci: glob_set(&self.ci_paths, true)?,
-            security: glob_set(&self.security_paths, true)?,
-            dependency: glob_set(&self.dependency_paths, true)?,
-            trusted: glob_set(&self.trusted_repos, true)?,
-            block: glob_set(&self.block_patterns, false)?,
-            tooling: glob_set(&crate::policy::tooling::globs(), true)?,
-            review: glob_set(&self.diff.review_paths, true)?,
-            tests: glob_set(&self.diff.test_paths, true)?,
-            locks: glob_set(&self.diff.lock_paths, true)?,
-        })
-    }
-
-    fn compute_version(&self) -> String {
-        let digest = Sha256::digest(self.to_toml().as_bytes());
-        hex::encode(digest).chars().take(16).collect()
-    }
-}
-
-/// Where users' homes are: a `~/` pattern holds in every one of them, not only this user's.
-const EVERY_HOME: &[&str] = &["/home/*/", "/root/", "/Users/*/"];
-
-/// `patterns`, each `~/…` one followed by its form in every user's home
-/// (`~/.aws/**` also gives `/home/*/.aws/**`, `/root/.aws/**`, `/Users/*/.aws/**`).
-fn in_every_home(patterns: &[String]) -> Vec<String> {
-    let mut out = Vec::with_capacity(patterns.len());
-    for pattern in patterns {
-        out.push(pattern.clone());
-        if let Some(rest) = pattern.strip_prefix("~/") {
-            out.extend(EVERY_HOME.iter().map(|home| format!("{home}{rest}")));
-        }
-    }
-    out
-}
-
-/// A glob set; `paths` makes `*` stop at `/`.
-pub(crate) fn glob_set(patterns: &[String], paths: bool) -> Result<GlobSet, (String, String)> {
-    let mut builder = GlobSetBuilder::new();
-    for pattern in patterns {
-        let glob = GlobBuilder::new(pattern)
-            .literal_separator(paths)
-            .backslash_escape(true)
-            .build()
-            .map_err(|e| (pattern.clone(), format!("bad pattern {pattern:?}: {e}")))?;
-        builder.add(glob);
-    }
-    builder
-        .build()
-        .map_err(|e| (String::new(), format!("bad patterns: {e}")))
-}
-
-/// 1-based line of byte offset `at` in `text`.
-pub(crate) fn line_of(text: &str, at: usize) -> usize {
-    // An error at the very end points at the last line with text, not past it.
-    let at = at.min(text.trim_end().len());
-    text.get(..at)
-        .map_or(1, |before| before.matches('\n').count() + 1)
 }

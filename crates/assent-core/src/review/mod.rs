@@ -5,7 +5,9 @@
 
 pub(crate) mod pr;
 
-use crate::classify::verdict::{Ctx, Facts, Verdict};
+use crate::classify::ctx::Ctx;
+
+use crate::classify::verdict::{Facts, Verdict};
 use crate::diff::review::DiffReview;
 use crate::evaluate::decision::RiskDecision;
 use crate::evidence::{ApprovalEvidence, EvidenceDetail, PrPacket};

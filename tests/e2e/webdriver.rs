@@ -27,11 +27,13 @@ mod common;
 mod desk;
 #[path = "webdriver_diff.rs"]
 mod diff;
+#[path = "webdriver_insights.rs"]
+mod insights;
 #[path = "webdriver_run_packets.rs"]
 mod run_packets;
 
 use assent_core::{ApprovalStatus, Role, ScopeKind};
-use assent_protocol::{DecisionRequest, SubmitStatus, REQUESTER_TOKEN_FILE};
+use assent_protocol::{DecisionRequest, SubmitStatus};
 use common::driver::{click, element, session, start_driver, text_of, WAIT};
 use common::{
     change_roles, eventually, screenshot, shell_request, status_of, submit_pending, Desk,
@@ -91,7 +93,27 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         "Pending shows the command: {command}"
     );
     let run = text_of(&client, "[data-testid=ev-run]").await;
-    assert_eq!(run, "run-window", "Pending shows the run");
+    assert!(
+        run.starts_with("agent ")
+            && run.contains(" · first seen ")
+            && run.ends_with(" · run run-window"),
+        "Pending names the run by its agent, when the window first saw it and its id: {run}"
+    );
+    let sub = text_of(&client, &format!("{prompt} [data-testid=prompt-run]")).await;
+    assert!(
+        sub.contains("agent ") && sub.contains("run run-window") && sub.contains("asked "),
+        "the queue's line names the run the same way, and says when the prompt was asked: {sub}"
+    );
+    let hover = element(&client, "[data-testid=ev-run]")
+        .await
+        .attr("title")
+        .await
+        .expect("attribute")
+        .unwrap_or_default();
+    assert!(
+        hover.starts_with("Run run-window"),
+        "the full run id is on hover: {hover}"
+    );
     let repo = text_of(&client, "[data-testid=ev-repo]").await;
     assert_eq!(repo, "shop", "Pending shows the repo");
     let reasons = text_of(&client, "[data-testid=ev-reasons]").await;
@@ -500,282 +522,6 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
         "roles are read-only: an admin grants them, no checkbox does"
     );
     screenshot("settings.png");
-
-    client.close().await.expect("end the session");
-}
-
-/// The canvas of chart `testid`: its size in pixels and how many of them are painted.
-async fn canvas_of(client: &fantoccini::Client, testid: &str) -> (u64, u64, u64) {
-    let script = "const c = document.querySelector(`[data-testid=${arguments[0]}] canvas`);
-        if (!c || c.width === 0 || c.height === 0) return null;
-        const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let painted = 0;
-        for (let i = 3; i < px.length; i += 4) if (px[i] !== 0) painted++;
-        return [c.width, c.height, painted];";
-    eventually(&format!("chart {testid} to be drawn"), WAIT, || async {
-        let answer = client
-            .execute(script, vec![serde_json::json!(testid)])
-            .await
-            .expect("run a script in the page");
-        serde_json::from_value::<(u64, u64, u64)>(answer).ok()
-    })
-    .await
-}
-
-/// The headline figure `name` once it reads `want` (the view refreshes on its own).
-async fn figure_reads(client: &fantoccini::Client, name: &str, want: &str) {
-    let css = format!("[data-testid=figure-{name}] [data-testid=value]");
-    let seen = eventually(&format!("figure {name} to read {want}"), WAIT, || async {
-        let text = text_of(client, &css).await;
-        (text == want).then_some(text)
-    })
-    .await;
-    assert_eq!(seen, want, "figure {name}");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
-    let desk = Desk::new();
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, reviewer) = desk.wait_ready(WAIT).await;
-    signed_in(&client).await;
-
-    click(&client, "[data-testid=tab-insights]").await;
-    let empty = text_of(&client, "[data-testid=insights-empty]").await;
-    assert!(
-        empty.starts_with("Nothing to show yet"),
-        "a fresh install shows a friendly empty state, not empty charts: {empty}"
-    );
-    assert!(
-        client
-            .find(Locator::Css(
-                "[data-testid=insights-figures] canvas, .chart"
-            ))
-            .await
-            .is_err(),
-        "no chart is drawn over no data"
-    );
-
-    // While the view is open: run-a asks twice (one approved, one left open), run-b is
-    // denied, asks again and is answered by the remembered denial, and runs it anyway.
-    let allow_once = DecisionRequest::Approve {
-        scope: ScopeKind::Once,
-        expires_in_seconds: 900,
-        max_uses: None,
-        reason: None,
-        path_patterns: None,
-    };
-    let approved = submit_pending(
-        &requester,
-        &shell_request("run-a", ASKED_COMMAND, "/work/shop"),
-    )
-    .await;
-    reviewer
-        .decide(&approved, &allow_once)
-        .await
-        .expect("approve");
-    let cloud = submit_pending(
-        &requester,
-        &shell_request("run-a", "terraform apply", "/work/infra"),
-    )
-    .await;
-    let denied = submit_pending(
-        &requester,
-        &shell_request("run-b", ASKED_COMMAND, "/work/shop"),
-    )
-    .await;
-    let deny = DecisionRequest::Deny {
-        reason: "not in this run".to_owned(),
-    };
-    reviewer.decide(&denied, &deny).await.expect("deny");
-    let mut again = shell_request("run-b", ASKED_COMMAND, "/work/shop");
-    again.idempotency_key = Some("k-again".to_owned());
-    let answer = requester.submit(&again).await.expect("submit again");
-    assert_eq!(
-        answer.status,
-        SubmitStatus::Denied,
-        "the run's earlier denial answers the repeat"
-    );
-    let token = std::fs::read_to_string(desk.data_dir().join(REQUESTER_TOKEN_FILE))
-        .expect("the requester token");
-    let url = desk.url();
-    tokio::task::spawn_blocking(move || {
-        let agent = assent_client::blocking::Client::new(&url, token.trim()).expect("agent");
-        let deadline = std::time::Instant::now() + WAIT;
-        agent
-            .record_executed("run-b", "k-again", None, deadline)
-            .expect("report the execution");
-    })
-    .await
-    .expect("the blocking call");
-
-    let metrics = reviewer.metrics().await.expect("the service's metrics");
-    assert_eq!(
-        (
-            metrics.prompts_opened,
-            metrics.remembered_denials,
-            metrics.uncovered_executions
-        ),
-        (3, 1, 1),
-        "the service counted three prompts, a remembered denial and an uncovered execution"
-    );
-    // The remembered denial settles no prompt, so the view refreshes on a prompt opening or
-    // settling, or on Refresh.
-    click(&client, "[data-testid=insights-refresh]").await;
-    figure_reads(&client, "uncovered", "1").await;
-    figure_reads(&client, "prompts", "3").await;
-    figure_reads(&client, "remembered-denials", "1").await;
-    figure_reads(&client, "rubber-stamps", &metrics.rubber_stamps.to_string()).await;
-    figure_reads(
-        &client,
-        "per-run",
-        &format!("{:.1}", metrics.prompts_per_run.mean),
-    )
-    .await;
-    let alarm = element(&client, "[data-testid=figure-uncovered]")
-        .await
-        .attr("data-alarm")
-        .await
-        .expect("attribute");
-    assert_eq!(
-        alarm.as_deref(),
-        Some("true"),
-        "something ran without cover: the figure is highlighted"
-    );
-
-    for chart in [
-        "chart-per-day",
-        "chart-rules",
-        "chart-profiles",
-        "chart-approve-rate",
-        "chart-time-to-decide",
-        "chart-runs",
-    ] {
-        let (width, height, painted) = canvas_of(&client, chart).await;
-        assert!(
-            width > 100 && height > 50 && painted > 100,
-            "{chart} is drawn on a canvas: {width}x{height}, {painted} pixels painted"
-        );
-    }
-    let legend = text_of(&client, "[data-testid=chart-rules] [data-testid=legend]").await;
-    assert!(
-        legend.contains("approved") && legend.contains("denied"),
-        "the chart's legend is page text: {legend}"
-    );
-
-    let rule = reviewer
-        .approval(&approved, None)
-        .await
-        .expect("the approval")
-        .rule;
-    let rows = client
-        .find_all(Locator::Css("[data-testid=rule-row]"))
-        .await
-        .expect("rule rows");
-    let mut shown = Vec::new();
-    for row in rows {
-        let name = row
-            .find(Locator::Css("[data-testid=rule-name]"))
-            .await
-            .expect("name")
-            .text()
-            .await
-            .expect("text");
-        let rate = row
-            .find(Locator::Css("[data-testid=rule-rate]"))
-            .await
-            .expect("rate")
-            .text()
-            .await
-            .expect("text");
-        shown.push((name, rate));
-    }
-    assert!(
-        shown.contains(&(rule.clone(), "50 %".to_owned())),
-        "{rule} asked twice, approved once and denied once: {shown:?}"
-    );
-    let runs = text_of(&client, "[data-testid=chart-runs] figcaption").await;
-    assert!(runs.starts_with("Runs with the most prompts"), "{runs}");
-
-    // A prompt settling elsewhere refreshes the open view.
-    reviewer
-        .decide(&cloud, &deny)
-        .await
-        .expect("deny the open one");
-    figure_reads(&client, "prompts", "3").await;
-    eventually("the open prompt to count as denied", WAIT, || async {
-        let context = text_of(&client, "[data-testid=per-day-context]").await;
-        context.starts_with("1 approved, 2 denied").then_some(())
-    })
-    .await;
-    assert!(
-        client
-            .find(Locator::Css("[data-testid=js-error]"))
-            .await
-            .is_err(),
-        "uPlot runs under the CSP and the frozen Object.prototype without an error"
-    );
-    screenshot("insights.png");
-
-    // Three runs in the repo `web` each ask once for the same verifier, and each is approved:
-    // Insights suggests trusting `web`, with the evidence, and one click applies it.
-    for run in ["run-w1", "run-w2", "run-w3"] {
-        let mut request = shell_request(run, ASKED_COMMAND, "/work/web");
-        request.context.repo = Some("web".to_owned());
-        let id = submit_pending(&requester, &request).await;
-        reviewer.decide(&id, &allow_once).await.expect("approve");
-    }
-    click(&client, "[data-testid=insights-refresh]").await;
-    let row = "[data-testid=suggestion][data-change=trust_repo]";
-    let evidence = text_of(&client, &format!("{row} [data-testid=suggestion-evidence]")).await;
-    assert!(
-        evidence.contains("approved 3 of 3 times") && evidence.contains("in web"),
-        "the suggestion carries its evidence: {evidence}"
-    );
-    let change = text_of(&client, &format!("{row} [data-testid=suggestion-change]")).await;
-    assert!(
-        change.starts_with("Trust web"),
-        "and says what it changes: {change}"
-    );
-    screenshot("insights-suggestion.png");
-    click(&client, &format!("{row} [data-testid=suggestion-apply]")).await;
-    let outcome = eventually("the apply to be confirmed", WAIT, || async {
-        let css = format!("{row} [data-testid=suggestion-outcome][data-outcome=applied]");
-        match client.find(Locator::Css(&css)).await {
-            Ok(found) => found.text().await.ok(),
-            Err(_) => None,
-        }
-    })
-    .await;
-    assert!(
-        outcome.starts_with("Applied: trusted_repos += web. In force now"),
-        "the window says what was applied: {outcome}"
-    );
-    let written = std::fs::read_to_string(desk.data_dir().join("policy.toml"))
-        .expect("the service created its policy file");
-    assert!(
-        written.contains("\"web\""),
-        "the click wrote the change into the service's policy file: {written}"
-    );
-    let mut after = shell_request("run-w4", ASKED_COMMAND, "/work/web");
-    after.context.repo = Some("web".to_owned());
-    let answer = requester.submit(&after).await.expect("submit");
-    assert_eq!(
-        answer.status,
-        SubmitStatus::Allowed,
-        "the applied suggestion is in force without a restart: {answer:?}"
-    );
-    assert!(
-        client
-            .find(Locator::Css(&format!(
-                "{row} [data-testid=suggestion-apply]"
-            )))
-            .await
-            .is_err(),
-        "once applied, the suggestion is no longer offered"
-    );
-    screenshot("insights-suggestion-applied.png");
 
     client.close().await.expect("end the session");
 }

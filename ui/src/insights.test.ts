@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   busiestRuns,
   calendarDays,
-  dayLabel,
   duration,
   figures,
   label,
   LOCAL,
   nothingYet,
+  openPrompts,
   percent,
   promptsPerDay,
+  promptsPerHour,
   settlesPrompt,
   topStats,
   totalOf,
@@ -225,11 +226,64 @@ describe('headline figures', () => {
 });
 
 describe('formatting', () => {
-  it('rates, durations and days read at a glance', () => {
+  it('rates and durations read at a glance', () => {
     expect([percent(null), percent(0), percent(0.756), percent(1)], 'no rate is a dash').toEqual(['—', '0 %', '76 %', '100 %']);
     expect([duration(null), duration(1.54), duration(42.4), duration(210), duration(7200)], 'seconds, then minutes, then hours').toEqual([
       '—', '1.5 s', '42 s', '3.5 min', '2.0 h',
     ]);
-    expect(dayLabel('2030-03-14'), 'month and day').toBe('03-14');
+  });
+});
+
+describe('prompts per hour (the day view)', () => {
+  it('has the 24 hours up to the current one, each named by its hour of the day', () => {
+    const hours = promptsPerHour([], NOW, UTC);
+    expect(hours.length, 'a column for every hour of the last day').toBe(24);
+    expect([hours[0]!.hour, hours[23]!.hour], 'from the hour after this one yesterday to this one (15:00 UTC)').toEqual([16, 15]);
+    expect(new Date(hours[23]!.start).toISOString(), 'the current hour starts on the hour').toBe('2030-03-14T15:00:00.000Z');
+  });
+
+  it('counts a prompt once in the hour it settled, and leaves out what is older than a day', () => {
+    const events = [
+      settled('ap-1', 'approved', '2030-03-14T14:10:00Z'),
+      settled('ap-1', 'approved', '2030-03-14T14:10:00Z'),
+      settled('ap-2', 'denied', '2030-03-14T09:59:59Z'),
+      settled('ap-3', 'approved', '2030-03-13T12:00:00Z'),
+    ];
+    const hours = promptsPerHour(events, NOW, UTC);
+    const at = (hour: number) => hours.find((h) => h.hour === hour)!;
+    expect(at(14).approved, 'two members of one prompt are one prompt').toBe(1);
+    expect(at(9).denied, 'a second before ten is in the nine o\'clock hour').toBe(1);
+    expect(totalOf(hours).approved, 'yesterday at noon is more than 24 hours ago').toBe(1);
+  });
+
+  it('local hours start on the local hour', () => {
+    const start = LOCAL.startOfHour(NOW + 1_234_567, 0);
+    expect(new Date(start).getMinutes(), 'on the hour, in the person\'s zone').toBe(0);
+    expect(LOCAL.hourOf(start), 'and named by the local hour').toBe(new Date(start).getHours());
+  });
+});
+
+describe('prompts open now', () => {
+  function open(id: string, createdAt: string, risk: Approval['risk'] = 'medium'): Approval {
+    return {
+      approval_id: id, run_id: 'run-1', repo: '/work/shop', risk, created_at: createdAt,
+      evidence: { summary: 'Run `npm install left-pad` in shop', cwd: '/work/shop' },
+    } as Approval;
+  }
+
+  it('lists the longest waiting first, with how long each has waited and what it asks in words', () => {
+    const rows = openPrompts([open('ap-new', '2030-03-14T14:59:00Z'), open('ap-old', '2030-03-14T14:00:00Z', 'high')], NOW);
+    expect(rows.map((r) => r.approvalId), 'the one waiting an hour comes before the one waiting a minute').toEqual(['ap-old', 'ap-new']);
+    expect(rows.map((r) => r.waited), 'seconds since each opened').toEqual([3600, 60]);
+    expect(rows[0]!.title, 'the title without backticks; it already says where').toBe('Run npm install left-pad in shop');
+    const elsewhere = { ...open('ap-x', '2030-03-14T14:00:00Z'), evidence: { summary: 'Run npm test', cwd: '/work/shop' } } as Approval;
+    expect(openPrompts([elsewhere], NOW)[0]!.title, 'a title that does not say where gets the repository by name').toBe('Run npm test · shop');
+    expect(rows[0]!.risk, 'its risk, to colour the bar like the badge').toBe('high');
+  });
+
+  it('shows at most `top` prompts, and a clock behind the service never makes a negative wait', () => {
+    const many = Array.from({ length: 12 }, (_, i) => open(`ap-${i}`, '2030-03-14T14:00:00Z'));
+    expect(openPrompts(many, NOW, 10).length, 'ten bars at most').toBe(10);
+    expect(openPrompts([open('ap-f', '2030-03-14T15:00:05Z')], NOW)[0]!.waited, 'opened "in the future": waited 0').toBe(0);
   });
 });

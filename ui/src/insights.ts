@@ -1,10 +1,13 @@
 // The Insights view's logic, pure and tested (Vitest): where the prompts come from, how they
 // went and how fast, per day, per rule, per command profile and per run.
+import { plainTitle, placeOf } from './decide';
 import { visible } from './logic';
-import type { Approval, InsightEvent, Metrics, PromptStats } from './types';
+import type { Approval, InsightEvent, Metrics, PromptStats, Risk } from './types';
 
 /** Calendar days the charts cover, today included. */
 export const DAYS = 14;
+/** Hours the day view covers, the current one included. */
+export const HOURS = 24;
 /** Rules, profiles and runs shown by name; further rules and profiles are summed as others. */
 export const TOP = 10;
 /** The most characters of a name on a chart axis (the table shows it whole). */
@@ -16,6 +19,10 @@ export interface Calendar {
   dayOf(ms: number): string;
   /** When the day `offset` days after the day of `ms` starts. */
   startOfDay(ms: number, offset: number): number;
+  /** When the hour `offset` hours after the hour of `ms` starts. */
+  startOfHour(ms: number, offset: number): number;
+  /** The hour of the day (0–23) the instant `ms` falls in. */
+  hourOf(ms: number): number;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -31,6 +38,13 @@ export const LOCAL: Calendar = {
     const d = new Date(ms);
     return new Date(d.getFullYear(), d.getMonth(), d.getDate() + offset).getTime();
   },
+  // Whole local hours: a zone half an hour off UTC starts its hours at :30 UTC.
+  startOfHour: (ms, offset) => {
+    const d = new Date(ms);
+    d.setMinutes(0, 0, 0);
+    return d.getTime() + offset * 3_600_000;
+  },
+  hourOf: (ms) => new Date(ms).getHours(),
 };
 
 export const UTC: Calendar = {
@@ -42,6 +56,8 @@ export const UTC: Calendar = {
     const d = new Date(ms);
     return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + offset);
   },
+  startOfHour: (ms, offset) => (Math.floor(ms / 3_600_000) + offset) * 3_600_000,
+  hourOf: (ms) => new Date(ms).getUTCHours(),
 };
 
 /** When the charts start: the beginning of the day `days - 1` days before today. */
@@ -80,8 +96,8 @@ function oldestFirst(events: InsightEvent[]): InsightEvent[] {
   return [...events].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
 }
 
-export interface DayCount {
-  day: string;
+/** How the prompts settled in a period went, and what the policy decided alone. */
+export interface Tally {
   approved: number;
   denied: number;
   /** Nobody answered in time. */
@@ -92,19 +108,28 @@ export interface DayCount {
   blocked: number;
 }
 
+export interface DayCount extends Tally {
+  day: string;
+}
+
+export interface HourCount extends Tally {
+  /** When the hour starts. */
+  start: number;
+  /** Its hour of the day, 0–23. */
+  hour: number;
+}
+
+const zero = (): Tally => ({ approved: 0, denied: 0, timedOut: 0, auto: 0, blocked: 0 });
+
 /**
- * Per calendar day from `since` to `now`: the prompts approved, denied and timed out, each
- * counted once on the day it settled (its members and a denial remembered later name the
- * same prompt), and for context the actions allowed or blocked without asking.
+ * Counts each event into the row `rowOf` finds for its time: the prompts approved, denied and
+ * timed out, each once in the period it settled (its members and a denial remembered later
+ * name the same prompt), and for context the actions allowed or blocked without asking.
  */
-export function promptsPerDay(events: InsightEvent[], since: number, now: number, calendar: Calendar): DayCount[] {
-  const days = new Map<string, DayCount>();
-  for (const day of calendarDays(since, now, calendar)) {
-    days.set(day, { day, approved: 0, denied: 0, timedOut: 0, auto: 0, blocked: 0 });
-  }
+function tally(events: InsightEvent[], rowOf: (ms: number) => Tally | undefined): void {
   const counted = new Set<string>();
   for (const event of oldestFirst(events)) {
-    const row = days.get(calendar.dayOf(Date.parse(event.timestamp)));
+    const row = rowOf(Date.parse(event.timestamp));
     if (!row) continue;
     if (event.decision === 'auto') row.auto += 1;
     else if (event.decision === 'blocked') row.blocked += 1;
@@ -115,12 +140,30 @@ export function promptsPerDay(events: InsightEvent[], since: number, now: number
       else row.timedOut += 1;
     }
   }
+}
+
+/** Per calendar day from `since` to `now`, oldest first: see `tally`. */
+export function promptsPerDay(events: InsightEvent[], since: number, now: number, calendar: Calendar): DayCount[] {
+  const days = new Map<string, DayCount>();
+  for (const day of calendarDays(since, now, calendar)) days.set(day, { day, ...zero() });
+  tally(events, (ms) => days.get(calendar.dayOf(ms)));
   return [...days.values()];
 }
 
+/** Per hour for the `hours` hours up to the one `now` falls in, oldest first: see `tally`. */
+export function promptsPerHour(events: InsightEvent[], now: number, calendar: Calendar, hours = HOURS): HourCount[] {
+  const rows = new Map<number, HourCount>();
+  for (let offset = -(hours - 1); offset <= 0; offset++) {
+    const start = calendar.startOfHour(now, offset);
+    rows.set(start, { start, hour: calendar.hourOf(start), ...zero() });
+  }
+  tally(events, (ms) => rows.get(calendar.startOfHour(ms, 0)));
+  return [...rows.values()];
+}
+
 /** The days summed. */
-export function totalOf(days: DayCount[]): Omit<DayCount, 'day'> {
-  const total = { approved: 0, denied: 0, timedOut: 0, auto: 0, blocked: 0 };
+export function totalOf(days: Tally[]): Tally {
+  const total = zero();
   for (const d of days) {
     total.approved += d.approved;
     total.denied += d.denied;
@@ -297,7 +340,32 @@ export function duration(seconds: number | null): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** `03-14` for `2030-03-14`: short enough for fourteen columns. */
-export function dayLabel(day: string): string {
-  return day.slice(5);
+/** A prompt open now, as the "open now" chart shows it. */
+export interface OpenPrompt {
+  approvalId: string;
+  /** What it asks, in a few words, and where. */
+  title: string;
+  risk: Risk;
+  runId: string;
+  /** Seconds since it opened. */
+  waited: number;
+}
+
+/** "Run npm test · shop", unless the title already says where ("… in shop"). */
+function titleWithPlace(title: string, place: string): string {
+  return title.includes(place) ? title : `${title} · ${place}`;
+}
+
+/** The prompts open now, the longest waiting first (ties by id), `top` of them. */
+export function openPrompts(pending: Approval[], now: number, top = TOP): OpenPrompt[] {
+  return pending
+    .map((a) => ({
+      approvalId: a.approval_id,
+      title: titleWithPlace(plainTitle(a.evidence.summary), placeOf(a)),
+      risk: a.risk,
+      runId: a.run_id,
+      waited: Math.max(0, Math.floor((now - Date.parse(a.created_at)) / 1000)),
+    }))
+    .sort((a, b) => b.waited - a.waited || a.approvalId.localeCompare(b.approvalId))
+    .slice(0, top);
 }

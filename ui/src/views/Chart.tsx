@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { type BarSpec, chartHeight, namesWidth, segments, steps, tick, usableLanguage, valueMax } from '../charts';
+import { barEnds, type BarSpec, chartHeight, fitNames, segments, steps, tick, timeTicks, usableLanguage, valueMax } from '../charts';
 
 type Plot = typeof uPlot;
 let loading: Promise<Plot> | null = null;
@@ -20,10 +20,48 @@ function loadPlot(): Promise<Plot> {
 }
 
 const FONT = "12px 'DejaVu Sans', system-ui, sans-serif";
+const LABEL_FONT = "bold 12px 'DejaVu Sans', system-ui, sans-serif";
 const AXIS = '#4a5568';
 const GRID = { stroke: '#e2e8f0', width: 1 };
 
-function options(Plot: Plot, spec: BarSpec, width: number): uPlot.Options {
+/**
+ * The labels of the names axis as drawn at the plot's current size: time ticks thinned to fit
+ * the plot's width, names cut to fit their axis. `drawn` keeps the last ones for the page.
+ */
+function namesOf(Plot: Plot, spec: BarSpec, u: uPlot): string[] {
+  if (spec.time) {
+    const plotWidth = u.bbox.width > 0 ? u.bbox.width / Plot.pxRatio : u.width - 110;
+    return timeTicks(spec.time, plotWidth);
+  }
+  return spec.horizontal ? fitNames(spec.categories, u.width).labels : spec.categories;
+}
+
+/**
+ * Each bar's value written at its end ("2", "50 %", "3 min"), so a short bar — a prompt that
+ * opened a second ago — still reads; inside the bar when there is no room after it.
+ */
+function writeValues(Plot: Plot, spec: BarSpec, u: uPlot) {
+  const ctx = u.ctx;
+  const px = Plot.pxRatio;
+  const right = u.bbox.left + u.bbox.width;
+  ctx.save();
+  ctx.font = `${12 * px}px 'DejaVu Sans', system-ui, sans-serif`;
+  ctx.textBaseline = 'middle';
+  barEnds(spec).forEach((end, i) => {
+    const text = tick(spec.format, end);
+    const width = ctx.measureText(text).width;
+    const x = u.valToPos(end, 'v', true);
+    const y = u.valToPos(i, 'x', true);
+    // Clear of the names axis at 0, clear of the bar's end after it.
+    const gap = 8 * px;
+    const inside = x + gap + width > right;
+    ctx.fillStyle = inside ? '#ffffff' : AXIS;
+    ctx.fillText(text, inside ? x - gap - width : x + gap, y);
+  });
+  ctx.restore();
+}
+
+function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: string[]) => void): uPlot.Options {
   const n = spec.categories.length;
   const indices = spec.categories.map((_, i) => i);
   const segs = segments(spec);
@@ -48,6 +86,7 @@ function options(Plot: Plot, spec: BarSpec, width: number): uPlot.Options {
   const line = spec.line;
   return {
     width,
+    hooks: spec.horizontal ? { draw: [(u: uPlot) => writeValues(Plot, spec, u)] } : {},
     height: chartHeight(spec),
     legend: { show: false },
     cursor: { show: false },
@@ -63,9 +102,16 @@ function options(Plot: Plot, spec: BarSpec, width: number): uPlot.Options {
       {
         scale: 'x',
         side: spec.horizontal ? 3 : 2,
-        size: spec.horizontal ? namesWidth(spec.categories) : 32,
+        size: (u) => (spec.horizontal ? fitNames(spec.categories, u.width).size : 32),
         splits: () => indices,
-        values: (_u, splits) => splits.map((i) => spec.categories[i] ?? ''),
+        values: (u, splits) => {
+          const labels = namesOf(Plot, spec, u);
+          drawn(labels);
+          return splits.map((i) => labels[i] ?? '');
+        },
+        label: spec.axes.names,
+        labelSize: 20,
+        labelFont: LABEL_FONT,
         grid: { show: false },
         ticks: { show: false },
         font: FONT,
@@ -82,9 +128,25 @@ function options(Plot: Plot, spec: BarSpec, width: number): uPlot.Options {
         font: FONT,
         stroke: AXIS,
         size: spec.horizontal ? 32 : 60,
+        label: spec.axes.values,
+        labelSize: 20,
+        labelFont: LABEL_FONT,
       },
       ...(line
-        ? [{ scale: 'context', side: 1, incrs: steps('count'), grid: { show: false }, font: FONT, stroke: line.colour, size: 48 } as uPlot.Axis]
+        ? [
+            {
+              scale: 'context',
+              side: 1,
+              incrs: steps('count'),
+              grid: { show: false },
+              font: FONT,
+              stroke: line.colour,
+              size: 48,
+              label: spec.axes.line ?? line.label,
+              labelSize: 20,
+              labelFont: LABEL_FONT,
+            } as uPlot.Axis,
+          ]
         : []),
     ],
     series: [
@@ -95,9 +157,21 @@ function options(Plot: Plot, spec: BarSpec, width: number): uPlot.Options {
   };
 }
 
-/** A bar chart drawn by uPlot on a canvas, with its legend as page text. */
+/** A bar's values in words, for the list read out in place of the canvas: "Approved 2, Denied 1"; "0" or "0 s" for none. */
+function barWords(spec: BarSpec, i: number): string {
+  const parts = spec.series.filter((s) => (s.values[i] ?? 0) > 0).map((s) => `${s.label} ${tick(spec.format, s.values[i] ?? 0)}`);
+  if (spec.line && (spec.line.values[i] ?? 0) > 0) parts.push(`${spec.line.label} ${spec.line.values[i]}`);
+  return parts.length === 0 ? tick(spec.format, 0) : parts.join(', ');
+}
+
+/**
+ * A bar chart drawn by uPlot on a canvas, with its legend as page text, and its numbers as a
+ * list for screen readers. The names axis as drawn is on the figure (`data-ticks`), as the
+ * width in CSS pixels of each bar's slot (`data-slot`), so a test can see the labels fit.
+ */
 export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; testid: string }) {
   const box = useRef<HTMLDivElement>(null);
+  const figure = useRef<HTMLElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
     const element = box.current;
@@ -115,7 +189,15 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
           ...segments(spec).map((s) => s.to),
           ...(spec.line ? [spec.line.values] : []),
         ];
-        plot = new Plot(options(Plot, spec, element.clientWidth), data, element);
+        const drawn = (labels: string[]) => {
+          if (!figure.current || !plot) return;
+          figure.current.dataset.ticks = JSON.stringify(labels);
+          const along = spec.horizontal ? plot.bbox.height : plot.bbox.width;
+          figure.current.dataset.slot = String(along / Plot.pxRatio / Math.max(1, spec.categories.length));
+        };
+        plot = new Plot(options(Plot, spec, element.clientWidth, drawn), data, element);
+        // The first draw ran inside the constructor, before `plot` was set.
+        plot.redraw(false, true);
         resize.observe(element);
         setFailed(null);
       })
@@ -128,9 +210,9 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
   }, [spec]);
   const legend = spec.line ? [...spec.series, spec.line] : spec.series;
   return (
-    <figure class="chart" data-testid={testid}>
+    <figure class="chart" data-testid={testid} data-horizontal={spec.horizontal ? 'yes' : undefined} ref={figure}>
       <figcaption>{title}</figcaption>
-      <div class="plot" ref={box} />
+      <div class="plot" ref={box} role="img" aria-label={`${title}: ${spec.axes.values} per ${spec.axes.names.toLowerCase()}`} data-testid="plot" />
       {failed && (
         <p class="error" data-testid="chart-error">
           Cannot draw this chart: {failed}
@@ -141,6 +223,13 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
           <li key={s.label}>
             <span class="swatch" style={{ background: s.colour }} />
             {s.label}
+          </li>
+        ))}
+      </ul>
+      <ul class="sr-only" data-testid="bars">
+        {spec.categories.map((c, i) => (
+          <li key={i}>
+            {c}: {barWords(spec, i)}
           </li>
         ))}
       </ul>

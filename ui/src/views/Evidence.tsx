@@ -1,7 +1,7 @@
-import { clock, plainTitle, shortId } from '../decide';
+import { clock, plainTitle } from '../decide';
 import { allReasons, visible } from '../logic';
 import type { Approval } from '../types';
-import { absolute, fieldsFor, relative, repoName, roleWords } from '../words';
+import { absolute, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords } from '../words';
 import { DiffView, PrView } from './Packet';
 import { CredentialView, ExceptionView, FleetView, PreRunView } from './RunPackets';
 
@@ -19,9 +19,14 @@ function Row({ label, value, test, title }: { label: string; value: string | und
 
 const RISK_WORDS = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' } as const;
 
-/** The whole evidence packet. Agent text is rendered as text (never HTML). */
-export function Evidence({ approval, now }: { approval: Approval; now: number }) {
+/**
+ * The whole evidence packet. Agent text is rendered as text (never HTML). `runs`: what the
+ * window knows of the runs in view (their agents, when it first saw them); without it, the
+ * run is known from this approval alone.
+ */
+export function Evidence({ approval, now, runs }: { approval: Approval; now: number; runs?: Map<string, RunFacts> }) {
   const e = approval.evidence;
+  const run = factsOf(runs ?? knownRuns([approval]), approval.run_id);
   const command = e.command_line ?? e.command?.join(' ');
   const shows = fieldsFor(e.type);
   const rec = approval.recommendation;
@@ -70,7 +75,7 @@ export function Evidence({ approval, now }: { approval: Approval; now: number })
         />
         <Row label="Needs" value={roleWords(approval.required_role)} test="ev-role" />
         <Row label="Asked by" value={`${approval.requester || approval.requested_by}${approval.requested_by === 'agent' ? ' (an agent)' : ''}`} test="ev-requester" />
-        <Row label="Run" value={shortId(approval.run_id)} title={approval.run_id} test="ev-run" />
+        <Row label="Run" value={runWords(run, now)} title={runTitle(run)} test="ev-run" />
         <Row label="Repository" value={repoName(approval.repo)} title={approval.repo ?? undefined} test="ev-repo" />
         {approval.count > 1 && <Row label="Requests" value={String(approval.count)} test="ev-count" />}
         <Row label="Asked" value={`${relative(approval.created_at, now)} (at ${clock(Date.parse(approval.created_at), now)})`} title={absolute(approval.created_at)} test="ev-asked" />

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
-import { clock, shortId } from '../decide';
-import { absolute, relative, repoName } from '../words';
+import { clock } from '../decide';
+import { absolute, factsOf, knownRuns, relative, repoName, runTitle, runWords } from '../words';
 import { auditBy, deniedRuns, denialBy, denialSubject, filterAudit, mergeDenials, undoneMessage, visible, type AuditFilter } from '../logic';
 import type { Approval, AuditEvent, CommandError } from '../types';
 
@@ -51,6 +51,8 @@ export function History() {
   };
 
   const remembered = new Set(denials.map((d) => d.approval_id));
+  // Runs by their agent (a denial names it; the audit does not) and the earliest moment in view.
+  const runs = useMemo(() => knownRuns(denials, events), [denials, events]);
   const shown = filterAudit(events, filter);
   const set = (patch: Partial<AuditFilter>) => setFilter((f) => ({ ...f, ...patch }));
   return (
@@ -66,7 +68,7 @@ export function History() {
                   <code data-testid="denial-subject">{denialSubject(d)}</code>
                   <span class="sub">
                     {' '}
-                    · run <span title={visible(d.run_id)}>{shortId(visible(d.run_id))}</span>
+                    · <span title={runTitle(factsOf(runs, d.run_id))}>{runWords(factsOf(runs, d.run_id), now)}</span>
                     {d.repo ? ` · ${repoName(d.repo)}` : ''} · denied by <span data-testid="denial-by">{denialBy(d)}</span>
                   </span>
                 </span>
@@ -133,8 +135,8 @@ export function History() {
                 <td data-testid="audit-until" title={e.grant_expires_at ? absolute(e.grant_expires_at) : undefined}>
                   {e.grant_expires_at ? clock(Date.parse(e.grant_expires_at), now) : ''}
                 </td>
-                <td title={visible(e.run_id)}>
-                  {shortId(visible(e.run_id))}
+                <td title={runTitle(factsOf(runs, e.run_id))} data-testid="audit-run">
+                  {runWords(factsOf(runs, e.run_id), now)}
                   {e.repo && (
                     <div class="sub" title={visible(e.repo)}>
                       {repoName(e.repo)}

@@ -1,21 +1,27 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { approveRateChart, type BarSpec, outcomesChart, perDayChart, runsChart, timeToDecideChart } from '../charts';
+import { approveRateChart, type BarSpec, openNowChart, outcomesChart, perDayChart, perHourChart, runsChart, timeToDecideChart } from '../charts';
 import {
   busiestRuns,
   DAYS,
   duration,
   figures,
+  HOURS,
   LOCAL,
   nothingYet,
+  openPrompts,
   percent,
   promptsPerDay,
+  promptsPerHour,
   type StatRow,
+  TOP,
   topStats,
   totalOf,
   windowStart,
 } from '../insights';
 import { visible } from '../logic';
+import { knownRuns, ruleWords } from '../words';
 import type { Approval, CommandError, Insights as Data, Link } from '../types';
 import { Chart } from './Chart';
 import { Suggestions } from './Suggestions';
@@ -29,13 +35,20 @@ function Figure({ name, value, detail, alarm = false }: { name: string; value: s
   );
 }
 
-function Empty({ testid, text }: { testid: string; text: string }) {
+function Empty({ testid, text }: { testid: string; text: ComponentChildren }) {
   return (
     <p class="empty" data-testid={testid}>
       {text}
     </p>
   );
 }
+
+/** What to do when nothing was asked yet. */
+const START_HINT = (
+  <>
+    run <code>assent install claude-code</code> (or <code>assent install codex</code>) and start an agent.
+  </>
+);
 
 function RulesTable({ rules }: { rules: StatRow[] }) {
   return (
@@ -56,9 +69,9 @@ function RulesTable({ rules }: { rules: StatRow[] }) {
       </thead>
       <tbody>
         {rules.map((r) => (
-          <tr key={r.name} data-testid="rule-row" class={r.others > 0 ? 'others' : ''}>
-            <td data-testid="rule-name">
-              <code>{visible(r.name)}</code>
+          <tr key={r.name} data-testid="rule-row" data-rule={r.name} class={r.others > 0 ? 'others' : ''}>
+            <td data-testid="rule-name" title={r.others > 0 ? undefined : `Policy rule ${visible(r.name)}`}>
+              {r.others > 0 ? r.name : ruleWords(r.name)}
             </td>
             <td data-testid="rule-prompts">{r.prompts}</td>
             <td>{r.approved}</td>
@@ -77,32 +90,68 @@ function RulesTable({ rules }: { rules: StatRow[] }) {
 }
 
 /** A chart, or why there is none yet. */
-function ChartOr({ spec, title, testid, none }: { spec: BarSpec; title: string; testid: string; none: string }) {
+function ChartOr({ spec, title, testid, none }: { spec: BarSpec; title: string; testid: string; none: ComponentChildren }) {
   return spec.categories.length === 0 ? <Empty testid={`${testid}-empty`} text={none} /> : <Chart title={title} spec={spec} testid={testid} />;
 }
 
-function Charts({ data, pending, now }: { data: Data; pending: Approval[]; now: number }) {
+type Range = 'days' | 'day';
+
+/** The prompts waiting now, each as long as it has waited; or that none waits. */
+function OpenNow({ pending, clock }: { pending: Approval[]; clock: number }) {
+  const spec = useMemo(() => openNowChart(openPrompts(pending, clock)), [pending, clock]);
+  const more = pending.length - spec.categories.length;
+  return (
+    <div class="wide">
+      <ChartOr
+        spec={spec}
+        title={`Open now: ${pending.length} ${pending.length === 1 ? 'prompt waits' : 'prompts wait'} for you, longest waiting first`}
+        testid="chart-open-now"
+        none="No prompt is waiting for you now. New ones appear in Pending, and here with how long they have waited."
+      />
+      {more > 0 && <p class="sub">{`and ${more} more in Pending (the ${TOP} longest waiting are shown).`}</p>}
+    </div>
+  );
+}
+
+function Charts({ data, pending, now, clock }: { data: Data; pending: Approval[]; now: number; clock: number }) {
+  const [range, setRange] = useState<Range>('days');
   const days = useMemo(() => promptsPerDay(data.events, Date.parse(data.since), now, LOCAL), [data, now]);
+  const hours = useMemo(() => promptsPerHour(data.events, now, LOCAL), [data, now]);
   const rules = useMemo(() => topStats(data.metrics.by_rule), [data]);
   const specs = useMemo(
     () => ({
       perDay: perDayChart(days),
-      rules: outcomesChart(rules),
-      profiles: outcomesChart(topStats(data.metrics.by_profile)),
+      perHour: perHourChart(hours),
+      rules: outcomesChart(rules, 'rule'),
+      profiles: outcomesChart(topStats(data.metrics.by_profile), 'profile'),
       rate: approveRateChart(rules),
       time: timeToDecideChart(rules),
-      runs: runsChart(busiestRuns(data.events, pending)),
+      runs: runsChart(busiestRuns(data.events, pending), knownRuns(pending, data.events), now),
     }),
-    [days, rules, data, pending],
+    [days, hours, rules, data, pending, now],
   );
-  const total = totalOf(days);
+  const total = totalOf(range === 'days' ? days : hours);
+  const period = range === 'days' ? `the last ${DAYS} days` : `the last ${HOURS} hours`;
   return (
     <>
       <div class="charts">
+        <OpenNow pending={pending} clock={clock} />
         <div class="wide">
-          <Chart title={`Prompts per day, last ${DAYS} days`} spec={specs.perDay} testid="chart-per-day" />
+          <div class="range" role="group" aria-label="Period shown">
+            <button type="button" class={range === 'days' ? 'on' : ''} aria-pressed={range === 'days'} data-testid="range-days" onClick={() => setRange('days')}>
+              Last {DAYS} days
+            </button>
+            <button type="button" class={range === 'day' ? 'on' : ''} aria-pressed={range === 'day'} data-testid="range-day" onClick={() => setRange('day')}>
+              Last {HOURS} hours
+            </button>
+          </div>
+          {range === 'days' ? (
+            <Chart title={`Prompts per day, last ${DAYS} days`} spec={specs.perDay} testid="chart-per-day" />
+          ) : (
+            <Chart title={`Prompts per hour, last ${HOURS} hours`} spec={specs.perHour} testid="chart-per-hour" />
+          )}
           <p class="sub" data-testid="per-day-context">
-            {`${total.approved} approved, ${total.denied} denied, ${total.timedOut} timed out; ` +
+            {`In ${period}: ${total.approved} approved, ${total.denied} denied, ${total.timedOut} nobody answered in time; ` +
               `${total.auto} actions allowed and ${total.blocked} blocked without asking.`}
           </p>
           {!data.complete && (
@@ -111,16 +160,38 @@ function Charts({ data, pending, now }: { data: Data; pending: Approval[]; now: 
             </p>
           )}
         </div>
-        <ChartOr spec={specs.rules} title="Rules that prompt most" testid="chart-rules" none="No prompts yet." />
-        <ChartOr spec={specs.profiles} title="Commands that prompt most (profiles)" testid="chart-profiles" none="No command profile prompted yet." />
-        <ChartOr spec={specs.rate} title="Approve rate per rule" testid="chart-approve-rate" none="Nobody approved or denied a prompt yet." />
-        <ChartOr spec={specs.time} title="Time to decide per rule" testid="chart-time-to-decide" none="No time to decide measured yet." />
         <ChartOr
-          spec={specs.runs}
-          title={`Runs with the most prompts, last ${DAYS} days`}
-          testid="chart-runs"
-          none={`No run prompted in the last ${DAYS} days.`}
+          spec={specs.rules}
+          title="What the prompts were about (policy rules)"
+          testid="chart-rules"
+          none={<>No prompt yet: {START_HINT}</>}
         />
+        <ChartOr
+          spec={specs.profiles}
+          title="Commands that prompt most (command profiles)"
+          testid="chart-profiles"
+          none="No command of a known profile (a test or build command the policy names) asked yet."
+        />
+        <ChartOr
+          spec={specs.rate}
+          title="How often you approved, per rule"
+          testid="chart-approve-rate"
+          none="Nobody approved or denied a prompt yet: decide one in Pending and it is counted here."
+        />
+        <ChartOr
+          spec={specs.time}
+          title="How fast you decided, per rule"
+          testid="chart-time-to-decide"
+          none="No time to decide measured yet: it is counted from a prompt opening to your answer."
+        />
+        <div class="wide">
+          <ChartOr
+            spec={specs.runs}
+            title={`Runs with the most prompts, last ${DAYS} days`}
+            testid="chart-runs"
+            none={<>No run asked in the last {DAYS} days: {START_HINT}</>}
+          />
+        </div>
       </div>
       <h2>Top rules</h2>
       <RulesTable rules={rules} />
@@ -138,6 +209,12 @@ export function Insights({ pending, link }: { pending: Approval[]; link: Link })
   const [data, setData] = useState<Data | null>(null);
   const [now, setNow] = useState(Date.now());
   const [error, setError] = useState<string | null>(null);
+  // How long the open prompts have waited grows by the minute, between loads too.
+  const [clock, setClock] = useState(Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setClock(Date.now()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
 
   // Only the latest answer is shown: an earlier call that answers late is dropped.
   const latest = useRef(0);
@@ -151,6 +228,7 @@ export function Insights({ pending, link }: { pending: Approval[]; link: Link })
         if (call !== latest.current) return;
         setData(answer);
         setNow(at);
+        setClock(at);
         setError(null);
       })
       .catch((err: CommandError) => {
@@ -199,10 +277,15 @@ export function Insights({ pending, link }: { pending: Approval[]; link: Link })
           {nothingYet(data.metrics, data.events, pending) ? (
             <Empty
               testid="insights-empty"
-              text="Nothing to show yet. Once an agent works through Assent, this shows where its prompts come from, how you answered them and how fast."
+              text={
+                <>
+                  No prompts yet: {START_HINT} Then this shows the prompts waiting for you, where they come from, how you
+                  answered them and how fast.
+                </>
+              }
             />
           ) : (
-            <Charts data={data} pending={pending} now={now} />
+            <Charts data={data} pending={pending} now={now} clock={clock} />
           )}
         </>
       )}

@@ -6,7 +6,6 @@ import {
   oneAct,
   placeOf,
   plainTitle,
-  shortId,
   subjectOf,
   successor,
   undoneToast,
@@ -34,7 +33,7 @@ import {
   type DecisionForm,
 } from '../logic';
 import type { Approval, CommandError, DecisionRequest, Grant, Me, QuickDecision, Scope } from '../types';
-import { roleWords, waitLine } from '../words';
+import { factsOf, knownRuns, roleWords, runTitle, runWords, waitLine } from '../words';
 import { Evidence } from './Evidence';
 
 interface Props {
@@ -192,9 +191,9 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
                 {plainTitle(a.evidence.summary)}
               </span>
               {a.count > 1 && <span class="count">×{a.count}</span>}
-              <span class="sub" title={visible(`${a.repo ?? a.evidence.cwd} · run ${a.run_id}`)}>
-                {placeOf(a)} · {visible(a.requester || a.requested_by)} · run {shortId(visible(a.run_id))} ·{' '}
-                <span title={new Date(a.created_at).toLocaleString()}>{waitingSince(a.created_at, now)} ago</span>
+              <span class="sub" data-testid="prompt-run" title={`${visible(a.repo ?? a.evidence.cwd)}\n${runTitle(factsOf(knownRuns(pending), a.run_id))}`}>
+                {placeOf(a)} · {runWords(factsOf(knownRuns(pending), a.run_id), now)} ·{' '}
+                <span title={new Date(a.created_at).toLocaleString()}>asked {waitingSince(a.created_at, now)} ago</span>
               </span>
               <NotYours approval={a} me={me} />
             </li>

@@ -1,28 +1,15 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Symlinks, judged through a fake resolver: a link is judged by where it leads, a
 //! path-pattern grant never covers a link out, and retargeting a link changes the hash.
 
-mod common;
-
+use crate::common::links::FakeLinks;
+use crate::common::*;
 use assent_core::{
     ActionKind, ApprovalGrant, Decision, Environment, GrantConstraints, NotCovered, RealPath,
     RiskLevel, Role, ScopeKind,
 };
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::links::FakeLinks;
-use common::*;
+use chrono::Duration;
 
 const KEY: &str = "/home/dev/shop/src/key";
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
-}
 
 /// The links most scenarios share.
 fn fs() -> Environment {

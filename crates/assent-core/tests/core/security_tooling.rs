@@ -1,20 +1,11 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Security tooling (issue "Fatigue and judgment"): secret and code scanning, dependency
 //! alerts, branch protection, code owners, the security policy and pre-commit hooks. Changing
 //! it is never auto (a security reviewer is asked); turning it off is a block, judged by
 //! class from what the action does (the edit's text, the command), not from example strings.
 
-mod common;
-
+use crate::common::scenario::*;
+use crate::common::*;
 use assent_core::{ActionKind, ActionRequest, Decision, EditText, Policy, Role};
-use common::scenario::*;
-use common::*;
 
 use Decision::{Ask, Auto, Block, Escalate};
 

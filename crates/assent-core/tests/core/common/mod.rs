@@ -5,9 +5,10 @@ pub mod links;
 pub mod scenario;
 
 use assent_core::{
-    evaluate, Action, ActionContext, ActionKind, ActionRequest, Environment, Evaluation, Policy,
-    RequestedBy,
+    evaluate, Action, ActionContext, ActionKind, ActionRequest, ApprovalGrant, Environment,
+    Evaluation, GrantConstraints, Policy, RequestedBy, ScopeKind,
 };
+use chrono::{DateTime, Duration, TimeZone, Utc};
 
 pub const HOME: &str = "/home/dev";
 pub const REPO: &str = "/home/dev/shop";
@@ -73,4 +74,37 @@ pub fn hash_of(line: &str) -> String {
 pub fn eval_in(env: &Environment, request: &ActionRequest) -> Evaluation {
     evaluate(&Policy::default(), request, env)
         .unwrap_or_else(|e| panic!("{request:?} must evaluate: {e}"))
+}
+
+/// The scenarios' clock: every grant and decision is at or after it.
+pub fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
+}
+
+/// A grant of `scope` made at [`t0`] for an hour, for `req` as the default policy evaluates it.
+pub fn grant_for(
+    scope: ScopeKind,
+    req: &ActionRequest,
+    patterns: Option<&[String]>,
+) -> ApprovalGrant {
+    let e = eval_default(req);
+    let constraints = GrantConstraints::for_scope(scope, req, &e, patterns)
+        .unwrap_or_else(|err| panic!("{scope:?} is granted for {req:?}: {err}"));
+    ApprovalGrant {
+        grant_id: format!("{scope:?}"),
+        approval_id: "ap-1".into(),
+        run_id: req.run_id.clone(),
+        scope_kind: scope,
+        action_kinds: vec![req.action.kind],
+        constraints,
+        created_at: t0(),
+        expires_at: t0() + Duration::hours(1),
+        max_uses: None,
+        used_count: 0,
+        created_by: "dev".into(),
+        revocable: true,
+        revoked_at: None,
+        policy_version: e.policy_version,
+        invalidated_at: None,
+    }
 }

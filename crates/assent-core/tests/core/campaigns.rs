@@ -1,10 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! A fleet campaign's rules, step by step (a scenario table: each step and the state after
 //! it), and the policy's `[pre_run]` / `[fleet]` sections.
 

@@ -1,19 +1,10 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! The evidence packet says truthfully what a person approves: for each command, the
 //! headline (the riskiest part leads), where it connects, which credentials it uses, what it
 //! changes (remotely first) and the risk. Each row is a command a coding agent sends, with
 //! what the packet must say.
 
-mod common;
-
+use crate::common::*;
 use assent_core::RiskLevel;
-use common::*;
 
 /// One command and what its packet must say. `headline`, `network` and `change` are parts
 /// the text must contain; `credentials` likewise (`"none"` must be exactly none).

@@ -1,19 +1,10 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Judgment by class (issue "Fatigue and judgment"): secrets in any user's home,
 //! privileged or recursive destruction of system and data directories, and security tooling
 //! that is never auto and never turned off. One named row per scenario, negatives included.
 
-mod common;
-
+use crate::common::scenario::*;
+use crate::common::*;
 use assent_core::{ActionKind, Decision, Policy};
-use common::scenario::*;
-use common::*;
 
 use Decision::{Ask, Block};
 

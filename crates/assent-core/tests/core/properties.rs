@@ -1,19 +1,10 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Property tests: hashing, grant matching and the approval state machine.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{
     ApprovalEvent, ApprovalGrant, ApprovalStatus, Decision, GrantConstraints, GrantIndex, ScopeKind,
 };
 use chrono::{Duration, TimeZone, Utc};
-use common::*;
 use proptest::prelude::*;
 
 /// Shell reserved words: unquoted they are syntax, quoted they are words, so their spellings are
@@ -202,7 +193,7 @@ proptest! {
         links in prop::collection::vec((prop::collection::vec(segment(), 1..3), target()), 0..5),
         pattern in prop::sample::select(vec!["src/*", "src/**", "docs/*", "**/*.rs", "src/*.rs", "**"]),
     ) {
-        use common::links::FakeLinks;
+        use crate::common::links::FakeLinks;
         use assent_core::{ActionKind, PathResolver};
         let fake = FakeLinks {
             links: links

@@ -1,22 +1,13 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! What the default policy let through (issue 21, part 3), by class: credentials printed by a
 //! program, secrets reached through another reader, code reaching a shell by another road,
 //! persistence and privilege, Assent's own gate, and verifiers that were asked for nothing.
 //! One named row per scenario; the near-misses that must stay as they are sit beside them.
 
-mod common;
-
+use crate::common::links::FakeLinks;
+use crate::common::scenario::*;
+use crate::common::*;
 use assent_core::hook::{action_from_claude_hook, HookDefaults};
 use assent_core::{ActionKind, ActionRequest, Decision, Environment, Policy, Role};
-use common::links::FakeLinks;
-use common::scenario::*;
-use common::*;
 use serde_json::{json, Value};
 
 use Decision::{Ask, Auto, Block, Escalate};

@@ -1,18 +1,9 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! The policy's answers, one named row per scenario: the seed's examples and drills, the
 //! issue's lists, and hostile spellings.
 
-mod common;
-
+use crate::common::scenario::*;
+use crate::common::*;
 use assent_core::{ActionKind, ActionRequest, Decision, Policy, Role, ScopeKind};
-use common::scenario::*;
-use common::*;
 
 use Decision::{Ask, Auto, Block, Escalate};
 

@@ -1,16 +1,7 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! `diff_risk` in the risk input, derived from what the request says.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{ActionKind, DiffRisk};
-use common::*;
 
 #[test]
 fn diff_risk_follows_what_the_action_may_change() {

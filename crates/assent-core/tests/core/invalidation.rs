@@ -1,30 +1,17 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Which grants a request invalidates (`ApprovalGrant::moved_by`): the grant's own action
 //! after its base commit or diff moved, never an unrelated request that simply does not match.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{
-    ActionKind, ActionRequest, ApprovalGrant, GrantConstraints, GrantIndex, GrantStatus,
-    NotCovered, Policy, ScopeKind,
+    ActionKind, ActionRequest, ApprovalGrant, GrantIndex, GrantStatus, NotCovered, Policy,
+    ScopeKind,
 };
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::*;
+use chrono::Duration;
 
 const BASE_A: &str = "abc1234000000000000000000000000000000000";
 const BASE_B: &str = "def5678000000000000000000000000000000000";
 const DIFF_A: &str = "a1b2c3d4aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const DIFF_B: &str = "e5f6a7b8bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
-}
 
 fn at(mut req: ActionRequest, base: Option<&str>, diff: Option<&str>) -> ActionRequest {
     req.context.base_sha = base.map(str::to_owned);
@@ -40,29 +27,6 @@ fn edit(path: &str) -> ActionRequest {
 /// edit of a manifest is a diff approval: once or run only).
 fn delete(path: &str) -> ActionRequest {
     file(ActionKind::FileDelete, path)
-}
-
-fn grant_for(scope: ScopeKind, req: &ActionRequest, patterns: Option<&[String]>) -> ApprovalGrant {
-    let e = eval_default(req);
-    let constraints = GrantConstraints::for_scope(scope, req, &e, patterns)
-        .unwrap_or_else(|err| panic!("{scope:?} is granted for {req:?}: {err}"));
-    ApprovalGrant {
-        grant_id: format!("{scope:?}"),
-        approval_id: "ap-1".into(),
-        run_id: req.run_id.clone(),
-        scope_kind: scope,
-        action_kinds: vec![req.action.kind],
-        constraints,
-        created_at: t0(),
-        expires_at: t0() + Duration::hours(1),
-        max_uses: None,
-        used_count: 0,
-        created_by: "dev".into(),
-        revocable: true,
-        revoked_at: None,
-        policy_version: e.policy_version,
-        invalidated_at: None,
-    }
 }
 
 fn moved(g: &ApprovalGrant, req: &ActionRequest) -> Option<String> {

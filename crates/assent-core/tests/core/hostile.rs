@@ -1,16 +1,7 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Hostile spellings: obfuscation, compound commands, odd paths, huge and malformed input.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{evaluate, Action, ActionKind, Decision, EvaluateError, Policy};
-use common::*;
 
 fn decision(line: &str) -> (Decision, String) {
     let e = eval_default(&shell(line));

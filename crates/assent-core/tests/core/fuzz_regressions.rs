@@ -1,14 +1,7 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! The fuzz target's own check (`fuzz/src/check.rs`), run over the hand-written seeds and
 //! every input the fuzzer ever flagged (`fuzz/regressions/`), on the stable toolchain.
 
-#[path = "../../../fuzz/src/check.rs"]
+#[path = "../../../../fuzz/src/check.rs"]
 mod check;
 
 use std::path::Path;

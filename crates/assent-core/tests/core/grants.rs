@@ -1,46 +1,11 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Grant scopes and coverage, scenario by scenario, with a fake clock.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{
     ActionKind, ActionRequest, ApprovalGrant, GrantConstraints, GrantIndex, NotCovered, Policy,
     ScopeError, ScopeKind,
 };
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::*;
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
-}
-
-fn grant_for(scope: ScopeKind, req: &ActionRequest, patterns: Option<&[String]>) -> ApprovalGrant {
-    let e = eval_default(req);
-    let constraints = GrantConstraints::for_scope(scope, req, &e, patterns).unwrap();
-    ApprovalGrant {
-        grant_id: format!("{scope:?}"),
-        approval_id: "ap-1".into(),
-        run_id: req.run_id.clone(),
-        scope_kind: scope,
-        action_kinds: vec![req.action.kind],
-        constraints,
-        created_at: t0(),
-        expires_at: t0() + Duration::hours(1),
-        max_uses: None,
-        used_count: 0,
-        created_by: "dev".into(),
-        revocable: true,
-        revoked_at: None,
-        policy_version: e.policy_version,
-        invalidated_at: None,
-    }
-}
+use chrono::{DateTime, Duration, Utc};
 
 fn covers(g: &ApprovalGrant, req: &ActionRequest, at: DateTime<Utc>) -> Result<(), NotCovered> {
     g.covers(req, &eval_default(req), at)

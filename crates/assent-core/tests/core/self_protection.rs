@@ -1,18 +1,9 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Assent protects itself: its own files (tokens, database, settings, logs, policy), the
 //! agents' hook configuration, its approver routes and its admin commands are blocked — never
 //! offered for approval — however the agent spells the attempt. One named row per vector.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{Action, ActionKind, ActionRequest, Decision, Environment, Evaluation};
-use common::*;
 
 const FILES: &str = "block.assent_files";
 const HOOKS: &str = "block.hook_config";

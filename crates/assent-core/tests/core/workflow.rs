@@ -1,26 +1,13 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! The workflow's pure rules, scenario by scenario: joining a prompt, run holds, timeouts,
 //! grant issuing and audit records. The server's story tests prove them end to end.
 
-mod common;
-
+use crate::common::*;
 use assent_core::workflow::*;
 use assent_core::{
     ActionKind, ApprovalEvent, AuditDecision, Decision, FallbackOnTimeout, Role, ScopeError,
     ScopeKind,
 };
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::*;
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
-}
+use chrono::Duration;
 
 fn prompt(id: &str, requester: &str, key: &str, created: i64, expires: i64) -> PendingPrompt {
     PendingPrompt {

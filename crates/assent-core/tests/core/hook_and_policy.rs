@@ -1,19 +1,10 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Claude Code payload translation and the policy file.
 
-mod common;
-
+use crate::common::*;
 use assent_core::{
     action_from_claude_hook, is_claude_hook, ActionKind, Decision, HookDefaults, HookError, Policy,
     ScopeKind,
 };
-use common::*;
 use serde_json::json;
 
 fn hook(tool: &str, input: serde_json::Value) -> serde_json::Value {

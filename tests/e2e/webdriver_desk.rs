@@ -521,3 +521,41 @@ async fn the_policy_moves_the_line_for_one_act_approvals() {
         "quick_up_to = high: a key approved the high prompt without a confirm step"
     );
 }
+
+/// An agent whose gate gave up: the service announces the stop (`approval.waiting`) and the
+/// window says so, with when, instead of showing the prompt as live — even though the window
+/// opened after the agent started waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_whose_agent_stopped_waiting_says_so() {
+    let desk = Desk::new();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
+    let id = submit_pending(
+        &requester,
+        &shell_request("run-gave-up", "npm install left-pad", "/work/shop"),
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    // The agent's gate long-polls for a second, then gives up.
+    let waited = requester
+        .approval(&id, Some(std::time::Duration::from_secs(1)))
+        .await
+        .expect("the gate's long poll");
+    assert_eq!(
+        waited.status,
+        ApprovalStatus::Requested,
+        "nobody decided while it waited"
+    );
+    let line = text_of(&client, "[data-testid=stopped-waiting]").await;
+    assert!(
+        line.starts_with("The agent stopped waiting at ")
+            && line.ends_with("approving covers a retry."),
+        "the detail says the agent stopped waiting and what approving still does: {line}"
+    );
+    screenshot("pending-agent-stopped.png");
+}

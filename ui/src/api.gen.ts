@@ -536,7 +536,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The action itself, as the agent wrote it. Canonicalisation happens in [`crate::canon`]. */
+        /** @description The action itself, as the agent wrote it. Canonicalisation happens in [`crate::request::canon`]. */
         Action: {
             /** @description An already split command (`kind = shell`), used when `command` is absent. */
             argv?: string[] | null;
@@ -608,6 +608,13 @@ export interface components {
         /** @description One prompt: a batch of equivalent requests a person decides at once. */
         Approval: {
             action_kind: components["schemas"]["ActionKind"];
+            /**
+             * Format: date-time
+             * @description When the last agent waiting on this prompt stopped (its gate gave up or ended), once
+             *     nobody waited again for a moment; `None` while one waits or none ever did (on this
+             *     replica). Approving still covers the agent's retry. Filled in like `agents_waiting`.
+             */
+            agents_stopped_waiting_at?: string | null;
             /**
              * Format: int32
              * @description Agents whose gates are waiting on this approval right now (they run it once approved);
@@ -1108,6 +1115,14 @@ export interface components {
             campaign: components["schemas"]["Campaign"];
             /** @enum {string} */
             type: "campaign.stopped";
+        } | {
+            /** Format: int32 */
+            agents_waiting: number;
+            approval_id: string;
+            /** Format: date-time */
+            stopped_waiting_at?: string | null;
+            /** @enum {string} */
+            type: "approval.waiting";
         } | {
             /** @enum {string} */
             type: "reset";

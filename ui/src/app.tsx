@@ -120,7 +120,7 @@ export function App() {
             {ipcError}
           </p>
         )}
-        {tab === 'pending' && <HeldRuns runs={desk.held_runs} />}
+        {tab === 'pending' && <HeldRuns runs={desk.held_runs} pending={desk.pending} />}
         {tab === 'pending' && (
           <Pending
             pending={desk.pending}

@@ -16,7 +16,6 @@ import {
   durationLabel,
   filterAudit,
   focusFromHash,
-  heldRunLine,
   keepSelection,
   keyIntent,
   longestSeconds,
@@ -192,24 +191,6 @@ describe('visible', () => {
   it('shows hidden characters as escapes and leaves ordinary text alone', () => {
     expect(visible('a\u202eb\u200bc\nd\u0007'), 'bidi, zero-width and controls are shown').toBe('a\\u{202e}b\\u{200b}c\\nd\\u{0007}');
     expect(visible('cargo test é 日本'), 'letters stay').toBe('cargo test é 日本');
-  });
-});
-
-describe('paused runs', () => {
-  it('names the run, says why with hidden characters shown, and for how long', () => {
-    const now = Date.parse('2026-11-30T02:00:00Z');
-    const run = {
-      run_id: 'r-1',
-      status: 'paused' as const,
-      reason: 'approval ap-1 went unanswered\u202e',
-      updated_at: '2026-11-30T01:55:00Z',
-    };
-    expect(heldRunLine(run, now), 'the reason is agent-influenced text, so controls are visible').toBe(
-      'Run r-1: approval ap-1 went unanswered\\u{202e} · paused 5 min ago',
-    );
-    expect(heldRunLine({ run_id: 'r-2', status: 'paused' }, now), 'a run with no reason or time still says it waits').toBe(
-      'Run r-2: paused awaiting a person',
-    );
   });
 });
 

@@ -1,5 +1,5 @@
 // The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
-import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, Role, RunState, Scope } from './types';
+import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, Role, Scope } from './types';
 
 /**
  * What the window offers when the service sent no `quick_decisions` (a prompt opened by an
@@ -262,13 +262,6 @@ export function filterAudit(events: AuditEvent[], filter: AuditFilter): AuditEve
 export function focusFromHash(hash: string): string | null {
   const match = /^#\/pending\/([A-Za-z0-9_-]{1,128})$/.exec(hash);
   return match ? (match[1] ?? null) : null;
-}
-
-/** One line for a paused run: which run, why (agent text made visible), and for how long. */
-export function heldRunLine(run: RunState, nowMs: number): string {
-  const why = run.reason ? visible(run.reason) : 'paused awaiting a person';
-  const since = run.updated_at ? ` · paused ${waitingSince(run.updated_at, nowMs)} ago` : '';
-  return `Run ${visible(run.run_id)}: ${why}${since}`;
 }
 
 /** "3 min ago" style age. */

@@ -19,6 +19,14 @@ describe('human words', () => {
       'The agent stopped waiting at 19:12; approving covers a retry.',
     );
     expect(waitLine(gone, null, NOW), 'never seen waiting: no claim either way').toBeNull();
+    const told = { agents_waiting: 0, agents_stopped_waiting_at: new Date(2030, 0, 1, 19, 5).toISOString() } as Approval;
+    expect(waitLine(told, null, NOW), 'the service said when, though the window never saw it waiting').toBe(
+      'The agent stopped waiting at 19:05; approving covers a retry.',
+    );
+    expect(
+      waitLine({ ...told, agents_waiting: 1 }, null, NOW),
+      'an agent came back: the prompt is live again, whatever was said before',
+    ).toBeNull();
   });
 
   it('says times relative and repositories by name', () => {

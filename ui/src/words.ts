@@ -17,14 +17,18 @@ export function rolesWords(roles: Role[]): string {
 }
 
 /**
- * What the detail says once the agents the window saw waiting on a prompt have all stopped
- * (`lastSeenWaiting`: when it last saw one). Null while one waits, and when none was seen
- * waiting: a prompt fetched the moment it opened may count no waiter yet, and saying "nobody
- * waits" then would be false.
+ * What the detail says once the agents waiting on a prompt have all stopped: when the service
+ * says so (`agents_stopped_waiting_at`, announced live on `approval.waiting`), else when the
+ * window last saw one waiting (`lastSeenWaiting`). Null while one waits, and when none was
+ * seen waiting: a prompt fetched the moment it opened may count no waiter yet, and saying
+ * "nobody waits" then would be false.
  */
 export function waitLine(approval: Approval, lastSeenWaiting: number | null, nowMs: number): string | null {
-  if (approval.agents_waiting > 0 || lastSeenWaiting === null) return null;
-  return `The agent stopped waiting at ${clock(lastSeenWaiting, nowMs)}; approving covers a retry.`;
+  if (approval.agents_waiting > 0) return null;
+  const said = approval.agents_stopped_waiting_at ? Date.parse(approval.agents_stopped_waiting_at) : NaN;
+  const at = Number.isNaN(said) ? lastSeenWaiting : said;
+  if (at === null) return null;
+  return `The agent stopped waiting at ${clock(at, nowMs)}; approving covers a retry.`;
 }
 
 /** "12 s ago", "3 min ago", "2 h ago", "3 d ago". */

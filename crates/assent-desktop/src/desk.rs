@@ -90,9 +90,13 @@ impl Desk {
             Event::ApprovalRequested { approval } | Event::ApprovalUpdated { approval } => {
                 if approval.status == ApprovalStatus::Requested {
                     let mut approval = approval.clone();
-                    // Events count no waiting agents (only the list does): keep what it said.
+                    // Events count no waiting agents (the list and `approval.waiting` do):
+                    // keep what they said.
                     if let Some(known) = self.pending.get(&approval.approval_id) {
                         approval.agents_waiting = known.agents_waiting;
+                        approval
+                            .agents_stopped_waiting_at
+                            .clone_from(&known.agents_stopped_waiting_at);
                     }
                     self.pending.insert(approval.approval_id.clone(), approval);
                 } else {
@@ -101,6 +105,16 @@ impl Desk {
             }
             Event::ApprovalSettled { approval } => {
                 self.pending.remove(&approval.approval_id);
+            }
+            Event::ApprovalWaiting {
+                approval_id,
+                agents_waiting,
+                stopped_waiting_at,
+            } => {
+                if let Some(approval) = self.pending.get_mut(approval_id) {
+                    approval.agents_waiting = *agents_waiting;
+                    approval.agents_stopped_waiting_at = *stopped_waiting_at;
+                }
             }
             Event::GrantCreated { grant }
             | Event::GrantUsed { grant, .. }

@@ -131,3 +131,51 @@ fn an_event_does_not_forget_how_many_agents_wait() {
         "the batch grew (the event's news) and the agents the list counted still wait (events count none)"
     );
 }
+
+#[test]
+fn the_desk_is_told_when_the_agent_stops_waiting_and_when_it_comes_back() {
+    let mut desk = Desk::default();
+    let mut listed = approval("a");
+    listed.agents_waiting = 1;
+    desk.replace(vec![listed.clone()], Vec::new(), Vec::new());
+    desk.apply(&Event::ApprovalWaiting {
+        approval_id: "a".to_owned(),
+        agents_waiting: 0,
+        stopped_waiting_at: Some(at(42)),
+    });
+    let now = desk.pending("a").expect("still pending");
+    assert_eq!(
+        (now.agents_waiting, now.agents_stopped_waiting_at),
+        (0, Some(at(42))),
+        "the stop and its time reach the desk without a refetch"
+    );
+    let mut grown = listed.clone();
+    grown.count = 2;
+    grown.agents_waiting = 0;
+    desk.apply(&Event::ApprovalUpdated { approval: grown });
+    assert_eq!(
+        desk.pending("a").and_then(|a| a.agents_stopped_waiting_at),
+        Some(at(42)),
+        "a later update of the batch does not forget that the agent stopped waiting"
+    );
+    desk.apply(&Event::ApprovalWaiting {
+        approval_id: "a".to_owned(),
+        agents_waiting: 1,
+        stopped_waiting_at: None,
+    });
+    assert_eq!(
+        desk.pending("a")
+            .map(|a| (a.agents_waiting, a.agents_stopped_waiting_at)),
+        Some((1, None)),
+        "an agent coming back makes the prompt live again"
+    );
+    desk.apply(&Event::ApprovalWaiting {
+        approval_id: "gone".to_owned(),
+        agents_waiting: 0,
+        stopped_waiting_at: Some(at(43)),
+    });
+    assert!(
+        desk.pending("gone").is_none(),
+        "news about a prompt the desk does not list adds nothing"
+    );
+}

@@ -83,6 +83,7 @@ pub fn approval(id: &str) -> Approval {
         approvals: Vec::new(),
         quick_decisions: Vec::new(),
         agents_waiting: 0,
+        agents_stopped_waiting_at: None,
         quick_up_to: assent_core::RiskLevel::Medium,
     }
 }

@@ -83,6 +83,11 @@ pub struct Approval {
     #[serde(default)]
     #[schema(required)]
     pub agents_waiting: u32,
+    /// When the last agent waiting on this prompt stopped (its gate gave up or ended), once
+    /// nobody waited again for a moment; `None` while one waits or none ever did (on this
+    /// replica). Approving still covers the agent's retry. Filled in like `agents_waiting`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents_stopped_waiting_at: Option<DateTime<Utc>>,
     /// The riskiest prompt a person may approve in one act (the policy's `[desk] quick_up_to`,
     /// medium unless set): a riskier one gets no approve button in a notification and a
     /// confirmation step in the window. Filled in from the policy in force by

@@ -66,6 +66,17 @@ pub enum Event {
     CampaignStopped {
         campaign: assent_core::campaign::Campaign,
     },
+    /// Who waits on a pending prompt changed: the first agent waits on it, the last one
+    /// stopped (a moment after, so a gate's next long-poll round does not count as a stop),
+    /// or one came back. Live only: not in the log, never replayed, and from the replica the
+    /// agent waits on; its `id` is the stream's position, unchanged.
+    #[serde(rename = "approval.waiting")]
+    ApprovalWaiting {
+        approval_id: String,
+        agents_waiting: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stopped_waiting_at: Option<DateTime<Utc>>,
+    },
     /// The client is too far behind to replay: refetch everything.
     #[serde(rename = "reset")]
     Reset {},
@@ -90,6 +101,7 @@ impl Event {
             Event::CredentialReleased { .. } => "credential.released",
             Event::CampaignUpdated { .. } => "campaign.updated",
             Event::CampaignStopped { .. } => "campaign.stopped",
+            Event::ApprovalWaiting { .. } => "approval.waiting",
             Event::Reset {} => "reset",
         }
     }

@@ -24,6 +24,7 @@ mod state;
 pub mod store;
 pub mod suggestions;
 mod tls;
+mod waiters;
 mod workflow;
 
 use std::future::Future;

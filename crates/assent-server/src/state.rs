@@ -12,6 +12,7 @@ use crate::environment::{environment, OwnFiles};
 use crate::expiry::Deadlines;
 use crate::reload::{LivePolicy, POLICY_FILE};
 use crate::store::Store;
+use crate::waiters::Waiters;
 use crate::workflow::Workflow;
 
 /// The service's shared state; cheap to clone.
@@ -43,52 +44,6 @@ pub(crate) struct Shared {
     pub deadlines: Arc<Deadlines>,
     /// Agents long-polling each approval right now.
     pub waiters: Arc<Waiters>,
-}
-
-/// How many agents wait on each approval (their gates are long-polling it). An approval "once"
-/// is that one execution: a waiting gate runs it, so its grant is spent at once; when every
-/// gate gave up, the grant keeps its one use for the agent's retry.
-#[derive(Debug, Default)]
-pub struct Waiters(std::sync::Mutex<std::collections::HashMap<String, usize>>);
-
-impl Waiters {
-    /// Counts one waiter on `approval_id` until the returned guard drops.
-    pub fn enter(self: &Arc<Self>, approval_id: &str) -> WaiterGuard {
-        if let Ok(mut map) = self.0.lock() {
-            *map.entry(approval_id.to_owned()).or_default() += 1;
-        }
-        WaiterGuard {
-            waiters: self.clone(),
-            approval_id: approval_id.to_owned(),
-        }
-    }
-
-    pub fn count(&self, approval_id: &str) -> usize {
-        self.0
-            .lock()
-            .map(|map| map.get(approval_id).copied().unwrap_or(0))
-            .unwrap_or(0)
-    }
-}
-
-/// One waiting gate; leaves the count when dropped.
-#[derive(Debug)]
-pub struct WaiterGuard {
-    waiters: Arc<Waiters>,
-    approval_id: String,
-}
-
-impl Drop for WaiterGuard {
-    fn drop(&mut self) {
-        if let Ok(mut map) = self.waiters.0.lock() {
-            if let Some(n) = map.get_mut(&self.approval_id) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    map.remove(&self.approval_id);
-                }
-            }
-        }
-    }
 }
 
 impl AppState {
@@ -129,7 +84,7 @@ impl AppState {
                 heartbeat: config.heartbeat,
                 shutdown,
                 deadlines: Arc::default(),
-                waiters: Arc::default(),
+                waiters: Waiters::new(config.clock.clone()),
             }),
         }
     }

@@ -191,3 +191,68 @@ async fn expiry_is_announced_by_the_sweeper() {
     );
     svc.stop().await;
 }
+
+/// A gate that gives up is announced on the stream (`approval.waiting`), once the stop held
+/// past the pause between two long-poll rounds, and the list says when: a desk can tell the
+/// person the agent stopped waiting instead of showing the prompt as live.
+#[tokio::test]
+async fn an_agent_that_stops_waiting_is_announced_with_when() {
+    let svc = Service::start().await;
+    let mut events = svc.events(None).await;
+    let submitted = svc.submit(&maven("r-wait")).await;
+    let id = submitted["approval_id"].as_str().unwrap().to_owned();
+    let requested = events.next_event().await;
+    assert_eq!(requested.event.as_deref(), Some("approval.requested"));
+
+    // The agent's gate long-polls for 1 s, then gives up.
+    let (status, waited) = svc
+        .get(&format!("/v1/approvals/{id}?wait=1"), &svc.requester)
+        .await;
+    assert_eq!(status, 200, "the long poll answers when its wait is over");
+    assert_eq!(waited["status"], "requested", "still pending: {waited}");
+
+    let first = events.next_event().await;
+    assert_eq!(
+        (
+            first.event.as_deref(),
+            first.json()["agents_waiting"].as_u64()
+        ),
+        (Some("approval.waiting"), Some(1)),
+        "the first agent waiting is announced: {first:?}"
+    );
+    assert_eq!(
+        first.id, requested.id,
+        "a live-only event keeps the stream's position, so a resume replays from there"
+    );
+    let stop = tokio::time::timeout(Duration::from_secs(10), events.next_event())
+        .await
+        .expect("the stop is announced within the grace");
+    let data = stop.json();
+    assert_eq!(
+        (stop.event.as_deref(), data["agents_waiting"].as_u64()),
+        (Some("approval.waiting"), Some(0)),
+        "the stop is announced: {data}"
+    );
+    let at = data["stopped_waiting_at"]
+        .as_str()
+        .expect("the stop says when the agent left");
+    let listed = svc.approval(&id).await;
+    assert_eq!(
+        listed["agents_stopped_waiting_at"].as_str(),
+        Some(at),
+        "the approval says the same to a desk that fetches it later"
+    );
+    assert_eq!(listed["agents_waiting"], 0, "nobody waits");
+
+    // Settled, nobody waits on it any more: it no longer says an agent stopped.
+    svc.decide(&id, &json!({"decision":"deny","reason":"no"}))
+        .await;
+    assert!(
+        svc.approval(&id)
+            .await
+            .get("agents_stopped_waiting_at")
+            .is_none(),
+        "only a pending prompt says its agent stopped waiting"
+    );
+    svc.stop().await;
+}

@@ -59,6 +59,7 @@ interface Decided {
 
 export function Pending({ pending, me, focus, onFocused, denyReasons, online }: Props) {
   const batches = useMemo(() => newestFirst(pending), [pending]);
+  const runs = useMemo(() => knownRuns(pending), [pending]);
   const ids = batches.map((a) => a.approval_id);
   const [selected, setSelected] = useState<string | null>(null);
   const [toast, setToast] = useState<Toast | null>(null);
@@ -191,8 +192,8 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
                 {plainTitle(a.evidence.summary)}
               </span>
               {a.count > 1 && <span class="count">×{a.count}</span>}
-              <span class="sub" data-testid="prompt-run" title={`${visible(a.repo ?? a.evidence.cwd)}\n${runTitle(factsOf(knownRuns(pending), a.run_id))}`}>
-                {placeOf(a)} · {runWords(factsOf(knownRuns(pending), a.run_id), now)} ·{' '}
+              <span class="sub" data-testid="prompt-run" title={`${visible(a.repo ?? a.evidence.cwd)}\n${runTitle(factsOf(runs, a.run_id))}`}>
+                {placeOf(a)} · {runWords(factsOf(runs, a.run_id), now)} ·{' '}
                 <span title={new Date(a.created_at).toLocaleString()}>asked {waitingSince(a.created_at, now)} ago</span>
               </span>
               <NotYours approval={a} me={me} />
@@ -215,7 +216,7 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
                 {visible(may.progress)}
               </p>
             )}
-            <Evidence approval={approval} now={now} />
+            <Evidence approval={approval} now={now} runs={runs} />
           </div>
           {may.decide ? (
             <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} online={online} />

@@ -44,7 +44,7 @@ pub async fn approval_get(
 ) -> Result<Json<Approval>, ApiError> {
     let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
     let mut approval = wait_for_settlement(&state, &caller, &id, wait).await?;
-    approval.agents_waiting = waiting(&state, &approval.approval_id);
+    with_waiting(&state, &mut approval);
     approval.quick_up_to = state.inner.policy.current().desk.quick_up_to;
     Ok(Json(approval))
 }
@@ -67,14 +67,18 @@ pub async fn approval_list(
     let mut approvals = shared.store.approvals(pending_only).await?;
     let quick_up_to = shared.policy.current().desk.quick_up_to;
     for approval in &mut approvals {
-        approval.agents_waiting = waiting(&state, &approval.approval_id);
+        with_waiting(&state, approval);
         approval.quick_up_to = quick_up_to;
     }
     Ok(Json(ApprovalList { approvals }))
 }
 
-fn waiting(state: &AppState, approval_id: &str) -> u32 {
-    u32::try_from(state.inner.waiters.count(approval_id)).unwrap_or(u32::MAX)
+/// Who waits on `approval` now, and when the last agent stopped (a settled one: nobody).
+fn with_waiting(state: &AppState, approval: &mut Approval) {
+    let (waiting, stopped) = state.inner.waiters.state(&approval.approval_id);
+    approval.agents_waiting = waiting;
+    approval.agents_stopped_waiting_at =
+        stopped.filter(|_| approval.status == ApprovalStatus::Requested);
 }
 
 /// Loads the approval, settling it first when its time has run out.

@@ -8,11 +8,12 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use futures::stream::{self, Stream};
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
 
 use crate::error::ApiError;
 use crate::guard::Person;
 use crate::state::AppState;
+use crate::waiters::WaitChange;
 
 /// Events read from the log per query.
 const PAGE: i64 = 256;
@@ -53,6 +54,7 @@ pub async fn event_stream(
     let tail = Tail {
         state: state.clone(),
         changes: shared.store.events().watch(),
+        waiting: shared.waiters.subscribe(),
         shutdown: shared.shutdown.clone(),
         after,
         backlog,
@@ -67,6 +69,8 @@ pub async fn event_stream(
 struct Tail {
     state: AppState,
     changes: watch::Receiver<i64>,
+    /// Who waits on which prompt (live only, not in the log).
+    waiting: broadcast::Receiver<WaitChange>,
     shutdown: watch::Receiver<bool>,
     after: i64,
     backlog: VecDeque<EventEnvelope>,
@@ -102,10 +106,34 @@ async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tai
                 return None;
             }
         }
-        tokio::select! {
-            changed = tail.changes.changed() => if changed.is_err() { return None },
+        let waiting = tokio::select! {
+            changed = tail.changes.changed() => if changed.is_err() { return None } else { None },
+            waiting = tail.waiting.recv() => match waiting {
+                Ok(change) => Some(change),
+                // Fell behind: the counts of the missed changes come with the next list.
+                Err(broadcast::error::RecvError::Lagged(_)) => None,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            },
             _ = tail.shutdown.wait_for(|stop| *stop) => return None,
+        };
+        if let Some(change) = waiting {
+            let event = waiting_event(&tail, change);
+            tail.backlog.push_back(event);
         }
+    }
+}
+
+/// `approval.waiting`, at the stream's position (it is not in the log: a resume after it
+/// replays from the same place).
+fn waiting_event(tail: &Tail, change: WaitChange) -> EventEnvelope {
+    EventEnvelope {
+        id: tail.after,
+        at: tail.state.inner.clock.now(),
+        event: Event::ApprovalWaiting {
+            approval_id: change.approval_id,
+            agents_waiting: change.agents_waiting,
+            stopped_waiting_at: change.stopped_waiting_at,
+        },
     }
 }
 

@@ -166,6 +166,7 @@ async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, Store
         required_approvals: detail.required_approvals,
         quick_decisions: detail.quick_decisions,
         agents_waiting: 0,
+        agents_stopped_waiting_at: None,
         quick_up_to: assent_core::RiskLevel::Medium,
         approvals: votes.into_iter().map(Into::into).collect(),
         approval_id: id,

@@ -550,3 +550,35 @@ async fn closing_the_why_notification_decides_nothing() {
         "closing the question is not a denial: the prompt waits in the window and the tray"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_service_without_a_token_is_not_a_silent_fallback() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    std::fs::create_dir_all(desk.config_dir()).expect("config dir");
+    std::fs::write(
+        desk.config_dir().join("desktop.json"),
+        r#"{"service_url": "http://team.example:7391"}"#,
+    )
+    .expect("settings with a URL and no token");
+    let _app = start_app(&desk);
+    let _ = desk.wait_ready(WAIT).await;
+    let said = loop {
+        match server.next(WAIT).await {
+            Some(Call::Notify { summary, body, .. }) if summary.contains("not using") => {
+                break (summary, body)
+            }
+            Some(_) => {}
+            None => panic!("the desk must say that the saved service is not used"),
+        }
+    };
+    assert_eq!(
+        said.0, "Assent is not using the service you set",
+        "the notification names the problem"
+    );
+    assert!(
+        said.1.contains("http://team.example:7391") && said.1.contains("no token"),
+        "and says which service and why, and what is used instead: {}",
+        said.1
+    );
+}

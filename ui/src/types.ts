@@ -86,6 +86,8 @@ export interface SettingsView {
   deny_reasons: string[];
   /** `ASSENT_URL` / `ASSENT_TOKEN` set in the environment (both set: they win over these settings). */
   env_overrides: string[];
+  /** Why part of the configured service is not used (a saved URL without a token…); null when all of it is. */
+  service_warning: string | null;
 }
 
 export interface SettingsInput {

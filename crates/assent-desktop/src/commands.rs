@@ -130,6 +130,9 @@ pub struct SettingsView {
     /// Which of `ASSENT_URL` / `ASSENT_TOKEN` are set in the environment: when both are, they
     /// win over the stored service and "Save and connect" cannot change it.
     pub env_overrides: Vec<String>,
+    /// Why part of the configured service is not used (a saved URL without a token, half of
+    /// the environment's pair), in words; `None` when all of it is.
+    pub service_warning: Option<String>,
 }
 
 /// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
@@ -158,6 +161,10 @@ fn view(shell: &Shell) -> SettingsView {
     let current = shell.hub.current();
     let autostart = shell.autostart.is_enabled().unwrap_or(settings.autostart);
     let deny_reasons = settings.deny_reasons();
+    let service_warning = settings.unused(
+        std::env::var(assent_client::URL_ENV).ok().as_deref(),
+        std::env::var(assent_client::TOKEN_ENV).ok().as_deref(),
+    );
     SettingsView {
         connected_url: current.url,
         embedded: current.embedded,
@@ -168,6 +175,7 @@ fn view(shell: &Shell) -> SettingsView {
         me: locked(&shell.hub.desk).me.clone(),
         deny_reasons,
         env_overrides: env_overrides(|name| std::env::var(name).ok()),
+        service_warning,
     }
 }
 

@@ -136,11 +136,16 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
         }
     }
     let settings = Settings::load(&settings_path);
-    let service = settings.service(
+    let (env_url, env_token) = (
         std::env::var(assent_client::URL_ENV).ok(),
         std::env::var(assent_client::TOKEN_ENV).ok(),
     );
+    let unused = settings.unused(env_url.as_deref(), env_token.as_deref());
+    let service = settings.service(env_url, env_token);
     let connected = service::connect(service.clone()).await?;
+    if let Some(message) = unused {
+        service::tell_not_used(bus.as_ref(), &message).await;
+    }
     let connected_embedded = connected.embedded;
     tracing::info!(url = %connected.url, embedded = connected.embedded, "service");
     let (inputs, receiver) = mpsc::channel(64);

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use assent_client::{default_data_dir, Client, ClientError};
 use assent_protocol::APPROVER_TOKEN_FILE;
 
+use crate::prompt::Urgency;
 use crate::settings::Service;
 
 #[derive(Debug, thiserror::Error)]
@@ -50,36 +51,65 @@ pub fn tell_start_failure(message: &str) {
     };
     let sent = runtime.block_on(async {
         let bus = zbus::Connection::session().await?;
-        let hints: std::collections::HashMap<&str, zbus::zvariant::Value<'_>> =
-            [("urgency", zbus::zvariant::Value::U8(2))]
-                .into_iter()
-                .collect();
-        let body = crate::text::untrusted(message, 400);
-        let args = (
-            "Assent",
-            0u32,
-            "dialog-error",
-            START_FAILED,
-            body.as_str(),
-            Vec::<&str>::new(),
-            hints,
-            -1i32,
-        );
-        let call = bus.call_method(
-            Some("org.freedesktop.Notifications"),
-            "/org/freedesktop/Notifications",
-            Some("org.freedesktop.Notifications"),
-            "Notify",
-            &args,
-        );
-        tokio::time::timeout(std::time::Duration::from_secs(3), call)
-            .await
-            .map_err(|_| zbus::Error::Failure("timed out".to_owned()))?
-            .map(|_| ())
+        tell(&bus, START_FAILED, message, Urgency::Critical).await
     });
     if let Err(err) = sent {
         tracing::warn!(%err, "cannot show why Assent did not start");
     }
+}
+
+/// The summary of the notification raised when the configured service is not the one used.
+pub const SERVICE_NOT_USED: &str = "Assent is not using the service you set";
+
+/// Tells the person that part of the configured service is not used (and which one is), at
+/// start: on stderr and as a notification, so it is not a silent fallback.
+pub async fn tell_not_used(bus: Option<&zbus::Connection>, message: &str) {
+    tracing::warn!(%message, "part of the configured service is not used");
+    let Some(bus) = bus else {
+        return;
+    };
+    if let Err(err) = tell(bus, SERVICE_NOT_USED, message, Urgency::Normal).await {
+        tracing::warn!(%err, "cannot show that the configured service is not used");
+    }
+}
+
+/// A buttonless notification with `summary` and `message` (escaped), at most 3 s to send.
+async fn tell(
+    bus: &zbus::Connection,
+    summary: &str,
+    message: &str,
+    urgency: Urgency,
+) -> zbus::Result<()> {
+    let hints: std::collections::HashMap<&str, zbus::zvariant::Value<'_>> =
+        [("urgency", zbus::zvariant::Value::U8(urgency as u8))]
+            .into_iter()
+            .collect();
+    let body = crate::text::untrusted(message, 400);
+    let icon = match urgency {
+        Urgency::Critical => "dialog-error",
+        _ => "dialog-warning",
+    };
+    let args = (
+        "Assent",
+        0u32,
+        icon,
+        summary,
+        body.as_str(),
+        Vec::<&str>::new(),
+        hints,
+        -1i32,
+    );
+    let call = bus.call_method(
+        Some("org.freedesktop.Notifications"),
+        "/org/freedesktop/Notifications",
+        Some("org.freedesktop.Notifications"),
+        "Notify",
+        &args,
+    );
+    tokio::time::timeout(std::time::Duration::from_secs(3), call)
+        .await
+        .map_err(|_| zbus::Error::Failure("timed out".to_owned()))?
+        .map(|_| ())
 }
 
 /// The connection the desk uses.

@@ -133,6 +133,46 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// Why part of what is configured is not used, in words for the person (`None`: all of
+    /// it is): a saved service URL without a token, or only one of `ASSENT_URL` /
+    /// `ASSENT_TOKEN` in the environment. Either used to fall back without a word.
+    pub fn unused(&self, env_url: Option<&str>, env_token: Option<&str>) -> Option<String> {
+        let set = |v: Option<&str>| v.is_some_and(|v| !v.trim().is_empty());
+        let (url_env, token_env) = (assent_client::URL_ENV, assent_client::TOKEN_ENV);
+        match (set(env_url), set(env_token)) {
+            (true, true) => return None,
+            (true, false) => {
+                return Some(format!(
+                    "{url_env} is set in the environment but {token_env} is not: both are \
+                     needed, so {url_env} is ignored."
+                ));
+            }
+            (false, true) => {
+                return Some(format!(
+                    "{token_env} is set in the environment but {url_env} is not: both are \
+                     needed, so {token_env} is ignored."
+                ));
+            }
+            (false, false) => {}
+        }
+        let url = self.service_url.as_deref().filter(|u| !u.trim().is_empty());
+        let token = self.token.as_deref().is_some_and(|t| !t.trim().is_empty());
+        match (url, token) {
+            (Some(url), false) => Some(format!(
+                "The saved service {url} has no token, so Assent uses its embedded service: \
+                 paste that service's approver token in Settings and choose Save and connect."
+            )),
+            (None, true) => Some(
+                "A token is saved without a service URL, so it is not used: Assent uses its \
+                 embedded service."
+                    .to_owned(),
+            ),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +204,49 @@ mod tests {
             Settings::default().service(None, Some(String::new())),
             Service::Embedded,
             "nothing configured → embedded service"
+        );
+    }
+
+    #[test]
+    fn a_configuration_that_is_not_used_says_why() {
+        let url_only = Settings {
+            service_url: Some("http://team:7391".to_owned()),
+            ..Settings::default()
+        };
+        assert_eq!(
+            url_only.service(None, None),
+            Service::Embedded,
+            "a saved URL without a token cannot sign in"
+        );
+        let said = url_only.unused(None, None).expect("and it says so");
+        assert!(
+            said.contains("http://team:7391") && said.contains("no token"),
+            "the person learns which service is not used and why: {said}"
+        );
+        let half_env = Settings::default().unused(Some("http://env:1"), None);
+        assert!(
+            half_env.is_some_and(|s| s.contains("ASSENT_TOKEN is not")),
+            "ASSENT_URL alone is ignored, and that is said"
+        );
+        assert_eq!(
+            url_only.unused(Some("http://env:1"), Some("t")),
+            None,
+            "the environment's pair is used: nothing to warn about"
+        );
+        let complete = Settings {
+            service_url: Some("http://team:7391".to_owned()),
+            token: Some("t".to_owned()),
+            ..Settings::default()
+        };
+        assert_eq!(
+            complete.unused(None, Some("  ")),
+            None,
+            "a complete saved service is used; a blank variable is not set"
+        );
+        assert_eq!(
+            Settings::default().unused(None, None),
+            None,
+            "nothing configured: embedded, as meant"
         );
     }
 

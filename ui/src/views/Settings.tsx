@@ -77,6 +77,11 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
             {overridden}
           </p>
         )}
+        {view.service_warning && (
+          <p class="warn" role="alert" data-testid="service-warning">
+            {view.service_warning}
+          </p>
+        )}
         <label>
           Service URL (empty: embedded service)
           <input data-testid="service-url" value={url} placeholder="http://127.0.0.1:7391" onInput={(e) => setUrl(e.currentTarget.value)} />

@@ -11,11 +11,11 @@ use serde::de::DeserializeOwned;
 
 use crate::config::{ClientConfig, Endpoint, Scheme};
 use crate::error::ClientError;
+use crate::poll::{is_settled, long_poll_wait, SHORT_POLL_PAUSE};
 use crate::tls::Trust;
-use crate::wire::{encode_segment, exchange, Exchange};
+use crate::wire::{decode, encode_segment, exchange, Exchange};
 
-/// Longest single long-poll; `wait_settled` repeats it until its own deadline.
-pub const LONG_POLL_SLICE: Duration = Duration::from_secs(25);
+pub use crate::poll::LONG_POLL_SLICE;
 
 /// A blocking client of the service (requester calls).
 #[derive(Clone)]
@@ -112,11 +112,11 @@ impl Client {
             }
             let wait = long_poll_wait(left);
             let approval = self.approval(id, Some(wait), deadline)?;
-            if crate::is_settled(&approval) {
+            if is_settled(&approval) {
                 return Ok(approval);
             }
             if wait.as_secs() == 0 {
-                std::thread::sleep(crate::SHORT_POLL_PAUSE.min(left));
+                std::thread::sleep(SHORT_POLL_PAUSE.min(left));
             }
         }
     }
@@ -215,20 +215,4 @@ impl Client {
         let (status, bytes) = self.raw(method, target, body, deadline)?;
         decode(status, &bytes)
     }
-}
-
-/// Decodes a 2xx body as `T`; anything else is an API error or malformed.
-pub(crate) fn decode<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Result<T, ClientError> {
-    if (200..300).contains(&status) {
-        serde_json::from_slice(bytes)
-            .map_err(|err| ClientError::Malformed(format!("status {status}: {err}")))
-    } else {
-        Err(ClientError::from_status(status, bytes))
-    }
-}
-
-/// How long one long-poll may hold, leaving a second for the answer to travel.
-pub(crate) fn long_poll_wait(left: Duration) -> Duration {
-    left.saturating_sub(Duration::from_secs(1))
-        .min(LONG_POLL_SLICE)
 }

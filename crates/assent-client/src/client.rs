@@ -113,16 +113,16 @@ impl Client {
             if left.is_zero() {
                 return Err(ClientError::Timeout);
             }
-            let wait = crate::blocking::long_poll_wait(left);
+            let wait = crate::poll::long_poll_wait(left);
             let call = self.approval(id, Some(wait));
             let approval = tokio::time::timeout(left, call)
                 .await
                 .map_err(|_| ClientError::Timeout)??;
-            if crate::is_settled(&approval) {
+            if crate::poll::is_settled(&approval) {
                 return Ok(approval);
             }
             if wait.as_secs() == 0 {
-                tokio::time::sleep(crate::SHORT_POLL_PAUSE.min(left)).await;
+                tokio::time::sleep(crate::poll::SHORT_POLL_PAUSE.min(left)).await;
             }
         }
     }
@@ -304,7 +304,7 @@ impl Client {
             .map_err(transport_error)?;
         let status = response.status().as_u16();
         let body = response.bytes().await.map_err(transport_error)?;
-        crate::blocking::decode(status, &body)
+        crate::wire::decode(status, &body)
     }
 }
 

@@ -12,22 +12,14 @@ mod client;
 mod config;
 mod error;
 mod events;
+mod poll;
 mod tls;
 mod wire;
-
-use std::time::Duration;
 
 pub use client::{Client, CALL_TIMEOUT};
 pub use config::{default_data_dir, ClientConfig, Endpoint, Scheme, TOKEN_ENV, URL_ENV};
 pub use error::ClientError;
 pub use events::{StreamItem, FIRST_BACKOFF, IDLE_LIMIT, MAX_BACKOFF};
+pub use poll::is_settled;
 pub use tls::{Trust, CA_FILE_ENV};
 pub use wire::parse_response;
-
-/// Pause between short polls when less than a second of waiting is left.
-pub(crate) const SHORT_POLL_PAUSE: Duration = Duration::from_millis(200);
-
-/// Whether an approval has settled (approved, denied, expired, cancelled…).
-pub fn is_settled(approval: &assent_protocol::Approval) -> bool {
-    approval.resolution.is_some() || approval.status != assent_core::ApprovalStatus::Requested
-}

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use rustls::pki_types::ServerName;
 use rustls::{ClientConnection, StreamOwned};
+use serde::de::DeserializeOwned;
 
 use crate::config::{Endpoint, Scheme};
 use crate::error::ClientError;
@@ -174,6 +175,16 @@ fn io_error(err: std::io::Error) -> ClientError {
     match err.kind() {
         ErrorKind::WouldBlock | ErrorKind::TimedOut => ClientError::Timeout,
         _ => ClientError::Unavailable(err.to_string()),
+    }
+}
+
+/// Decodes a 2xx body as `T`; anything else is an API error or malformed.
+pub(crate) fn decode<T: DeserializeOwned>(status: u16, bytes: &[u8]) -> Result<T, ClientError> {
+    if (200..300).contains(&status) {
+        serde_json::from_slice(bytes)
+            .map_err(|err| ClientError::Malformed(format!("status {status}: {err}")))
+    } else {
+        Err(ClientError::from_status(status, bytes))
     }
 }
 

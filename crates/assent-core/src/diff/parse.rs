@@ -250,7 +250,7 @@ fn clean_path(name: &str) -> String {
         .or_else(|| name.strip_prefix("b/"))
         .unwrap_or(name);
     let name = name.strip_prefix("./").unwrap_or(name);
-    name.chars().take(MAX_PATH_CHARS).collect()
+    crate::text::first_chars(name, MAX_PATH_CHARS)
 }
 
 fn set_change(file: Option<&mut ParsedFile<'_>>, change: FileChange) {

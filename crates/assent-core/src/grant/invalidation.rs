@@ -9,6 +9,7 @@ use crate::grant::matching::{covers_as, Moving};
 use crate::grant::ApprovalGrant;
 use crate::request::canon::action_hash;
 use crate::request::ActionRequest;
+use crate::text::first_chars;
 
 /// How the action a grant was bound to moved under it: (what the grant was bound to, what the
 /// request is at), for the base commit and the diff fingerprint.
@@ -22,24 +23,26 @@ impl Moved {
     /// For people, with short ids: "base commit changed abc1234 → def5678", "diff changed
     /// (a1b2c3d4 → e5f6a7b8)", or both joined by "; ".
     pub fn reason(&self) -> String {
-        let base = self
-            .base_commit
-            .as_ref()
-            .map(|(was, now)| format!("base commit changed {} → {}", short(was, 7), short(now, 7)));
-        let diff = self
-            .diff
-            .as_ref()
-            .map(|(was, now)| format!("diff changed ({} → {})", short(was, 8), short(now, 8)));
+        let base = self.base_commit.as_ref().map(|(was, now)| {
+            format!(
+                "base commit changed {} → {}",
+                first_chars(was, 7),
+                first_chars(now, 7)
+            )
+        });
+        let diff = self.diff.as_ref().map(|(was, now)| {
+            format!(
+                "diff changed ({} → {})",
+                first_chars(was, 8),
+                first_chars(now, 8)
+            )
+        });
         [base, diff]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()
             .join("; ")
     }
-}
-
-fn short(id: &str, len: usize) -> String {
-    id.chars().take(len).collect()
 }
 
 /// The bound value and the request's, when both are known and differ.

@@ -170,7 +170,7 @@ impl Policy {
 
     fn compute_version(&self) -> String {
         let digest = Sha256::digest(self.to_toml().as_bytes());
-        hex::encode(digest).chars().take(16).collect()
+        crate::text::first_chars(&hex::encode(digest), 16)
     }
 }
 

@@ -358,7 +358,7 @@ fn off_setting(line: &str) -> Option<String> {
         || (k.contains("disable") && matches!(v.as_str(), "true" | "yes" | "on" | "1"))
         || matches!(v.as_str(), "disabled" | "not-configured" | "not_configured")
         || (k.contains("protection") && matches!(v.as_str(), "null" | "~" | "{}"));
-    off.then(|| t.chars().take(80).collect())
+    off.then(|| crate::text::first_chars(t, 80))
 }
 
 /// The scanner a hook-skipping value names (`SKIP=gitleaks,flake8` → gitleaks), and what it

@@ -131,7 +131,7 @@ fn state_of(review: &DiffReviewed<'_>, base: PrBase<'_>) -> (DiffApprovalState, 
 
 /// A commit as people read it: its first 12 characters, or "(none)".
 fn short(sha: Option<&str>) -> String {
-    sha.map_or_else(|| "(none)".to_owned(), |s| s.chars().take(12).collect())
+    sha.map_or_else(|| "(none)".to_owned(), |s| crate::text::first_chars(s, 12))
 }
 
 /// "a.yml", "a.yml and b.yml", "a.yml and 2 more files".

@@ -1,5 +1,4 @@
 //! Shared builders for the scenario tests.
-#![allow(dead_code, reason = "each test file uses a subset")]
 
 pub mod links;
 pub mod scenario;

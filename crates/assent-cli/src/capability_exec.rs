@@ -15,7 +15,7 @@ use assent_core::secret_stream::SecretStream;
 use assent_core::ActionKind;
 
 use crate::gate::outcome::{decide, unreached, Deadlines, Decided, Outcome};
-use crate::request::{
+use crate::request_args::{
     action_request, child_code, exit_code, RequestArgs, EXIT_DENIED, EXIT_NOT_STARTED,
     EXIT_UNAVAILABLE, EXIT_USAGE,
 };

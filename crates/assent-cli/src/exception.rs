@@ -13,28 +13,7 @@ use assent_client::{blocking, ClientConfig, ClientError};
 use assent_core::{ActionRequest, ExceptionAsk};
 
 use crate::gate::outcome::{answered, unreached, wait_for_person, Decided};
-use crate::request::{RequestArgs, EXIT_USAGE};
-
-/// A lifetime: `30d`, `12h`, `90m`, `45s` (or plain seconds).
-pub fn parse_lifetime(text: &str) -> Result<i64, String> {
-    let bad = || format!("{text:?} is not a duration: use e.g. 30d, 12h, 90m or 45s");
-    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
-        Some(at) => text.split_at(at),
-        None => (text, "s"),
-    };
-    let count: i64 = digits.parse().map_err(|_| bad())?;
-    let per = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 24 * 3600,
-        _ => return Err(bad()),
-    };
-    match count.checked_mul(per) {
-        Some(seconds) if seconds > 0 => Ok(seconds),
-        _ => Err(format!("{text:?} must be a positive duration")),
-    }
-}
+use crate::request_args::{RequestArgs, EXIT_USAGE};
 
 /// The checks that need no service: the flags that only go with `--exception`, a reason.
 pub fn check_args(args: &RequestArgs) -> Result<(), String> {
@@ -104,20 +83,4 @@ pub fn submit(args: &RequestArgs, request: &ActionRequest) -> Result<Decided, Ex
         },
         None => wait_for_person(&client, submitted, started + args.wait, args.wait),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_lifetime;
-
-    #[test]
-    fn lifetimes_read_days_hours_minutes_and_seconds() {
-        assert_eq!(parse_lifetime("30d"), Ok(30 * 24 * 3600), "days");
-        assert_eq!(parse_lifetime("12h"), Ok(12 * 3600), "hours");
-        assert_eq!(parse_lifetime("90m"), Ok(5400), "minutes");
-        assert_eq!(parse_lifetime("45"), Ok(45), "plain seconds");
-        for bad in ["", "d", "30x", "-3d", "0d", "3.5h", "99999999999999999d"] {
-            assert!(parse_lifetime(bad).is_err(), "{bad:?} is refused");
-        }
-    }
 }

@@ -18,6 +18,7 @@ mod policy_cmd;
 mod policy_eval;
 mod reach;
 mod request;
+mod request_args;
 mod run_cmd;
 mod serve;
 mod suggest;
@@ -39,9 +40,9 @@ enum Command {
     Gate(gate::GateCommand),
     /// Ask for one action and wait: exit 0 allowed, 10 denied, 11 blocked, 12 timed out,
     /// 13 unavailable, 2 usage.
-    Request(request::RequestArgs),
+    Request(request_args::RequestArgs),
     /// Run a command only when allowed, passing its exit code through; else as `request`.
-    Exec(request::RequestArgs),
+    Exec(request_args::RequestArgs),
     /// Install the gate into an agent's settings (idempotent, with a backup).
     #[command(subcommand)]
     Install(install::InstallCommand),

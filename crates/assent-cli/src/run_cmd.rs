@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 
 use crate::gate::outcome::parse_seconds;
 use crate::gate::ServiceArgs;
-use crate::request::{
+use crate::request_args::{
     EXIT_ALLOWED, EXIT_BLOCKED, EXIT_DENIED, EXIT_TIMED_OUT, EXIT_UNAVAILABLE, EXIT_USAGE,
 };
 

@@ -9,9 +9,9 @@ use assent_core::hook::action_from_claude_hook;
 use clap::Args;
 use serde_json::{json, Value};
 
+use super::args::{OnUnavailable, ServiceArgs};
 use super::hook::{self, HookSettings, Verdict, BLOCKING_EXIT};
 use super::outcome::parse_seconds;
-use super::{OnUnavailable, ServiceArgs};
 
 #[derive(Debug, Clone, Args)]
 pub struct ClaudeCodeArgs {

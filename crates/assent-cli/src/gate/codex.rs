@@ -22,10 +22,10 @@ use assent_core::action_from_codex_hook;
 use clap::Args;
 use serde_json::{json, Value};
 
+use super::args::{OnUnavailable, ServiceArgs};
 use super::codex_pass::{self, Call, Passes};
 use super::hook::{self, HookSettings, Verdict, BLOCKING_EXIT};
 use super::outcome::parse_seconds;
-use super::{OnUnavailable, ServiceArgs};
 
 #[derive(Debug, Clone, Args)]
 pub struct CodexArgs {

@@ -12,8 +12,8 @@ use assent_core::hook::{HookDefaults, HookError};
 use assent_core::ActionRequest;
 use serde_json::Value;
 
+use super::args::{OnUnavailable, ServiceArgs};
 use super::outcome::{decide, Deadlines, Outcome};
-use super::{OnUnavailable, ServiceArgs};
 
 /// Largest hook payload read from stdin (a Write of a big file carries its content).
 pub const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;

@@ -17,9 +17,9 @@ use rmcp::model::{ServerCapabilities, ServerConfig};
 use rmcp::{tool, tool_handler, tool_router, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
+use super::args::ServiceArgs;
 use super::outcome::{decide, parse_seconds, Deadlines, Outcome};
 use super::repo::git_root;
-use super::ServiceArgs;
 
 #[derive(Debug, Clone, Args)]
 pub struct McpArgs {

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 use toml_edit::DocumentMut;
 
 use super::codex_toml::{self, Placed, Removed};
-use super::TIMEOUT_MARGIN_SECONDS;
-use super::{binary, hooks, InstallArgs, InstallError, Target, BACKUP_SUFFIX};
+use super::shared::{
+    write_text, InstallArgs, InstallError, Target, BACKUP_SUFFIX, TIMEOUT_MARGIN_SECONDS,
+};
+use super::{binary, hooks};
 
 /// Where Codex keeps its config: `$CODEX_HOME`, else `~/.codex`.
 fn codex_home() -> Result<PathBuf, InstallError> {
@@ -92,7 +94,7 @@ impl Config {
             })?;
             lines.push(format!("backup: {}", backup.display()));
         }
-        super::write_text(&self.path, &text)?;
+        write_text(&self.path, &text)?;
         lines.push(format!("{}: updated", self.path.display()));
         Ok(())
     }

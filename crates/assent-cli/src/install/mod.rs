@@ -13,23 +13,17 @@ pub(crate) mod claude_version;
 mod codex;
 pub(crate) mod codex_toml;
 pub(crate) mod hooks;
+mod shared;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use serde_json::{json, Value};
 
-use crate::gate::outcome::parse_seconds;
-use crate::gate::OnUnavailable;
-use binary::BinaryError;
 use claude_version::Advice;
-
-/// Seconds the hook timeout exceeds the gate's wait, so the gate always answers first.
-pub const TIMEOUT_MARGIN_SECONDS: u64 = 10;
-/// Suffix of the backup written next to the settings file.
-pub const BACKUP_SUFFIX: &str = "assent-backup";
+use shared::write_text;
+pub use shared::{InstallArgs, InstallError, Target, BACKUP_SUFFIX, TIMEOUT_MARGIN_SECONDS};
 
 #[derive(Debug, Subcommand)]
 pub enum InstallCommand {
@@ -45,61 +39,6 @@ pub enum UninstallCommand {
     ClaudeCode(Target),
     /// Remove the gate's hook entries (and their trust) from Codex's config.
     Codex(Target),
-}
-
-#[derive(Debug, Clone, Args)]
-#[group(multiple = false)]
-pub struct Target {
-    /// The user's settings (default): ~/.claude/settings.json, $CODEX_HOME/config.toml.
-    #[arg(long)]
-    pub user: bool,
-    /// This project's settings: ./.claude/settings.json, ./.codex/config.toml.
-    #[arg(long)]
-    pub project: bool,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct InstallArgs {
-    #[command(flatten)]
-    pub target: Target,
-    /// The gate's longest wait for a person, in seconds; the hook timeout is 10 s more.
-    #[arg(long, default_value = "290", value_parser = parse_seconds)]
-    pub wait: Duration,
-    /// What the gate answers when no decision can be had.
-    #[arg(long, value_enum, default_value_t)]
-    pub on_unavailable: OnUnavailable,
-    /// The `assent` binary the hooks run (absolute path); default: the `assent` on PATH, else
-    /// this binary unless it is a build output under a cargo target dir.
-    #[arg(long, value_name = "PATH")]
-    pub bin: Option<PathBuf>,
-}
-
-/// Why the settings could not be changed.
-#[derive(Debug, thiserror::Error)]
-pub enum InstallError {
-    #[error("no home directory to find ~/.claude")]
-    NoHome,
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a JSON object: leaving it untouched")]
-    NotJson { path: PathBuf },
-    #[error("{path} is not valid TOML, leaving it untouched: {reason}")]
-    NotToml { path: PathBuf, reason: String },
-    #[error("{path}: {source}")]
-    Shape {
-        path: PathBuf,
-        source: codex_toml::ShapeError,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Binary(#[from] BinaryError),
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
@@ -223,19 +162,4 @@ fn read_settings(path: &Path) -> Result<Value, InstallError> {
 fn write_atomically(path: &Path, value: &Value) -> Result<(), InstallError> {
     let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into()) + "\n";
     write_text(path, &text)
-}
-
-/// Writes `text` through a temporary file beside `path`, so a reader never sees half of it.
-fn write_text(path: &Path, text: &str) -> Result<(), InstallError> {
-    let wrap = |source| InstallError::Write {
-        path: path.to_owned(),
-        source,
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(wrap)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".assent-tmp");
-    std::fs::write(&tmp, text).map_err(wrap)?;
-    std::fs::rename(&tmp, path).map_err(wrap)
 }

@@ -1,0 +1,88 @@
+//! What both agents' installs share: which settings file (user or project), the flags, the
+//! error of changing one, and a write that a reader never sees half of. It imports neither
+//! install.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+
+use super::binary::BinaryError;
+use super::codex_toml;
+use crate::gate::outcome::parse_seconds;
+use crate::gate::OnUnavailable;
+
+/// Seconds the hook timeout exceeds the gate's wait, so the gate always answers first.
+pub const TIMEOUT_MARGIN_SECONDS: u64 = 10;
+/// Suffix of the backup written next to the settings file.
+pub const BACKUP_SUFFIX: &str = "assent-backup";
+
+#[derive(Debug, Clone, Args)]
+#[group(multiple = false)]
+pub struct Target {
+    /// The user's settings (default): ~/.claude/settings.json, $CODEX_HOME/config.toml.
+    #[arg(long)]
+    pub user: bool,
+    /// This project's settings: ./.claude/settings.json, ./.codex/config.toml.
+    #[arg(long)]
+    pub project: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InstallArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The gate's longest wait for a person, in seconds; the hook timeout is 10 s more.
+    #[arg(long, default_value = "290", value_parser = parse_seconds)]
+    pub wait: Duration,
+    /// What the gate answers when no decision can be had.
+    #[arg(long, value_enum, default_value_t)]
+    pub on_unavailable: OnUnavailable,
+    /// The `assent` binary the hooks run (absolute path); default: the `assent` on PATH, else
+    /// this binary unless it is a build output under a cargo target dir.
+    #[arg(long, value_name = "PATH")]
+    pub bin: Option<PathBuf>,
+}
+
+/// Why the settings could not be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error("no home directory to find ~/.claude")]
+    NoHome,
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a JSON object: leaving it untouched")]
+    NotJson { path: PathBuf },
+    #[error("{path} is not valid TOML, leaving it untouched: {reason}")]
+    NotToml { path: PathBuf, reason: String },
+    #[error("{path}: {source}")]
+    Shape {
+        path: PathBuf,
+        source: codex_toml::ShapeError,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Binary(#[from] BinaryError),
+}
+
+/// Writes `text` through a temporary file beside `path`, so a reader never sees half of it.
+pub(super) fn write_text(path: &Path, text: &str) -> Result<(), InstallError> {
+    let wrap = |source| InstallError::Write {
+        path: path.to_owned(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(wrap)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".assent-tmp");
+    std::fs::write(&tmp, text).map_err(wrap)?;
+    std::fs::rename(&tmp, path).map_err(wrap)
+}

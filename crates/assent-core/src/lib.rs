@@ -49,6 +49,7 @@ pub use canon::{action_hash, canonical_json, canonicalize, CanonError, Canonical
 pub use capability::eval::bound_lifetime as capability_lifetime;
 pub use capability::{Capability, SecretSource, Ttl, UnknownCapability};
 pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
+pub use evaluate::offer::lifetime_bound;
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};
 pub use evidence::{
     ApprovalEvidence, CredentialPacket, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag,

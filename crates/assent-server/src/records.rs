@@ -1,6 +1,8 @@
 //! What the service records, in wire terms: answers and prompts, and the audit records the
 //! core builds (`assent_core::workflow::records`) from an approval, member or grant.
 
+use std::borrow::Cow;
+
 use assent_core::workflow::{self, GrantFacts, MemberFacts, PromptFacts, Verdict};
 use assent_core::{
     ApprovalAuditEvent, ApprovalGrant, ApprovalType, AuditDecision, Decision, RiskLevel, ScopeKind,
@@ -13,14 +15,32 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::{Actor, ApprovalRecord, Submission};
 
+/// A submission as it is recorded: the request, and the evaluation it is recorded under —
+/// the core's, borrowed, or the one a run's hold or a PR's review gate put in its place (only
+/// then a copy of the evaluation, never of the whole submission).
+pub struct Recording<'a> {
+    pub s: &'a Submission,
+    pub eval: Cow<'a, assent_core::Evaluation>,
+}
+
+impl<'a> Recording<'a> {
+    /// `s` under the core's evaluation.
+    pub fn of(s: &'a Submission) -> Recording<'a> {
+        Recording {
+            s,
+            eval: Cow::Borrowed(&s.eval),
+        }
+    }
+}
+
 /// The answer to a submission.
 pub fn response(
-    s: &Submission,
+    r: &Recording<'_>,
     status: SubmitStatus,
     approval_id: Option<String>,
     grant_id: Option<String>,
 ) -> SubmitResponse {
-    answer(&s.action_id, &s.eval, status, approval_id, grant_id)
+    answer(&r.s.action_id, &r.eval, status, approval_id, grant_id)
 }
 
 /// The answer for action `action_id` evaluated as `eval`.
@@ -62,21 +82,21 @@ pub fn command_line(action: &assent_core::Action) -> Option<String> {
 
 /// The audit record of a submission's outcome (see [`workflow::submission_audit`]).
 pub fn submission_audit(
-    s: &Submission,
+    r: &Recording<'_>,
     decision: AuditDecision,
     approval_id: Option<String>,
     grant_id: Option<String>,
 ) -> ApprovalAuditEvent {
-    workflow::submission_audit(new_id(), asked(s), decision, approval_id, grant_id)
+    workflow::submission_audit(new_id(), asked(r), decision, approval_id, grant_id)
 }
 
 /// A submission as the core's records name it.
-pub fn asked(s: &Submission) -> workflow::Asked<'_> {
+pub fn asked<'a>(r: &'a Recording<'_>) -> workflow::Asked<'a> {
     workflow::Asked {
-        action_id: &s.action_id,
-        request: &s.request,
-        eval: &s.eval,
-        now: s.now,
+        action_id: &r.s.action_id,
+        request: &r.s.request,
+        eval: &r.eval,
+        now: r.s.now,
     }
 }
 
@@ -193,12 +213,12 @@ pub struct PromptDetail {
 }
 
 /// The seed's "Needs repo maintainer review before PR creation" for a diff or PR approval.
-fn review_recommendation(s: &Submission) -> Option<Recommendation> {
-    let d = &s.eval.decision;
+fn review_recommendation(eval: &assent_core::Evaluation) -> Option<Recommendation> {
+    let d = &eval.decision;
     let who = d
         .required_role
         .map(|r| assent_core::role_name(r).replace('_', " "))?;
-    let text = match s.eval.approval_type {
+    let text = match eval.approval_type {
         ApprovalType::Diff => format!(
             "Needs {who} review before PR creation: {}",
             d.reasons.join("; ")
@@ -223,8 +243,9 @@ fn one() -> u32 {
 }
 
 impl PromptDetail {
-    pub fn of(s: &Submission) -> PromptDetail {
-        let d = &s.eval.decision;
+    pub fn of(r: &Recording<'_>) -> PromptDetail {
+        let (s, eval) = (r.s, &*r.eval);
+        let d = &eval.decision;
         PromptDetail {
             requested_by: s.request.requested_by,
             action_kind: s.request.action.kind,
@@ -233,25 +254,25 @@ impl PromptDetail {
             risk: d.risk,
             reasons: d.reasons.clone(),
             rule: d.rule.clone(),
-            recommendation: recommend(s),
+            recommendation: recommend(eval),
             required_role: d.required_role,
             profile: d.profile.clone(),
-            evidence: s.eval.evidence.clone(),
+            evidence: eval.evidence.clone(),
             offered_scopes: d.offered_scopes.clone(),
             reason: s.request.reason.clone(),
             fallback_on_timeout: s.fallback_on_timeout,
-            policy_version: s.eval.policy_version.clone(),
+            policy_version: eval.policy_version.clone(),
             required_approvals: s.required_approvals,
-            quick_decisions: s.quick_decisions.clone(),
+            quick_decisions: eval.quick_decisions.clone(),
         }
     }
 }
 
 /// What the policy recommends: deny high risk, otherwise the narrowest scope that saves prompts;
 /// a diff or PR approval says whose review it needs.
-fn recommend(s: &Submission) -> Recommendation {
-    let d = &s.eval.decision;
-    if let Some(review) = review_recommendation(s) {
+fn recommend(eval: &assent_core::Evaluation) -> Recommendation {
+    let d = &eval.decision;
+    if let Some(review) = review_recommendation(eval) {
         return review;
     }
     if d.risk >= RiskLevel::High {

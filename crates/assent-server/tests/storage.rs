@@ -49,7 +49,6 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         fallback_on_timeout: FallbackOnTimeout::Deny,
         required_approvals: 1,
         denials_since: None,
-        quick_decisions: Vec::new(),
         screen: false,
     };
     ApprovalRow {
@@ -64,7 +63,7 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         required_role: eval.decision.required_role,
         action_hash: eval.action_hash.clone(),
         first_request: request,
-        detail: PromptDetail::of(&s),
+        detail: PromptDetail::of(&assent_server::store::rows::Recording::of(&s)),
         expires_at: s.approval_expires_at,
         created_at: now,
     }

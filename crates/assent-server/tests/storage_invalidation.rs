@@ -88,7 +88,6 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         fallback_on_timeout: assent_core::FallbackOnTimeout::Deny,
         required_approvals: 1,
         denials_since: None,
-        quick_decisions: Vec::new(),
         screen: false,
     };
     assent_server::store::rows::ApprovalRow {
@@ -103,7 +102,9 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         required_role: eval.decision.required_role,
         action_hash: eval.action_hash.clone(),
         first_request: request,
-        detail: assent_server::store::rows::PromptDetail::of(&s),
+        detail: assent_server::store::rows::PromptDetail::of(
+            &assent_server::store::rows::Recording::of(&s),
+        ),
         expires_at: s.approval_expires_at,
         created_at: now,
     }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::evaluate::decision::{ActionRiskInput, RiskDecision};
 use crate::evidence::ApprovalEvidence;
+use crate::grant::quick::QuickDecision;
 use crate::request::canon::CanonicalAction;
 use crate::request::ActionRequest;
 
@@ -30,6 +31,10 @@ pub struct Evaluation {
     /// ever covered by an exception grant, and only then).
     #[serde(default)]
     pub exceptionable: bool,
+    /// What a person is offered: the quick decisions, each bounded as a grant of its scope is
+    /// ([`crate::evaluate::offer`]); computed once here, stored with the prompt.
+    #[serde(default)]
+    pub quick_decisions: Vec<QuickDecision>,
 }
 
 /// What a batch key is made of, in sorted field order (its JSON is canonical).

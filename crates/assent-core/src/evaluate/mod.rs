@@ -3,6 +3,7 @@
 pub(crate) mod decide;
 pub mod decision;
 pub mod evaluation;
+pub mod offer;
 
 use std::sync::Arc;
 
@@ -245,6 +246,7 @@ pub fn evaluate(
         evidence,
         rules,
         exceptionable,
+        quick_decisions: Vec::new(),
     };
     crate::capability::eval::shape(policy, request, &mut evaluation);
     if let Some(outcome) = exception {
@@ -252,6 +254,7 @@ pub fn evaluate(
     }
     evaluation.approval_type = evaluation.evidence.approval_type();
     evaluation.evidence = crate::evidence::mask::masked(evaluation.evidence);
+    evaluation.quick_decisions = offer::offer(policy, request, &evaluation.decision);
     Ok(evaluation)
 }
 

@@ -69,17 +69,6 @@ pub async fn submit(
     let approval_expires_at = now + policy.approval_timeout();
     let required_approvals =
         policy.approvals_required(eval.decision.required_role, &eval.decision.rule);
-    let mut quick_decisions = assent_core::quick_decisions(
-        &policy,
-        &eval.decision.offered_scopes,
-        eval.decision.profile.as_deref(),
-    );
-    for quick in &mut quick_decisions {
-        let max = chrono::Duration::seconds(quick.expires_in_seconds);
-        let max = assent_core::exception_lifetime(&request, max);
-        quick.expires_in_seconds =
-            assent_core::capability_lifetime(&policy, &request, max).num_seconds();
-    }
     let submission = Box::new(Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),
@@ -91,7 +80,6 @@ pub async fn submit(
         fallback_on_timeout: policy.fallback_on_timeout(),
         required_approvals,
         denials_since: policy.deny_memory.remembered_since(now),
-        quick_decisions,
         screen,
     });
     match shared.workflow.submit(submission).await? {

@@ -72,8 +72,6 @@ pub struct Submission {
     /// Denials of this run decided at or after this time answer an equivalent request at
     /// once (`None`: the policy's `deny_memory` is off).
     pub denials_since: Option<DateTime<Utc>>,
-    /// The one-click approvals a prompt opened now offers.
-    pub quick_decisions: Vec<assent_core::QuickDecision>,
     /// Screening only (`POST /v1/actions/screen`): an ask opens no prompt, uses no grant and
     /// records nothing; plain decisions and remembered denials are recorded as usual.
     pub screen: bool,

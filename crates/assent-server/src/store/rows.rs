@@ -20,7 +20,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::watch;
 
 use super::{ApprovalRecord, NewGrant, StoreError};
-pub use crate::records::PromptDetail;
+pub use crate::records::{PromptDetail, Recording};
 
 /// One row of `actions`: a recorded submission and its first answer.
 #[derive(Debug, Clone)]

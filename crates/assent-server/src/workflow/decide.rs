@@ -218,11 +218,7 @@ fn grant_for(
         offered_scopes: &approval.offered_scopes,
         request,
         eval: &eval,
-        max_lifetime: assent_core::capability_lifetime(
-            ground.policy,
-            request,
-            assent_core::exception_lifetime(request, ground.policy.max_lifetime(choice.scope)),
-        ),
+        max_lifetime: assent_core::lifetime_bound(ground.policy, request, choice.scope),
         created_by: &by.who.name,
         gate_waiting: ground.gate_waiting,
         now: ground.now,

@@ -9,21 +9,23 @@ use assent_protocol::Approval;
 
 use super::decide::DecideError;
 use super::settle;
-use crate::store::{ApprovalRecord, Settled, Settlement, Store, StoreError, Submission, Tx};
+use crate::records::Recording;
+use crate::store::{ApprovalRecord, Settled, Settlement, Store, StoreError, Tx};
 
 /// The rule that blocks a PR whose diff reviews are not current.
 pub const RULE: &str = "block.pr_unreviewed";
 
-/// The PR submission `s` as its run's diff approvals let it be recorded: blocked with the
-/// reason, or asked with them listed in its packet.
-pub async fn gated(tx: &mut dyn Tx, s: &Submission) -> Result<Submission, StoreError> {
-    let gate = gate_of(tx, &s.request.run_id, base_of(&s.request)).await?;
-    let mut out = s.clone();
-    if let EvidenceDetail::Pr(packet) = &mut out.eval.evidence.detail {
+/// Records the PR submission `r` as its run's diff approvals let it: blocked with the reason,
+/// or asked with them listed in its packet.
+pub async fn gated(tx: &mut dyn Tx, r: &mut Recording<'_>) -> Result<(), StoreError> {
+    let request = &r.s.request;
+    let gate = gate_of(tx, &request.run_id, base_of(request)).await?;
+    let eval = r.eval.to_mut();
+    if let EvidenceDetail::Pr(packet) = &mut eval.evidence.detail {
         packet.diff_approvals = gate.diff_approvals;
     }
     if let Some(reason) = gate.blocked {
-        let d = &mut out.eval.decision;
+        let d = &mut eval.decision;
         d.decision = Decision::Block;
         d.risk = d.risk.max(RiskLevel::High);
         d.rule = RULE.to_owned();
@@ -31,7 +33,7 @@ pub async fn gated(tx: &mut dyn Tx, s: &Submission) -> Result<Submission, StoreE
         d.required_role = None;
         d.offered_scopes.clear();
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Settles an approval of the PR `record` in one transaction with the check that its run's

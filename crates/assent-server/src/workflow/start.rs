@@ -226,6 +226,8 @@ pub fn prompt_submission(asked: Asked, ground: StartGround<'_>) -> Result<Submis
     d.required_role = Some(asked.role);
     d.profile = None;
     d.offered_scopes = vec![assent_core::ScopeKind::Once];
+    // A start or stage is approved in the window, with its packet: no quick buttons.
+    eval.quick_decisions.clear();
     eval.evidence = asked.evidence;
     let now = ground.now;
     Ok(Submission {
@@ -239,7 +241,6 @@ pub fn prompt_submission(asked: Asked, ground: StartGround<'_>) -> Result<Submis
         fallback_on_timeout: assent_core::FallbackOnTimeout::Deny,
         required_approvals: asked.required_approvals,
         denials_since: ground.policy.deny_memory.remembered_since(now),
-        quick_decisions: Vec::new(),
         screen: false,
     })
 }

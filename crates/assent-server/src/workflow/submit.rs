@@ -7,7 +7,7 @@ use assent_core::workflow::{held_decision, joinable, remembered_denial, Earlier,
 use assent_core::{ApprovalAuditEvent, ApprovalType, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 
-use crate::records::{response, submission_audit, PromptDetail};
+use crate::records::{response, submission_audit, PromptDetail, Recording};
 use crate::store::rows::{ActionRow, ApprovalRow, DenialProbe};
 use crate::store::{StoreError, Submission, Submitted, Tx};
 
@@ -32,8 +32,13 @@ impl Deferred {
     }
 }
 
-/// The action row of `s` answered with `answer`.
-fn action_row(s: &Submission, answer: &SubmitResponse, batch_position: Option<i64>) -> ActionRow {
+/// The action row of `r` answered with `answer`.
+fn action_row(
+    r: &Recording<'_>,
+    answer: &SubmitResponse,
+    batch_position: Option<i64>,
+) -> ActionRow {
+    let (s, eval) = (r.s, &*r.eval);
     let action = &s.request.action;
     ActionRow {
         id: s.action_id.clone(),
@@ -42,8 +47,8 @@ fn action_row(s: &Submission, answer: &SubmitResponse, batch_position: Option<i6
         body_hash: s.body_hash.clone(),
         run_id: s.request.run_id.clone(),
         task_id: s.request.task_id.clone(),
-        action_hash: s.eval.action_hash.clone(),
-        decision: s.eval.decision.decision,
+        action_hash: eval.action_hash.clone(),
+        decision: eval.decision.decision,
         status: answer.status,
         approval_id: answer.approval_id.clone(),
         batch_position,
@@ -52,7 +57,29 @@ fn action_row(s: &Submission, answer: &SubmitResponse, batch_position: Option<i6
         response: answer.clone(),
         created_at: s.now,
         action_kind: action.kind,
-        policy_version: s.eval.policy_version.clone(),
+        policy_version: eval.policy_version.clone(),
+    }
+}
+
+/// What recording `r` with `answer` writes, built in one place: the answer, the action row
+/// that keeps it, and the audit record (`audited`, naming `approval_id` and the answer's
+/// grant).
+struct Written {
+    answer: SubmitResponse,
+    row: ActionRow,
+    audit: ApprovalAuditEvent,
+}
+
+fn written(
+    r: &Recording<'_>,
+    answer: SubmitResponse,
+    audited: AuditDecision,
+    approval_id: Option<String>,
+) -> Written {
+    Written {
+        row: action_row(r, &answer, None),
+        audit: submission_audit(r, audited, approval_id, answer.grant_id.clone()),
+        answer,
     }
 }
 
@@ -67,22 +94,22 @@ pub async fn record(
     if let Some(earlier) = replayed(tx, s, deferred).await? {
         return Ok(earlier);
     }
-    let held = hold.and_then(|run| held_by(run, s));
-    let s = held.as_ref().unwrap_or(s);
+    let mut r = Recording::of(s);
+    if let Some(run) = hold {
+        held_by(run, &mut r);
+    }
     let publishing =
-        s.eval.approval_type == ApprovalType::Pr && s.eval.decision.decision.needs_person();
-    let gated = if publishing {
-        Some(super::publish::gated(tx, s).await?)
-    } else {
-        None
-    };
-    let s = gated.as_ref().unwrap_or(s);
-    let audited = match s.eval.decision.decision {
+        r.eval.approval_type == ApprovalType::Pr && r.eval.decision.decision.needs_person();
+    if publishing {
+        super::publish::gated(tx, &mut r).await?;
+    }
+    let r = &r;
+    let audited = match r.eval.decision.decision {
         Decision::Auto => (SubmitStatus::Allowed, AuditDecision::Auto),
         // A block the policy lets an exception set aside: a live exception grant covers it
         // (when screening too: a hook that can only deny must not deny what it covers).
-        Decision::Block if s.eval.exceptionable => {
-            if let Some(answer) = use_covering_grant(tx, s).await? {
+        Decision::Block if r.eval.exceptionable => {
+            if let Some(answer) = use_covering_grant(tx, r).await? {
                 return Ok(Submitted::Recorded(answer));
             }
             (SubmitStatus::Blocked, AuditDecision::Blocked)
@@ -90,18 +117,17 @@ pub async fn record(
         Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),
         Decision::Ask | Decision::Escalate => {
             let answer = if s.screen {
-                screened(tx, s).await?
+                screened(tx, r).await?
             } else {
-                record_guarded(tx, s).await?
+                record_guarded(tx, r).await?
             };
             return Ok(Submitted::Recorded(answer));
         }
     };
-    let answer = response(s, audited.0, None, None);
-    deferred.actions.push(action_row(s, &answer, None));
-    deferred
-        .audits
-        .push(submission_audit(s, audited.1, None, None));
+    let (status, audited) = audited;
+    let Written { answer, row, audit } = written(r, response(r, status, None, None), audited, None);
+    deferred.actions.push(row);
+    deferred.audits.push(audit);
     if let Some(key) = &s.request.idempotency_key {
         let entry = (s.body_hash.clone(), answer.clone());
         deferred
@@ -111,9 +137,9 @@ pub async fn record(
     Ok(Submitted::Recorded(answer))
 }
 
-/// The submission as its held run answers it (`assent_core::workflow::held_decision`);
-/// `None` when the hold does not apply.
-fn held_by(run: &RunState, s: &Submission) -> Option<Submission> {
+/// Records `r` as its held run answers it (`assent_core::workflow::held_decision`), when the
+/// hold applies.
+fn held_by(run: &RunState, r: &mut Recording<'_>) {
     let reason = run.reason.as_deref();
     let hold = match run.status {
         RunStatus::Running => RunHold::Running,
@@ -121,24 +147,25 @@ fn held_by(run: &RunState, s: &Submission) -> Option<Submission> {
         RunStatus::Cancelled => RunHold::Cancelled { reason },
         RunStatus::AwaitingApproval => RunHold::AwaitingApproval { reason },
     };
-    let decision = held_decision(hold, &run.run_id, &s.eval.decision)?;
-    let mut blocked = s.clone();
-    blocked.eval.decision = decision;
-    Some(blocked)
+    if let Some(decision) = held_decision(hold, &run.run_id, &r.eval.decision) {
+        r.eval.to_mut().decision = decision;
+    }
 }
 
 /// Records an ask/escalate: a covering grant is used, a remembered denial answers, else the
 /// request joins or opens a prompt.
-async fn record_guarded(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitResponse, StoreError> {
-    if let Some(answer) = use_covering_grant(tx, s).await? {
+async fn record_guarded(tx: &mut dyn Tx, r: &Recording<'_>) -> Result<SubmitResponse, StoreError> {
+    let s = r.s;
+    if let Some(answer) = use_covering_grant(tx, r).await? {
         return Ok(answer);
     }
-    if let Some(denial) = remembered(tx, s).await? {
-        return answer_remembered(tx, s, denial).await;
+    if let Some(denial) = remembered(tx, r).await? {
+        return answer_remembered(tx, r, denial).await;
     }
-    let (approval_id, position, opened) = join_or_open(tx, s).await?;
-    let answer = response(s, SubmitStatus::Pending, Some(approval_id.clone()), None);
-    tx.insert_actions(&[action_row(s, &answer, Some(position))])
+    let (approval_id, position, opened) = join_or_open(tx, r).await?;
+    // Audited when it settles, per member.
+    let answer = response(r, SubmitStatus::Pending, Some(approval_id.clone()), None);
+    tx.insert_actions(&[action_row(r, &answer, Some(position))])
         .await?;
     let approval = tx
         .approval(&approval_id)
@@ -156,26 +183,27 @@ async fn record_guarded(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitRespons
 
 /// Screens an ask/escalate: a remembered denial answers (recorded, as in `record_guarded`);
 /// otherwise a person would decide, and nothing is recorded or opened.
-async fn screened(tx: &mut dyn Tx, s: &Submission) -> Result<SubmitResponse, StoreError> {
-    if let Some(denial) = remembered(tx, s).await? {
-        return answer_remembered(tx, s, denial).await;
+async fn screened(tx: &mut dyn Tx, r: &Recording<'_>) -> Result<SubmitResponse, StoreError> {
+    if let Some(denial) = remembered(tx, r).await? {
+        return answer_remembered(tx, r, denial).await;
     }
-    Ok(response(s, SubmitStatus::WouldAsk, None, None))
+    Ok(response(r, SubmitStatus::WouldAsk, None, None))
 }
 
 /// The denial of an equivalent action this run remembers, if the policy remembers denials.
 async fn remembered(
     tx: &mut dyn Tx,
-    s: &Submission,
+    r: &Recording<'_>,
 ) -> Result<Option<crate::store::rows::RememberedDenial>, StoreError> {
+    let s = r.s;
     let Some(since) = s.denials_since else {
         return Ok(None);
     };
     let probe = DenialProbe {
         run_id: &s.request.run_id,
         requester: &s.requester,
-        action_hash: &s.eval.action_hash,
-        batch_key: &s.eval.batch_key,
+        action_hash: &r.eval.action_hash,
+        batch_key: &r.eval.batch_key,
         since,
     };
     tx.remembered_denial(probe).await
@@ -184,12 +212,13 @@ async fn remembered(
 /// Consumes one use of the oldest live grant covering the request, and records the use.
 async fn use_covering_grant(
     tx: &mut dyn Tx,
-    s: &Submission,
+    r: &Recording<'_>,
 ) -> Result<Option<SubmitResponse>, StoreError> {
+    let s = r.s;
     let candidates = tx.grant_candidates(&s.request.run_id, s.now).await?;
     super::invalidate::invalidate_moved(tx, s, &candidates).await?;
     for candidate in candidates {
-        if candidate.covers(&s.request, &s.eval, s.now).is_err()
+        if candidate.covers(&s.request, &r.eval, s.now).is_err()
             || !tx.use_grant(&candidate.grant_id, s.now).await?
         {
             continue;
@@ -197,15 +226,11 @@ async fn use_covering_grant(
         let Some(grant) = tx.grant(&candidate.grant_id, s.now).await? else {
             continue;
         };
-        let grant_id = candidate.grant_id;
-        let answer = response(s, SubmitStatus::Allowed, None, Some(grant_id.clone()));
-        tx.insert_actions(&[action_row(s, &answer, None)]).await?;
-        let audit = submission_audit(
-            s,
-            AuditDecision::Used,
-            Some(candidate.approval_id),
-            Some(grant_id),
-        );
+        // A grant's use names its approval in the audit, not in the agent's answer.
+        let used = response(r, SubmitStatus::Allowed, None, Some(candidate.grant_id));
+        let Written { answer, row, audit } =
+            written(r, used, AuditDecision::Used, Some(candidate.approval_id));
+        tx.insert_actions(&[row]).await?;
         tx.insert_audits(&[audit]).await?;
         let event = Event::GrantUsed {
             grant,
@@ -220,11 +245,15 @@ async fn use_covering_grant(
 /// Joins the prompt core's `joinable` picks among the candidates (the next one when another
 /// writer closed it first), or opens one. The prompt's id, the member's position, and
 /// whether it opened.
-async fn join_or_open(tx: &mut dyn Tx, s: &Submission) -> Result<(String, i64, bool), StoreError> {
+async fn join_or_open(
+    tx: &mut dyn Tx,
+    r: &Recording<'_>,
+) -> Result<(String, i64, bool), StoreError> {
+    let (s, eval) = (r.s, &*r.eval);
     let mut candidates = tx
-        .joinable_approvals(&s.requester, &s.eval.batch_key, s.now)
+        .joinable_approvals(&s.requester, &eval.batch_key, s.now)
         .await?;
-    while let Some(pick) = joinable(&candidates, &s.requester, &s.eval.batch_key, s.now) {
+    while let Some(pick) = joinable(&candidates, &s.requester, &eval.batch_key, s.now) {
         let id = pick.approval_id.clone();
         if let Some(position) = tx.join_approval(&id, s.now).await? {
             return Ok((id, position, false));
@@ -232,20 +261,20 @@ async fn join_or_open(tx: &mut dyn Tx, s: &Submission) -> Result<(String, i64, b
         candidates.retain(|c| c.approval_id != id);
     }
     let id = crate::records::new_id();
-    let d = &s.eval.decision;
+    let d = &eval.decision;
     let row = ApprovalRow {
         id: id.clone(),
         run_id: s.request.run_id.clone(),
         task_id: s.request.task_id.clone(),
         requester: s.requester.clone(),
-        batch_key: s.eval.batch_key.clone(),
+        batch_key: eval.batch_key.clone(),
         action_kind: s.request.action.kind,
         risk: d.risk,
         requested_scope: d.offered_scopes.clone(),
         required_role: d.required_role,
-        action_hash: s.eval.action_hash.clone(),
+        action_hash: eval.action_hash.clone(),
         first_request: s.request.clone(),
-        detail: PromptDetail::of(s),
+        detail: PromptDetail::of(r),
         expires_at: s.approval_expires_at,
         created_at: s.now,
     };
@@ -257,9 +286,10 @@ async fn join_or_open(tx: &mut dyn Tx, s: &Submission) -> Result<(String, i64, b
 /// no prompt, audited as a denial naming the original approval.
 async fn answer_remembered(
     tx: &mut dyn Tx,
-    s: &Submission,
+    r: &Recording<'_>,
     denial: crate::store::rows::RememberedDenial,
 ) -> Result<SubmitResponse, StoreError> {
+    let s = r.s;
     let id = denial.approval_id;
     let words = remembered_denial(
         Earlier {
@@ -269,10 +299,14 @@ async fn answer_remembered(
         },
         &s.request.run_id,
     );
-    let mut answer = response(s, SubmitStatus::Denied, Some(id.clone()), None);
-    answer.reasons = vec![words.answer];
-    tx.insert_actions(&[action_row(s, &answer, None)]).await?;
-    let mut audit = submission_audit(s, AuditDecision::Denied, Some(id), None);
+    let mut denied = response(r, SubmitStatus::Denied, Some(id.clone()), None);
+    denied.reasons = vec![words.answer];
+    let Written {
+        answer,
+        row,
+        mut audit,
+    } = written(r, denied, AuditDecision::Denied, Some(id));
+    tx.insert_actions(&[row]).await?;
     audit.approver = Some(denial.decided_by);
     audit.approver_role = denial.decided_role;
     audit.reason = words.audit;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use assent_core::policy_edit::edit_policy;
 use assent_core::suggest::{PolicyChange, Suggestion};
 use assent_core::Policy;
-use assent_server::atomic_file;
+use assent_fs::atomic_file;
 use assent_server::store::{SqliteStore, Store};
 use assent_server::suggestions::applied_audit;
 use chrono::{Duration, Utc};

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::TRAY_FLAG;
-use assent_server::atomic_file;
+use assent_fs::atomic_file;
 
 /// The entry's name (the file is `<name>.desktop`).
 pub const APP_NAME: &str = "Assent";

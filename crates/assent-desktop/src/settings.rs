@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use assent_server::atomic_file;
+use assent_fs::atomic_file;
 
 /// Stored settings. The token never goes back to the webview. Unknown keys are ignored, so a
 /// file from an older desk (with its self-declared `roles`) still loads.

@@ -3,7 +3,6 @@
 //! Embed it with [`launch`] (or [`App::open`] + [`App::serve`] to read the tokens first), or
 //! build the [`router`] yourself over an [`AppState`].
 
-pub mod atomic_file;
 mod clock;
 mod config;
 pub mod environment;
@@ -33,6 +32,8 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
+/// Writing a file whole; it lives in `assent-fs` (the desk and the CLI use it too).
+pub use assent_fs::atomic_file;
 pub use clock::{Clock, FakeClock, SystemClock};
 pub use config::{redacted, Config, Database, DatabaseChoiceError, TokenError, Tokens};
 pub use error::ApiError;

@@ -12,10 +12,9 @@ use arc_swap::ArcSwap;
 use assent_core::policy_edit::edit_policy;
 use assent_core::suggest::PolicyChange;
 use assent_core::Policy;
+use assent_fs::atomic_file;
 use assent_protocol::PolicyStatus;
 use chrono::{DateTime, Utc};
-
-use crate::atomic_file;
 
 /// The policy file's name in the data dir when the service was given none.
 pub const POLICY_FILE: &str = "policy.toml";

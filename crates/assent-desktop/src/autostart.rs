@@ -6,8 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::TRAY_FLAG;
 use assent_fs::atomic_file;
+
+/// Starts with no window (autostart uses it).
+pub const TRAY_FLAG: &str = "--tray";
 
 /// The entry's name (the file is `<name>.desktop`).
 pub const APP_NAME: &str = "Assent";

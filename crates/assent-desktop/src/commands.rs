@@ -6,15 +6,25 @@
 use std::sync::Arc;
 
 use assent_protocol::Me;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::hub::{locked, Hub, Switched};
 use crate::insights;
 use crate::ipc::CommandError;
-use crate::live::Input;
+use crate::live::input::Input;
 use crate::settings::Settings;
+use crate::shell::Shell;
+pub use crate::window::SettingsInput;
 use crate::window::WindowCall;
-use crate::Shell;
+
+/// Focuses the window (on the prompt `focus`), or starts one whose calls these commands answer.
+pub(crate) fn open_window(shell: &Arc<Shell>, focus: Option<&str>) {
+    let answering = Arc::clone(shell);
+    shell.window.open(focus, move |call| {
+        let shell = Arc::clone(&answering);
+        async move { handle(&shell, call).await }
+    });
+}
 
 /// Answers one call from the window with the JSON the page expects.
 pub(crate) async fn handle(
@@ -133,18 +143,6 @@ pub struct SettingsView {
     /// Why part of the configured service is not used (a saved URL without a token, half of
     /// the environment's pair), in words; `None` when all of it is.
     pub service_warning: Option<String>,
-}
-
-/// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SettingsInput {
-    pub service_url: String,
-    pub token: Option<String>,
-    pub notifications: bool,
-    pub autostart: bool,
-    /// The deny reasons offered in one tap, one per entry; `None` keeps them.
-    #[serde(default)]
-    pub deny_reasons: Option<Vec<String>>,
 }
 
 /// The names of `ASSENT_URL` and `ASSENT_TOKEN` that are set (non-empty) in `env`.

@@ -14,8 +14,8 @@ use crate::fixtures::{asked, service, Running};
 use crate::hub::Current;
 use crate::ipc::CommandErrorCode;
 use crate::settings::Service;
+use crate::shell::ServiceGuard;
 use crate::window::WindowHost;
-use crate::ServiceGuard;
 
 fn shell_on(running: &Running) -> Arc<Shell> {
     let current = Current {

@@ -12,7 +12,7 @@ use assent_server::{App, Config};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use crate::service::{attach_local, Connected, ServiceError};
+use crate::connection::{attach_local, Connected, ServiceError};
 
 /// Overrides the embedded service's address (tests run several desks side by side).
 pub const LISTEN_ENV: &str = "ASSENT_DESKTOP_LISTEN";

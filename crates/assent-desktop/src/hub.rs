@@ -10,7 +10,7 @@ use chrono::Utc;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::desk::{Desk, DeskSnapshot};
-use crate::live::Input;
+use crate::live::input::Input;
 use crate::pause::Pause;
 use crate::service::{self, Connected, ServiceError};
 use crate::settings::{Service, Settings};

@@ -5,8 +5,8 @@
 use tokio::sync::mpsc;
 use zbus::fdo::{RequestNameFlags, RequestNameReply};
 
+use crate::autostart::TRAY_FLAG;
 use crate::tray::MenuCommand;
-use crate::TRAY_FLAG;
 
 /// The well-known name of the running desk (the app's identifier).
 pub const BUS_NAME: &str = "dev.assent.Desktop";

@@ -11,6 +11,7 @@
 mod autostart;
 pub mod campaign_notice;
 mod commands;
+mod connection;
 pub mod desk;
 mod embed;
 pub mod hub;
@@ -26,6 +27,7 @@ pub mod prompt_packet;
 pub mod prompt_words;
 mod service;
 pub mod settings;
+mod shell;
 pub mod text;
 mod tray;
 pub mod window;
@@ -40,15 +42,16 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use crate::autostart::Autostart;
+pub use crate::autostart::TRAY_FLAG;
+use crate::commands::open_window;
 use crate::hub::{Current, Hub};
-use crate::live::Input;
+use crate::live::input::Input;
 use crate::notifier::{Notifier, Signal};
 use crate::settings::Settings;
+use crate::shell::{ServiceGuard, Shell};
 use crate::tray::MenuCommand;
 use crate::window::WindowHost;
 
-/// Starts with no window (autostart uses it).
-pub const TRAY_FLAG: &str = "--tray";
 /// Overrides where the settings live (tests).
 pub const SETTINGS_ENV: &str = "ASSENT_DESKTOP_SETTINGS";
 
@@ -58,21 +61,6 @@ enum StartError {
     Service(#[from] service::ServiceError),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
-}
-
-/// Everything the tray process shares between its tasks.
-pub(crate) struct Shell {
-    pub(crate) hub: Arc<Hub>,
-    pub(crate) window: WindowHost,
-    pub(crate) guard: ServiceGuard,
-    pub(crate) autostart: Autostart,
-}
-
-impl Shell {
-    /// Opens (or focuses) the window, on the prompt `focus` if given.
-    pub(crate) fn open_window(self: &Arc<Self>, focus: Option<&str>) {
-        self.window.open(self, focus);
-    }
 }
 
 /// Logs to stderr (both processes: the window's stdout is its link), filtered by `ASSENT_LOG`.
@@ -172,7 +160,7 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
     };
     let live = tokio::spawn(live::run(Arc::clone(&shell), tray, receiver, notifier));
     if !tray_only {
-        shell.open_window(None);
+        open_window(&shell, None);
     }
     let mut terminate = terminate_signal();
     loop {
@@ -208,26 +196,6 @@ fn terminate_signal() -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> 
     })
 }
 
-/// Holds the embedded service's shutdown sender for the app's lifetime (dropping it would
-/// stop the service). It is started at most once per process: a second start attaches.
-#[derive(Default)]
-pub(crate) struct ServiceGuard(std::sync::Mutex<Vec<tokio::sync::oneshot::Sender<()>>>);
-
-impl ServiceGuard {
-    pub(crate) fn keep(&self, stop: Option<tokio::sync::oneshot::Sender<()>>) {
-        if let Some(stop) = stop {
-            hub::locked(&self.0).push(stop);
-        }
-    }
-
-    /// Asks the embedded service to stop (on Quit).
-    fn stop(&self) {
-        for sender in hub::locked(&self.0).drain(..) {
-            let _ = sender.send(());
-        }
-    }
-}
-
 async fn connect_notifier(bus: &zbus::Connection, inputs: mpsc::Sender<Input>) -> Option<Notifier> {
     let (signals, mut received) = mpsc::channel::<Signal>(64);
     tokio::spawn(async move {
@@ -248,8 +216,8 @@ async fn connect_notifier(bus: &zbus::Connection, inputs: mpsc::Sender<Input>) -
 
 fn on_menu(shell: &Arc<Shell>, inputs: &mpsc::Sender<Input>, command: MenuCommand) {
     match command {
-        MenuCommand::OpenPrompt(id) => shell.open_window(Some(&id)),
-        MenuCommand::Open => shell.open_window(None),
+        MenuCommand::OpenPrompt(id) => open_window(shell, Some(&id)),
+        MenuCommand::Open => open_window(shell, None),
         MenuCommand::Pause(choice) => {
             if inputs.try_send(Input::Pause(choice)).is_err() {
                 tracing::warn!("cannot pause notifications now");

@@ -19,30 +19,16 @@ use crate::desk::{Desk, Follow, Link};
 use crate::hub::{locked, Hub};
 use crate::ipc::DeskEvent;
 use crate::notices::{NoticeOp, Notices, Press};
-use crate::notifier::{Notifier, Signal};
-use crate::pause::{Pause, PauseChoice};
+use crate::notifier::Notifier;
+use crate::pause::Pause;
 use crate::prompt::{why_notice, PromptNotice};
+use crate::shell::Shell;
 use crate::tray::{Tray, TrayView};
-use crate::Shell;
 
+pub(crate) mod input;
 mod press;
 
-/// What the live task receives besides the event stream.
-#[derive(Debug)]
-pub enum Input {
-    Signal(Signal),
-    Pause(PauseChoice),
-    /// Settings changed (notifications on/off): redraw.
-    Redraw,
-    /// The service changed (URL or token in the settings): follow the new one.
-    Reconnect,
-    /// A notification button did not go through: show why.
-    Refused(PromptNotice),
-    /// Deny was pressed on this prompt's notification: ask why (the "why deny?" notice).
-    AskWhy(Box<Approval>),
-    /// The app quits: close the desk's notifications and end (see [`quit`]).
-    Quit,
-}
+use input::Input;
 
 /// How long Quit waits for the notifications to close: never hang on a stuck server.
 const QUIT_WAIT: Duration = Duration::from_secs(2);

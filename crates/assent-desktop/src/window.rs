@@ -7,6 +7,7 @@
 //! service with the approver token this process holds. Closing the window ends the process;
 //! this process closing the window's stdin (Quit, or this process dying) ends it too.
 
+use std::future::Future;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -16,12 +17,9 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use crate::commands;
-pub use crate::commands::SettingsInput;
 use crate::hub::locked;
 use crate::ipc::{CommandError, DeskEvent};
 use crate::pause::PauseChoice;
-use crate::Shell;
 
 /// Overrides where the window binary is (default: `assent-window` beside this binary).
 pub const WINDOW_BIN_ENV: &str = "ASSENT_WINDOW_BIN";
@@ -31,6 +29,18 @@ pub const WINDOW_BIN: &str = "assent-window";
 pub const FOCUS_ARG: &str = "--focus";
 /// The longest line either side accepts (a desk snapshot with hundreds of prompts fits).
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SettingsInput {
+    pub service_url: String,
+    pub token: Option<String>,
+    pub notifications: bool,
+    pub autostart: bool,
+    /// The deny reasons offered in one tap, one per entry; `None` keeps them.
+    #[serde(default)]
+    pub deny_reasons: Option<Vec<String>>,
+}
 
 /// From the desk to the window, one per line on the window's stdin.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -162,19 +172,24 @@ fn exiting(pid: u32) -> bool {
 /// The window process, when one runs.
 pub struct WindowHost {
     binary: PathBuf,
-    open: Mutex<Option<Open>>,
+    /// Shared with the task reading the window's stdout, which clears it when the window ends.
+    open: Arc<Mutex<Option<Open>>>,
 }
 
 impl WindowHost {
     pub fn new(binary: PathBuf) -> WindowHost {
         WindowHost {
             binary,
-            open: Mutex::new(None),
+            open: Arc::new(Mutex::new(None)),
         }
     }
 
-    /// Focuses the running window (on `focus`), or starts one.
-    pub(crate) fn open(&self, shell: &Arc<Shell>, focus: Option<&str>) {
+    /// Focuses the running window (on `focus`), or starts one whose calls `answer` answers.
+    pub(crate) fn open<A, F>(&self, focus: Option<&str>, answer: A)
+    where
+        A: Fn(WindowCall) -> F + Send + Sync + 'static,
+        F: Future<Output = Result<serde_json::Value, CommandError>> + Send + 'static,
+    {
         let focus = focus.filter(|id| plain_id(id));
         let mut open = locked(&self.open);
         if let Some(running) = open.as_mut() {
@@ -185,7 +200,7 @@ impl WindowHost {
                 return;
             }
         }
-        match self.spawn(shell, focus) {
+        match self.spawn(focus, answer) {
             Ok((to_window, process)) => *open = Some(Open { to_window, process }),
             Err(err) => {
                 tracing::error!(%err, binary = %self.binary.display(), "cannot open the window");
@@ -194,11 +209,15 @@ impl WindowHost {
         }
     }
 
-    fn spawn(
+    fn spawn<A, F>(
         &self,
-        shell: &Arc<Shell>,
         focus: Option<&str>,
-    ) -> std::io::Result<(mpsc::UnboundedSender<ToWindow>, tokio::process::Child)> {
+        answer: A,
+    ) -> std::io::Result<(mpsc::UnboundedSender<ToWindow>, tokio::process::Child)>
+    where
+        A: Fn(WindowCall) -> F + Send + Sync + 'static,
+        F: Future<Output = Result<serde_json::Value, CommandError>> + Send + 'static,
+    {
         let mut command = tokio::process::Command::new(&self.binary);
         if let Some(id) = focus {
             command.arg(FOCUS_ARG).arg(id);
@@ -230,7 +249,7 @@ impl WindowHost {
             // Dropping stdin tells the window to close.
         });
         let replies = to_window.clone();
-        let shell = Arc::clone(shell);
+        let open = Arc::clone(&self.open);
         tokio::spawn(async move {
             let mut stdout = BufReader::new(stdout);
             while let Ok(Some(line)) = next_line(&mut stdout, MAX_LINE_BYTES).await {
@@ -243,10 +262,10 @@ impl WindowHost {
                 };
                 match serde_json::from_str::<FromWindow>(&line) {
                     Ok(FromWindow::Call { id, call }) => {
-                        let shell = Arc::clone(&shell);
+                        let answered = answer(call);
                         let replies = replies.clone();
                         tokio::spawn(async move {
-                            let result = commands::handle(&shell, call).await;
+                            let result = answered.await;
                             let _ = replies.send(ToWindow::Reply { id, result });
                         });
                     }
@@ -254,21 +273,9 @@ impl WindowHost {
                 }
             }
             tracing::info!("the window closed");
-            shell.window.ended(&replies);
+            ended(&open, &replies);
         });
         Ok((to_window, child))
-    }
-
-    /// The window process whose link `to_window` is ended (its stdout closed); a newer one
-    /// started since stays.
-    fn ended(&self, to_window: &mpsc::UnboundedSender<ToWindow>) {
-        let mut open = locked(&self.open);
-        if open
-            .as_ref()
-            .is_some_and(|o| o.to_window.same_channel(to_window))
-        {
-            *open = None;
-        }
     }
 
     /// Whether a window process runs.
@@ -293,6 +300,18 @@ impl WindowHost {
     /// Closes the window (Quit): its stdin closes and it exits.
     pub fn close(&self) {
         *locked(&self.open) = None;
+    }
+}
+
+/// The window process whose link `to_window` is ended (its stdout closed); a newer one started
+/// since stays.
+fn ended(open: &Mutex<Option<Open>>, to_window: &mpsc::UnboundedSender<ToWindow>) {
+    let mut open = locked(open);
+    if open
+        .as_ref()
+        .is_some_and(|o| o.to_window.same_channel(to_window))
+    {
+        *open = None;
     }
 }
 

@@ -9,11 +9,12 @@ use assent_core::{ApprovalStatus, ScopeKind};
 use assent_protocol::{Approval, DecisionRequest, Me};
 use tokio::sync::mpsc;
 
-use super::Input;
+use super::input::Input;
+use crate::commands::open_window;
 use crate::hub::locked;
 use crate::ipc::said;
 use crate::prompt::{notice, open_only, open_only_line, refused_notice, PromptAction};
-use crate::Shell;
+use crate::shell::Shell;
 
 /// Expiry of a grant made from a notification's "Allow once".
 const ONCE_EXPIRY_SECONDS: i64 = 15 * 60;
@@ -28,7 +29,7 @@ const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification";
 /// button — raises a notification saying why.
 pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
     if action == PromptAction::Open {
-        shell.open_window(Some(&approval_id));
+        open_window(shell, Some(&approval_id));
         return;
     }
     let hub = Arc::clone(&shell.hub);

@@ -4,9 +4,87 @@
 //! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
 //! `crate::workflow`. See `README-rows.md` in this folder.
 
+/// A backend's types and row-lock words for the statement files of `sql/`: the types as
+/// `backend::Conn`, `DbRow`, `Db`, `WriteTx`, `StoreImpl`, `Pool`, and the `skip_locked!()` /
+/// `for_update!()` texts the statements `concat!`.
+macro_rules! backend {
+    {
+        conn: $conn:ty, row: $row:ty, db: $db:ty, tx: $tx:ty, store: $store:ty, pool: $pool:ty,
+        skip_locked: $skip_locked:literal, for_update: $for_update:literal
+    } => {
+        /// The connection, row, database and pool types the statements run on.
+        mod backend {
+            pub type Conn = $conn;
+            pub type DbRow = $row;
+            pub type Db = $db;
+            pub type WriteTx = $tx;
+            pub type StoreImpl = $store;
+            pub type Pool = $pool;
+        }
+
+        /// Locks the rows selected and skips those another writer holds (or nothing).
+        macro_rules! skip_locked {
+            () => {
+                $skip_locked
+            };
+        }
+
+        /// Locks the row selected until the transaction ends (or nothing).
+        macro_rules! for_update {
+            () => {
+                $for_update
+            };
+        }
+    };
+}
+
+/// The statement files of `sql/`, compiled once per backend: `pg_sql.rs` and `sqlite_sql.rs`
+/// each define their `backend` types and dialect macros, then invoke this.
+macro_rules! statement_files {
+    () => {
+        // The store's types (`StoreError`, `rows`, `codec`…) as `super::…` in the files.
+        #[allow(
+            unused_imports,
+            reason = "each statement file takes the names it needs from here"
+        )]
+        use super::*;
+
+        #[path = "sql/actions.rs"]
+        pub mod actions;
+        #[path = "sql/approvals.rs"]
+        pub mod approvals;
+        #[path = "sql/campaigns.rs"]
+        pub mod campaigns;
+        #[path = "sql/db_rows.rs"]
+        pub mod db_rows;
+        #[path = "sql/events.rs"]
+        pub mod events;
+        #[path = "sql/executed.rs"]
+        pub mod executed;
+        #[path = "sql/expiry.rs"]
+        pub mod expiry;
+        #[path = "sql/grants.rs"]
+        pub mod grants;
+        #[path = "sql/identities.rs"]
+        pub mod identities;
+        #[path = "sql/metrics.rs"]
+        pub mod metrics;
+        #[path = "sql/runs.rs"]
+        pub mod runs;
+        #[path = "sql/store.rs"]
+        mod store;
+        #[path = "sql/tx.rs"]
+        mod tx;
+    };
+}
+
 mod codec;
 mod pg;
 mod pg_bus;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "the statement files are compiled once per backend on purpose"
+)]
 mod pg_sql;
 mod pg_store;
 mod pg_tx;
@@ -14,6 +92,10 @@ pub mod rows;
 mod sqlite;
 mod sqlite_checkpoint;
 mod sqlite_events;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "the statement files are compiled once per backend on purpose"
+)]
 mod sqlite_sql;
 mod sqlite_tx;
 mod sqlite_version;

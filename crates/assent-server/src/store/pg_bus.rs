@@ -6,15 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use assent_protocol::EventEnvelope;
 use sqlx::postgres::PgListener;
 use sqlx::{PgConnection, PgPool};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::pg_sql::db_rows::event_from_row;
-use super::{EventBus, StoreError};
-use async_trait::async_trait;
+pub use super::pg_sql::events::{newest_id, Events as PgEvents};
+use super::StoreError;
 
 /// The NOTIFY channel; the payload is the newest event id of the commit.
 pub const CHANNEL: &str = "assent_events";
@@ -32,14 +30,6 @@ pub fn advance(newest: &watch::Sender<i64>, id: i64) {
             false
         }
     });
-}
-
-/// The newest event id (0 when there is none).
-pub async fn newest_id(pool: &PgPool) -> Result<i64, StoreError> {
-    let newest: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM events")
-        .fetch_one(pool)
-        .await?;
-    Ok(newest.unwrap_or(0))
 }
 
 /// Follows the other replicas' commits until aborted.
@@ -80,49 +70,4 @@ pub async fn notify(conn: &mut PgConnection, newest: i64) -> Result<(), StoreErr
         .execute(conn)
         .await?;
     Ok(())
-}
-
-/// The event log as this replica's streams read it.
-#[derive(Debug, Clone)]
-pub struct PgEvents {
-    pub pool: PgPool,
-    pub newest: Arc<watch::Sender<i64>>,
-}
-
-#[async_trait]
-impl EventBus for PgEvents {
-    fn watch(&self) -> watch::Receiver<i64> {
-        self.newest.subscribe()
-    }
-
-    async fn after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
-        events_after(&self.pool, after, limit).await
-    }
-
-    async fn bounds(&self) -> Result<(i64, i64), StoreError> {
-        bounds(&self.pool).await
-    }
-}
-
-/// Events with an id above `after`, oldest first.
-pub async fn events_after(
-    pool: &PgPool,
-    after: i64,
-    limit: i64,
-) -> Result<Vec<EventEnvelope>, StoreError> {
-    let rows =
-        sqlx::query("SELECT id, occurred_at, body FROM events WHERE id > $1 ORDER BY id LIMIT $2")
-            .bind(after)
-            .bind(limit)
-            .fetch_all(pool)
-            .await?;
-    rows.iter().map(event_from_row).collect()
-}
-
-/// The oldest and newest event ids (0 when there are none).
-pub async fn bounds(pool: &PgPool) -> Result<(i64, i64), StoreError> {
-    let oldest: Option<i64> = sqlx::query_scalar("SELECT MIN(id) FROM events")
-        .fetch_one(pool)
-        .await?;
-    Ok((oldest.unwrap_or(0), newest_id(pool).await?))
 }

@@ -67,7 +67,7 @@ impl SqliteStore {
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
         let events = SqliteEvents {
-            reader: reader.clone(),
+            pool: reader.clone(),
             newest: Arc::new(watch::channel(newest).0),
         };
         Ok(SqliteStore {

@@ -1,0 +1,58 @@
+//! The event log as a replica's streams read it: the `events` table, and a watch of its newest
+//! id that the backend moves (after its own commits; on PostgreSQL also on the other
+//! replicas' notifications).
+
+use std::sync::Arc;
+
+use assent_protocol::EventEnvelope;
+use async_trait::async_trait;
+use tokio::sync::watch;
+
+use super::backend::Pool;
+use super::db_rows::event_from_row;
+use super::{EventBus, StoreError};
+
+/// Reads the log from `pool` (SQLite's reader pool); `newest` is the watch streams wait on.
+#[derive(Debug, Clone)]
+pub struct Events {
+    pub pool: Pool,
+    pub newest: Arc<watch::Sender<i64>>,
+}
+
+#[async_trait]
+impl EventBus for Events {
+    fn watch(&self) -> watch::Receiver<i64> {
+        self.newest.subscribe()
+    }
+
+    async fn after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
+        let rows =
+            sqlx::query("SELECT id, occurred_at, body FROM events WHERE id > $1 ORDER BY id LIMIT $2")
+                .bind(after)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(event_from_row).collect()
+    }
+
+    async fn bounds(&self) -> Result<(i64, i64), StoreError> {
+        bounds(&self.pool).await
+    }
+}
+
+/// The oldest and newest event ids (0 when there are none); two single-aggregate queries, so
+/// each is one index seek.
+pub async fn bounds(pool: &Pool) -> Result<(i64, i64), StoreError> {
+    let oldest: Option<i64> = sqlx::query_scalar("SELECT MIN(id) FROM events")
+        .fetch_one(pool)
+        .await?;
+    Ok((oldest.unwrap_or(0), newest_id(pool).await?))
+}
+
+/// The newest event id (0 when there is none).
+pub async fn newest_id(pool: &Pool) -> Result<i64, StoreError> {
+    let newest: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM events")
+        .fetch_one(pool)
+        .await?;
+    Ok(newest.unwrap_or(0))
+}

@@ -11,9 +11,9 @@ use assent_core::IdentityKind;
 use assent_core::Policy;
 use assent_protocol::{APPROVER_TOKEN_FILE, REQUESTER_TOKEN_FILE};
 
-use crate::identities::new_token;
 use crate::public_url::PublicUrl;
 use crate::tls::ServerTls;
+use crate::token::new_token;
 
 use crate::clock::{Clock, SystemClock};
 

@@ -5,11 +5,10 @@
 //! sweeper only makes expiry *visible* (events, audit, fallbacks) without anyone asking.
 
 use std::future::pending;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use tokio::sync::{watch, Notify};
+use tokio::sync::watch;
 
 use crate::state::AppState;
 
@@ -18,36 +17,6 @@ const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
 
 /// The shortest sleep, so clocks that disagree by a hair cannot make the sweeper spin.
 const MIN_SLEEP: Duration = Duration::from_millis(1);
-
-/// What the sweeper plans to sleep until, and how to wake it sooner.
-#[derive(Debug, Default)]
-pub struct Deadlines {
-    /// `None` while the sweeper looks for the next deadline, or when nothing is pending:
-    /// then every new deadline wakes it.
-    sleeping_until: Mutex<Option<DateTime<Utc>>>,
-    wake: Notify,
-}
-
-impl Deadlines {
-    /// Something now expires at `at`: wakes the sweeper if that is sooner than it planned.
-    pub fn propose(&self, at: DateTime<Utc>) {
-        let planned = *self
-            .sleeping_until
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if planned.is_none_or(|planned| at < planned) {
-            // A stored permit: a wake-up while the sweeper is busy is not lost.
-            self.wake.notify_one();
-        }
-    }
-
-    fn plan(&self, until: Option<DateTime<Utc>>) {
-        *self
-            .sleeping_until
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = until;
-    }
-}
 
 /// Settles approvals at their `expires_at` and announces expired grants, until aborted.
 pub async fn sweep(state: AppState, cap: Duration) {

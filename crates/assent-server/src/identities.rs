@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use assent_core::{check_name, Identity, IdentityKind, NameError, Role, ALL_ROLES};
 use assent_protocol::IdentityInfo;
-use rand::RngCore;
-use sha2::{Digest, Sha256};
 
 use crate::clock::{Clock, SystemClock};
 use crate::store::{PgStore, SqliteStore, Store, StoreError, TokenRecord};
+pub use crate::token::{new_token, token_hash};
 
 /// The person a local install starts with (every role); `approver.token` is theirs.
 pub const OWNER: &str = "owner";
@@ -21,24 +20,6 @@ pub const LABEL_APPROVER_FILE: &str = "approver.token";
 pub const LABEL_REQUESTER_FILE: &str = "requester.token";
 pub const LABEL_DESK: &str = "desk";
 pub const LABEL_CLI: &str = "cli";
-
-/// A new token: 256 random bits, hex, prefixed by kind so a person can tell which is which
-/// (and a secret scanner can find them).
-pub fn new_token(kind: IdentityKind) -> String {
-    let mut bytes = [0_u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    let prefix = match kind {
-        IdentityKind::Person => "assent_p_",
-        IdentityKind::Agent => "assent_a_",
-    };
-    format!("{prefix}{}", hex::encode(bytes))
-}
-
-/// How a token is stored: SHA-256, hex. Tokens carry 256 random bits, so no slow hash is
-/// needed to resist guessing; a leaked database holds no usable token.
-pub fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.trim().as_bytes()))
-}
 
 /// Why an admin operation on identities failed.
 #[derive(Debug, thiserror::Error)]

@@ -5,6 +5,7 @@
 
 mod clock;
 mod config;
+mod deadlines;
 pub mod environment;
 mod error;
 mod expiry;
@@ -13,6 +14,7 @@ mod guard;
 pub mod identities;
 mod identity_cache;
 mod json;
+mod policy_watch;
 mod public_url;
 pub mod realpath;
 mod records;
@@ -23,6 +25,7 @@ mod state;
 pub mod store;
 pub mod suggestions;
 mod tls;
+mod token;
 mod waiters;
 mod workflow;
 
@@ -134,7 +137,10 @@ impl App {
         let (stop, stopping) = watch::channel(false);
         let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone());
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
-        let watcher = tokio::spawn(reload::watch(state.clone(), self.config.policy_recheck));
+        let watcher = tokio::spawn(policy_watch::watch(
+            state.clone(),
+            self.config.policy_recheck,
+        ));
         tokio::spawn(async move {
             shutdown.await;
             let _ = stop.send(true);

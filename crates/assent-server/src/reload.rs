@@ -6,7 +6,7 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use arc_swap::ArcSwap;
 use assent_core::policy_edit::edit_policy;
@@ -234,40 +234,6 @@ impl LivePolicy {
         state.error = None;
         state.loaded_at = now;
         Ok(policy)
-    }
-}
-
-/// Re-checks the policy file every `every` until the service stops; announces a reload on the
-/// event stream and logs an edit that does not load.
-pub async fn watch(state: crate::AppState, every: Duration) {
-    let shared = state.inner.clone();
-    let mut stopping = shared.shutdown.clone();
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = stopping.wait_for(|stop| *stop) => return,
-        }
-        let live = shared.policy.clone();
-        let now = shared.clock.now();
-        let Ok(found) = tokio::task::spawn_blocking(move || live.recheck(now)).await else {
-            continue;
-        };
-        match found {
-            Recheck::Unchanged => {}
-            Recheck::Reloaded(policy) => {
-                tracing::info!(path = %shared.policy.path().display(), version = policy.version(), "policy file reloaded");
-                let event = assent_protocol::Event::PolicyChanged {
-                    version: policy.version().to_owned(),
-                    by: None,
-                };
-                if let Err(err) = shared.store.policy_changed(None, &event, now).await {
-                    tracing::warn!(%err, "cannot announce the reloaded policy");
-                }
-            }
-            Recheck::Invalid(message) => {
-                tracing::error!(path = %shared.policy.path().display(), %message, "the policy file does not load; the previous policy stays in force");
-            }
-        }
     }
 }
 

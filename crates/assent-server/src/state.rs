@@ -8,8 +8,8 @@ use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::deadlines::Deadlines;
 use crate::environment::{environment, OwnFiles};
-use crate::expiry::Deadlines;
 use crate::reload::{LivePolicy, POLICY_FILE};
 use crate::store::Store;
 use crate::waiters::Waiters;

@@ -10,10 +10,10 @@ use assent_core::{
 use assent_protocol::{DecisionRequest, DecisionResponse, Resolution};
 use chrono::{DateTime, Utc};
 
+use super::decide_error::DecideError;
 use super::{settle, vote};
-use crate::error::ApiError;
 use crate::records::new_id;
-use crate::store::{ApprovalRecord, NewGrant, Settlement, Store, StoreError};
+use crate::store::{ApprovalRecord, NewGrant, Settlement, Store};
 
 /// What a decision is taken against, read by the caller.
 #[derive(Debug, Clone, Copy)]
@@ -24,33 +24,6 @@ pub struct Ground<'a> {
     /// Whether a gate waits on the prompt right now (it runs an approved "once" at once).
     pub gate_waiting: bool,
     pub now: DateTime<Utc>,
-}
-
-/// Why a decision is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum DecideError {
-    /// The prompt's state refuses it (settled, blocked, no longer evaluates): 409.
-    #[error("{0}")]
-    Conflict(String),
-    /// Not this person's to decide: 403.
-    #[error("{0}")]
-    Forbidden(String),
-    /// The choice is not allowed (scope not offered, lifetime past the policy): 400.
-    #[error("{0}")]
-    BadRequest(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<DecideError> for ApiError {
-    fn from(err: DecideError) -> Self {
-        match err {
-            DecideError::Conflict(message) => ApiError::Conflict(message),
-            DecideError::Forbidden(message) => ApiError::Forbidden(message),
-            DecideError::BadRequest(message) => ApiError::BadRequest(message),
-            DecideError::Store(err) => err.into(),
-        }
-    }
 }
 
 /// `who` decides the prompt `record` with `request`.

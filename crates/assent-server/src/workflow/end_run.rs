@@ -4,7 +4,7 @@
 use assent_protocol::{Event, Resolution};
 use chrono::{DateTime, Utc};
 
-use super::expire::announce_expired;
+use super::expired_grants::announce_expired;
 use super::settle::{closing, settle_in};
 use crate::store::rows::Pending;
 use crate::store::{RunEnd, Store, StoreError, Tx};

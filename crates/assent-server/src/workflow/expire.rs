@@ -4,15 +4,15 @@
 //! replica) skips what the other did.
 
 use assent_core::workflow::{on_timeout, HoldPlan};
-use assent_core::{ApprovalStatus, AuditDecision};
+use assent_core::ApprovalStatus;
 use assent_protocol::{Event, Resolution, RunStatus};
 use chrono::{DateTime, Utc};
 
 use super::end_run::end_run_in;
+use super::expired_grants::announce_expired;
 use super::settle::{closing, settle_in};
-use crate::records::grant_audit;
 use crate::store::rows::{HoldRow, Pending};
-use crate::store::{Actor, Store, StoreError, Tx};
+use crate::store::{Store, StoreError, Tx};
 
 /// Settles approvals past their time and announces expired grants, in one transaction; does
 /// nothing (not even a write transaction) when nothing is due.
@@ -86,28 +86,4 @@ async fn time_out(
         }
     }
     Ok(())
-}
-
-/// Announces (`grant.expired`, audited) every grant past its time, once; how many.
-pub async fn announce_expired(
-    tx: &mut dyn Tx,
-    now: DateTime<Utc>,
-    reason: &str,
-) -> Result<u32, StoreError> {
-    let mut announced = 0_u32;
-    for grant in tx.unannounced_expired_grants(now).await? {
-        if !tx.mark_grant_announced(&grant.grant.grant_id).await? {
-            continue;
-        }
-        // An expiry names the person who granted it: whose decision ran out.
-        let by = Actor {
-            name: &grant.grant.created_by,
-            role: grant.created_by_role,
-        };
-        let audit = grant_audit(&grant, AuditDecision::Expired, by, reason, now);
-        tx.insert_audits(&[audit]).await?;
-        tx.insert_event(now, &Event::GrantExpired { grant }).await?;
-        announced = announced.saturating_add(1);
-    }
-    Ok(announced)
 }

@@ -5,9 +5,11 @@
 mod batch;
 pub mod campaign;
 mod decide;
+mod decide_error;
 mod end_run;
 pub mod executed;
 mod expire;
+mod expired_grants;
 mod forget;
 mod invalidate;
 mod publish;
@@ -27,7 +29,8 @@ use assent_protocol::{Approval, DecisionRequest, DecisionResponse, Grant, RunSta
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, oneshot};
 
-pub use decide::{DecideError, Ground};
+pub use decide::Ground;
+pub use decide_error::DecideError;
 pub use release::{ReleaseAsk, ReleaseRefused};
 
 use crate::store::{

@@ -7,7 +7,7 @@ use assent_core::workflow::{pr_gate, DiffReviewed, PrBase, PrGate};
 use assent_core::{ActionRequest, Decision, EvidenceDetail, RiskLevel};
 use assent_protocol::Approval;
 
-use super::decide::DecideError;
+use super::decide_error::DecideError;
 use super::settle;
 use crate::records::Recording;
 use crate::store::{ApprovalRecord, Settled, Settlement, Store, StoreError, Tx};

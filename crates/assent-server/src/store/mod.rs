@@ -47,7 +47,7 @@ macro_rules! statement_files {
             unused_imports,
             reason = "each statement file takes the names it needs from here"
         )]
-        use super::*;
+        use crate::store::*;
 
         #[path = "sql/actions.rs"]
         pub mod actions;

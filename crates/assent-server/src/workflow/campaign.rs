@@ -10,7 +10,7 @@ use assent_core::{ApprovalEvidence, AuditDecision, FleetPacket};
 use assent_protocol::{Approval, CampaignAnswer, Event, Resolution, RunState, RunStatus};
 use chrono::{DateTime, Utc};
 
-use super::start::{prompt_submission, record_prompt, Asked, StartError, StartGround};
+use super::asked::{prompt_submission, record_prompt, Asked, StartError, StartGround};
 use crate::records::new_id;
 use crate::store::rows::HoldRow;
 use crate::store::{Actor, Store, StoreError, Tx};

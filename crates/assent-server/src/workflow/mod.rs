@@ -2,6 +2,7 @@
 //! (`assent_core::workflow`) over the storage interface (`crate::store::Tx`), one file per
 //! operation. Routes and the expiry sweeper call [`Workflow`]; a store only keeps rows.
 
+mod asked;
 mod batch;
 pub mod campaign;
 mod decide;
@@ -12,6 +13,7 @@ mod expire;
 mod expired_grants;
 mod forget;
 mod invalidate;
+mod pr_gate;
 mod publish;
 mod release;
 mod resume;

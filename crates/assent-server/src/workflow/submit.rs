@@ -101,7 +101,7 @@ pub async fn record(
     let publishing =
         r.eval.approval_type == ApprovalType::Pr && r.eval.decision.decision.needs_person();
     if publishing {
-        super::publish::gated(tx, &mut r).await?;
+        super::pr_gate::gated(tx, &mut r).await?;
     }
     let r = &r;
     let audited = match r.eval.decision.decision {

@@ -124,23 +124,14 @@ fn terraform(cmd: &Cmd<'_>, first: &str, facts: &mut Facts) -> Verdict {
     }
 }
 
-const UPLOAD_FLAGS: &[&str] = &[
-    "-d",
-    "--data",
-    "--data-raw",
-    "--data-binary",
-    "--data-urlencode",
-    "--json",
-    "-F",
-    "--form",
-    "-T",
-    "--upload-file",
-    "--post-data",
-    "--post-file",
-    "--body-file",
-    "-X",
-    "--request",
-];
+/// Upload flags beyond the HTTP body flags: a body from a file, or any method named (a
+/// method alone may change something remotely).
+const UPLOAD_EXTRA: &[&str] = &["--body-file", "-X", "--request"];
+
+/// Every flag that makes a network program send data.
+fn upload_flags() -> impl Iterator<Item = &'static &'static str> {
+    c::HTTP_BODY_FLAGS.iter().chain(UPLOAD_EXTRA)
+}
 
 /// Network programs: the targets, uploads, and whether the allowlist covers them.
 pub(crate) fn network(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
@@ -152,12 +143,11 @@ pub(crate) fn network(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Ve
     {
         return vec![v];
     }
-    let uploads = cmd.args.iter().any(|a| {
-        UPLOAD_FLAGS
-            .iter()
-            .any(|f| a == f || a.starts_with(&format!("{f}=")))
-    }) || (p == "curl"
-        && cmd.args.iter().any(|a| a.starts_with("-d") && a.len() > 2));
+    let uploads = cmd
+        .args
+        .iter()
+        .any(|a| upload_flags().any(|f| a == f || a.starts_with(&format!("{f}="))))
+        || (p == "curl" && cmd.args.iter().any(|a| a.starts_with("-d") && a.len() > 2));
     let all_allowed = !targets.is_empty() && targets.iter().all(|t| ctx.allowlisted(t));
     for t in &targets {
         facts.add_network(t, ctx.allowlisted(t));
@@ -227,7 +217,7 @@ fn targets(cmd: &Cmd<'_>) -> Vec<String> {
                     | "-l"
                     | "-P"
                     | "--output"
-            ) || UPLOAD_FLAGS.contains(&arg.as_str());
+            ) || upload_flags().any(|f| f == arg);
             continue;
         }
         if arg.contains("://") {

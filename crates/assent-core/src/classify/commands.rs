@@ -148,6 +148,23 @@ pub(crate) const EDITS: &[&str] = &[
 pub(crate) const DELETES: &[&str] = &["rm", "rmdir", "unlink", "shred"];
 
 /// Programs that reach the network.
+/// The flags by which an HTTP client (curl, wget, httpie…) sends a body: the classifiers count
+/// them as uploads, the evidence as "sends".
+pub(crate) const HTTP_BODY_FLAGS: &[&str] = &[
+    "-d",
+    "--data",
+    "--data-raw",
+    "--data-binary",
+    "--data-urlencode",
+    "--json",
+    "-F",
+    "--form",
+    "-T",
+    "--upload-file",
+    "--post-data",
+    "--post-file",
+];
+
 pub(crate) const NETWORK: &[&str] = &[
     "curl", "wget", "http", "https", "xh", "httpie", "nc", "ncat", "netcat", "telnet", "ssh",
     "scp", "sftp", "ftp", "rsync", "socat", "aria2c", "fetch",

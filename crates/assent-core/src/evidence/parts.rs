@@ -6,6 +6,8 @@
 //! This reads each part's argv as the shell parser split it; it never changes a decision (the
 //! classifiers do that), it only says truthfully what the person is approving.
 
+use crate::classify::commands::HTTP_BODY_FLAGS;
+
 /// What one part of a command line does beyond the local files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Part {
@@ -441,24 +443,7 @@ fn http(argv: &[String]) -> Part {
             .to_owned()
     });
     let method = flag_value(argv, &["-X", "--request", "--method"]).map(str::to_uppercase);
-    let sends = has(
-        argv,
-        &[
-            "-d",
-            "--data",
-            "--data-raw",
-            "--data-binary",
-            "--data-urlencode",
-            "--json",
-            "-F",
-            "--form",
-            "-T",
-            "--upload-file",
-            "--post-data",
-            "--post-file",
-            "--body-data",
-        ],
-    );
+    let sends = has(argv, HTTP_BODY_FLAGS) || has(argv, &["--body-data"]);
     let method = match method {
         Some(m) => Some(m),
         None if sends => Some(

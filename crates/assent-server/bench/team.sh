@@ -18,26 +18,16 @@ LUA=crates/assent-server/bench/auto-decisions.lua
 DURATION=${DURATION:-15s}
 WORK=$(mktemp -d)
 PIDS=()
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
     for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" stop -m fast >/dev/null 2>&1 || true
+    pg_stop
     rm -rf "$WORK"
 }
+# shellcheck source=lib.sh
+source crates/assent-server/bench/lib.sh
 trap cleanup EXIT
-free_port() {
-    python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"
-}
-
-# A throwaway cluster: initdb as the postgres user (it refuses root), own port and socket dir.
-[ "$(id -u)" -eq 0 ] && chown postgres "$WORK"
-PGPORT=$(free_port)
-as_pg "$PGBIN/initdb" -D "$WORK/pg" -A trust -U assent >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w start \
-    -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1 -c max_connections=200" >/dev/null
-for db in one two; do "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U assent "$db"; done
-PG="postgres://assent@127.0.0.1:$PGPORT"
+pg_start
+for db in one two; do pg_createdb "$db"; done
 
 # start NAME [DATABASE]: bench_server on a free port; sets URL (and the tokens it printed).
 start() {

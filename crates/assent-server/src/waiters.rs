@@ -111,10 +111,9 @@ impl Waiters {
 
     /// Agents waiting now, and when the last one stopped (once that held for the grace).
     pub fn state(&self, approval_id: &str) -> (u32, Option<DateTime<Utc>>) {
-        self.entries().get(approval_id).map_or((0, None), |entry| {
-            let change = change(approval_id, entry);
-            (change.agents_waiting, change.stopped_waiting_at)
-        })
+        self.entries()
+            .get(approval_id)
+            .map_or((0, None), |entry| (entry.waiting(), entry.stopped_at()))
     }
 
     fn leave(self: &Arc<Self>, approval_id: &str) {
@@ -157,13 +156,22 @@ impl Waiters {
     }
 }
 
+impl Entry {
+    fn waiting(&self) -> u32 {
+        u32::try_from(self.count).unwrap_or(u32::MAX)
+    }
+
+    /// When the last agent left, once that stop was announced.
+    fn stopped_at(&self) -> Option<DateTime<Utc>> {
+        self.left_at.filter(|_| self.announced && self.count == 0)
+    }
+}
+
 fn change(approval_id: &str, entry: &Entry) -> WaitChange {
     WaitChange {
         approval_id: approval_id.to_owned(),
-        agents_waiting: u32::try_from(entry.count).unwrap_or(u32::MAX),
-        stopped_waiting_at: entry
-            .left_at
-            .filter(|_| entry.announced && entry.count == 0),
+        agents_waiting: entry.waiting(),
+        stopped_waiting_at: entry.stopped_at(),
     }
 }
 

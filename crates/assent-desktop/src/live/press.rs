@@ -61,7 +61,12 @@ pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptA
             refuse(Some(&approval), &message);
             return;
         }
-        let reasons = hub.settings().deny_reasons();
+        // Only a deny button needs the person's reasons (the settings are copied to read them).
+        let reasons = if action.denies() {
+            hub.settings().deny_reasons()
+        } else {
+            Vec::new()
+        };
         if action == PromptAction::Deny && !reasons.is_empty() {
             // Why first: the live task raises the "why deny?" notification.
             let _ = hub.inputs.try_send(Input::AskWhy(Box::new(approval)));

@@ -13,6 +13,7 @@ apt_packages=(
   xvfb xauth dbus webkit2gtk-driver fonts-dejavu-core      # headless desktop tests
   imagemagick                                              # screenshots of the e2e run
   x11-utils                                                # xwininfo: the tray suite sees windows
+  chromium chromium-driver                                 # the web desk's browser tests (passkeys)
   python3 python3-venv python3-pip nodejs npm sqlite3
 )
 missing=()

@@ -324,6 +324,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["invite_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -367,6 +383,70 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["passkey_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/passkeys/register/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["register_finish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/passkeys/register/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["register_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["passkey_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -494,6 +574,54 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["run_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["session_end"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["session_finish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["session_start"];
         delete?: never;
         options?: never;
         head?: never;
@@ -812,7 +940,7 @@ export interface components {
          * @description What the audit event records.
          * @enum {string}
          */
-        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported";
+        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in";
         /** @description `GET /v1/audit`: audited decisions, oldest first. */
         AuditList: {
             events: components["schemas"]["ApprovalAuditEvent"][];
@@ -882,6 +1010,19 @@ export interface components {
          * @enum {string}
          */
         CampaignStatus: "proposed" | "active" | "stopped" | "denied";
+        /** @description What each ceremony's finish takes: the ceremony and the credential's `toJSON()`. */
+        CeremonyFinish: {
+            ceremony: string;
+            credential: Record<string, never>;
+            /** @description A name for a new passkey ("phone", "laptop"); registration only. */
+            label?: string | null;
+        };
+        /** @description What each ceremony's start answers: the options for `navigator.credentials`. */
+        CeremonyStart: {
+            ceremony: string;
+            /** @description `PublicKeyCredentialCreationOptionsJSON` or `…RequestOptionsJSON`. */
+            publicKey: Record<string, never>;
+        };
         /**
          * @description What a credential approval shows (the seed's section 12): the capability, for how long,
          *     which hosts and methods, why and for which run — never the secret or where it is kept.
@@ -1031,6 +1172,15 @@ export interface components {
             old?: string | null;
             /** @description The tool's text was longer than [`MAX_EDIT_BYTES`] and was cut there. */
             truncated?: boolean;
+        };
+        /**
+         * @description `POST /v1/passkeys/register/finish`: the new passkey, and whether the browser is now
+         *     signed in (an invite's enrolment signs in at once).
+         */
+        Enrolled: {
+            passkey: components["schemas"]["PasskeyInfo"];
+            person: string;
+            signed_in: boolean;
         };
         /** @description Every error answer: `{"error":{"code","message"}}`. Clients branch on `code`. */
         ErrorBody: {
@@ -1337,6 +1487,21 @@ export interface components {
         IdentityList: {
             identities: components["schemas"]["IdentityInfo"][];
         };
+        /** @description A one-time enrolment link (shown once: only its hash is kept). */
+        Invite: {
+            /** Format: date-time */
+            expires_at: string;
+            /** @description `<desk>/enrol#<code>`: the code travels in the fragment, never to a server's log. */
+            link: string;
+            person: string;
+        };
+        /** @description `POST /v1/invites`: a one-time link to enrol a passkey. */
+        InviteRequest: {
+            /** @description How long the link works, e.g. `15m`, `1h` (default 15 minutes, at most a day). */
+            for?: string | null;
+            /** @description Who the link enrols: yourself when omitted; someone else needs `platform_admin`. */
+            person?: string | null;
+        };
         /** @description `GET /v1/me`: who the presented token belongs to. */
         Me: {
             /** @description `person` (decides within `roles`) or `agent` (requests, never decides). */
@@ -1415,6 +1580,16 @@ export interface components {
          * @enum {string}
          */
         OutcomeResult: "passed" | "failed";
+        /** @description One of a person's passkeys (never its key material). */
+        PasskeyInfo: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The credential id, base64url. */
+            id: string;
+            label: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+        };
         /** @description A change to the policy file. */
         PolicyChange: {
             /** @enum {string} */
@@ -1525,6 +1700,13 @@ export interface components {
             decision: string;
             scope?: null | components["schemas"]["ScopeKind"];
             text: string;
+        };
+        /**
+         * @description `POST /v1/passkeys/register/start`: with an invite's code, or from a signed-in session
+         *     (adding another passkey).
+         */
+        RegisterStart: {
+            invite?: string | null;
         };
         /**
          * @description How far the policy trusts the repository the action runs in.
@@ -2577,6 +2759,48 @@ export interface operations {
             };
         };
     };
+    invite_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description a one-time link to enrol a passkey (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            /** @description an agent, or inviting someone else without platform_admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such person */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -2649,6 +2873,139 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    passkey_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's passkeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyInfo"][];
+                };
+            };
+        };
+    };
+    register_finish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CeremonyFinish"];
+            };
+        };
+        responses: {
+            /** @description the passkey; an invite's enrolment also signs in (sets assent_session) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Enrolled"];
+                };
+            };
+            /** @description the ceremony is unknown, finished or expired, or the credential does not verify */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the invite was used meanwhile, or the passkey is registered already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterStart"];
+            };
+        };
+        responses: {
+            /** @description options for navigator.credentials.create */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CeremonyStart"];
+                };
+            };
+            /** @description no invite and no session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the invite is unknown, used or expired; not from the desk's page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    passkey_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description credential id, base64url */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed; the last passkey's removal ends the person's sessions */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2937,6 +3294,86 @@ export interface operations {
             };
             /** @description the run is paused or cancelled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    session_end: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed out: the session ends and its cookie is cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    session_finish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CeremonyFinish"];
+            };
+        };
+        responses: {
+            /** @description signed in: sets the assent_session cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description a wrong, replayed or unknown assertion, or a finished ceremony */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    session_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description options for navigator.credentials.get (any passkey of this desk) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CeremonyStart"];
+                };
+            };
+            /** @description not from the desk's page */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,19 @@
-// The typed IPC: the app's commands and its one event channel. The approver token stays in Rust.
+// The desk's calls, in two shells: in the Tauri window, the app's commands and its one event
+// channel (the approver token stays in Rust); in a browser (`/desk/`), the service's own API
+// with the session cookie (`web.ts`). The views call `api` and never know which.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Approval, AuditEvent, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
 import type { Insights, PolicyChange, Suggestion, SuggestionApplied } from './types';
+import type { CampaignList } from './campaigns';
+import { webApi } from './web';
 
 export const DESK_EVENT = 'assent:desk';
 
-export const api = {
+/** Whether the page runs in the Tauri window (else in a browser, served at `/desk/`). */
+export const inWindow = typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
+
+const windowApi = {
   snapshot: () => invoke<DeskSnapshot>('desk_snapshot'),
   /** The service's answer: the approval and, when something was granted, the grant (for Undo). */
   decide: (approvalId: string, decision: DecisionRequest) =>
@@ -34,4 +41,10 @@ export const api = {
   closeWindow: () => invoke<void>('window_close'),
   onDesk: (handler: (event: DeskEvent) => void): Promise<UnlistenFn> =>
     listen<DeskEvent>(DESK_EVENT, (event) => handler(event.payload)),
+  campaigns: () => invoke<CampaignList>('campaign_list'),
+  campaignResume: (campaignId: string) => invoke<unknown>('campaign_resume', { campaignId }),
 };
+
+export type DeskApi = typeof windowApi;
+
+export const api: DeskApi = inWindow ? windowApi : webApi;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from './api';
+import { api, inWindow } from './api';
+import { inviteCode } from './passkeys';
 import { closeKey, linkBanner } from './banner';
 import { focusFromHash, signedIn } from './logic';
 import type { DeskSnapshot, SettingsView } from './types';
@@ -10,6 +11,7 @@ import { HeldRuns } from './views/HeldRuns';
 import { Insights } from './views/Insights';
 import { Pending } from './views/Pending';
 import { Settings } from './views/Settings';
+import { Enrol, SignIn } from './views/SignIn';
 
 type Tab = 'pending' | 'grants' | 'history' | 'insights' | 'campaigns' | 'settings';
 
@@ -24,6 +26,9 @@ export function App() {
   const [focus, setFocus] = useState<string | null>(() => focusFromHash(window.location.hash));
   const [ipcError, setIpcError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
+  // A browser without a session signs in first; an enrolment link registers a passkey.
+  const [signedOut, setSignedOut] = useState(false);
+  const [invite] = useState(() => (inWindow ? null : inviteCode(window.location.pathname, window.location.hash)));
 
   useEffect(() => {
     api
@@ -53,6 +58,7 @@ export function App() {
     void api
       .onDesk((event) => {
         if (event.type === 'state') setDesk(event.snapshot);
+        else if (event.type === 'signed_out') setSignedOut(true);
         else {
           setTab('pending');
           setFocus(event.approval_id);
@@ -63,12 +69,40 @@ export function App() {
     api
       .snapshot()
       .then(setDesk)
-      .catch((err: unknown) => setIpcError(`cannot read the desk: ${String(err)}`));
+      .catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'signed_out') setSignedOut(true);
+        else setIpcError(`cannot read the desk: ${(err as { message?: string }).message ?? String(err)}`);
+      });
     return () => {
       gone = true;
       unlisten?.();
     };
   }, []);
+
+  if (invite) {
+    return (
+      <div class="shell">
+        <header class="top">
+          <h1>Assent</h1>
+        </header>
+        <main>
+          <Enrol code={invite} onEnrolled={() => window.location.replace(new URL('./', window.location.href).href)} />
+        </main>
+      </div>
+    );
+  }
+  if (signedOut) {
+    return (
+      <div class="shell">
+        <header class="top">
+          <h1>Assent</h1>
+        </header>
+        <main>
+          <SignIn onSignedIn={() => window.location.reload()} />
+        </main>
+      </div>
+    );
+  }
 
   const link = desk.link;
   const banner = linkBanner(link, settings?.connected_url ?? null);
@@ -136,7 +170,7 @@ export function App() {
         {tab === 'history' && <History />}
         {tab === 'insights' && <Insights pending={desk.pending} link={desk.link} />}
         {tab === 'campaigns' && <Campaigns pendingCount={desk.pending.length} />}
-        {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} onSaved={setSettings} />}
+        {tab === 'settings' && <Settings paused={desk.paused} me={desk.me} onSaved={setSettings} onSignedOut={() => setSignedOut(true)} />}
       </main>
     </div>
   );

@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import { inWindow } from './api';
 import { App } from './app';
 
 // Uncaught errors are shown (and visible to the end-to-end tests), never swallowed.
@@ -17,6 +18,11 @@ window.addEventListener('unhandledrejection', (event) => {
   const reason: unknown = event.reason;
   report(reason instanceof Error && reason.stack ? `${String(reason)}\n${reason.stack}` : String(reason));
 });
+
+// In a browser the desk is an installable app: its worker shows pushed prompts (`sw.js`).
+if (!inWindow && 'serviceWorker' in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register('sw.js', { scope: './' }).catch((err: unknown) => console.warn('no service worker', err));
+}
 
 const root = document.getElementById('app');
 if (root) render(<App />, root);

@@ -66,10 +66,13 @@ export interface DeskSnapshot {
   paused: string | null;
 }
 
-export type DeskEvent = { type: 'state'; snapshot: DeskSnapshot } | { type: 'focus'; approval_id: string };
+/** What the desk hears: a new state, a prompt to show (a notification's press), or — in a
+ * browser — that the session ended. */
+export type DeskEvent = { type: 'state'; snapshot: DeskSnapshot } | { type: 'focus'; approval_id: string } | { type: 'signed_out' };
 
 export interface CommandError {
-  code: 'invalid' | 'unavailable' | 'conflict' | 'refused' | 'local';
+  /** `signed_out`: a browser's session ended (or never began): sign in again. */
+  code: 'invalid' | 'unavailable' | 'conflict' | 'refused' | 'local' | 'signed_out';
   message: string;
 }
 
@@ -88,6 +91,8 @@ export interface SettingsView {
   env_overrides: string[];
   /** Why part of the configured service is not used (a saved URL without a token…); null when all of it is. */
   service_warning: string | null;
+  /** `browser`: the desk at `/desk/` (no tray, no token, no notifications of its own). */
+  shell?: 'window' | 'browser';
 }
 
 export interface SettingsInput {
@@ -111,3 +116,9 @@ export interface Insights {
   complete: boolean;
 }
 
+
+/** One of a person's passkeys (never its key). */
+export type PasskeyInfo = Schemas['PasskeyInfo'];
+export type Invite = Schemas['Invite'];
+export type CeremonyStart = Schemas['CeremonyStart'];
+export type Enrolled = Schemas['Enrolled'];

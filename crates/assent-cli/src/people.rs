@@ -46,6 +46,20 @@ pub enum PeopleCommand {
         #[command(flatten)]
         db: Database,
     },
+    /// Print a one-time link that enrols a passkey for NAME in the web desk (the only line on
+    /// stdout; it works once, for --for).
+    Invite {
+        name: String,
+        /// How long the link works: 15m, 1h, 1d (at most a day).
+        #[arg(long = "for", default_value = "15m")]
+        valid_for: String,
+        /// The desk's address as the person will open it (default: the service's public URL
+        /// or ASSENT_URL, with 127.0.0.1 as localhost, else http://localhost:7391).
+        #[arg(long)]
+        url: Option<String>,
+        #[command(flatten)]
+        db: Database,
+    },
     /// Change a person's roles.
     Roles {
         name: String,
@@ -139,6 +153,23 @@ fn people(command: PeopleCommand) -> Result<String, AdminError> {
             eprintln!("assent people: removed {name}; their tokens no longer work");
             Ok(String::new())
         }),
+        PeopleCommand::Invite {
+            name,
+            valid_for,
+            url,
+            db,
+        } => {
+            let desk = desk_url(url.as_deref(), std::env::var(assent_client::URL_ENV).ok());
+            with_directory(&db, |dir| async move {
+                let invite = dir.invite(&name, &valid_for, &desk).await?;
+                eprintln!(
+                    "assent people: this link enrols a passkey for {} once, until {}",
+                    invite.person,
+                    invite.expires_at.format("%Y-%m-%d %H:%M:%S UTC")
+                );
+                Ok(invite.link)
+            })
+        }
         PeopleCommand::Roles {
             name,
             add,
@@ -177,6 +208,19 @@ fn agents(command: AgentsCommand) -> Result<String, AdminError> {
             Ok(String::new())
         }),
     }
+}
+
+/// Where the person will open the desk: `--url`, else the service `ASSENT_URL` names, else
+/// the local default — with a loopback address written `localhost`, the name passkeys accept.
+fn desk_url(flag: Option<&str>, env_url: Option<String>) -> String {
+    let base = flag
+        .map(str::to_owned)
+        .or(env_url.filter(|url| !url.trim().is_empty()))
+        .unwrap_or_else(|| assent_protocol::DEFAULT_URL.to_owned());
+    base.trim()
+        .trim_end_matches('/')
+        .replace("://127.0.0.1:", "://localhost:")
+        .replace("://[::1]:", "://localhost:")
 }
 
 fn parse_roles(names: &[String]) -> Result<Vec<Role>, AdminError> {

@@ -73,6 +73,10 @@ impl InsightEvent {
             | AuditDecision::PolicyChanged
             | AuditDecision::CredentialReleased => None,
             AuditDecision::Stopped | AuditDecision::Reported => None,
+            AuditDecision::Invited
+            | AuditDecision::Enrolled
+            | AuditDecision::PasskeyRemoved
+            | AuditDecision::SignedIn => None,
         }
     }
 }

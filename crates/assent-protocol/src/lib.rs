@@ -7,6 +7,7 @@ mod approval;
 mod audit;
 mod campaign;
 mod credential;
+mod desk;
 mod error;
 mod event;
 mod grant;
@@ -28,6 +29,10 @@ pub use campaign::{
     RunStartStatus, StageProposal,
 };
 pub use credential::{CredentialRelease, CredentialReleaseRequest};
+pub use desk::{
+    CeremonyFinish, CeremonyStart, Enrolled, Invite, InviteRequest, PasskeyInfo, RegisterStart,
+    SESSION_COOKIE,
+};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};

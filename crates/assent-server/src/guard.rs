@@ -1,10 +1,12 @@
-//! Who may call, from where: Host and Origin checks, bearer tokens, roles.
+//! Who may call, from where: Host and Origin checks, bearer tokens, the web desk's session,
+//! roles.
 
 use assent_core::Identity;
 use assent_protocol::AUTHORIZATION;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::header::{ACCESS_CONTROL_ALLOW_ORIGIN, HOST, ORIGIN};
 use axum::http::request::Parts;
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -42,9 +44,30 @@ fn check_request(state: &AppState, req: &Request) -> Result<(), ApiError> {
     if !is_served_host(state, host) {
         return Err(ApiError::MisdirectedRequest);
     }
-    if req.headers().contains_key(ORIGIN) {
+    if let Some(origin) = req.headers().get(ORIGIN) {
+        // A browser: only the desk's own page, and only with its session (a page never holds
+        // a bearer token). Anything else — another site, a token in a page — is refused.
+        let own = crate::web::origin::own_origin(&state.inner, host);
+        if own.as_deref().map(str::as_bytes) != Some(origin.as_bytes()) {
+            return Err(ApiError::Forbidden(
+                "requests from browsers are refused".to_owned(),
+            ));
+        }
+        if req.headers().contains_key(AUTHORIZATION) {
+            return Err(ApiError::Forbidden(
+                "the desk's page signs in with a passkey, never with a token".to_owned(),
+            ));
+        }
+    }
+    let cross_site = req
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|site| site.as_bytes() != b"same-origin" && site.as_bytes() != b"none");
+    if cross_site && !req.uri().path().starts_with("/desk") {
+        // Another site's page reaching the API (a link, an image, a form): never served, even
+        // though no cookie would go with it.
         return Err(ApiError::Forbidden(
-            "requests from browsers are refused".to_owned(),
+            "requests from other sites are refused".to_owned(),
         ));
     }
     if let Some(query) = req.uri().query() {
@@ -118,8 +141,10 @@ impl FromRequestParts<AppState> for Caller {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.strip_prefix("Bearer "))
             .map(str::trim)
-            .filter(|token| !token.is_empty())
-            .ok_or(ApiError::Unauthorized)?;
+            .filter(|token| !token.is_empty());
+        let Some(presented) = presented else {
+            return session_caller(parts, state).await;
+        };
         // Checked against the identity version on every request (a cache entry is served
         // only while nothing changed), so a removed identity's token stops at once.
         let inner = &state.inner;
@@ -130,6 +155,23 @@ impl FromRequestParts<AppState> for Caller {
             .map(Caller)
             .ok_or(ApiError::Unauthorized)
     }
+}
+
+/// The person of the web desk's session cookie. A change (anything but GET/HEAD) must also
+/// name the desk's own origin: the guard has refused any other, and SameSite=Strict keeps the
+/// cookie from other sites' requests, so a forged form or fetch cannot act as the person.
+async fn session_caller(parts: &Parts, state: &AppState) -> Result<Caller, ApiError> {
+    let value = crate::web::session::cookie(&parts.headers).ok_or(ApiError::Unauthorized)?;
+    let person = crate::web::session::person(&state.inner, value)
+        .await?
+        .ok_or(ApiError::Unauthorized)?;
+    let reads = matches!(parts.method, Method::GET | Method::HEAD);
+    if !reads && !parts.headers.contains_key(ORIGIN) {
+        return Err(ApiError::Forbidden(
+            "a signed-in change must come from the desk's page".to_owned(),
+        ));
+    }
+    Ok(Caller(person))
 }
 
 impl FromRequestParts<AppState> for Person {

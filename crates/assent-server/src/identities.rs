@@ -32,6 +32,8 @@ pub enum DirectoryError {
     NotFound { kind: &'static str, name: String },
     #[error(transparent)]
     Store(StoreError),
+    #[error(transparent)]
+    Invite(#[from] crate::web::invite::InviteError),
 }
 
 impl From<StoreError> for DirectoryError {
@@ -84,6 +86,27 @@ impl Directory {
     pub async fn add_person(&self, name: &str, roles: &[Role]) -> Result<String, DirectoryError> {
         self.add(Identity::person(name, roles.iter().copied()))
             .await
+    }
+
+    /// A one-time link (`<desk_url>/desk/enrol#<code>`) that enrols a passkey for the person
+    /// `name`, working for `valid_for` (e.g. `15m`); audited as made by `admin`.
+    pub async fn invite(
+        &self,
+        name: &str,
+        valid_for: &str,
+        desk_url: &str,
+    ) -> Result<assent_protocol::Invite, DirectoryError> {
+        let valid_for = crate::web::invite::parse_for(valid_for)?;
+        let invite = crate::web::invite::make(
+            self.store.as_ref(),
+            name,
+            None,
+            valid_for,
+            desk_url,
+            self.clock.now(),
+        )
+        .await?;
+        Ok(invite)
     }
 
     /// Creates an agent; returns its requester token.

@@ -27,6 +27,7 @@ pub mod suggestions;
 mod tls;
 mod token;
 mod waiters;
+mod web;
 mod workflow;
 
 use std::future::Future;

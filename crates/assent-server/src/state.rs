@@ -36,6 +36,8 @@ pub(crate) struct Shared {
     pub port: u16,
     /// The other host clients may name in `Host` (`--public-url`).
     pub public_url: Option<crate::public_url::PublicUrl>,
+    /// Whether the service itself serves HTTPS (the desk's origin is then `https://`).
+    pub tls: bool,
     pub replay_limit: i64,
     pub heartbeat: Duration,
     /// Turns true when the service is shutting down; streams and long polls end.
@@ -80,6 +82,7 @@ impl AppState {
                 ),
                 port,
                 public_url: config.public_url.clone(),
+                tls: config.tls.is_some(),
                 replay_limit: config.replay_limit,
                 heartbeat: config.heartbeat,
                 shutdown,

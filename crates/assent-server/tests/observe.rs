@@ -48,6 +48,14 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/campaigns/{id}/stages"),
     ("post", "/v1/campaigns/{id}/outcomes"),
     ("post", "/v1/campaigns/{id}/resume"),
+    ("post", "/v1/invites"),
+    ("get", "/v1/passkeys"),
+    ("delete", "/v1/passkeys/{id}"),
+    ("post", "/v1/passkeys/register/start"),
+    ("post", "/v1/passkeys/register/finish"),
+    ("post", "/v1/session/start"),
+    ("post", "/v1/session/finish"),
+    ("post", "/v1/session/end"),
 ];
 
 #[tokio::test]
@@ -72,10 +80,10 @@ async fn every_route_is_in_the_openapi_document() {
             "{method} {path} is documented"
         );
         let concrete = path.replace("{id}", "x");
-        let req = if *method == "get" {
-            svc.http.get(format!("{}{concrete}", svc.url))
-        } else {
-            svc.http.post(format!("{}{concrete}", svc.url))
+        let req = match *method {
+            "get" => svc.http.get(format!("{}{concrete}", svc.url)),
+            "delete" => svc.http.delete(format!("{}{concrete}", svc.url)),
+            _ => svc.http.post(format!("{}{concrete}", svc.url)),
         };
         let status = req.send().await.unwrap().status();
         assert_ne!(status, StatusCode::NOT_FOUND, "{method} {path} is routed");

@@ -1,11 +1,11 @@
-import { invoke } from '@tauri-apps/api/core';
+import { api } from '../api';
 import { useEffect, useState } from 'preact/hooks';
 import { type Campaign, type CampaignList, campaignLine, canResume, stageRows } from '../campaigns';
 import { visible } from '../logic';
 import type { CommandError } from '../types';
 
-const load = () => invoke<CampaignList>('campaign_list');
-const resume = (campaignId: string) => invoke<unknown>('campaign_resume', { campaignId });
+const load = (): Promise<CampaignList> => api.campaigns();
+const resume = (campaignId: string) => api.campaignResume(campaignId);
 
 /** Fleet campaigns: each stage's batch and its repositories' outcomes; a stopped campaign can be resumed. */
 export function Campaigns({ pendingCount }: { pendingCount: number }) {

@@ -4,9 +4,20 @@ import { signedIn } from '../logic';
 import { envOverride, reasonLines } from '../settings';
 import type { CommandError, Me, SettingsView } from '../types';
 import { rolesWords } from '../words';
+import { Account } from './Account';
 
 /** `me`: who the desk signs in as now (live); the settings' own answer until it arrives. */
-export function Settings({ paused, me, onSaved }: { paused: string | null; me: Me | null; onSaved: (view: SettingsView) => void }) {
+export function Settings({
+  paused,
+  me,
+  onSaved,
+  onSignedOut,
+}: {
+  paused: string | null;
+  me: Me | null;
+  onSaved: (view: SettingsView) => void;
+  onSignedOut: () => void;
+}) {
   const [view, setView] = useState<SettingsView | null>(null);
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
@@ -46,6 +57,7 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
     }
   };
   const who = me ?? view.me;
+  const browser = view.shell === 'browser';
 
   return (
     <div class="settings">
@@ -66,6 +78,8 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
           <code>assent people roles {who?.name ?? 'NAME'} --add ROLE</code>
         </p>
       </section>
+      {browser && <Account me={who} onSignedOut={onSignedOut} />}
+      {!browser && (
       <section>
         <h2>Service</h2>
         <p>
@@ -95,6 +109,8 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
         </button>
         <p class="sub">A new URL or token takes effect at once. An embedded service keeps running until Quit.</p>
       </section>
+      )}
+      {!browser && (
       <section>
         <h2>Notifications</h2>
         <label class="check">
@@ -111,6 +127,7 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
           <button onClick={() => void api.pause('resume')}>Resume</button>
         </div>
       </section>
+      )}
       <section>
         <h2>Deny reasons</h2>
         <label>
@@ -121,6 +138,7 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
           Save reasons
         </button>
       </section>
+      {!browser && (
       <section>
         <h2>Start at login</h2>
         <label class="check">
@@ -128,6 +146,7 @@ export function Settings({ paused, me, onSaved }: { paused: string | null; me: M
           Start Assent in the tray when I log in
         </label>
       </section>
+      )}
       {message && <p data-testid="settings-message">{message}</p>}
     </div>
   );

@@ -33,6 +33,14 @@ pub enum AuditDecision {
     Stopped,
     /// A repository's outcome in a fleet campaign was reported (passed or failed).
     Reported,
+    /// A one-time link to enrol a passkey was made for a person (`approver`: who made it).
+    Invited,
+    /// A person registered a passkey (with an invite, or while signed in).
+    Enrolled,
+    /// A person removed one of their passkeys.
+    PasskeyRemoved,
+    /// A person signed in to the web desk with a passkey.
+    SignedIn,
 }
 
 /// One audited decision.

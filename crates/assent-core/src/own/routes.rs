@@ -42,6 +42,8 @@ enum Route {
     Grants,
     People,
     Agents,
+    /// The web desk's sign-in: invites, passkeys, sessions.
+    SignIn,
 }
 
 impl Route {
@@ -53,6 +55,9 @@ impl Route {
             Route::Grants => "/v1/grants (the grants people gave)",
             Route::People => "/v1/people (who may approve)",
             Route::Agents => "/v1/agents (agent identities and their tokens)",
+            Route::SignIn => {
+                "/v1/invites, /v1/passkeys, /v1/session (who may sign in to the web desk)"
+            }
         }
     }
 
@@ -130,6 +135,9 @@ fn route_of(path: &str) -> Option<Route> {
     if first.contains("people") {
         return Some(Route::People);
     }
+    if first.contains("invites") || first.contains("passkeys") || first.contains("session") {
+        return Some(Route::SignIn);
+    }
     first.contains("agents").then_some(Route::Agents)
 }
 
@@ -182,6 +190,14 @@ mod tests {
             ),
             ("localhost:9/v1/people", Some(Route::People)),
             ("https://api.example.com/v1/people", None),
+            // Minting an enrolment link or a session is choosing who may approve.
+            ("http://localhost:9/v1/invites", Some(Route::SignIn)),
+            ("127.0.0.1:9/v1/session/finish", Some(Route::SignIn)),
+            (
+                "localhost:9/v1/passkeys/register/start",
+                Some(Route::SignIn),
+            ),
+            ("https://api.example.com/v1/session/start", None),
             (
                 "https://assent.corp.example/v1/approvals/x/decision",
                 Some(Route::Decision),

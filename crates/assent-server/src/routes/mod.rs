@@ -6,6 +6,7 @@ pub mod campaigns;
 pub mod credentials;
 pub mod decide;
 pub mod denials;
+pub mod desk;
 pub mod events;
 pub mod grants;
 pub mod me;
@@ -14,7 +15,7 @@ pub mod openapi;
 pub mod runs;
 pub mod suggestions;
 
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
 
 use crate::error::ApiError;
@@ -68,6 +69,17 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/suggestions/apply", post(suggestions::suggestion_apply))
         .route("/v1/policy", get(suggestions::policy_status))
         .route("/v1/metrics", get(observe::metrics_json))
+        .route("/v1/invites", post(desk::invite_create))
+        .route("/v1/passkeys", get(desk::passkey_list))
+        .route("/v1/passkeys/{id}", delete(desk::passkey_remove))
+        .route("/v1/passkeys/register/start", post(desk::register_start))
+        .route("/v1/passkeys/register/finish", post(desk::register_finish))
+        .route("/v1/session/start", post(desk::session_start))
+        .route("/v1/session/finish", post(desk::session_finish))
+        .route("/v1/session/end", post(desk::session_end))
+        .route("/desk", get(crate::web::assets::desk_root))
+        .route("/desk/", get(crate::web::assets::desk_index))
+        .route("/desk/{*path}", get(crate::web::assets::desk_file))
         .route("/metrics", get(observe::metrics_prometheus))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

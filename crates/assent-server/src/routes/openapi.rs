@@ -6,7 +6,9 @@ use utoipa::{Modify, OpenApi};
 
 use super::campaigns::CampaignPaths;
 use super::credentials;
-use super::{actions, approvals, decide, denials, events, grants, me, observe, runs, suggestions};
+use super::{
+    actions, approvals, decide, denials, desk, events, grants, me, observe, runs, suggestions,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -39,6 +41,14 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         observe::metrics_json,
         observe::metrics_prometheus,
         openapi_json,
+        desk::invite_create,
+        desk::passkey_list,
+        desk::passkey_remove,
+        desk::register_start,
+        desk::register_finish,
+        desk::session_start,
+        desk::session_finish,
+        desk::session_end,
     ),
     components(schemas(
         assent_protocol::SubmitResponse, assent_protocol::SubmitStatus,
@@ -57,6 +67,9 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         assent_protocol::ApprovalVote,
         assent_protocol::SuggestionList, assent_protocol::SuggestionApply,
         assent_protocol::SuggestionApplied, assent_protocol::PolicyStatus,
+        assent_protocol::InviteRequest, assent_protocol::Invite, assent_protocol::RegisterStart,
+        assent_protocol::CeremonyStart, assent_protocol::CeremonyFinish,
+        assent_protocol::PasskeyInfo, assent_protocol::Enrolled,
     )),
     modifiers(&BearerAuth, &CampaignPaths),
 )]
@@ -70,6 +83,12 @@ impl Modify for BearerAuth {
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        components.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(utoipa::openapi::security::ApiKey::Cookie(
+                utoipa::openapi::security::ApiKeyValue::new(assent_protocol::SESSION_COOKIE),
+            )),
         );
     }
 }

@@ -57,6 +57,8 @@ macro_rules! statement_files {
         pub mod campaigns;
         #[path = "sql/db_rows.rs"]
         pub mod db_rows;
+        #[path = "sql/desk.rs"]
+        pub mod desk;
         #[path = "sql/events.rs"]
         pub mod events;
         #[path = "sql/executed.rs"]
@@ -269,6 +271,54 @@ pub struct Revocation<'a> {
     pub reason: &'a str,
 }
 
+/// Whether an enrolment invite may still be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InviteState {
+    /// Open, for this person.
+    Open(String),
+    Used,
+    Expired,
+    Unknown,
+}
+
+/// A person's passkey as stored.
+#[derive(Debug, Clone)]
+pub struct PasskeyRow {
+    /// The credential id, base64url (as the browser names it).
+    pub credential_id: String,
+    pub person: String,
+    pub label: String,
+    /// The verifier's state of the key (public key, counter), as JSON.
+    pub passkey: String,
+    pub created_at: DateTime<Utc>,
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// A browser session as stored (under its cookie's hash).
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub person: String,
+    pub created_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    pub ended_at: Option<DateTime<Utc>>,
+}
+
+/// A WebAuthn ceremony between its start and its finish.
+#[derive(Debug, Clone)]
+pub struct CeremonyRow {
+    pub id: String,
+    /// `register`, `sign_in` or `step_up`.
+    pub kind: String,
+    pub person: Option<String>,
+    /// What it is bound to: an invite's code hash, or `approval_id:action_hash`.
+    pub bound: Option<String>,
+    /// The origin it started from, where it must finish.
+    pub origin: String,
+    /// The verifier's state, as JSON.
+    pub state: String,
+    pub expires_at: DateTime<Utc>,
+}
+
 /// The storage of the service: write transactions over rows, the event bus, reads, and the
 /// identities. It decides nothing; `crate::workflow` sequences the rules over it.
 #[async_trait]
@@ -368,6 +418,68 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn token_drop(&self, name: &str, label: &str) -> Result<(), StoreError>;
     /// Creates the person `owner` and the agent `default` the first time; true when it did.
     async fn seed_identities(&self, now: DateTime<Utc>) -> Result<bool, StoreError>;
+
+    // The web desk's sign-in (`crate::web`).
+    /// Stores an enrolment invite (its code hashed), with its audit record.
+    async fn invite_add(
+        &self,
+        code_hash: &str,
+        person: &str,
+        expires_at: DateTime<Utc>,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError>;
+    async fn invite_state(
+        &self,
+        code_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<InviteState, StoreError>;
+    /// Adds a passkey, using up the invite it was enrolled with (if any) in the same
+    /// transaction; `Conflict` when the invite was used or expired meanwhile, or the key is
+    /// registered already.
+    async fn passkey_enrol(
+        &self,
+        key: &PasskeyRow,
+        invite: Option<&str>,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError>;
+    async fn passkeys_of(&self, person: &str) -> Result<Vec<PasskeyRow>, StoreError>;
+    async fn passkey(&self, credential_id: &str) -> Result<Option<PasskeyRow>, StoreError>;
+    /// Keeps a passkey's new state (its counter) after a successful assertion.
+    async fn passkey_used(
+        &self,
+        credential_id: &str,
+        passkey: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Removes one of `person`'s passkeys; when it was their last, their sessions end too.
+    async fn passkey_remove(
+        &self,
+        person: &str,
+        credential_id: &str,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<bool, StoreError>;
+    /// Opens a session (its cookie hashed), with its audit record.
+    async fn session_add(
+        &self,
+        token_hash: &str,
+        person: &str,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError>;
+    async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError>;
+    async fn session_seen(&self, token_hash: &str, now: DateTime<Utc>) -> Result<(), StoreError>;
+    /// Ends a session; false when it was not open.
+    async fn session_end(&self, token_hash: &str, now: DateTime<Utc>) -> Result<bool, StoreError>;
+    async fn ceremony_put(
+        &self,
+        ceremony: &CeremonyRow,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Takes a ceremony away (it finishes once); `None` when unknown or expired.
+    async fn ceremony_take(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<CeremonyRow>, StoreError>;
 
     async fn close(&self);
 }

@@ -12,6 +12,7 @@ use sqlx::Row;
 use super::backend::{Db, StoreImpl};
 use super::db_rows::{json_col, micros, parse_name};
 use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
+use super::{CeremonyRow, InviteState, PasskeyRow, SessionRow};
 
 #[async_trait]
 impl Store for StoreImpl {
@@ -181,6 +182,145 @@ impl Store for StoreImpl {
         .await?;
         self.done(tx).await?;
         Ok(seeded)
+    }
+
+    async fn invite_add(
+        &self,
+        code_hash: &str,
+        person: &str,
+        expires_at: DateTime<Utc>,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin_tx().await?;
+        super::desk::invite_add(
+            &mut tx.tx,
+            code_hash,
+            person,
+            audit.approver.as_deref().unwrap_or_default(),
+            audit.timestamp,
+            expires_at,
+        )
+        .await?;
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        tx.finish().await
+    }
+
+    async fn invite_state(
+        &self,
+        code_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<InviteState, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::desk::invite_state(&mut conn, code_hash, now).await
+    }
+
+    async fn passkey_enrol(
+        &self,
+        key: &PasskeyRow,
+        invite: Option<&str>,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin_tx().await?;
+        if let Some(code_hash) = invite {
+            if !super::desk::invite_use(&mut tx.tx, code_hash, key.created_at).await? {
+                return Err(StoreError::Conflict(
+                    "this invite was used or has expired".to_owned(),
+                ));
+            }
+        }
+        super::desk::passkey_add(&mut tx.tx, key).await?;
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        tx.finish().await
+    }
+
+    async fn passkeys_of(&self, person: &str) -> Result<Vec<PasskeyRow>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::desk::passkeys_of(&mut conn, person).await
+    }
+
+    async fn passkey(&self, credential_id: &str) -> Result<Option<PasskeyRow>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::desk::passkey(&mut conn, credential_id).await
+    }
+
+    async fn passkey_used(
+        &self,
+        credential_id: &str,
+        passkey: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::desk::passkey_used(&mut tx, credential_id, passkey, now).await?;
+        self.done(tx).await
+    }
+
+    async fn passkey_remove(
+        &self,
+        person: &str,
+        credential_id: &str,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.begin_tx().await?;
+        if !super::desk::passkey_remove(&mut tx.tx, person, credential_id).await? {
+            return Ok(false);
+        }
+        if super::desk::passkeys_of(&mut tx.tx, person).await?.is_empty() {
+            super::desk::sessions_end_of(&mut tx.tx, person, audit.timestamp).await?;
+        }
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        tx.finish().await?;
+        Ok(true)
+    }
+
+    async fn session_add(
+        &self,
+        token_hash: &str,
+        person: &str,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin_tx().await?;
+        super::desk::session_add(&mut tx.tx, token_hash, person, audit.timestamp).await?;
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        tx.finish().await
+    }
+
+    async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::desk::session(&mut conn, token_hash).await
+    }
+
+    async fn session_seen(&self, token_hash: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::desk::session_seen(&mut tx, token_hash, now).await?;
+        self.done(tx).await
+    }
+
+    async fn session_end(&self, token_hash: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut tx = self.write().await?;
+        let ended = super::desk::session_end(&mut tx, token_hash, now).await?;
+        self.done(tx).await?;
+        Ok(ended)
+    }
+
+    async fn ceremony_put(
+        &self,
+        ceremony: &CeremonyRow,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::desk::ceremony_put(&mut tx, ceremony, now).await?;
+        self.done(tx).await
+    }
+
+    async fn ceremony_take(
+        &self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<CeremonyRow>, StoreError> {
+        let mut tx = self.write().await?;
+        let ceremony = super::desk::ceremony_take(&mut tx, id, now).await?;
+        self.done(tx).await?;
+        Ok(ceremony)
     }
 
     async fn close(&self) {

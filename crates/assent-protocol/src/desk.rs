@@ -1,0 +1,78 @@
+//! The web desk's sign-in: invites, passkey ceremonies (the JSON the browser's
+//! `PublicKeyCredential.parse…OptionsFromJSON` reads and a credential's `toJSON()` answers),
+//! and the person's passkeys.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The name of the web desk's session cookie (HttpOnly, SameSite=Strict).
+pub const SESSION_COOKIE: &str = "assent_session";
+
+/// `POST /v1/invites`: a one-time link to enrol a passkey.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct InviteRequest {
+    /// Who the link enrols: yourself when omitted; someone else needs `platform_admin`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<String>,
+    /// How long the link works, e.g. `15m`, `1h` (default 15 minutes, at most a day).
+    #[serde(default, rename = "for", skip_serializing_if = "Option::is_none")]
+    pub valid_for: Option<String>,
+}
+
+/// A one-time enrolment link (shown once: only its hash is kept).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Invite {
+    pub person: String,
+    /// `<desk>/enrol#<code>`: the code travels in the fragment, never to a server's log.
+    pub link: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// `POST /v1/passkeys/register/start`: with an invite's code, or from a signed-in session
+/// (adding another passkey).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct RegisterStart {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+}
+
+/// What each ceremony's start answers: the options for `navigator.credentials`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CeremonyStart {
+    pub ceremony: String,
+    /// `PublicKeyCredentialCreationOptionsJSON` or `…RequestOptionsJSON`.
+    #[serde(rename = "publicKey")]
+    #[schema(value_type = Object)]
+    pub public_key: serde_json::Value,
+}
+
+/// What each ceremony's finish takes: the ceremony and the credential's `toJSON()`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CeremonyFinish {
+    pub ceremony: String,
+    #[schema(value_type = Object)]
+    pub credential: serde_json::Value,
+    /// A name for a new passkey ("phone", "laptop"); registration only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+/// One of a person's passkeys (never its key material).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PasskeyInfo {
+    /// The credential id, base64url.
+    pub id: String,
+    pub label: String,
+    pub created_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// `POST /v1/passkeys/register/finish`: the new passkey, and whether the browser is now
+/// signed in (an invite's enrolment signs in at once).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Enrolled {
+    pub person: String,
+    pub passkey: PasskeyInfo,
+    pub signed_in: bool,
+}

@@ -1,0 +1,70 @@
+//! Which browser origin the API accepts: the desk's own — the scheme the service is reached
+//! with and the host the request named (a loopback name with the port, or the public URL's
+//! host). Any other `Origin` is refused before a handler runs, and even the desk's own origin
+//! is accepted only with a session, never with a bearer token (see `crate::guard`).
+
+use crate::state::Shared;
+
+/// `scheme://host[:port]` of the desk as the request's `Host` names it; `None` when the host
+/// is not served here.
+pub fn own_origin(shared: &Shared, host: &str) -> Option<String> {
+    if let Some(public) = &shared.public_url {
+        if public.names_host(host) {
+            let scheme = if public.is_https() { "https" } else { "http" };
+            return Some(format!("{scheme}://{}", host.to_ascii_lowercase()));
+        }
+    }
+    if crate::guard::is_loopback_host(host, shared.port) {
+        let scheme = if shared.tls { "https" } else { "http" };
+        return Some(format!("{scheme}://{}", host.to_ascii_lowercase()));
+    }
+    None
+}
+
+/// Whether the desk is reached over plain HTTP on a loopback name: the one place its cookie
+/// may go without `Secure` (browsers treat `http://localhost` as a secure context).
+pub fn is_plain_loopback(origin: &str) -> bool {
+    origin.starts_with("http://localhost:")
+        || origin.starts_with("http://127.0.0.1:")
+        || origin.starts_with("http://[::1]:")
+}
+
+/// The WebAuthn relying party id of an origin: its host name, without port (`localhost`, the
+/// public URL's host). An IP address is no valid RP id: WebAuthn refuses it, so the desk
+/// tells a person at `http://127.0.0.1:PORT` to open `http://localhost:PORT` instead.
+pub fn rp_id(origin: &str) -> Option<&str> {
+    let rest = origin.split_once("://")?.1;
+    let host = if rest.starts_with('[') {
+        return None;
+    } else {
+        rest.rsplit_once(':').map_or(rest, |(host, _)| host)
+    };
+    let is_ip = host.parse::<std::net::Ipv4Addr>().is_ok();
+    (!is_ip && !host.is_empty()).then_some(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_rp_id_is_a_host_name_never_an_address() {
+        assert_eq!(rp_id("http://localhost:7391"), Some("localhost"));
+        assert_eq!(rp_id("https://desk.example.com"), Some("desk.example.com"));
+        assert_eq!(
+            rp_id("https://desk.example.com:8443"),
+            Some("desk.example.com")
+        );
+        // WebAuthn refuses IP addresses as relying party ids.
+        assert_eq!(rp_id("http://127.0.0.1:7391"), None);
+        assert_eq!(rp_id("http://[::1]:7391"), None);
+    }
+
+    #[test]
+    fn only_loopback_names_over_http_skip_secure_cookies() {
+        assert!(is_plain_loopback("http://localhost:7391"));
+        assert!(!is_plain_loopback("https://localhost:7391"));
+        assert!(!is_plain_loopback("http://localhost.evil.example:80"));
+        assert!(!is_plain_loopback("http://desk.example.com:80"));
+    }
+}

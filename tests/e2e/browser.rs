@@ -1,0 +1,378 @@
+//! The web desk in a real browser: Debian's Chromium, headless, driven by chromedriver (W3C
+//! WebDriver) with a virtual authenticator (the WebDriver WebAuthn extension) standing in for
+//! a phone's or laptop's passkey. Against the real service on loopback: an invite's link
+//! enrols a passkey and signs in; the desk shows the pending prompt with its evidence, on a
+//! desktop-sized and a phone-sized window; a decision made there settles the prompt as the
+//! person; the used link is refused; signing out and in again works with the passkey alone;
+//! a replayed assertion or one made for another ceremony is refused; the session cookie is
+//! HttpOnly and useless without the desk's Origin for a change; a person without the
+//! approval's role is refused. Run by scripts/test.d/40-e2e.sh (needs chromium and
+//! chromium-driver, installed by scripts/deps.sh).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use assent_core::{ApprovalStatus, Role};
+use common::driver::{click, element, text_of};
+use common::{eventually, shell_request, status_of, submit_pending, TestService, ASKED_COMMAND};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+const WAIT: Duration = Duration::from_secs(20);
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// chromedriver on a free port, and a browser session on a fresh profile with a virtual
+/// authenticator that holds discoverable, user-verifying passkeys.
+struct Browser {
+    driver: Child,
+    port: u16,
+    client: Client,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    async fn start() -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|err| {
+                panic!("{CHROMEDRIVER} must run (apt-get install chromium-driver): {err}")
+            });
+        eventually("chromedriver to listen", WAIT, || async {
+            tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .ok()
+        })
+        .await;
+        let profile = tempfile::tempdir().unwrap();
+        let mut caps = serde_json::Map::new();
+        caps.insert("browserName".into(), json!("chrome"));
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--window-size=1280,800",
+                    format!("--user-data-dir={}", profile.path().display()),
+                ],
+            }),
+        );
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a Chromium session");
+        let browser = Browser {
+            driver,
+            port,
+            client,
+            _profile: profile,
+        };
+        let session = browser.client.session_id().await.unwrap().unwrap();
+        let added = reqwest::Client::new()
+            .post(format!(
+                "http://127.0.0.1:{}/session/{session}/webauthn/authenticator",
+                browser.port
+            ))
+            .json(&json!({
+                "protocol": "ctap2", "transport": "internal", "hasResidentKey": true,
+                "hasUserVerification": true, "isUserVerified": true,
+            }))
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            added.status().is_success(),
+            "the virtual authenticator is added: {}",
+            added.text().await.unwrap_or_default()
+        );
+        browser
+    }
+
+    /// Runs `script` in the page (a promise is awaited) and returns its value.
+    async fn run(&self, script: &str) -> Value {
+        self.client
+            .execute(script, Vec::new())
+            .await
+            .unwrap_or_else(|err| panic!("{script}: {err}"))
+    }
+
+    /// The page's cookie of that name, as WebDriver (not the page) sees it.
+    async fn cookie(&self, name: &str) -> Option<(String, String)> {
+        let cookie = self.client.get_named_cookie(name).await.ok()?;
+        Some((cookie.value().to_owned(), cookie.to_string()))
+    }
+
+    async fn screenshot(&self, name: &str) {
+        let Ok(dir) = std::env::var("ASSENT_SCREENSHOTS") else {
+            return;
+        };
+        let png = self
+            .client
+            .screenshot()
+            .await
+            .expect("a screenshot of the page");
+        assert!(png.starts_with(b"\x89PNG"), "WebDriver answers a PNG");
+        let path = std::path::Path::new(&dir).join(name);
+        std::fs::write(&path, png).unwrap_or_else(|err| panic!("write {}: {err}", path.display()));
+    }
+
+    async fn close(mut self) {
+        let _ = self.client.clone().close().await;
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// A one-time enrolment link for `person` of the service, at its `localhost` name.
+async fn invite(svc: &TestService, person: &str) -> String {
+    let directory = assent_server::Directory::open(svc.dir.path())
+        .await
+        .unwrap();
+    let invite = directory
+        .invite(person, "15m", &format!("http://localhost:{}", svc.port))
+        .await
+        .unwrap();
+    directory.close().await;
+    invite.link
+}
+
+/// What a fetch from the page answers: `[status, body]`.
+const FETCH: &str = "const call = async (method, path, body) => { \
+    const r = await fetch(path, {method, headers: {'Content-Type': 'application/json'}, \
+      body: body === undefined ? undefined : JSON.stringify(body)}); \
+    return [r.status, await r.json().catch(() => null)]; };";
+
+#[tokio::test]
+async fn a_passkey_from_an_invite_signs_in_and_decides_in_the_browser() {
+    // The service's own log on failure (an internal error names its cause only there).
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+    let svc = TestService::start().await;
+    svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
+        .await;
+    let link = invite(&svc, "alice").await;
+    let request = shell_request("run-web", ASKED_COMMAND, "/home/dev/shop");
+    let approval_id = submit_pending(&svc.requester(), &request).await;
+
+    let browser = Browser::start().await;
+    let page = &browser.client;
+    page.goto(&link).await.unwrap();
+    element(page, "[data-testid=enrol]").await;
+    browser.screenshot("web-enrol.png").await;
+    click(page, "[data-testid=enrol-passkey]").await;
+
+    // Enrolled and signed in: the desk itself, at /desk/, with the prompt.
+    let prompt = format!("[data-testid=prompt][data-approval-id='{approval_id}']");
+    element(page, &prompt).await;
+    let url = page.current_url().await.unwrap();
+    assert_eq!(
+        url.path(),
+        "/desk/",
+        "after enrolling, the link's page becomes the desk"
+    );
+    assert!(
+        url.fragment().is_none_or(|f| f.is_empty()),
+        "the invite's code leaves the address bar"
+    );
+    let me = text_of(page, "[data-testid=me]").await;
+    assert!(me.contains("alice"), "the desk says who signed in: {me}");
+    let command = text_of(page, "[data-testid=prompt-detail]").await;
+    assert!(
+        command.contains("mvn"),
+        "the prompt names the command: {command}"
+    );
+
+    let (value, cookie) = browser
+        .cookie("assent_session")
+        .await
+        .expect("a session cookie is set");
+    assert!(
+        cookie.contains("HttpOnly"),
+        "the page's scripts cannot read the session: {cookie}"
+    );
+    assert!(
+        cookie.contains("SameSite=Strict"),
+        "no other site's request carries it: {cookie}"
+    );
+    let stolen = browser.run("return document.cookie").await;
+    assert!(
+        !stolen
+            .as_str()
+            .unwrap_or_default()
+            .contains("assent_session"),
+        "document.cookie holds no session"
+    );
+
+    browser.screenshot("web-desk-desktop.png").await;
+    page.set_window_size(360, 780).await.unwrap();
+    element(page, &prompt).await;
+    let overflow = browser
+        .run("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        .await;
+    assert!(
+        overflow.as_i64().unwrap_or(i64::MAX) <= 0,
+        "on a 360 px phone nothing runs off the side of the page (overflow {overflow})"
+    );
+    browser.screenshot("web-desk-phone.png").await;
+    page.set_window_size(1280, 800).await.unwrap();
+
+    // The session alone, without the page's Origin, changes nothing; with it, reads work.
+    let http = reqwest::Client::new();
+    let forged = http
+        .post(format!("{}/v1/approvals/{approval_id}/decision", svc.url()))
+        .header("host", format!("localhost:{}", svc.port))
+        .header("cookie", format!("assent_session={value}"))
+        .json(&json!({"decision": "deny", "reason": "forged"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        forged.status().as_u16(),
+        403,
+        "a change with the cookie but no Origin is refused"
+    );
+    let foreign = http
+        .post(format!("{}/v1/approvals/{approval_id}/decision", svc.url()))
+        .header("host", format!("localhost:{}", svc.port))
+        .header("origin", "http://evil.example")
+        .header("cookie", format!("assent_session={value}"))
+        .json(&json!({"decision": "deny", "reason": "forged"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        foreign.status().as_u16(),
+        403,
+        "another site's Origin is refused, cookie or not"
+    );
+    assert_eq!(
+        status_of(&svc.approver(), &approval_id).await,
+        ApprovalStatus::Requested,
+        "nothing forged was decided"
+    );
+
+    click(page, "[data-testid=prompt-detail] [data-testid=allow-run]").await;
+    eventually(
+        "the prompt to leave the browser's Pending",
+        WAIT,
+        || async {
+            page.find(Locator::Css(&prompt))
+                .await
+                .is_err()
+                .then_some(())
+        },
+    )
+    .await;
+    assert_eq!(
+        status_of(&svc.approver(), &approval_id).await,
+        ApprovalStatus::ApprovedForRun,
+        "decided from the browser"
+    );
+    let audit = svc.approver().audit(None, Some("run-web")).await.unwrap();
+    let approved = audit
+        .iter()
+        .find(|e| {
+            e.approval_id.as_deref() == Some(approval_id.as_str())
+                && e.decision == assent_core::AuditDecision::Approved
+        })
+        .expect("the approval is audited");
+    assert_eq!(
+        approved.approver.as_deref(),
+        Some("alice"),
+        "the audit names the person of the session"
+    );
+
+    // The link was used: it enrols nothing more.
+    page.goto(&link).await.unwrap();
+    click(page, "[data-testid=enrol-passkey]").await;
+    let error = text_of(page, "[data-testid=enrol-error]").await;
+    assert!(error.contains("used"), "a used invite says so: {error}");
+
+    // Sign out, then in again with the passkey alone (no name asked).
+    page.goto(&format!("http://localhost:{}/desk/", svc.port))
+        .await
+        .unwrap();
+    click(page, "[data-testid=tab-settings]").await;
+    element(page, "[data-testid=passkey]").await;
+    click(page, "[data-testid=sign-out]").await;
+    element(page, "[data-testid=sign-in]").await;
+    browser.screenshot("web-sign-in.png").await;
+    click(page, "[data-testid=sign-in-passkey]").await;
+    element(page, "[data-testid=me]").await;
+    let me = eventually("the desk to say who signed in again", WAIT, || async {
+        let text = text_of(page, "[data-testid=me]").await;
+        text.contains("alice").then_some(text)
+    })
+    .await;
+    assert!(me.contains("alice"), "signed in again as alice");
+
+    // A replayed assertion, or one made for another ceremony, signs nobody in.
+    let statuses = browser
+        .run(&format!(
+            "{FETCH} \
+             const [, s1] = await call('POST', '/v1/session/start', {{}}); \
+             const got = await navigator.credentials.get({{publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(s1.publicKey)}}); \
+             const credential = got.toJSON(); \
+             const [first] = await call('POST', '/v1/session/finish', {{ceremony: s1.ceremony, credential}}); \
+             const [again] = await call('POST', '/v1/session/finish', {{ceremony: s1.ceremony, credential}}); \
+             const [, s2] = await call('POST', '/v1/session/start', {{}}); \
+             const [other] = await call('POST', '/v1/session/finish', {{ceremony: s2.ceremony, credential}}); \
+             return [first, again, other];"
+        ))
+        .await;
+    assert_eq!(
+        statuses,
+        json!([200, 403, 403]),
+        "an assertion counts once, for its own ceremony only"
+    );
+
+    // bob holds no role the prompt needs: enrolled and signed in, he is still refused.
+    let second = submit_pending(
+        &svc.requester(),
+        &shell_request("run-web-2", ASKED_COMMAND, "/home/dev/shop"),
+    )
+    .await;
+    svc.person("bob", &[]).await;
+    page.goto(&invite(&svc, "bob").await).await.unwrap();
+    click(page, "[data-testid=enrol-passkey]").await;
+    element(
+        page,
+        &format!("[data-testid=prompt][data-approval-id='{second}']"),
+    )
+    .await;
+    let refused = browser
+        .run(&format!(
+            "{FETCH} return await call('POST', '/v1/approvals/{second}/decision', {{decision: 'deny', reason: 'not mine'}});"
+        ))
+        .await;
+    assert_eq!(
+        refused[0], 403,
+        "a person without the approval's role is refused: {refused}"
+    );
+    assert_eq!(
+        status_of(&svc.approver(), &second).await,
+        ApprovalStatus::Requested,
+        "bob's refusal decided nothing"
+    );
+    browser.close().await;
+}

@@ -1,0 +1,229 @@
+// The desk in a browser (`/desk/`): the same calls as the window's Tauri commands, made to the
+// service itself with the session cookie (the page never holds a token). The snapshot is
+// read again whenever the event stream says something changed.
+import type { Approval, AuditEvent, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
+import type { CommandError, Insights, InsightEvent, Me, Metrics, PolicyChange, Suggestion, SuggestionApplied } from './types';
+import type { components } from './api.gen';
+import type { CampaignList } from './campaigns';
+
+type Schemas = components['schemas'];
+
+/** The deny reasons a browser keeps for itself (the tray app keeps its own in its settings). */
+const REASONS_KEY = 'assent.deny_reasons';
+const DEFAULT_REASONS = ['use the staging environment', 'out of scope', 'ask me first'];
+/** Every event the service streams: each one may change what the desk shows. */
+export const STREAM_EVENTS = [
+  'approval.requested', 'approval.updated', 'approval.settled', 'approval.waiting',
+  'grant.created', 'grant.used', 'grant.revoked', 'grant.expired', 'grant.invalidated',
+  'run.ended', 'run.paused', 'run.resumed', 'policy.changed', 'credential.released',
+  'campaign.updated', 'campaign.stopped', 'reset',
+];
+/** What the insights view counts (the rest of a busy audit is dropped as it arrives). */
+const COUNTED = new Set(['auto', 'approved', 'denied', 'blocked', 'expired']);
+
+/** The service's `{error:{code,message}}` as the page's errors (401: signed out). */
+export function commandError(status: number, body: unknown): CommandError {
+  const detail = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  const message = detail?.message ?? `the service answered ${status}`;
+  if (status === 401) return { code: 'signed_out', message: 'Sign in with your passkey.' };
+  if (status === 400 || status === 413 || status === 415 || status === 422) return { code: 'invalid', message };
+  if (status === 403) return { code: 'refused', message };
+  if (status === 404 || status === 409) return { code: 'conflict', message };
+  return { code: 'unavailable', message };
+}
+
+/** One call to the service: JSON in and out, the session cookie, no token. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw { code: 'unavailable', message: `cannot reach the service: ${String(err)}` } satisfies CommandError;
+  }
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok) throw commandError(response.status, parsed);
+  return parsed as T;
+}
+
+const q = (params: Record<string, string | number | null | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+async function snapshot(): Promise<DeskSnapshot> {
+  const [me, pending, grants, runs] = await Promise.all([
+    call<Me>('GET', '/v1/me'),
+    call<Schemas['ApprovalList']>('GET', '/v1/approvals?status=pending'),
+    call<Schemas['GrantList']>('GET', '/v1/grants'),
+    call<Schemas['RunList']>('GET', '/v1/runs?status=paused'),
+  ]);
+  const newest = <T,>(items: T[], at: (item: T) => string) => [...items].sort((a, b) => at(b).localeCompare(at(a)));
+  return {
+    link: { state: 'connected' },
+    me,
+    pending: newest(pending.approvals, (a) => a.created_at),
+    grants: newest(grants.grants, (g) => g.created_at),
+    held_runs: newest(runs.runs, (r) => r.updated_at ?? ''),
+    paused: null,
+  };
+}
+
+/** The audit since `since`, a page at a time, trimmed to what the charts count. */
+async function insights(since: Date): Promise<Insights> {
+  const page = 10_000;
+  const seen = new Set<string>();
+  const events: InsightEvent[] = [];
+  let from = since.toISOString();
+  let complete = false;
+  const metrics = await call<Metrics>('GET', '/v1/metrics');
+  for (let round = 0; round < 5; round++) {
+    const list = await call<Schemas['AuditList']>('GET', `/v1/audit${q({ since: from, limit: page })}`);
+    let fresh = false;
+    for (const event of list.events) {
+      if (seen.has(event.event_id)) continue;
+      seen.add(event.event_id);
+      fresh = true;
+      if (!COUNTED.has(event.decision)) continue;
+      const { timestamp, decision, run_id, approval_id, action_id, repo } = event;
+      events.push({ timestamp, decision, run_id, approval_id, action_id, repo });
+    }
+    const last = list.events.at(-1);
+    if (list.events.length < page || !fresh || !last) {
+      complete = true;
+      break;
+    }
+    from = last.timestamp;
+  }
+  return { metrics, since: since.toISOString(), events, complete };
+}
+
+function denyReasons(): string[] {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(REASONS_KEY) ?? 'null');
+    if (Array.isArray(stored) && stored.every((r) => typeof r === 'string')) return stored as string[];
+  } catch {
+    // A reason list another version wrote: the defaults.
+  }
+  return DEFAULT_REASONS;
+}
+
+async function settings(): Promise<SettingsView> {
+  let me: Me | null = null;
+  try {
+    me = await call<Me>('GET', '/v1/me');
+  } catch {
+    me = null;
+  }
+  return {
+    connected_url: window.location.origin,
+    embedded: false,
+    service_url: window.location.origin,
+    has_token: false,
+    notifications: false,
+    autostart: false,
+    me,
+    deny_reasons: denyReasons(),
+    env_overrides: [],
+    service_warning: null,
+    shell: 'browser',
+  };
+}
+
+async function saveSettings(input: SettingsInput): Promise<SettingsView> {
+  if (input.deny_reasons) localStorage.setItem(REASONS_KEY, JSON.stringify(input.deny_reasons));
+  return settings();
+}
+
+/** Follows the event stream; every change reads the snapshot again (at most one read at a time). */
+function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
+  let source: EventSource | null = null;
+  let reading = false;
+  let again = false;
+  let stopped = false;
+  const read = async () => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    do {
+      again = false;
+      try {
+        handler({ type: 'state', snapshot: await snapshot() });
+      } catch (err) {
+        const error = err as CommandError;
+        if (error.code === 'signed_out') {
+          handler({ type: 'signed_out' });
+          source?.close();
+        } else {
+          handler({ type: 'state', snapshot: { ...EMPTY_SNAPSHOT, link: { state: 'disconnected', reason: error.message } } });
+        }
+      }
+    } while (again && !stopped);
+    reading = false;
+  };
+  const open = () => {
+    source?.close();
+    source = new EventSource('/v1/events', { withCredentials: true });
+    for (const name of STREAM_EVENTS) source.addEventListener(name, () => void read());
+    source.onopen = () => void read();
+    source.onerror = () => {
+      // The browser reconnects by itself (with Last-Event-ID); say so meanwhile.
+      if (!stopped) void read();
+    };
+  };
+  reconnect = open;
+  open();
+  return Promise.resolve(() => {
+    stopped = true;
+    source?.close();
+  });
+}
+
+let reconnect: () => void = () => {};
+
+const EMPTY_SNAPSHOT: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
+
+export const webApi = {
+  snapshot,
+  decide: (approvalId: string, decision: DecisionRequest) =>
+    call<DecisionResponse>('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/decision`, decision),
+  revoke: (grantId: string, reason: string) => call<Grant>('POST', `/v1/grants/${encodeURIComponent(grantId)}/revoke`, { reason }),
+  resumeRun: async (runId: string) => {
+    await call<unknown>('POST', `/v1/runs/${encodeURIComponent(runId)}/resume`, {});
+  },
+  audit: async (runId: string | null) => (await call<Schemas['AuditList']>('GET', `/v1/audit${q({ run_id: runId })}`)).events as AuditEvent[],
+  denials: async (runId: string) =>
+    (await call<Schemas['ApprovalList']>('GET', `/v1/runs/${encodeURIComponent(runId)}/denials`)).approvals as Approval[],
+  forgetDenial: (approvalId: string) => call<Approval>('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/forget`, {}),
+  insights,
+  suggestions: async (sinceDays: number) =>
+    (await call<Schemas['SuggestionList']>('GET', `/v1/suggestions${q({ since_days: sinceDays })}`)).suggestions as Suggestion[],
+  applySuggestion: (change: PolicyChange, sinceDays: number) =>
+    call<SuggestionApplied>('POST', '/v1/suggestions/apply', { change, since_days: sinceDays }),
+  pause: (_choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') =>
+    Promise.reject({ code: 'local', message: 'Pausing notifications is the tray app’s: this browser shows no notifications of its own.' } satisfies CommandError),
+  settings,
+  saveSettings,
+  retryService: () => {
+    reconnect();
+    return Promise.resolve();
+  },
+  closeWindow: () => Promise.resolve(),
+  onDesk,
+  campaigns: () => call<CampaignList>('GET', '/v1/campaigns'),
+  campaignResume: (campaignId: string) => call<unknown>('POST', `/v1/campaigns/${encodeURIComponent(campaignId)}/resume`, {}),
+};

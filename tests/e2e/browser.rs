@@ -376,3 +376,96 @@ async fn a_passkey_from_an_invite_signs_in_and_decides_in_the_browser() {
     );
     browser.close().await;
 }
+
+#[tokio::test]
+async fn with_step_up_an_approval_needs_a_passkey_made_for_it() {
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+    let mut policy = assent_core::Policy::default();
+    policy.approvals.step_up = Some(assent_core::RiskLevel::Low);
+    let svc = TestService::with_policy(policy).await;
+    svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
+        .await;
+    let alice = svc.client(
+        &svc.person("carol", &[Role::TaskAuthor, Role::RepoMaintainer])
+            .await,
+    );
+    let first = submit_pending(
+        &svc.requester(),
+        &shell_request("run-up-1", ASKED_COMMAND, "/home/dev/shop"),
+    )
+    .await;
+    let second = submit_pending(
+        &svc.requester(),
+        &shell_request("run-up-2", ASKED_COMMAND, "/home/dev/shop"),
+    )
+    .await;
+    let third = submit_pending(
+        &svc.requester(),
+        &shell_request("run-up-3", ASKED_COMMAND, "/home/dev/shop"),
+    )
+    .await;
+    assert!(
+        first != second && second != third,
+        "three runs, three prompts"
+    );
+
+    // A token alone — the CLI's, the desktop's — cannot approve it.
+    let refused = carol
+        .decide(
+            &first,
+            &assent_protocol::DecisionRequest::Approve {
+                scope: assent_core::ScopeKind::Once,
+                expires_in_seconds: 600,
+                max_uses: None,
+                reason: None,
+                path_patterns: None,
+            },
+        )
+        .await
+        .expect_err("a token alone does not approve under step-up");
+    let text = refused.to_string();
+    assert!(
+        text.contains("passkey") && text.contains("/desk/"),
+        "the refusal says where to confirm: {text}"
+    );
+
+    let browser = Browser::start().await;
+    let page = &browser.client;
+    page.goto(&invite(&svc, "alice").await).await.unwrap();
+    click(page, "[data-testid=enrol-passkey]").await;
+    let prompt = format!("[data-testid=prompt][data-approval-id='{first}']");
+    click(page, &prompt).await;
+    click(page, "[data-testid=prompt-detail] [data-testid=allow-run]").await;
+    eventually("the stepped-up approval to settle", WAIT, || async {
+        (status_of(&svc.approver(), &first).await == ApprovalStatus::ApprovedForRun).then_some(())
+    })
+    .await;
+
+    // A proof made for one approval decides no other, and counts once.
+    let statuses = browser
+        .run(&format!(
+            "{FETCH} \
+             const [, s] = await call('POST', '/v1/approvals/{third}/step-up', {{}}); \
+             const got = await navigator.credentials.get({{publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(s.publicKey)}}); \
+             const step_up = {{ceremony: s.ceremony, credential: got.toJSON()}}; \
+             const approve = {{decision: 'approve', scope: 'once', expires_in_seconds: 600, step_up}}; \
+             const [other, body] = await call('POST', '/v1/approvals/{second}/decision', approve); \
+             const [, s2] = await call('POST', '/v1/approvals/{second}/step-up', {{}}); \
+             const got2 = await navigator.credentials.get({{publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(s2.publicKey)}}); \
+             const proof = {{ceremony: s2.ceremony, credential: got2.toJSON()}}; \
+             const [own] = await call('POST', '/v1/approvals/{second}/decision', {{...approve, step_up: proof}}); \
+             return [other, body.error.code, own];"
+        ))
+        .await;
+    assert_eq!(
+        statuses,
+        json!([403, "step_up_required", 200]),
+        "a proof for another approval is refused; one made for this approval decides it"
+    );
+    assert_eq!(
+        status_of(&svc.approver(), &second).await,
+        ApprovalStatus::ApprovedOnce,
+        "approved with its own proof"
+    );
+    browser.close().await;
+}

@@ -164,6 +164,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/approvals/{id}/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["approval_step_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit": {
         parameters: {
             query?: never;
@@ -1190,7 +1206,7 @@ export interface components {
          * @description Stable error codes.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "misdirected_request" | "internal" | "unavailable";
+        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "misdirected_request" | "internal" | "unavailable" | "step_up_required";
         ErrorDetail: {
             code: components["schemas"]["ErrorCode"];
             message: string;
@@ -1836,6 +1852,14 @@ export interface components {
          */
         StageStatus: "proposed" | "approved" | "denied";
         /**
+         * @description `"step_up"` of a decision: a passkey assertion made for this approval, from the ceremony
+         *     `POST /v1/approvals/{id}/step-up` started.
+         */
+        StepUpProof: {
+            ceremony: string;
+            credential: Record<string, never>;
+        };
+        /**
          * @description The body of `POST /v1/actions` is an [`assent_core::ActionRequest`].
          *     This is its answer.
          */
@@ -2241,7 +2265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description an agent, the requester itself, or a person without the required role */
+            /** @description an agent, the requester itself, a person without the required role, or step_up_required: the policy's [approvals] step_up asks a passkey assertion made for this approval ("step_up": {"ceremony", "credential"} in the body, from POST /v1/approvals/{id}/step-up) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,6 +2333,46 @@ export interface operations {
             };
             /** @description not a remembered denial */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    approval_step_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description approval id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description options for navigator.credentials.get, bound to this approval and its action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CeremonyStart"];
+                };
+            };
+            /** @description not from the desk's page, or the person holds no passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

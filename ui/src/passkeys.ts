@@ -2,7 +2,7 @@
 // `navigator.credentials` through the browser's own JSON parsers, and the credential's
 // `toJSON()` goes back. No key material or token ever sits in the page.
 import type { CeremonyStart, Enrolled, Invite, Me, PasskeyInfo } from './types';
-import { call } from './web';
+import { call } from './http';
 
 type Parsers = {
   parseCreationOptionsFromJSON?: (json: unknown) => PublicKeyCredentialCreationOptions;

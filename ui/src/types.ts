@@ -71,8 +71,9 @@ export interface DeskSnapshot {
 export type DeskEvent = { type: 'state'; snapshot: DeskSnapshot } | { type: 'focus'; approval_id: string } | { type: 'signed_out' };
 
 export interface CommandError {
-  /** `signed_out`: a browser's session ended (or never began): sign in again. */
-  code: 'invalid' | 'unavailable' | 'conflict' | 'refused' | 'local' | 'signed_out';
+  /** `signed_out`: a browser's session ended (or never began): sign in again.
+   * `step_up_required`: approving this needs a passkey made for it (`[approvals] step_up`). */
+  code: 'invalid' | 'unavailable' | 'conflict' | 'refused' | 'local' | 'signed_out' | 'step_up_required';
   message: string;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inviteCode, passkeyBlocker } from './passkeys';
-import { commandError } from './web';
+import { commandError } from './http';
 
 const page = (hostname: string, protocol = 'http:', port = '7391', isSecureContext = true) => ({
   isSecureContext,
@@ -29,6 +29,8 @@ describe('the web desk', () => {
   it('maps the service answers to the codes the views branch on', () => {
     expect(commandError(401, null).code).toBe('signed_out');
     expect(commandError(403, { error: { code: 'forbidden', message: 'needs a role' } })).toEqual({ code: 'refused', message: 'needs a role' });
+    // The policy's step-up: the browser answers it with a passkey made for the approval.
+    expect(commandError(403, { error: { code: 'step_up_required', message: 'confirm' } }).code).toBe('step_up_required');
     expect(commandError(409, { error: { code: 'conflict', message: 'decided' } }).code).toBe('conflict');
     expect(commandError(400, { error: { message: 'bad' } }).code).toBe('invalid');
     // A body that is no error document (a proxy's page) still gives a message.

@@ -5,6 +5,9 @@ import type { Approval, AuditEvent, DecisionRequest, DecisionResponse, DeskEvent
 import type { CommandError, Insights, InsightEvent, Me, Metrics, PolicyChange, Suggestion, SuggestionApplied } from './types';
 import type { components } from './api.gen';
 import type { CampaignList } from './campaigns';
+import { call } from './http';
+import { assert } from './passkeys';
+import type { CeremonyStart } from './types';
 
 type Schemas = components['schemas'];
 
@@ -20,41 +23,6 @@ export const STREAM_EVENTS = [
 ];
 /** What the insights view counts (the rest of a busy audit is dropped as it arrives). */
 const COUNTED = new Set(['auto', 'approved', 'denied', 'blocked', 'expired']);
-
-/** The service's `{error:{code,message}}` as the page's errors (401: signed out). */
-export function commandError(status: number, body: unknown): CommandError {
-  const detail = (body as { error?: { code?: string; message?: string } } | null)?.error;
-  const message = detail?.message ?? `the service answered ${status}`;
-  if (status === 401) return { code: 'signed_out', message: 'Sign in with your passkey.' };
-  if (status === 400 || status === 413 || status === 415 || status === 422) return { code: 'invalid', message };
-  if (status === 403) return { code: 'refused', message };
-  if (status === 404 || status === 409) return { code: 'conflict', message };
-  return { code: 'unavailable', message };
-}
-
-/** One call to the service: JSON in and out, the session cookie, no token. */
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw { code: 'unavailable', message: `cannot reach the service: ${String(err)}` } satisfies CommandError;
-  }
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  if (!response.ok) throw commandError(response.status, parsed);
-  return parsed as T;
-}
 
 const q = (params: Record<string, string | number | null | undefined>) => {
   const search = new URLSearchParams();
@@ -197,10 +165,23 @@ let reconnect: () => void = () => {};
 
 const EMPTY_SNAPSHOT: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
+/** A decision; when the policy asks a passkey for this approval (`step_up_required`), the
+ * browser asks for one made for it, and sends the decision again with the proof. */
+async function decide(approvalId: string, decision: DecisionRequest): Promise<DecisionResponse> {
+  const path = `/v1/approvals/${encodeURIComponent(approvalId)}`;
+  try {
+    return await call<DecisionResponse>('POST', `${path}/decision`, decision);
+  } catch (err) {
+    if ((err as CommandError).code !== 'step_up_required') throw err;
+    const start = await call<CeremonyStart>('POST', `${path}/step-up`, {});
+    const credential = await assert(start);
+    return call<DecisionResponse>('POST', `${path}/decision`, { ...decision, step_up: { ceremony: start.ceremony, credential } });
+  }
+}
+
 export const webApi = {
   snapshot,
-  decide: (approvalId: string, decision: DecisionRequest) =>
-    call<DecisionResponse>('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/decision`, decision),
+  decide,
   revoke: (grantId: string, reason: string) => call<Grant>('POST', `/v1/grants/${encodeURIComponent(grantId)}/revoke`, { reason }),
   resumeRun: async (runId: string) => {
     await call<unknown>('POST', `/v1/runs/${encodeURIComponent(runId)}/resume`, {});

@@ -76,3 +76,37 @@ pub struct Enrolled {
     pub passkey: PasskeyInfo,
     pub signed_in: bool,
 }
+
+/// `"step_up"` of a decision: a passkey assertion made for this approval, from the ceremony
+/// `POST /v1/approvals/{id}/step-up` started.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepUpProof {
+    pub ceremony: String,
+    #[schema(value_type = Object)]
+    pub credential: serde_json::Value,
+}
+
+/// The body of `POST /v1/approvals/{id}/decision`: the decision, and the step-up proof the
+/// policy may ask of an approval (`{"decision":"approve",…,"step_up":{…}}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionBody {
+    pub request: crate::DecisionRequest,
+    pub step_up: Option<StepUpProof>,
+}
+
+impl<'de> Deserialize<'de> for DecisionBody {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut map = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
+        let step_up = map
+            .remove("step_up")
+            .filter(|v| !v.is_null())
+            .map(serde_json::from_value::<StepUpProof>)
+            .transpose()
+            .map_err(D::Error::custom)?;
+        let request =
+            serde_json::from_value(serde_json::Value::Object(map)).map_err(D::Error::custom)?;
+        Ok(DecisionBody { request, step_up })
+    }
+}

@@ -28,4 +28,6 @@ pub enum ErrorCode {
     MisdirectedRequest,
     Internal,
     Unavailable,
+    /// 403: approving this needs a passkey assertion made for it (`[approvals] step_up`).
+    StepUpRequired,
 }

@@ -30,8 +30,8 @@ pub use campaign::{
 };
 pub use credential::{CredentialRelease, CredentialReleaseRequest};
 pub use desk::{
-    CeremonyFinish, CeremonyStart, Enrolled, Invite, InviteRequest, PasskeyInfo, RegisterStart,
-    SESSION_COOKIE,
+    CeremonyFinish, CeremonyStart, DecisionBody, Enrolled, Invite, InviteRequest, PasskeyInfo,
+    RegisterStart, StepUpProof, SESSION_COOKIE,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};

@@ -37,6 +37,9 @@ pub enum ApiError {
     PolicyFile(String),
     #[error("the service is shutting down")]
     Unavailable,
+    /// The policy's `[approvals] step_up`: approving needs a passkey assertion for it.
+    #[error("{0}")]
+    StepUpRequired(String),
     /// The database cannot be reached (or is restarting); nothing was recorded, so the
     /// client may retry, and a gate fails closed.
     #[error("the database is unreachable; nothing was recorded, retry shortly")]
@@ -71,6 +74,7 @@ impl ApiError {
             ApiError::Internal(_) | ApiError::PolicyFile(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal)
             }
+            ApiError::StepUpRequired(_) => (StatusCode::FORBIDDEN, ErrorCode::StepUpRequired),
             ApiError::Unavailable | ApiError::DatabaseUnavailable(_) => {
                 (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable)
             }

@@ -90,6 +90,16 @@ impl PublicUrl {
         port == self.port && name.eq_ignore_ascii_case(&self.host)
     }
 
+    /// `scheme://host[:port]`, the port only when it is not the scheme's default.
+    pub fn origin(&self) -> String {
+        let scheme = if self.https { "https" } else { "http" };
+        if self.port == self.default_port() {
+            format!("{scheme}://{}", self.host)
+        } else {
+            format!("{scheme}://{}:{}", self.host, self.port)
+        }
+    }
+
     fn default_port(&self) -> u16 {
         if self.https {
             443

@@ -163,6 +163,10 @@ pub struct Approvals {
     /// needs the largest count that applies, 1 when none does.
     #[serde(default)]
     pub required: std::collections::BTreeMap<String, u32>,
+    /// `step_up = "high"`: approving anything at or above this risk needs a passkey assertion
+    /// made for that approval (off when absent). Denying never does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_up: Option<crate::types::RiskLevel>,
 }
 
 /// `[diff]` of the policy: which edits need a diff review besides CI, security and dependency

@@ -76,9 +76,43 @@ pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptA
             return;
         };
         if let Err(err) = client.decide(&approval.approval_id, &request).await {
+            if let Some(url) = step_up_url(&err) {
+                // The policy asks a passkey for this approval: the browser's desk asks for it.
+                open_in_browser(&url);
+            }
             refuse(Some(&approval), &said(&err));
         }
     });
+}
+
+/// The web desk's page for an approval the policy's step-up holds (the service names it in
+/// its refusal), when that is why `err` refused the press.
+fn step_up_url(err: &assent_client::ClientError) -> Option<String> {
+    let assent_client::ClientError::Api { code, message, .. } = err else {
+        return None;
+    };
+    if *code != assent_protocol::ErrorCode::StepUpRequired {
+        return None;
+    }
+    let start = message
+        .find("http://")
+        .or_else(|| message.find("https://"))?;
+    let url = message.get(start..)?.split([' ', ')']).next()?;
+    url.contains("/desk/").then(|| url.to_owned())
+}
+
+/// Opens `url` in the person's browser (`xdg-open`); a failure leaves the notification's
+/// words, which name the same page.
+fn open_in_browser(url: &str) {
+    if let Err(err) = std::process::Command::new("xdg-open")
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        tracing::warn!(%err, "cannot open the browser for a step-up");
+    }
 }
 
 /// Raises the "did not go through" notification for a press of `action`.
@@ -182,6 +216,33 @@ fn decision_for(
         PromptAction::Deny | PromptAction::DenyPlain => Some(DecisionRequest::Deny {
             reason: NOTIFICATION_DENY_REASON.to_owned(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod step_up_tests {
+    use super::step_up_url;
+    use assent_client::ClientError;
+    use assent_protocol::ErrorCode;
+
+    #[test]
+    fn a_step_up_refusal_opens_the_desk_on_that_prompt_and_nothing_else_does() {
+        let step_up = ClientError::Api {
+            status: 403,
+            code: ErrorCode::StepUpRequired,
+            message: "approving a high risk prompt needs your passkey: confirm it in the web desk (http://localhost:7391/desk/#/pending/a-1)".to_owned(),
+        };
+        assert_eq!(
+            step_up_url(&step_up).as_deref(),
+            Some("http://localhost:7391/desk/#/pending/a-1"),
+            "the refusal's page, exactly"
+        );
+        let role = ClientError::Api {
+            status: 403,
+            code: ErrorCode::Forbidden,
+            message: "needs a maintainer (http://localhost:7391/desk/)".to_owned(),
+        };
+        assert_eq!(step_up_url(&role), None, "only a step-up opens a browser");
     }
 }
 

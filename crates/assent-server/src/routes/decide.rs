@@ -1,8 +1,13 @@
 //! `POST /v1/approvals/{id}/decision`: a person approves (with a scope) or denies.
 
 use assent_core::Identity;
-use assent_protocol::{DecisionRequest, DecisionResponse, ErrorBody, SubmitStatus};
+use assent_protocol::{
+    CeremonyStart, DecisionBody, DecisionRequest, DecisionResponse, ErrorBody, StepUpProof,
+    SubmitStatus,
+};
 use axum::extract::{Path, State};
+use axum::http::header::ORIGIN;
+use axum::http::HeaderMap;
 use axum::Json;
 
 use crate::error::ApiError;
@@ -18,7 +23,7 @@ use crate::workflow::Ground;
     responses(
         (status = 200, body = DecisionResponse),
         (status = 400, body = ErrorBody, description = "scope not offered, or lifetime past the policy maximum"),
-        (status = 403, body = ErrorBody, description = "an agent, the requester itself, or a person without the required role"),
+        (status = 403, body = ErrorBody, description = "an agent, the requester itself, a person without the required role, or step_up_required: the policy's [approvals] step_up asks a passkey assertion made for this approval (\"step_up\": {\"ceremony\", \"credential\"} in the body, from POST /v1/approvals/{id}/step-up)"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "already settled, expired, or blocked"),
     ),
@@ -27,9 +32,80 @@ pub async fn approval_decide(
     State(state): State<AppState>,
     Person(who): Person,
     Path(id): Path<String>,
-    Body(request): Body<DecisionRequest>,
+    Body(body): Body<DecisionBody>,
 ) -> Result<Json<DecisionResponse>, ApiError> {
-    decide(&state, &who, &id, request).await.map(Json)
+    step_up(&state, &who, &id, &body.request, body.step_up).await?;
+    decide(&state, &who, &id, body.request).await.map(Json)
+}
+
+/// The policy's `[approvals] step_up`: approving a prompt at or above that risk needs a
+/// passkey assertion made for it, by the person deciding — a token, a session or the
+/// desktop's credential alone is refused with `step_up_required`.
+async fn step_up(
+    state: &AppState,
+    who: &Identity,
+    id: &str,
+    request: &DecisionRequest,
+    proof: Option<StepUpProof>,
+) -> Result<(), ApiError> {
+    let DecisionRequest::Approve { .. } = request else {
+        return Ok(());
+    };
+    let shared = &state.inner;
+    let Some(level) = shared.policy.current().approvals.step_up else {
+        return Ok(());
+    };
+    let Some(record) = current(state, id).await? else {
+        return Ok(()); // the decision answers 404 / 409 itself
+    };
+    if record.approval.risk < level {
+        return Ok(());
+    }
+    let Some(proof) = proof else {
+        return Err(ApiError::StepUpRequired(format!(
+            "approving a {} risk prompt needs your passkey: confirm it in the web desk ({}/desk/#/pending/{id})",
+            crate::web::risk_word(record.approval.risk),
+            crate::web::origin::desk_base(shared),
+        )));
+    };
+    let binding = binding_of(&record.approval);
+    crate::web::passkeys::step_up_finish(shared, who, &binding, &proof.ceremony, proof.credential)
+        .await
+}
+
+fn binding_of(approval: &assent_protocol::Approval) -> String {
+    let hash = approval
+        .members
+        .first()
+        .map_or("", |member| member.action_hash.as_str());
+    crate::web::passkeys::step_up_binding(&approval.approval_id, hash)
+}
+
+#[utoipa::path(post, path = "/v1/approvals/{id}/step-up", tag = "approvals",
+    params(("id" = String, Path, description = "approval id")),
+    responses(
+        (status = 200, body = CeremonyStart, description = "options for navigator.credentials.get, bound to this approval and its action"),
+        (status = 403, body = ErrorBody, description = "not from the desk's page, or the person holds no passkey"),
+        (status = 404, body = ErrorBody),
+    ),
+    security(("session" = [])))]
+pub async fn approval_step_up(
+    State(state): State<AppState>,
+    Person(who): Person,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<CeremonyStart>, ApiError> {
+    let origin = headers
+        .get(ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::Forbidden("a step-up is made from the desk's page".to_owned()))?;
+    let Some(record) = current(&state, &id).await? else {
+        return Err(missing(&state, &id).await);
+    };
+    crate::web::passkeys::step_up_start(&state.inner, &origin, &who, binding_of(&record.approval))
+        .await
+        .map(Json)
 }
 
 /// `who` decides the approval `id` (see `crate::workflow::Workflow::decide`); settling it

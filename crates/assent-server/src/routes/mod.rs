@@ -40,6 +40,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/approvals", get(approvals::approval_list))
         .route("/v1/approvals/{id}", get(approvals::approval_get))
         .route("/v1/approvals/{id}/decision", post(decide::approval_decide))
+        .route("/v1/approvals/{id}/step-up", post(decide::approval_step_up))
         .route("/v1/approvals/{id}/forget", post(denials::denial_forget))
         .route("/v1/runs/{id}/denials", get(denials::denial_list))
         .route("/v1/grants", get(grants::grant_list))

@@ -24,6 +24,7 @@ use super::{
         approvals::approval_get,
         approvals::approval_list,
         decide::approval_decide,
+        decide::approval_step_up,
         denials::denial_forget,
         denials::denial_list,
         grants::grant_list,
@@ -69,7 +70,7 @@ use super::{
         assent_protocol::SuggestionApplied, assent_protocol::PolicyStatus,
         assent_protocol::InviteRequest, assent_protocol::Invite, assent_protocol::RegisterStart,
         assent_protocol::CeremonyStart, assent_protocol::CeremonyFinish,
-        assent_protocol::PasskeyInfo, assent_protocol::Enrolled,
+        assent_protocol::PasskeyInfo, assent_protocol::Enrolled, assent_protocol::StepUpProof,
     )),
     modifiers(&BearerAuth, &CampaignPaths),
 )]

@@ -45,6 +45,14 @@ pub(crate) fn audit(
     }
 }
 
+/// A risk as a person reads it ("high").
+pub(crate) fn risk_word(risk: assent_core::RiskLevel) -> String {
+    match serde_json::to_value(risk) {
+        Ok(serde_json::Value::String(word)) => word,
+        _ => format!("{risk:?}").to_lowercase(),
+    }
+}
+
 /// 160 random bits, hex: an invite's code, a session's cookie, a ceremony's id.
 pub(crate) fn random_code(prefix: &str) -> String {
     use rand::RngCore;

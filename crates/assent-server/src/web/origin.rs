@@ -21,6 +21,16 @@ pub fn own_origin(shared: &Shared, host: &str) -> Option<String> {
     None
 }
 
+/// Where a person opens the desk of this service: its public URL, else `localhost` with its
+/// port (the name passkeys accept).
+pub fn desk_base(shared: &Shared) -> String {
+    if let Some(public) = &shared.public_url {
+        return public.origin();
+    }
+    let scheme = if shared.tls { "https" } else { "http" };
+    format!("{scheme}://localhost:{}", shared.port)
+}
+
 /// Whether the desk is reached over plain HTTP on a loopback name: the one place its cookie
 /// may go without `Secure` (browsers treat `http://localhost` as a secure context).
 pub fn is_plain_loopback(origin: &str) -> bool {

@@ -9,8 +9,8 @@ use chrono::TimeDelta;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use webauthn_rs::prelude::{
-    CredentialID, DiscoverableAuthentication, Passkey, PasskeyRegistration, PublicKeyCredential,
-    RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
+    CredentialID, DiscoverableAuthentication, Passkey, PasskeyAuthentication, PasskeyRegistration,
+    PublicKeyCredential, RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
 };
 
 use crate::error::ApiError;
@@ -21,6 +21,7 @@ use crate::store::{CeremonyRow, PasskeyRow};
 const CEREMONY_FOR: TimeDelta = TimeDelta::minutes(5);
 const REGISTER: &str = "register";
 const SIGN_IN: &str = "sign_in";
+const STEP_UP: &str = "step_up";
 
 /// The verifier for the desk at `origin` (its host is the relying party id).
 fn webauthn(origin: &str) -> Result<Webauthn, ApiError> {
@@ -284,6 +285,103 @@ pub async fn sign_in_finish(
         .await?
         .filter(Identity::is_person)
         .ok_or_else(|| ApiError::Forbidden("this passkey's person is gone".to_owned()))
+}
+
+/// What a step-up is bound to: the approval and the action that opened it. A proof made for
+/// one approval never decides another, nor the same id after its action changed.
+pub fn step_up_binding(approval_id: &str, action_hash: &str) -> String {
+    format!("{approval_id}:{action_hash}")
+}
+
+/// Starts a step-up for `person` on the approval `binding` names: an assertion by one of
+/// their own passkeys, with user verification, for this approval only.
+pub async fn step_up_start(
+    shared: &Shared,
+    origin: &str,
+    person: &Identity,
+    binding: String,
+) -> Result<CeremonyStart, ApiError> {
+    let mut keys = Vec::new();
+    for row in shared.store.passkeys_of(&person.name).await? {
+        keys.push(serde_json::from_str::<Passkey>(&row.passkey).map_err(internal)?);
+    }
+    if keys.is_empty() {
+        return Err(ApiError::StepUpRequired(format!(
+            "{} has no passkey: enrol one (assent people invite {}) to approve this",
+            person.name, person.name
+        )));
+    }
+    let (options, state): (_, PasskeyAuthentication) = webauthn(origin)?
+        .start_passkey_authentication(&keys)
+        .map_err(|err| refused("starting the step-up", err))?;
+    let mut options = serde_json::to_value(options).map_err(internal)?;
+    let public_key = options
+        .get_mut("publicKey")
+        .map(Value::take)
+        .unwrap_or_default();
+    keep(
+        shared,
+        STEP_UP,
+        Some(&person.name),
+        Some(binding),
+        origin,
+        &state,
+        public_key,
+    )
+    .await
+}
+
+/// Verifies a step-up proof: made by `person`'s passkey, in a ceremony started for
+/// `binding`, once.
+pub async fn step_up_finish(
+    shared: &Shared,
+    person: &Identity,
+    binding: &str,
+    ceremony_id: &str,
+    credential: Value,
+) -> Result<(), ApiError> {
+    let ceremony = shared
+        .store
+        .ceremony_take(ceremony_id, shared.clock.now())
+        .await?
+        .filter(|c| c.kind == STEP_UP)
+        .ok_or_else(|| {
+            ApiError::StepUpRequired(
+                "this step-up is unknown, used or expired: confirm again".to_owned(),
+            )
+        })?;
+    if ceremony.person.as_deref() != Some(person.name.as_str()) {
+        return Err(ApiError::StepUpRequired(
+            "this step-up was made by someone else".to_owned(),
+        ));
+    }
+    if ceremony.bound.as_deref() != Some(binding) {
+        return Err(ApiError::StepUpRequired(
+            "this step-up was made for another approval".to_owned(),
+        ));
+    }
+    let state: PasskeyAuthentication = serde_json::from_str(&ceremony.state).map_err(internal)?;
+    let credential: PublicKeyCredential = serde_json::from_value(credential)
+        .map_err(|err| ApiError::BadRequest(format!("not an assertion: {err}")))?;
+    let result = webauthn(&ceremony.origin)?
+        .finish_passkey_authentication(&credential, &state)
+        .map_err(|err| ApiError::StepUpRequired(format!("the passkey was refused: {err}")))?;
+    if !result.user_verified() {
+        return Err(ApiError::StepUpRequired(
+            "the passkey did not verify its user".to_owned(),
+        ));
+    }
+    let id = id_text(result.cred_id())?;
+    if let Some(row) = shared.store.passkey(&id).await? {
+        let mut passkey: Passkey = serde_json::from_str(&row.passkey).map_err(internal)?;
+        passkey.update_credential(&result);
+        let state = serde_json::to_string(&passkey).map_err(internal)?;
+        shared
+            .store
+            .passkey_used(&id, &state, shared.clock.now())
+            .await?;
+    }
+    Ok(())
 }
 
 /// A passkey's name as a person typed it, on one line: no control or bidi characters, at

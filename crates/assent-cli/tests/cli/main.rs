@@ -13,7 +13,7 @@
 mod agents_support;
 mod gate_support;
 // The throwaway PostgreSQL cluster of the server's tests, for `assent serve` replicas.
-#[path = "../../../assent-server/tests/common/pg.rs"]
+#[path = "../../../assent-server/tests/server/common/pg.rs"]
 mod pg;
 
 mod agents_claude_code;

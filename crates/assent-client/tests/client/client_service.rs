@@ -1,10 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! The typed client against a real in-process `assent-server` on a free port, with a real
 //! SQLite file: every call, its errors, and the event stream's reconnect and resume.
 

@@ -1,10 +1,3 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! Both clients against a real in-process TLS service (self-signed certificate made here):
 //! they are served when told to trust its certificate, refuse it with a clear error when not,
 //! and name an unusable CA file; loopback `http://` works as before.

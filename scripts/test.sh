@@ -17,7 +17,7 @@ echo "==> cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 # The end-to-end suites and the notify bench need the e2e feature to compile at all.
 cargo clippy -p assent-desktop --features e2e --all-targets --locked -- -D warnings
-# The real-agent tests (crates/assent-cli/tests/agents_*.rs) drive the pinned agent CLIs.
+# The real-agent tests (crates/assent-cli/tests/cli/agents_*.rs) drive the pinned agent CLIs.
 bash scripts/deps.d/40-agents.sh
 echo "==> cargo test"
 cargo test --workspace --locked

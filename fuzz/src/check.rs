@@ -1,5 +1,5 @@
 //! What the fuzz target checks for one input; also run over the seeds and the regression
-//! inputs by `crates/assent-core/tests/fuzz_regressions.rs` (which includes this file).
+//! inputs by `crates/assent-core/tests/core/fuzz_regressions.rs` (which includes this file).
 
 use assent_core::{
     evaluate, Action, ActionContext, ActionKind, ActionRequest, Environment, Policy, RequestedBy,

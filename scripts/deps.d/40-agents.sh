@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real coding-agent CLIs the end-to-end tests drive (crates/assent-cli/tests/agents_*.rs):
+# The real coding-agent CLIs the end-to-end tests drive (crates/assent-cli/tests/cli/agents_*.rs):
 # Claude Code and Codex, pinned in tests/agents/package-lock.json, installed with npm ci into
 # tests/agents/node_modules. Both npm packages ship native binaries. Skipped when the pinned
 # versions are already there.

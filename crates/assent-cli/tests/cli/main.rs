@@ -36,6 +36,7 @@ mod install_claude_code;
 mod install_codex;
 mod mcp_permission_tool;
 mod people_cli;
+mod people_invite;
 mod policy_cli;
 mod policy_suggest;
 mod request_diff;

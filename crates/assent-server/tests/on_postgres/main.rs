@@ -64,3 +64,5 @@ mod storage_invalidation;
 mod submit;
 #[path = "../server/symlinks.rs"]
 mod symlinks;
+#[path = "../server/web_desk.rs"]
+mod web_desk;

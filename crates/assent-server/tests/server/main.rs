@@ -37,3 +37,4 @@ mod storage_invalidation;
 mod submit;
 mod symlinks;
 mod team_reach;
+mod web_desk;

@@ -1,20 +1,11 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
 //! `assent people invite NAME [--for 15m]`: the real binary prints a one-time enrolment link
 //! for the web desk (only the link on stdout), on the data dir's database; bad input is a
 //! clear error that makes no link.
 
-mod gate_support;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use gate_support::*;
+use crate::gate_support::*;
 
 fn admin(args: &[&str], data_dir: &Path, env_url: Option<&str>) -> Ran {
     let mut command = Command::new(BIN);

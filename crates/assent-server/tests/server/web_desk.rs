@@ -2,18 +2,8 @@
 //! takes a browser only from the desk's own origin, only without a token, and only with a
 //! session; invites are single-person, short-lived and refused once expired (fake clock).
 //! The ceremonies themselves, with a real authenticator, are in `tests/e2e/browser.rs`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
-
-mod common;
-
+use crate::common::Service;
 use chrono::Duration;
-use common::Service;
 use reqwest::header::{CONTENT_SECURITY_POLICY, CONTENT_TYPE, HOST, ORIGIN, SET_COOKIE};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -211,7 +201,7 @@ async fn passkeys_are_refused_at_an_ip_address_with_the_name_to_use_instead() {
 #[tokio::test]
 async fn an_invite_works_for_its_person_until_it_expires() {
     let svc = Service::start().await;
-    let dir = common::backend::directory(&svc.data_dir()).await;
+    let dir = crate::common::backend::directory(&svc.data_dir()).await;
     // A person without roles: may invite themselves, nobody else.
     let bob = dir.add_person("bob", &[]).await.unwrap();
 

@@ -33,6 +33,7 @@ use super::{actions, approvals, decide, denials, events, grants, me, observe, ru
         events::event_stream,
         observe::healthz,
         observe::audit_list,
+        observe::audit_verify,
         suggestions::suggestion_list,
         suggestions::suggestion_apply,
         suggestions::policy_status,

@@ -35,6 +35,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/runs/{id}/resume"),
     ("get", "/v1/events"),
     ("get", "/v1/audit"),
+    ("get", "/v1/audit/verify"),
     ("get", "/v1/suggestions"),
     ("post", "/v1/suggestions/apply"),
     ("get", "/v1/policy"),

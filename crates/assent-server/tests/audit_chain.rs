@@ -152,7 +152,10 @@ fn run(cmd: &mut Command) {
 fn sqlite3(db: &Path, sql: &str) {
     // The store's WAL checkpointer may still hold the file a moment after close: wait on it
     // the way an attacker's sqlite3 would (its busy timeout), not with a sleep.
-    run(Command::new("sqlite3").args(["-cmd", ".timeout 5000"]).arg(db).arg(sql));
+    run(Command::new("sqlite3")
+        .args(["-cmd", ".timeout 5000"])
+        .arg(db)
+        .arg(sql));
 }
 
 fn psql(url: &str, sql: &str) {

@@ -196,6 +196,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["audit_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/campaigns": {
         parameters: {
             query?: never;
@@ -961,11 +977,65 @@ export interface components {
         AuditList: {
             events: components["schemas"]["ApprovalAuditEvent"][];
         };
+        /**
+         * @description `GET /v1/audit/verify`: the chain's verification with this replica's checkpoint key
+         *     (checkpoints signed by another replica's key show as `signature` breaks unless the
+         *     verifier is given that key: `assent audit verify --key HEX`).
+         */
+        AuditVerification: {
+            key_id?: string | null;
+            /** @description The Ed25519 public key signing this replica's checkpoints, lowercase hex. */
+            public_key?: string | null;
+            report: components["schemas"]["Report"];
+        };
         BatchSizes: {
             /** Format: int64 */
             max: number;
             /** Format: double */
             mean: number;
+        };
+        /** @description One place where the audit does not hold. */
+        Break: {
+            /** Format: int64 */
+            chain_seq: number;
+            event_id: string;
+            /** @enum {string} */
+            kind: "changed";
+        } | {
+            /** Format: int64 */
+            after: number;
+            /** Format: int64 */
+            found: number;
+            /** @enum {string} */
+            kind: "missing";
+        } | {
+            /** Format: int64 */
+            chain_seq: number;
+            event_id: string;
+            /** @enum {string} */
+            kind: "relinked";
+        } | {
+            event_id: string;
+            /** @enum {string} */
+            kind: "unlinked";
+        } | {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            kind: "checkpoint";
+            why: string;
+        } | {
+            /** Format: int64 */
+            id: number;
+            key_id: string;
+            /** @enum {string} */
+            kind: "signature";
+        } | {
+            /** Format: int64 */
+            chain_seq: number;
+            event_id: string;
+            /** @enum {string} */
+            kind: "uncovered";
         };
         /** @description A fleet campaign, stored as one document. */
         Campaign: {
@@ -1729,6 +1799,35 @@ export interface components {
          * @enum {string}
          */
         RepoTrust: "trusted" | "unknown" | "untrusted";
+        /** @description What `verify` found. */
+        Report: {
+            /**
+             * Format: int64
+             * @description Rows written before the chain started (at the upgrade): not covered by it.
+             */
+            before_chain: number;
+            breaks: components["schemas"]["Break"][];
+            /** Format: int64 */
+            checkpoints: number;
+            /**
+             * Format: int64
+             * @description Linked rows walked.
+             */
+            events: number;
+            head_hash: string;
+            /**
+             * Format: int64
+             * @description The last chain position and its hash.
+             */
+            head_seq: number;
+            /**
+             * Format: int64
+             * @description The last checkpoint's chain position: rows after it can be truncated undetected.
+             */
+            last_checkpoint_seq: number;
+            /** @description True only when there is no break. */
+            ok: boolean;
+        };
         /**
          * @description Who submitted the request (the seed's `requestedBy`).
          * @enum {string}
@@ -2403,6 +2502,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    audit_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerification"];
                 };
             };
             403: {

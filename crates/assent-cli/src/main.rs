@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod audit_cmd;
 mod campaign;
 mod capability_exec;
 mod doctor;
@@ -68,6 +69,10 @@ enum Command {
     /// Fleet campaigns approved stage by stage: create, stage, report, resume.
     #[command(subcommand)]
     Campaign(campaign::CampaignCommand),
+    /// The audit chain: `key` (the checkpoints' public key), `verify` (exit 0 only when it
+    /// holds), `export` (JSONL or CSV to stdout).
+    #[command(subcommand)]
+    Audit(audit_cmd::AuditCommand),
 }
 
 fn main() -> ExitCode {
@@ -86,5 +91,6 @@ fn main() -> ExitCode {
         Command::Doctor(args) => doctor::run(&args),
         Command::Run(cmd) => run_cmd::run(cmd),
         Command::Campaign(cmd) => campaign::run(cmd),
+        Command::Audit(cmd) => audit_cmd::run(cmd),
     }
 }

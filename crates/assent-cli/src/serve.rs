@@ -28,6 +28,10 @@ pub struct ServeArgs {
     /// (Parsed after clap, so a refused URL's password is never echoed.)
     #[arg(long, env = DATABASE_ENV, hide_env_values = true, default_value = "sqlite")]
     database: String,
+    /// The Ed25519 key file signing the audit chain's checkpoints (default: `audit-key` in
+    /// the data dir, created at first start). A team gives every replica the same file.
+    #[arg(long)]
+    audit_key: Option<PathBuf>,
     #[command(flatten)]
     reach: ReachArgs,
 }
@@ -125,6 +129,7 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         config.public_url = reach.public_url.clone();
         config.tls = reach.tls.clone();
         config.database = database;
+        config.audit_key = args.audit_key;
         let app = App::open(config).await?;
         reach.warn_exposure(addr);
         println!("assent: listening on {}://{addr}", reach.scheme());

@@ -49,6 +49,11 @@ pub struct Config {
     pub public_url: Option<PublicUrl>,
     /// Serve HTTPS with this certificate and key instead of plain HTTP.
     pub tls: Option<ServerTls>,
+    /// The Ed25519 key that signs the audit chain's checkpoints; `audit-key` in the data dir
+    /// unless given (each replica of a team keeps its own: checkpoints name the key id).
+    pub audit_key: Option<PathBuf>,
+    /// How often the head of the audit chain is signed (and always at start and shutdown).
+    pub audit_checkpoint_every: Duration,
 }
 
 /// Where the service keeps its state.
@@ -126,7 +131,16 @@ impl Config {
             database: Database::Sqlite,
             public_url: None,
             tls: None,
+            audit_key: None,
+            audit_checkpoint_every: Duration::from_secs(60),
         }
+    }
+
+    /// Where the audit checkpoint key is.
+    pub fn audit_key_path(&self) -> PathBuf {
+        self.audit_key
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join(crate::audit_chain::KEY_FILE))
     }
 
     pub fn database_path(&self) -> PathBuf {

@@ -3,6 +3,7 @@
 //! Embed it with [`launch`] (or [`App::open`] + [`App::serve`] to read the tokens first), or
 //! build the [`router`] yourself over an [`AppState`].
 
+pub mod audit_chain;
 mod clock;
 mod config;
 mod deadlines;
@@ -58,6 +59,8 @@ pub enum LaunchError {
     Tokens(#[from] TokenError),
     #[error("the policy file does not load: {0}")]
     Policy(#[from] reload::PolicyLoadError),
+    #[error(transparent)]
+    AuditKey(#[from] audit_chain::KeyError),
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
     #[error("cannot serve: {0}")]
@@ -72,6 +75,7 @@ pub struct App {
     /// `assent people|agents add --database URL`).
     tokens: Option<Tokens>,
     store: Arc<dyn Store>,
+    audit_key: audit_chain::AuditKey,
 }
 
 impl App {
@@ -101,14 +105,17 @@ impl App {
         config.policy_path = Some(path);
         if let (None, Database::Postgres(url)) = (&store, &config.database) {
             // A team's database: identities are made by name; no token file is written.
+            let audit_key = open_audit_key(&config)?;
             let store: Arc<dyn Store> = Arc::new(PgStore::open(url).await?);
             return Ok(App {
                 config,
                 tokens: None,
                 store,
+                audit_key,
             });
         }
         let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
+        let audit_key = open_audit_key(&config)?;
         let store: Arc<dyn Store> = match store {
             Some(store) => store,
             None => Arc::new(SqliteStore::open(&config.database_path()).await?),
@@ -119,6 +126,7 @@ impl App {
             config,
             tokens: Some(tokens),
             store,
+            audit_key,
         })
     }
 
@@ -136,7 +144,17 @@ impl App {
     ) -> Result<(), LaunchError> {
         let port = listener.local_addr()?.port();
         let (stop, stopping) = watch::channel(false);
-        let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone());
+        let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone())
+            .with_audit_key(self.audit_key.clone());
+        // Sign the head at start (covers what a previous run left unsigned), every interval,
+        // and at shutdown (after the last request), so a truncated tail is caught up to then.
+        self.checkpoint().await;
+        let checkpointer = tokio::spawn(audit_checkpoints(
+            self.store.clone(),
+            self.audit_key.clone(),
+            self.config.clock.clone(),
+            self.config.audit_checkpoint_every,
+        ));
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
         let watcher = tokio::spawn(policy_watch::watch(
             state.clone(),
@@ -154,8 +172,43 @@ impl App {
         let _ = sweeper.await;
         watcher.abort();
         let _ = watcher.await;
+        checkpointer.abort();
+        let _ = checkpointer.await;
+        self.checkpoint().await;
         self.store.close().await;
         Ok(served?)
+    }
+}
+
+impl App {
+    /// Signs the audit chain's head now (logged, not fatal: the chain itself is intact).
+    async fn checkpoint(&self) {
+        let now = self.config.clock.now();
+        if let Err(err) = self.store.audit_checkpoint(&self.audit_key, now).await {
+            tracing::warn!(%err, "cannot sign an audit checkpoint");
+        }
+    }
+}
+
+/// The audit checkpoint key (created on first start).
+fn open_audit_key(config: &Config) -> Result<audit_chain::AuditKey, LaunchError> {
+    Ok(audit_chain::AuditKey::load_or_create(
+        &config.audit_key_path(),
+    )?)
+}
+
+/// Signs the audit chain's head every `every` (when it moved).
+async fn audit_checkpoints(
+    store: Arc<dyn Store>,
+    key: audit_chain::AuditKey,
+    clock: Arc<dyn Clock>,
+    every: std::time::Duration,
+) {
+    loop {
+        tokio::time::sleep(every).await;
+        if let Err(err) = store.audit_checkpoint(&key, clock.now()).await {
+            tracing::warn!(%err, "cannot sign an audit checkpoint");
+        }
     }
 }
 

@@ -46,9 +46,19 @@ pub(crate) struct Shared {
     pub deadlines: Arc<Deadlines>,
     /// Agents long-polling each approval right now.
     pub waiters: Arc<Waiters>,
+    /// The key signing audit checkpoints (its public half is shown by `/v1/audit/verify`).
+    pub audit_key: Option<crate::audit_chain::AuditKey>,
 }
 
 impl AppState {
+    /// This state with the audit checkpoint key; call it before sharing the state.
+    pub fn with_audit_key(mut self, key: crate::audit_chain::AuditKey) -> AppState {
+        if let Some(shared) = Arc::get_mut(&mut self.inner) {
+            shared.audit_key = Some(key);
+        }
+        self
+    }
+
     /// State for a service answering on `port`.
     pub fn new(
         store: Arc<dyn Store>,
@@ -88,6 +98,7 @@ impl AppState {
                 shutdown,
                 deadlines: Arc::default(),
                 waiters: Waiters::new(config.clock.clone()),
+                audit_key: None,
             }),
         }
     }

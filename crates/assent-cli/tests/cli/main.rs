@@ -18,6 +18,7 @@ mod pg;
 
 mod agents_claude_code;
 mod agents_codex;
+mod audit_cli;
 mod capability_exec;
 mod doctor;
 mod gate_base_sha;

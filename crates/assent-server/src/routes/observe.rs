@@ -1,4 +1,4 @@
-//! Read-only views: `/healthz`, `/v1/audit`, `/metrics`, `/v1/metrics`.
+//! Read-only views: `/healthz`, `/v1/audit`, `/v1/audit/verify`, `/metrics`, `/v1/metrics`.
 
 use std::fmt::Write;
 
@@ -10,6 +10,7 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
+use crate::audit_chain::{self, AuditVerification};
 use crate::error::ApiError;
 use crate::guard::Person;
 use crate::json::Params;
@@ -49,6 +50,23 @@ pub async fn audit_list(
         .audit(query.since, query.run_id.as_deref(), limit)
         .await?;
     Ok(Json(AuditList { events }))
+}
+
+#[utoipa::path(get, path = "/v1/audit/verify", tag = "audit",
+    responses((status = 200, body = AuditVerification), (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn audit_verify(
+    State(state): State<AppState>,
+    _person: Person,
+) -> Result<Json<AuditVerification>, ApiError> {
+    let shared = &state.inner;
+    let keys: Vec<_> = shared.audit_key.iter().map(|k| k.public()).collect();
+    let report = audit_chain::verify(shared.store.as_ref(), &keys).await?;
+    Ok(Json(AuditVerification {
+        public_key: shared.audit_key.as_ref().map(|k| k.public_hex()),
+        key_id: shared.audit_key.as_ref().map(|k| k.key_id()),
+        report,
+    }))
 }
 
 #[utoipa::path(get, path = "/v1/metrics", tag = "audit",

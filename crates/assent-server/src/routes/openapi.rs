@@ -36,6 +36,7 @@ use super::{
         events::event_stream,
         observe::healthz,
         observe::audit_list,
+        observe::audit_verify,
         suggestions::suggestion_list,
         suggestions::suggestion_apply,
         suggestions::policy_status,

@@ -55,6 +55,8 @@ macro_rules! statement_files {
         pub mod approvals;
         #[path = "sql/campaigns.rs"]
         pub mod campaigns;
+        #[path = "sql/chain.rs"]
+        pub mod chain;
         #[path = "sql/db_rows.rs"]
         pub mod db_rows;
         #[path = "sql/desk.rs"]
@@ -358,6 +360,22 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         run_id: &str,
         since: DateTime<Utc>,
     ) -> Result<Vec<Approval>, StoreError>;
+
+    /// Up to `limit` audit rows after table row `after`, in append order (the chain's
+    /// `verify` and `export` page through them, so a large audit never sits in memory).
+    async fn audit_chain_page(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, crate::audit_chain::ChainRow)>, StoreError>;
+    /// Every signed checkpoint, in id order.
+    async fn audit_checkpoints(&self) -> Result<Vec<crate::audit_chain::Checkpoint>, StoreError>;
+    /// Signs the chain's head with `key` when it moved since the last checkpoint.
+    async fn audit_checkpoint(
+        &self,
+        key: &crate::audit_chain::AuditKey,
+        now: DateTime<Utc>,
+    ) -> Result<Option<crate::audit_chain::Checkpoint>, StoreError>;
 
     /// Appends one audit record written outside a request (e.g. a policy change).
     async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError> {

@@ -13,6 +13,7 @@
 mod common;
 mod grant_moves;
 
+mod audit_chain;
 mod capabilities;
 mod decide;
 mod diff_pr;

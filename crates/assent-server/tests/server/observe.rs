@@ -25,6 +25,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/runs/{id}/resume"),
     ("get", "/v1/events"),
     ("get", "/v1/audit"),
+    ("get", "/v1/audit/verify"),
     ("get", "/v1/suggestions"),
     ("post", "/v1/suggestions/apply"),
     ("get", "/v1/policy"),
@@ -46,6 +47,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/session/start"),
     ("post", "/v1/session/finish"),
     ("post", "/v1/session/end"),
+    ("post", "/v1/approvals/{id}/step-up"),
 ];
 
 #[tokio::test]

@@ -43,62 +43,40 @@ pub fn event_from_row(row: &DbRow) -> Result<EventEnvelope, StoreError> {
     })
 }
 
-pub async fn insert_audit(conn: &mut Conn, audit: &ApprovalAuditEvent) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(&audit.event_id)
-    .bind(micros(audit.timestamp))
-    .bind(&audit.run_id)
-    .bind(name_of(&audit.decision)?)
-    .bind(serde_json::to_string(audit)?)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
 /// Audit rows per multi-row INSERT.
 const AUDITS_PER_INSERT: usize = 128;
 
-/// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement.
+/// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement, each linked into the audit
+/// chain after the head this transaction reads (under the writers' lock).
 pub async fn insert_audits(
     conn: &mut Conn,
     audits: &[ApprovalAuditEvent],
 ) -> Result<(), StoreError> {
-    for chunk in audits.chunks(AUDITS_PER_INSERT) {
-        match chunk {
-            [one] => insert_audit(conn, one).await?,
-            many => insert_audit_chunk(conn, many).await?,
-        }
-    }
-    Ok(())
-}
-
-async fn insert_audit_chunk(
-    conn: &mut Conn,
-    audits: &[ApprovalAuditEvent],
-) -> Result<(), StoreError> {
+    let bodies = audits
+        .iter()
+        .map(serde_json::to_string)
+        .collect::<Result<Vec<_>, _>>()?;
+    let links = super::chain::links(&mut *conn, &bodies).await?;
     let mut rows = Vec::with_capacity(audits.len());
-    for audit in audits {
-        rows.push((
-            audit.event_id.as_str(),
-            micros(audit.timestamp),
-            audit.run_id.as_str(),
-            name_of(&audit.decision)?,
-            serde_json::to_string(audit)?,
-        ));
+    for ((audit, body), link) in audits.iter().zip(bodies).zip(links) {
+        rows.push((audit, name_of(&audit.decision)?, body, link));
     }
-    let mut insert = QueryBuilder::<Db>::new(
-        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) ",
-    );
-    insert.push_values(&rows, |mut b, row| {
-        b.push_bind(row.0)
-            .push_bind(row.1)
-            .push_bind(row.2)
-            .push_bind(&row.3)
-            .push_bind(&row.4);
-    });
-    insert.build().execute(conn).await?;
+    for chunk in rows.chunks(AUDITS_PER_INSERT) {
+        let mut insert = QueryBuilder::<Db>::new(
+            "INSERT INTO audit_events \
+             (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) ",
+        );
+        insert.push_values(chunk, |mut b, (audit, decision, body, link)| {
+            b.push_bind(&audit.event_id)
+                .push_bind(micros(audit.timestamp))
+                .push_bind(&audit.run_id)
+                .push_bind(decision)
+                .push_bind(body)
+                .push_bind(link.0)
+                .push_bind(&link.1)
+                .push_bind(&link.2);
+        });
+        insert.build().execute(&mut *conn).await?;
+    }
     Ok(())
 }

@@ -73,6 +73,29 @@ impl Store for StoreImpl {
         super::runs::list(&mut conn, status).await
     }
 
+    async fn audit_chain_page(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, crate::audit_chain::ChainRow)>, StoreError> {
+        super::chain::page(self.reads(), after, limit).await
+    }
+
+    async fn audit_checkpoints(&self) -> Result<Vec<crate::audit_chain::Checkpoint>, StoreError> {
+        super::chain::checkpoints(self.reads()).await
+    }
+
+    async fn audit_checkpoint(
+        &self,
+        key: &crate::audit_chain::AuditKey,
+        now: DateTime<Utc>,
+    ) -> Result<Option<crate::audit_chain::Checkpoint>, StoreError> {
+        let mut tx = self.begin_tx().await?;
+        let signed = super::chain::checkpoint(&mut tx.tx, key, now).await?;
+        tx.finish().await?;
+        Ok(signed)
+    }
+
     async fn audit(
         &self,
         since: Option<DateTime<Utc>>,

@@ -1,0 +1,172 @@
+//! `assent audit key|verify|export` as an operator runs them: on the data dir's SQLite file,
+//! and on an export kept elsewhere; tampering is done with the `sqlite3` CLI on the real file
+//! and with a text edit of the export, and `verify` must name the place and exit 1.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use assent_core::ApprovalAuditEvent;
+use assent_server::audit_chain::AuditKey;
+use assent_server::{SqliteStore, Store};
+use chrono::{Duration, TimeZone, Utc};
+use serde_json::json;
+
+fn event(n: i64, decision: &str) -> ApprovalAuditEvent {
+    let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 9, 0, 0).unwrap();
+    serde_json::from_value(json!({
+        "event_id": format!("ev-{n}"),
+        "timestamp": t0 + Duration::seconds(n),
+        "action_id": format!("a{n}"),
+        "run_id": "r1",
+        "task_id": "t1",
+        "action_kind": "shell",
+        "action_hash": format!("h{n}"),
+        "requested_scope": null,
+        "decision": decision,
+        "reason": format!("reason-{n}"),
+        "policy_version": "v1",
+        "evidence_artifact_id": format!("a{n}"),
+    }))
+    .unwrap()
+}
+
+/// A data dir holding five audit events (the third a denial) and a checkpoint of them, as
+/// the service leaves it; returns the public key.
+fn data_dir(dir: &Path) -> String {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let key = AuditKey::load_or_create(&dir.join("audit-key")).unwrap();
+        let store = SqliteStore::open(&dir.join("assent.db")).await.unwrap();
+        for (n, d) in [
+            (1, "auto"),
+            (2, "auto"),
+            (3, "denied"),
+            (4, "auto"),
+            (5, "auto"),
+        ] {
+            store.audit_record(&event(n, d)).await.unwrap();
+        }
+        store.audit_checkpoint(&key, Utc::now()).await.unwrap();
+        store.close().await;
+        key.public_hex()
+    })
+}
+
+fn assent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_assent"))
+        .args(args)
+        .env_remove("ASSENT_DATABASE_URL")
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn key_prints_the_public_key_that_verifies_the_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let public = data_dir(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let out = assent(&["audit", "key", "--key-dir", d]);
+    assert!(out.status.success(), "the key exists once the service ran");
+    assert_eq!(
+        text(&out).trim(),
+        public,
+        "it prints the public half, never the secret"
+    );
+    let out = assent(&["audit", "verify", "--data-dir", d, "--key", &public]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "an untouched chain verifies: {}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_deleted_denial_is_named_on_the_database_and_on_an_export_taken_before() {
+    let dir = tempfile::tempdir().unwrap();
+    data_dir(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let export = assent(&["audit", "export", "--data-dir", d]);
+    assert!(export.status.success(), "export succeeds");
+    let file = dir.path().join("export.jsonl");
+    std::fs::write(&file, &export.stdout).unwrap();
+    let f = file.to_str().unwrap();
+    let out = assent(&["audit", "verify", "--from", f, "--key-dir", d]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the export verifies away from the service: {}",
+        text(&out)
+    );
+
+    let sqlite = Command::new("sqlite3")
+        .args(["-cmd", ".timeout 5000"])
+        .arg(dir.path().join("assent.db"))
+        .arg("DELETE FROM audit_events WHERE decision = 'denied'")
+        .status()
+        .unwrap();
+    assert!(sqlite.success());
+    let out = assent(&["audit", "verify", "--data-dir", d]);
+    assert_eq!(out.status.code(), Some(1), "a broken chain exits 1");
+    assert!(
+        text(&out).contains("events missing after 2: the next one is 4"),
+        "verify names where the chain breaks: {}",
+        text(&out)
+    );
+}
+
+#[test]
+fn an_edited_export_is_caught_at_the_edited_event() {
+    let dir = tempfile::tempdir().unwrap();
+    data_dir(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let export = assent(&["audit", "export", "--data-dir", d]);
+    let edited = String::from_utf8(export.stdout)
+        .unwrap()
+        .replace("reason-4", "all fine");
+    let file = dir.path().join("export.jsonl");
+    std::fs::write(&file, edited).unwrap();
+    let out = assent(&[
+        "audit",
+        "verify",
+        "--from",
+        file.to_str().unwrap(),
+        "--key-dir",
+        d,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an edited export does not verify"
+    );
+    assert!(
+        text(&out).contains("event 4 (ev-4) was changed"),
+        "it names the edited event: {}",
+        text(&out)
+    );
+}
+
+#[test]
+fn csv_export_has_one_line_per_event_and_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    data_dir(dir.path());
+    let out = assent(&[
+        "audit",
+        "export",
+        "--data-dir",
+        dir.path().to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert!(out.status.success());
+    let lines = text(&out).lines().count();
+    assert_eq!(
+        lines,
+        1 + 1 + 5,
+        "a header, the checkpoint, the five events"
+    );
+}

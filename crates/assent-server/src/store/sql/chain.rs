@@ -1,0 +1,132 @@
+//! The audit chain's rows (`crate::audit_chain`): the head read inside the write transaction
+//! that appends (the writers' lock serializes it: one chain per store, however many
+//! replicas), pages of rows in append order for `verify` and `export`, and checkpoints.
+
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+
+use super::backend::{Conn, Pool};
+use super::db_rows::micros;
+use super::StoreError;
+use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
+
+/// The last link: its position and hash (0 and [`GENESIS`] before the first).
+pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
+    let row = sqlx::query(
+        "SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL \
+         ORDER BY chain_seq DESC LIMIT 1",
+    )
+    .fetch_optional(conn)
+    .await?;
+    match row {
+        Some(row) => Ok((row.try_get("chain_seq")?, row.try_get("hash")?)),
+        None => Ok((0, GENESIS.to_owned())),
+    }
+}
+
+/// The links of `bodies` appended after the head: `(chain_seq, prev_hash, hash)` each.
+pub async fn links(
+    conn: &mut Conn,
+    bodies: &[String],
+) -> Result<Vec<(i64, String, String)>, StoreError> {
+    let (mut seq, mut prev) = head(conn).await?;
+    let mut out = Vec::with_capacity(bodies.len());
+    for body in bodies {
+        seq += 1;
+        let hash = link_hash(seq, &prev, body);
+        out.push((seq, std::mem::replace(&mut prev, hash.clone()), hash));
+    }
+    Ok(out)
+}
+
+/// Up to `limit` audit rows after table row `after`, in append order, with their row ids.
+pub async fn page(pool: &Pool, after: i64, limit: i64) -> Result<Vec<(i64, ChainRow)>, StoreError> {
+    let rows = sqlx::query(
+        "SELECT seq, chain_seq, prev_hash, hash, body FROM audit_events \
+         WHERE seq > $1 ORDER BY seq LIMIT $2",
+    )
+    .bind(after)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                row.try_get("seq")?,
+                ChainRow {
+                    chain_seq: row.try_get("chain_seq")?,
+                    prev_hash: row.try_get("prev_hash")?,
+                    hash: row.try_get("hash")?,
+                    body: row.try_get("body")?,
+                },
+            ))
+        })
+        .collect()
+}
+
+const CHECKPOINT_COLUMNS: &str =
+    "id, chain_seq, head_hash, prev_signature, key_id, signed_at, signature";
+
+fn checkpoint_from_row(row: &super::backend::DbRow) -> Result<Checkpoint, StoreError> {
+    Ok(Checkpoint {
+        id: row.try_get("id")?,
+        chain_seq: row.try_get("chain_seq")?,
+        head_hash: row.try_get("head_hash")?,
+        prev_signature: row.try_get("prev_signature")?,
+        key_id: row.try_get("key_id")?,
+        signed_at: row.try_get("signed_at")?,
+        signature: row.try_get("signature")?,
+    })
+}
+
+/// Every checkpoint, in id order (few: one per interval).
+pub async fn checkpoints(pool: &Pool) -> Result<Vec<Checkpoint>, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {CHECKPOINT_COLUMNS} FROM audit_checkpoints ORDER BY id"
+    ))
+    .fetch_all(pool)
+    .await?;
+    rows.iter().map(checkpoint_from_row).collect()
+}
+
+/// Signs the head with `key` when it moved since the last checkpoint (or there is none yet);
+/// `None` when there was nothing new to sign.
+pub async fn checkpoint(
+    conn: &mut Conn,
+    key: &AuditKey,
+    now: DateTime<Utc>,
+) -> Result<Option<Checkpoint>, StoreError> {
+    let (chain_seq, head_hash) = head(&mut *conn).await?;
+    let last = sqlx::query(&format!(
+        "SELECT {CHECKPOINT_COLUMNS} FROM audit_checkpoints ORDER BY id DESC LIMIT 1"
+    ))
+    .fetch_optional(&mut *conn)
+    .await?
+    .map(|row| checkpoint_from_row(&row))
+    .transpose()?;
+    if last.as_ref().is_some_and(|l| l.chain_seq == chain_seq) {
+        return Ok(None);
+    }
+    let signed = key.sign(Checkpoint {
+        id: last.as_ref().map_or(1, |l| l.id + 1),
+        chain_seq,
+        head_hash,
+        prev_signature: last.map(|l| l.signature).unwrap_or_default(),
+        key_id: String::new(),
+        signed_at: micros(now),
+        signature: String::new(),
+    });
+    sqlx::query(&format!(
+        "INSERT INTO audit_checkpoints ({CHECKPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    ))
+    .bind(signed.id)
+    .bind(signed.chain_seq)
+    .bind(&signed.head_hash)
+    .bind(&signed.prev_signature)
+    .bind(&signed.key_id)
+    .bind(signed.signed_at)
+    .bind(&signed.signature)
+    .execute(conn)
+    .await?;
+    Ok(Some(signed))
+}

@@ -1,0 +1,317 @@
+//! The audit chain against an attacker with write access to the database: each tampering is
+//! done the way one would do it — with the `sqlite3` CLI on the real file and `psql` on the
+//! suite's throwaway PostgreSQL — and `verify` must name the first broken place. Also: two
+//! replicas appending at once keep one unbroken chain.
+
+use crate::common::pg;
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+use assent_core::ApprovalAuditEvent;
+use assent_server::audit_chain::{self, AuditKey, Break, Report};
+use assent_server::{PgStore, SqliteStore, Store};
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use serde_json::json;
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 1, 1, 9, 0, 0).unwrap()
+}
+
+/// Audit event `n` of the story, decided at `t0 + n s` (a fake clock: times are given).
+fn event(
+    n: i64,
+    decision: &str,
+    action: Option<&str>,
+    approval: Option<&str>,
+) -> ApprovalAuditEvent {
+    serde_json::from_value(json!({
+        "event_id": format!("ev-{n}"),
+        "timestamp": t0() + Duration::seconds(n),
+        "approval_id": approval,
+        "action_id": action,
+        "run_id": "r1",
+        "task_id": "t1",
+        "action_kind": "shell",
+        "action_hash": format!("h{n}"),
+        "requested_scope": null,
+        "decision": decision,
+        "reason": format!("reason-{n}"),
+        "policy_version": "v1",
+        "evidence_artifact_id": format!("a{n}"),
+    }))
+    .unwrap()
+}
+
+/// The story: an auto read that ran, a denial, an approval whose action ran, a policy
+/// change; checkpoints after event 4 and after event 6.
+async fn story(store: &dyn Store, key: &AuditKey) {
+    let events = [
+        event(1, "auto", Some("a1"), None),
+        event(2, "executed", Some("a1"), None),
+        event(3, "denied", Some("a2"), Some("p2")),
+        event(4, "approved", Some("a3"), Some("p3")),
+    ];
+    for e in &events {
+        store.audit_record(e).await.unwrap();
+    }
+    store
+        .audit_checkpoint(key, t0() + Duration::seconds(4))
+        .await
+        .unwrap();
+    store
+        .audit_record(&event(5, "executed", Some("a3"), Some("p3")))
+        .await
+        .unwrap();
+    store
+        .audit_record(&event(6, "policy_changed", None, None))
+        .await
+        .unwrap();
+    store
+        .audit_checkpoint(key, t0() + Duration::seconds(6))
+        .await
+        .unwrap();
+}
+
+/// One tampering, as SQL both `sqlite3` and `psql` run, and the first break it must cause.
+struct Tamper {
+    name: &'static str,
+    sql: &'static str,
+    first: fn(&Break) -> bool,
+}
+
+fn tampers() -> Vec<Tamper> {
+    vec![
+        Tamper {
+            name: "an event's reason changed",
+            sql: "UPDATE audit_events SET body = replace(body, 'reason-3', 'nothing to see') WHERE chain_seq = 3",
+            first: |b| matches!(b, Break::Changed { chain_seq: 3, .. }),
+        },
+        Tamper {
+            name: "a denial deleted",
+            sql: "DELETE FROM audit_events WHERE chain_seq = 3",
+            first: |b| matches!(b, Break::Missing { after: 2, found: 4 }),
+        },
+        Tamper {
+            name: "two events swapped",
+            sql: "UPDATE audit_events SET body = (SELECT b.body FROM audit_events b WHERE b.chain_seq = 5 - audit_events.chain_seq) WHERE chain_seq IN (2, 3)",
+            first: |b| matches!(b, Break::Changed { chain_seq: 2, .. }),
+        },
+        Tamper {
+            name: "a forged event inserted",
+            sql: "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+                  VALUES ('forged', 0, 'r1', 'approved', '{\"event_id\":\"forged\",\"decision\":\"approved\"}')",
+            first: |b| matches!(b, Break::Unlinked { event_id } if event_id == "forged"),
+        },
+        Tamper {
+            name: "the last events truncated",
+            sql: "DELETE FROM audit_events WHERE chain_seq >= 5",
+            first: |b| matches!(b, Break::Checkpoint { id: 2, .. }),
+        },
+        Tamper {
+            name: "a checkpoint edited",
+            sql: "UPDATE audit_checkpoints SET chain_seq = 3 WHERE id = 1",
+            first: |b| matches!(b, Break::Checkpoint { id: 1, .. }),
+        },
+    ]
+}
+
+fn assert_caught(tamper: &Tamper, report: &Report, backend: &str) {
+    assert!(
+        !report.ok,
+        "[{backend}] {}: verify must fail: {report:?}",
+        tamper.name
+    );
+    let first = report.breaks.first().unwrap();
+    assert!(
+        (tamper.first)(first),
+        "[{backend}] {}: the first break must be at the tampered place, got {:?}",
+        tamper.name,
+        report.breaks
+    );
+}
+
+fn run(cmd: &mut Command) {
+    let out = cmd.output().expect("the CLI runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn sqlite3(db: &Path, sql: &str) {
+    // The store's WAL checkpointer may still hold the file a moment after close: wait on it
+    // the way an attacker's sqlite3 would (its busy timeout), not with a sleep.
+    run(Command::new("sqlite3")
+        .args(["-cmd", ".timeout 5000"])
+        .arg(db)
+        .arg(sql));
+}
+
+fn psql(url: &str, sql: &str) {
+    run(Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-qc", sql]));
+}
+
+#[tokio::test]
+async fn every_tampering_of_a_sqlite_file_is_caught_at_the_right_place() {
+    for tamper in tampers() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("assent.db");
+        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        let store = SqliteStore::open(&db).await.unwrap();
+        story(&store, &key).await;
+        let clean = audit_chain::verify(&store, &[key.public()]).await.unwrap();
+        assert!(clean.ok, "the untouched story verifies: {clean:?}");
+        assert_eq!(clean.events, 6, "every audit record is a link");
+        store.close().await;
+
+        sqlite3(&db, tamper.sql);
+
+        let store = SqliteStore::open(&db).await.unwrap();
+        let report = audit_chain::verify(&store, &[key.public()]).await.unwrap();
+        store.close().await;
+        assert_caught(&tamper, &report, "sqlite");
+    }
+}
+
+#[tokio::test]
+async fn every_tampering_of_a_postgres_database_is_caught_at_the_right_place() {
+    for tamper in tampers() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        let url = pg::database();
+        let store = PgStore::open(&url).await.unwrap();
+        story(&store, &key).await;
+        assert!(
+            audit_chain::verify(&store, &[key.public()])
+                .await
+                .unwrap()
+                .ok,
+            "the untouched story verifies on PostgreSQL"
+        );
+
+        psql(&url, tamper.sql);
+
+        let report = audit_chain::verify(&store, &[key.public()]).await.unwrap();
+        store.close().await;
+        assert_caught(&tamper, &report, "postgres");
+    }
+}
+
+#[tokio::test]
+async fn a_checkpoint_signed_by_another_key_does_not_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+    let other = AuditKey::load_or_create(&dir.path().join("other-key")).unwrap();
+    let store = SqliteStore::open(&dir.path().join("assent.db"))
+        .await
+        .unwrap();
+    story(&store, &key).await;
+    let report = audit_chain::verify(&store, &[other.public()])
+        .await
+        .unwrap();
+    store.close().await;
+    assert!(
+        report
+            .breaks
+            .iter()
+            .all(|b| matches!(b, Break::Signature { .. }))
+            && report.breaks.len() == 2,
+        "a forger rewriting the chain cannot re-sign its checkpoints without the key: {:?}",
+        report.breaks
+    );
+}
+
+#[tokio::test]
+async fn an_execution_without_cover_is_reported_from_the_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("assent.db"))
+        .await
+        .unwrap();
+    store
+        .audit_record(&event(1, "denied", Some("a1"), Some("p1")))
+        .await
+        .unwrap();
+    store
+        .audit_record(&event(2, "executed", Some("a1"), Some("p1")))
+        .await
+        .unwrap();
+    let report = audit_chain::verify(&store, &[]).await.unwrap();
+    store.close().await;
+    assert_eq!(
+        report.breaks,
+        vec![Break::Uncovered {
+            chain_seq: 2,
+            event_id: "ev-2".to_owned()
+        }],
+        "a denied action that ran is uncovered, and the chain itself holds"
+    );
+}
+
+#[tokio::test]
+async fn rows_from_before_the_upgrade_are_counted_not_covered() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("assent.db");
+    let store = SqliteStore::open(&db).await.unwrap();
+    store.close().await;
+    // An audit row as the service wrote it before the chain existed (no link columns).
+    sqlite3(
+        &db,
+        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+         VALUES ('old', 0, 'r0', 'policy_changed', '{\"event_id\":\"old\",\"decision\":\"policy_changed\"}')",
+    );
+    let store = SqliteStore::open(&db).await.unwrap();
+    store
+        .audit_record(&event(1, "policy_changed", None, None))
+        .await
+        .unwrap();
+    let report = audit_chain::verify(&store, &[]).await.unwrap();
+    store.close().await;
+    assert!(
+        report.ok,
+        "old rows before the first link are no break: {report:?}"
+    );
+    assert_eq!(
+        report.before_chain, 1,
+        "…but verify says they are not covered"
+    );
+    assert_eq!(
+        report.events, 1,
+        "the chain starts at the first row written after the upgrade"
+    );
+}
+
+#[tokio::test]
+async fn two_replicas_appending_at_once_keep_one_unbroken_chain() {
+    let url = pg::database();
+    let a: Arc<dyn Store> = Arc::new(PgStore::open(&url).await.unwrap());
+    let b: Arc<dyn Store> = Arc::new(PgStore::open(&url).await.unwrap());
+    let mut tasks = Vec::new();
+    for (r, store) in [a.clone(), b.clone()].into_iter().enumerate() {
+        tasks.push(tokio::spawn(async move {
+            for n in 0..100 {
+                let mut e = event(n, "policy_changed", None, None);
+                e.event_id = format!("r{r}-{n}");
+                store.audit_record(&e).await.unwrap();
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let report = audit_chain::verify(a.as_ref(), &[]).await.unwrap();
+    a.close().await;
+    b.close().await;
+    assert!(
+        report.ok,
+        "the writers' lock serializes the head read: {:?}",
+        report.breaks
+    );
+    assert_eq!(report.events, 200, "no append was lost or doubled");
+    assert_eq!(
+        report.head_seq, 200,
+        "positions 1..=200, none repeated or skipped"
+    );
+}

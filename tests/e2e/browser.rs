@@ -385,7 +385,7 @@ async fn with_step_up_an_approval_needs_a_passkey_made_for_it() {
     let svc = TestService::with_policy(policy).await;
     svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
         .await;
-    let alice = svc.client(
+    let carol = svc.client(
         &svc.person("carol", &[Role::TaskAuthor, Role::RepoMaintainer])
             .await,
     );

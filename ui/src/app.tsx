@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, inWindow } from './api';
 import { inviteCode } from './passkeys';
 import { closeKey, linkBanner } from './banner';
-import { focusFromHash, signedIn } from './logic';
+import { EMPTY_DESK, focusFromHash, signedIn } from './logic';
 import type { DeskSnapshot, SettingsView } from './types';
 import { Campaigns } from './views/Campaigns';
 import { Grants } from './views/Grants';
@@ -18,11 +18,10 @@ type Tab = 'pending' | 'grants' | 'history' | 'insights' | 'campaigns' | 'settin
 /** Until the settings answered (the desk's defaults). */
 const DEFAULT_DENY_REASONS = ['use the staging environment', 'out of scope', 'ask me first'];
 
-const EMPTY: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
 export function App() {
   const [tab, setTab] = useState<Tab>('pending');
-  const [desk, setDesk] = useState<DeskSnapshot>(EMPTY);
+  const [desk, setDesk] = useState<DeskSnapshot>(EMPTY_DESK);
   const [focus, setFocus] = useState<string | null>(() => focusFromHash(window.location.hash));
   const [ipcError, setIpcError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);

@@ -1,5 +1,5 @@
 // The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
-import type { Approval, AuditEvent, DecisionRequest, Grant, Me, QuickDecision, Role, Scope } from './types';
+import type { Approval, AuditEvent, DecisionRequest, DeskSnapshot, Grant, Me, QuickDecision, Role, Scope } from './types';
 
 /**
  * What the window offers when the service sent no `quick_decisions` (a prompt opened by an
@@ -384,3 +384,6 @@ export function denialBy(approval: Approval): string {
 export function undoneMessage(approval: Approval): string {
   return `Undone: the next "${denialSubject(approval)}" in run ${visible(approval.run_id)} asks you again.`;
 }
+
+/** The desk before the service answered: nothing pending, still connecting. */
+export const EMPTY_DESK: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };

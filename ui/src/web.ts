@@ -6,6 +6,7 @@ import type { CommandError, Insights, InsightEvent, Me, Metrics, PolicyChange, S
 import type { components } from './api.gen';
 import type { CampaignList } from './campaigns';
 import { call } from './http';
+import { EMPTY_DESK } from './logic';
 import { assert } from './passkeys';
 import type { CeremonyStart } from './types';
 
@@ -137,7 +138,7 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
           handler({ type: 'signed_out' });
           source?.close();
         } else {
-          handler({ type: 'state', snapshot: { ...EMPTY_SNAPSHOT, link: { state: 'disconnected', reason: error.message } } });
+          handler({ type: 'state', snapshot: { ...EMPTY_DESK, link: { state: 'disconnected', reason: error.message } } });
         }
       }
     } while (again && !stopped);
@@ -163,7 +164,6 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
 
 let reconnect: () => void = () => {};
 
-const EMPTY_SNAPSHOT: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
 
 /** A decision; when the policy asks a passkey for this approval (`step_up_required`), the
  * browser asks for one made for it, and sends the decision again with the proof. */

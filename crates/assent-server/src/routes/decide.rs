@@ -6,7 +6,6 @@ use assent_protocol::{
     SubmitStatus,
 };
 use axum::extract::{Path, State};
-use axum::http::header::ORIGIN;
 use axum::http::HeaderMap;
 use axum::Json;
 
@@ -95,11 +94,8 @@ pub async fn approval_step_up(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<CeremonyStart>, ApiError> {
-    let origin = headers
-        .get(ORIGIN)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::Forbidden("a step-up is made from the desk's page".to_owned()))?;
+    let origin =
+        crate::web::origin::of_request(&headers, "a step-up is made from the desk's page")?;
     let Some(record) = current(&state, &id).await? else {
         return Err(missing(&state, &id).await);
     };

@@ -19,14 +19,9 @@ use crate::state::AppState;
 use crate::web::invite::{self, InviteError};
 use crate::web::{passkeys, session};
 
-/// The desk's origin a ceremony runs at: the request's `Origin`, which the guard has already
-/// checked is the desk's own. A ceremony without one (not from a browser) is refused.
+/// The desk's origin a ceremony runs at (see [`crate::web::origin::of_request`]).
 fn browser_origin(headers: &HeaderMap) -> Result<String, ApiError> {
-    headers
-        .get(ORIGIN)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .ok_or_else(|| ApiError::Forbidden("passkeys are used from the desk's page".to_owned()))
+    crate::web::origin::of_request(headers, "passkeys are used from the desk's page")
 }
 
 fn me_of(who: Identity) -> Me {

@@ -3,7 +3,22 @@
 //! host). Any other `Origin` is refused before a handler runs, and even the desk's own origin
 //! is accepted only with a session, never with a bearer token (see `crate::guard`).
 
+use axum::http::header::ORIGIN;
+use axum::http::HeaderMap;
+
+use crate::error::ApiError;
 use crate::state::Shared;
+
+/// The desk's origin a ceremony runs at: the request's `Origin`, which the guard has already
+/// checked is the desk's own. Without one (not from a browser) the call is refused, saying
+/// `why` it must come from the desk's page.
+pub fn of_request(headers: &HeaderMap, why: &str) -> Result<String, ApiError> {
+    headers
+        .get(ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .ok_or_else(|| ApiError::Forbidden(why.to_owned()))
+}
 
 /// `scheme://host[:port]` of the desk as the request's `Host` names it; `None` when the host
 /// is not served here.

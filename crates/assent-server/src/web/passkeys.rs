@@ -48,10 +48,10 @@ fn user_handle(person: &str) -> Uuid {
 
 /// A credential id as the browser writes it (`id` of the credential's JSON): base64url,
 /// unpadded.
-fn id_text(id: &CredentialID) -> Result<String, ApiError> {
+fn id_text(id: &CredentialID) -> String {
     use base64::Engine;
     let bytes: &[u8] = id.as_ref();
-    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 fn internal(err: impl std::fmt::Display) -> ApiError {
@@ -60,6 +60,15 @@ fn internal(err: impl std::fmt::Display) -> ApiError {
 
 fn refused(what: &str, err: impl std::fmt::Display) -> ApiError {
     ApiError::Forbidden(format!("{what} was refused: {err}"))
+}
+
+/// The `publicKey` member of webauthn-rs's options: what `parse…OptionsFromJSON` reads.
+fn public_key_of(options: impl serde::Serialize) -> Result<Value, ApiError> {
+    let mut options = serde_json::to_value(options).map_err(internal)?;
+    Ok(options
+        .get_mut("publicKey")
+        .map(Value::take)
+        .unwrap_or_default())
 }
 
 /// Keeps a ceremony's state and answers its start.
@@ -136,11 +145,7 @@ pub async fn register_start(
     let (options, state): (_, PasskeyRegistration) = webauthn
         .start_passkey_registration(user_handle(person), person, person, Some(exclude))
         .map_err(|err| refused("starting the registration", err))?;
-    let mut options = serde_json::to_value(options).map_err(internal)?;
-    let mut public_key = options
-        .get_mut("publicKey")
-        .map(Value::take)
-        .unwrap_or_default();
+    let mut public_key = public_key_of(options)?;
     // A discoverable credential, so signing in needs no name: the passkey says whose it is.
     if let Some(selection) = public_key.get_mut("authenticatorSelection") {
         selection["residentKey"] = Value::from("required");
@@ -187,7 +192,7 @@ pub async fn register_finish(
         .filter(|l| !l.is_empty())
         .unwrap_or_else(|| "passkey".to_owned());
     let key = PasskeyRow {
-        credential_id: id_text(passkey.cred_id())?,
+        credential_id: id_text(passkey.cred_id()),
         person: person.clone(),
         label: label.clone(),
         passkey: serde_json::to_string(&passkey).map_err(internal)?,
@@ -223,11 +228,7 @@ pub async fn sign_in_start(shared: &Shared, origin: &str) -> Result<CeremonyStar
     let (options, state): (_, DiscoverableAuthentication) = webauthn(origin)?
         .start_discoverable_authentication()
         .map_err(|err| refused("starting the sign-in", err))?;
-    let mut options = serde_json::to_value(options).map_err(internal)?;
-    let public_key = options
-        .get_mut("publicKey")
-        .map(Value::take)
-        .unwrap_or_default();
+    let public_key = public_key_of(options)?;
     keep(shared, SIGN_IN, None, None, origin, &state, public_key).await
 }
 
@@ -247,7 +248,7 @@ pub async fn sign_in_finish(
     let (handle, raw_id) = webauthn
         .identify_discoverable_authentication(&credential)
         .map_err(|err| refused("the passkey", err))?;
-    let id = id_text(&CredentialID::from(raw_id.to_vec()))?;
+    let id = id_text(&CredentialID::from(raw_id.to_vec()));
     let row = shared
         .store
         .passkey(&id)
@@ -267,18 +268,16 @@ pub async fn sign_in_finish(
             "the passkey did not verify its user".to_owned(),
         ));
     }
-    if passkey.update_credential(&result) == Some(true) {
-        let state = serde_json::to_string(&passkey).map_err(internal)?;
-        shared
-            .store
-            .passkey_used(&id, &state, shared.clock.now())
-            .await?;
+    // The counter moved: keep the key's new state; else only when it was used.
+    let state = if passkey.update_credential(&result) == Some(true) {
+        serde_json::to_string(&passkey).map_err(internal)?
     } else {
-        shared
-            .store
-            .passkey_used(&id, &row.passkey, shared.clock.now())
-            .await?;
-    }
+        row.passkey
+    };
+    shared
+        .store
+        .passkey_used(&id, &state, shared.clock.now())
+        .await?;
     shared
         .store
         .identity(&row.person)
@@ -314,11 +313,7 @@ pub async fn step_up_start(
     let (options, state): (_, PasskeyAuthentication) = webauthn(origin)?
         .start_passkey_authentication(&keys)
         .map_err(|err| refused("starting the step-up", err))?;
-    let mut options = serde_json::to_value(options).map_err(internal)?;
-    let public_key = options
-        .get_mut("publicKey")
-        .map(Value::take)
-        .unwrap_or_default();
+    let public_key = public_key_of(options)?;
     keep(
         shared,
         STEP_UP,
@@ -371,7 +366,7 @@ pub async fn step_up_finish(
             "the passkey did not verify its user".to_owned(),
         ));
     }
-    let id = id_text(result.cred_id())?;
+    let id = id_text(result.cred_id());
     if let Some(row) = shared.store.passkey(&id).await? {
         let mut passkey: Passkey = serde_json::from_str(&row.passkey).map_err(internal)?;
         passkey.update_credential(&result);

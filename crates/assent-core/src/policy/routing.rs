@@ -149,6 +149,51 @@ pub fn newly_asked(deciders: &[String], asked_before: &[String]) -> Vec<String> 
         .collect()
 }
 
+/// Who may decide a prompt needing `role`, as the audit and the desk say it.
+pub fn holders(role: Option<crate::types::Role>) -> String {
+    match role {
+        Some(role) => format!(
+            "everyone holding {}",
+            crate::approval::authority::role_name(role)
+        ),
+        None => "everyone who may decide it".to_owned(),
+    }
+}
+
+/// The audit's reason for a routed prompt's first step.
+pub fn first_step_reason(people: &[String], basis: AskedBasis) -> String {
+    let names = listed(people);
+    match basis {
+        AskedBasis::Present => format!("asked the people present who may decide it: {names}"),
+        AskedBasis::NobodyPresent => {
+            format!("nobody who may decide it was present: asked everyone who may ({names})")
+        }
+        AskedBasis::Everyone => format!("asked everyone who may decide it: {names}"),
+    }
+}
+
+/// The audit's reason for an escalation after `after`.
+pub fn escalation_reason(
+    after: Span,
+    role: Option<crate::types::Role>,
+    newly: &[String],
+) -> String {
+    format!(
+        "still open after {}: escalated to {}; newly asked: {}",
+        after.written(),
+        holders(role),
+        listed(newly)
+    )
+}
+
+fn listed(people: &[String]) -> String {
+    if people.is_empty() {
+        "nobody".to_owned()
+    } else {
+        people.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,11 @@ fn escalate_after_is_off_by_default_and_reads_as_written() {
         "`assent policy show` writes the section as a person would: {shown}"
     );
     let again = Policy::from_toml(&shown).unwrap();
-    assert_eq!(again.version(), p.version(), "show's output reads back as the same policy");
+    assert_eq!(
+        again.version(),
+        p.version(),
+        "show's output reads back as the same policy"
+    );
     assert!(
         !default.to_toml().contains("routing"),
         "a policy without the section shows none (its version is unchanged by this feature)"
@@ -38,18 +42,54 @@ fn escalate_after_is_off_by_default_and_reads_as_written() {
 #[test]
 fn bad_escalate_after_values_are_refused_with_what_to_write() {
     let cases = [
-        ("no unit", "escalate_after = \"5\"", "must be a number with s, m, h or d"),
-        ("unknown unit", "escalate_after = \"5w\"", "must be a number with s, m, h or d"),
-        ("words", "escalate_after = \"five minutes\"", "must be a number with s, m, h or d"),
-        ("negative", "escalate_after = \"-5m\"", "must be a number with s, m, h or d"),
-        ("plus sign", "escalate_after = \"+5m\"", "must be a number with s, m, h or d"),
-        ("empty", "escalate_after = \"\"", "must be a number with s, m, h or d"),
+        (
+            "no unit",
+            "escalate_after = \"5\"",
+            "must be a number with s, m, h or d",
+        ),
+        (
+            "unknown unit",
+            "escalate_after = \"5w\"",
+            "must be a number with s, m, h or d",
+        ),
+        (
+            "words",
+            "escalate_after = \"five minutes\"",
+            "must be a number with s, m, h or d",
+        ),
+        (
+            "negative",
+            "escalate_after = \"-5m\"",
+            "must be a number with s, m, h or d",
+        ),
+        (
+            "plus sign",
+            "escalate_after = \"+5m\"",
+            "must be a number with s, m, h or d",
+        ),
+        (
+            "empty",
+            "escalate_after = \"\"",
+            "must be a number with s, m, h or d",
+        ),
         ("zero", "escalate_after = \"0m\"", "must be 1s to 7d"),
         ("too long", "escalate_after = \"8d\"", "must be 1s to 7d"),
-        ("overflow", "escalate_after = \"99999999999999999999d\"", "must be a number"),
+        (
+            "overflow",
+            "escalate_after = \"99999999999999999999d\"",
+            "must be a number",
+        ),
         ("a number", "escalate_after = 300", "expected a string"),
-        ("after the timeout", "escalate_after = \"15m\"", "must be shorter than approval_timeout_seconds (900)"),
-        ("unknown key", "escalate_to = \"bob\"", "unknown field `escalate_to`"),
+        (
+            "after the timeout",
+            "escalate_after = \"15m\"",
+            "must be shorter than approval_timeout_seconds (900)",
+        ),
+        (
+            "unknown key",
+            "escalate_to = \"bob\"",
+            "unknown field `escalate_to`",
+        ),
     ];
     for (name, line, says) in cases {
         let text = format!("approval_timeout_seconds = 900\n\n[routing]\n{line}\n");
@@ -59,9 +99,14 @@ fn bad_escalate_after_values_are_refused_with_what_to_write() {
             "[{name}] the error says what is wrong ({says:?}): {}",
             err.message
         );
-        assert_eq!(err.line, 4, "[{name}] the error points at the line: {}", err.message);
+        assert_eq!(
+            err.line, 4,
+            "[{name}] the error points at the line: {}",
+            err.message
+        );
     }
-    let longer = Policy::from_toml("approval_timeout_seconds = 3600\n[routing]\nescalate_after = \"30m\"\n");
+    let longer =
+        Policy::from_toml("approval_timeout_seconds = 3600\n[routing]\nescalate_after = \"30m\"\n");
     assert!(
         longer.is_ok(),
         "a longer timeout leaves room to escalate: {longer:?}"

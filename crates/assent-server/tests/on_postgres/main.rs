@@ -26,6 +26,8 @@ mod capabilities;
 mod decide;
 #[path = "../server/diff_pr.rs"]
 mod diff_pr;
+#[path = "../server/escalation.rs"]
+mod escalation;
 #[path = "../server/events.rs"]
 mod events;
 #[path = "../server/exceptions.rs"]

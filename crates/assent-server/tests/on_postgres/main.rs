@@ -18,6 +18,7 @@ mod grant_moves;
 
 mod replicas;
 mod replicas_invalidation;
+mod replicas_routing;
 mod team;
 
 #[path = "../server/capabilities.rs"]

@@ -77,7 +77,10 @@ async fn a_desk_on_one_replica_is_present_for_prompts_opened_on_the_other() {
         .iter()
         .filter(|e| e["decision"] == "escalated")
         .count();
-    assert_eq!(escalations, 1, "one escalation record, whichever replica swept first: {audit:?}");
+    assert_eq!(
+        escalations, 1,
+        "one escalation record, whichever replica swept first: {audit:?}"
+    );
     a.stop().await;
     b.stop().await;
 }

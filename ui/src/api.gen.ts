@@ -786,6 +786,7 @@ export interface components {
             approval_type: components["schemas"]["ApprovalType"];
             /** @description Who approved so far, while more are needed (and, once settled, everyone who did). */
             approvals: components["schemas"]["ApprovalVote"][];
+            asked?: null | components["schemas"]["AskedSteps"];
             batch_key: string;
             /**
              * Format: int32
@@ -969,10 +970,42 @@ export interface components {
             role: components["schemas"]["Role"];
         };
         /**
+         * @description Why the first step asked whom it asked.
+         * @enum {string}
+         */
+        AskedBasis: "present" | "nobody_present" | "everyone";
+        /** @description Who a prompt asked: its first step, and its escalation once it has escalated. */
+        AskedSteps: {
+            /**
+             * Format: date-time
+             * @description When the first step asked.
+             */
+            at: string;
+            /**
+             * @description Why those: the people present, everyone because nobody was, or everyone because the
+             *     policy does not route prompts.
+             */
+            basis: components["schemas"]["AskedBasis"];
+            /**
+             * Format: date-time
+             * @description When it escalated (step 2).
+             */
+            escalated_at?: string | null;
+            /** @description Who the escalation newly asked (everyone holding the role who was not asked first). */
+            escalated_to: string[];
+            /** @description Who the first step asked. */
+            people: string[];
+            /**
+             * Format: int32
+             * @description 1: the first people were asked; 2: it escalated to everyone holding its role.
+             */
+            step: number;
+        };
+        /**
          * @description What the audit event records.
          * @enum {string}
          */
-        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in";
+        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in" | "asked" | "escalated";
         /** @description `GET /v1/audit`: audited decisions, oldest first. */
         AuditList: {
             events: components["schemas"]["ApprovalAuditEvent"][];

@@ -274,3 +274,28 @@ export function ruleWords(rule: string): string {
   const verb = family === undefined ? undefined : verbs[family];
   return verb && name !== '' ? `${verb}: ${name}` : visible(rule);
 }
+
+/** Who may decide a prompt needing `role`, in words. */
+function holders(role: Role | null | undefined): string {
+  return role ? `everyone with role ${ROLE_WORDS[role]}` : 'everyone who may decide it';
+}
+
+/**
+ * Who the prompt asked (the policy's `[routing]`): "Asked alice, bob · escalated to everyone
+ * with role Platform admin at 12:05 (carol)". Null when the service did not say.
+ */
+export function askedLine(approval: Approval, nowMs: number): string | null {
+  const asked = approval.asked;
+  if (!asked) return null;
+  const people = asked.people.map(visible).join(', ') || 'nobody';
+  const role = holders(approval.required_role);
+  const first =
+    asked.basis === 'present'
+      ? `Asked ${people}`
+      : asked.basis === 'nobody_present'
+        ? `Asked ${role} (${people}): nobody was present`
+        : `Asked ${role} (${people})`;
+  if (!asked.escalated_at) return first;
+  const newly = asked.escalated_to.length ? asked.escalated_to.map(visible).join(', ') : 'nobody new';
+  return `${first} · escalated to ${role} at ${clock(Date.parse(asked.escalated_at), nowMs)} (${newly})`;
+}

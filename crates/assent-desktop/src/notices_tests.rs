@@ -411,3 +411,38 @@ fn a_prompt_someone_else_must_decide_is_never_an_urgent_toast() {
         other => panic!("one prompt, one notification: {other:?}"),
     }
 }
+
+#[test]
+fn a_prompt_routed_to_other_people_raises_no_notification_until_it_asks_this_person() {
+    use assent_core::policy::routing::AskedBasis;
+    let notices = Notices::default();
+    let bob = person("bob", &[Role::TaskAuthor]);
+    let mut prompt = approval("routed");
+    prompt.asked = Some(assent_protocol::AskedSteps {
+        step: 1,
+        people: vec!["alice".to_owned()],
+        basis: AskedBasis::Present,
+        at: at(0),
+        escalated_at: None,
+        escalated_to: Vec::new(),
+    });
+    assert!(
+        shows(&notices.plan(&[&prompt], false, Some(&bob))).is_empty(),
+        "the prompt asks alice (present) first: bob's desk stays quiet"
+    );
+    if let Some(asked) = prompt.asked.as_mut() {
+        asked.step = 2;
+        asked.escalated_at = Some(at(300));
+        asked.escalated_to = vec!["bob".to_owned()];
+    }
+    assert_eq!(
+        shows(&notices.plan(&[&prompt], false, Some(&bob))),
+        [("routed".to_owned(), None)],
+        "escalated to bob: his desk notifies now"
+    );
+    assert_eq!(
+        shows(&notices.plan(&[&prompt], false, None)).len(),
+        1,
+        "not yet known who is signed in: notified, as before routing"
+    );
+}

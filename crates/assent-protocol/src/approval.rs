@@ -95,6 +95,43 @@ pub struct Approval {
     #[serde(default = "medium")]
     #[schema(required)]
     pub quick_up_to: RiskLevel,
+    /// Who the prompt asked, and when it escalated (see the policy's `[routing]`); absent on
+    /// prompts opened before the service recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<AskedSteps>,
+}
+
+/// Who a prompt asked: its first step, and its escalation once it has escalated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct AskedSteps {
+    /// 1: the first people were asked; 2: it escalated to everyone holding its role.
+    pub step: u8,
+    /// Who the first step asked.
+    pub people: Vec<String>,
+    /// Why those: the people present, everyone because nobody was, or everyone because the
+    /// policy does not route prompts.
+    pub basis: assent_core::policy::routing::AskedBasis,
+    /// When the first step asked.
+    pub at: DateTime<Utc>,
+    /// When it escalated (step 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalated_at: Option<DateTime<Utc>>,
+    /// Who the escalation newly asked (everyone holding the role who was not asked first).
+    #[serde(default)]
+    #[schema(required)]
+    pub escalated_to: Vec<String>,
+}
+
+impl AskedSteps {
+    /// Everyone asked so far, first step and escalation.
+    pub fn everyone_asked(&self) -> impl Iterator<Item = &String> {
+        self.people.iter().chain(&self.escalated_to)
+    }
+
+    /// Whether `person` is asked at the step the prompt is at.
+    pub fn asks(&self, person: &str) -> bool {
+        self.everyone_asked().any(|name| name == person)
+    }
 }
 
 impl Approval {

@@ -17,8 +17,8 @@ mod run;
 mod submit;
 
 pub use approval::{
-    Approval, ApprovalList, ApprovalMember, DecisionRequest, DecisionResponse, Recommendation,
-    Resolution,
+    Approval, ApprovalList, ApprovalMember, AskedSteps, DecisionRequest, DecisionResponse,
+    Recommendation, Resolution,
 };
 pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{

@@ -1,6 +1,7 @@
 //! The expiry sweeper. It does not tick: it sleeps until the earliest deadline of a pending
-//! approval or an unannounced grant, is woken sooner when something with an earlier deadline
-//! is created (or a fake clock is moved, or another replica commits events), and with nothing
+//! approval, an unannounced grant or a prompt's escalation (`crate::routing`), is woken
+//! sooner when something with an earlier deadline is created (or a fake clock is moved, or a
+//! commit of this or another replica adds events), and with nothing
 //! pending it sleeps until the safety cap. Expiry is also checked on every match, so the
 //! sweeper only makes expiry *visible* (events, audit, fallbacks) without anyone asking.
 
@@ -67,7 +68,11 @@ async fn next_wait(
 ) -> Result<(Option<DateTime<Utc>>, Duration), crate::StoreError> {
     let shared = &state.inner;
     shared.workflow.expire_due(shared.clock.now()).await?;
-    let next = shared.store.next_deadline().await?;
+    crate::routing::escalate_due(state, shared.clock.now()).await?;
+    let next = earliest(
+        shared.store.next_deadline().await?,
+        crate::routing::next_escalation(state).await?,
+    );
     let wait = match next {
         None => cap,
         Some(at) => (at - shared.clock.now())
@@ -76,6 +81,13 @@ async fn next_wait(
             .clamp(MIN_SLEEP, cap.max(MIN_SLEEP)),
     };
     Ok((next, wait))
+}
+
+fn earliest(a: Option<DateTime<Utc>>, b: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (one, other) => one.or(other),
+    }
 }
 
 /// Resolves when a hand-moved clock moves; never for a clock that only runs.

@@ -21,6 +21,7 @@ pub mod realpath;
 mod records;
 pub mod reload;
 mod routes;
+pub mod routing;
 mod secret_source;
 mod state;
 pub mod store;
@@ -156,6 +157,7 @@ impl App {
             self.config.audit_checkpoint_every,
         ));
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
+        let presence = tokio::spawn(routing::presence::keep(state.clone()));
         let watcher = tokio::spawn(policy_watch::watch(
             state.clone(),
             self.config.policy_recheck,
@@ -170,6 +172,8 @@ impl App {
         };
         sweeper.abort();
         let _ = sweeper.await;
+        presence.abort();
+        let _ = presence.await;
         watcher.abort();
         let _ = watcher.await;
         checkpointer.abort();

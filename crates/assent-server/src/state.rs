@@ -48,6 +48,8 @@ pub(crate) struct Shared {
     pub waiters: Arc<Waiters>,
     /// The key signing audit checkpoints (its public half is shown by `/v1/audit/verify`).
     pub audit_key: Option<crate::audit_chain::AuditKey>,
+    /// The desk streams open on this replica (who is present, see `crate::routing`).
+    pub presence: Arc<crate::routing::presence::Presence>,
 }
 
 impl AppState {
@@ -99,6 +101,7 @@ impl AppState {
                 deadlines: Arc::default(),
                 waiters: Waiters::new(config.clock.clone()),
                 audit_key: None,
+                presence: Arc::default(),
             }),
         }
     }

@@ -41,6 +41,12 @@ pub enum AuditDecision {
     PasskeyRemoved,
     /// A person signed in to the web desk with a passkey.
     SignedIn,
+    /// A prompt asked its first people (routing on: those present, or everyone when none
+    /// was); `reason` names them.
+    Asked,
+    /// A prompt still open after the policy's `escalate_after` asked everyone holding its
+    /// role; `reason` names who was newly asked.
+    Escalated,
 }
 
 /// One audited decision.

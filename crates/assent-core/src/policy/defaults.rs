@@ -152,6 +152,7 @@ pub(crate) fn default_policy() -> Policy {
             exceptionable_blocks: Vec::new(),
         },
         desk: crate::policy::DeskPolicy::default(),
+        routing: crate::policy::routing::Routing::default(),
         compiled: Default::default(),
         version: String::new(),
     }

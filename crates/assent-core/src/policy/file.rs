@@ -63,6 +63,8 @@ pub struct PolicyFile {
     pub exceptions: crate::exception::ExceptionPolicy,
     /// `[desk]`: `quick_up_to = "medium"` (the riskiest prompt approved in one act).
     pub desk: Option<crate::policy::DeskPolicy>,
+    /// `[routing]`: `escalate_after = "5m"` (off when absent).
+    pub routing: Option<crate::policy::routing::Routing>,
 }
 
 /// `[diff]` as a user writes it.
@@ -279,6 +281,11 @@ impl PolicyFile {
         }
         if let Some(desk) = self.desk {
             p.desk = desk;
+        }
+        if let Some(routing) = self.routing {
+            p.routing = routing
+                .checked(p.approval_timeout_seconds)
+                .map_err(|message| at("escalate_after", message))?;
         }
         crate::exception::check_section(
             &p.exceptions,

@@ -11,6 +11,7 @@ pub(crate) mod error;
 pub mod file;
 pub(crate) mod glob;
 pub(crate) mod profile;
+pub mod routing;
 pub mod suggest;
 pub(crate) mod tooling;
 
@@ -82,6 +83,9 @@ pub struct Policy {
     /// `[desk]`: how the desk asks a person (see [`DeskPolicy`]).
     #[serde(default, skip_serializing_if = "DeskPolicy::is_default")]
     pub desk: DeskPolicy,
+    /// `[routing]`: who a prompt asks first and when it asks everyone (see [`routing`]).
+    #[serde(default, skip_serializing_if = "routing::Routing::is_default")]
+    pub routing: routing::Routing,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]

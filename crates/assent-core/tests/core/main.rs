@@ -21,6 +21,7 @@ mod hostile;
 mod invalidation;
 mod judgment;
 mod properties;
+mod routing;
 mod scenarios;
 mod security_tooling;
 mod self_protection;

@@ -81,12 +81,16 @@ pub async fn submit(
         required_approvals,
         denials_since: policy.deny_memory.remembered_since(now),
         screen,
+        routed: policy.routing.escalate_after().is_some(),
     });
     match shared.workflow.submit(submission).await? {
         Submitted::Recorded(answer) => {
             if answer.status == SubmitStatus::Pending {
                 // A new prompt (a joined one expires sooner, which the sweeper knows).
                 shared.deadlines.propose(approval_expires_at);
+                // Its first step's hook, off the agent's path.
+                let (state, opened) = (state.clone(), answer.clone());
+                tokio::spawn(async move { crate::routing::opened(&state, &opened).await });
             }
             Ok(answer)
         }

@@ -27,7 +27,7 @@ const PAGE: i64 = 256;
     security(("bearer" = [])))]
 pub async fn event_stream(
     State(state): State<AppState>,
-    _person: Person,
+    Person(person): Person,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let last_seen = headers
@@ -51,7 +51,13 @@ pub async fn event_stream(
         }
         Some(id) => id,
     };
+    // A person whose desk holds this stream open is present (see `crate::routing`).
+    let presence = shared
+        .presence
+        .connect(&shared.store, &person.name, shared.clock.now())
+        .await;
     let tail = Tail {
+        _presence: presence,
         state: state.clone(),
         changes: shared.store.events().watch(),
         waiting: shared.waiters.subscribe(),
@@ -67,6 +73,8 @@ pub async fn event_stream(
 
 /// One client's position in the event log.
 struct Tail {
+    /// Its person is present while the stream lives.
+    _presence: crate::routing::presence::PresenceGuard,
     state: AppState,
     changes: watch::Receiver<i64>,
     /// Who waits on which prompt (live only, not in the log).

@@ -73,6 +73,8 @@ macro_rules! statement_files {
         pub mod identities;
         #[path = "sql/metrics.rs"]
         pub mod metrics;
+        #[path = "sql/routing.rs"]
+        pub mod routing;
         #[path = "sql/runs.rs"]
         pub mod runs;
         #[path = "sql/store.rs"]
@@ -161,6 +163,9 @@ pub struct Submission {
     /// Screening only (`POST /v1/actions/screen`): an ask opens no prompt, uses no grant and
     /// records nothing; plain decisions and remembered denials are recorded as usual.
     pub screen: bool,
+    /// Whether the policy routes prompts (`[routing] escalate_after` is set): a prompt opened
+    /// now asks the people present first (see `crate::routing`).
+    pub routed: bool,
 }
 
 /// What recording a submission came to.
@@ -342,6 +347,17 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
     /// announced yet; `None` when nothing will expire. Cheap: the sweep asks it often.
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError>;
+    /// When the oldest pending prompt that has not escalated opened.
+    async fn oldest_unescalated(&self) -> Result<Option<DateTime<Utc>>, StoreError>;
+    /// Marks `people` present on `replica` at `now` (their desk streams are open there).
+    async fn presence_touch(
+        &self,
+        people: &[String],
+        replica: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// `person` has no desk stream open on `replica` any more.
+    async fn presence_drop(&self, person: &str, replica: &str) -> Result<(), StoreError>;
     /// Whether a run is running, paused or cancelled.
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError>;
     /// The runs held with `status` (paused or cancelled), most recently held first.

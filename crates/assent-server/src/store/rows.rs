@@ -101,6 +101,8 @@ pub struct ApprovalRow {
     pub detail: PromptDetail,
     pub expires_at: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
+    /// Who its first step asks (see `crate::routing`).
+    pub asked: Option<assent_protocol::AskedSteps>,
 }
 
 /// The columns a settlement writes.
@@ -321,6 +323,28 @@ pub trait Tx: Send {
     /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
     /// announced yet.
     async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError>;
+
+    // Routing (`crate::routing`).
+    /// Every person.
+    async fn people(&mut self) -> Result<Vec<assent_core::Identity>, StoreError>;
+    /// The people with a desk stream seen since `streams_since` or a web desk session used
+    /// since `sessions_since`.
+    async fn present(
+        &mut self,
+        streams_since: DateTime<Utc>,
+        sessions_since: DateTime<Utc>,
+    ) -> Result<std::collections::BTreeSet<String>, StoreError>;
+    /// Records what a pending prompt that has not escalated asked; false when it is no longer
+    /// pending or escalated already.
+    async fn record_asked(
+        &mut self,
+        approval_id: &str,
+        asked: &assent_protocol::AskedSteps,
+    ) -> Result<bool, StoreError>;
+    /// Pending prompts opened at or before `opened_by` that have not escalated (locked on a
+    /// shared backend, so each escalates once).
+    async fn escalation_due(&mut self, opened_by: DateTime<Utc>)
+        -> Result<Vec<String>, StoreError>;
 
     // Fleet campaigns (one document each; core's `campaign` rules change them):
     async fn campaign(

@@ -70,6 +70,7 @@ pub fn prompt_submission(asked: Asked, ground: StartGround<'_>) -> Result<Submis
         required_approvals: asked.required_approvals,
         denials_since: ground.policy.deny_memory.remembered_since(now),
         screen: false,
+        routed: ground.policy.routing.escalate_after().is_some(),
     })
 }
 

@@ -18,6 +18,7 @@ mod publish;
 mod release;
 mod resume;
 mod revoke;
+pub mod route;
 mod settle;
 pub mod start;
 mod submit;
@@ -106,6 +107,16 @@ impl Workflow {
     /// Settles approvals past their time (with their fallbacks) and announces expired grants.
     pub async fn expire_due(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         expire::due(self.store.as_ref(), now).await
+    }
+
+    /// Escalates the pending prompts opened `after` or longer ago that have not escalated
+    /// (see `route`); what escalated, with who each newly asked.
+    pub async fn escalate_due(
+        &self,
+        after: assent_core::policy::routing::Span,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<route::Escalated>, StoreError> {
+        route::escalate_due(self.store.as_ref(), after, now).await
     }
 
     /// Lets a paused run ask again; `Conflict` when it is not paused.

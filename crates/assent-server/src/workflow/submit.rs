@@ -262,6 +262,14 @@ async fn join_or_open(
     }
     let id = crate::records::new_id();
     let d = &eval.decision;
+    let asked =
+        super::route::first_step(tx, d.required_role, &s.requester, s.routed, s.now).await?;
+    if s.routed {
+        let mut audit =
+            crate::records::submission_audit(r, AuditDecision::Asked, Some(id.clone()), None);
+        audit.reason = assent_core::policy::routing::first_step_reason(&asked.people, asked.basis);
+        tx.insert_audits(&[audit]).await?;
+    }
     let row = ApprovalRow {
         id: id.clone(),
         run_id: s.request.run_id.clone(),
@@ -277,6 +285,7 @@ async fn join_or_open(
         detail: PromptDetail::of(r),
         expires_at: s.approval_expires_at,
         created_at: s.now,
+        asked: Some(asked),
     };
     tx.insert_approval(&row).await?;
     Ok((id, 1, true))

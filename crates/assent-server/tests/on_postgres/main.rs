@@ -18,6 +18,7 @@ mod grant_moves;
 
 mod replicas;
 mod replicas_invalidation;
+mod replicas_routing;
 mod team;
 
 #[path = "../server/capabilities.rs"]
@@ -26,6 +27,8 @@ mod capabilities;
 mod decide;
 #[path = "../server/diff_pr.rs"]
 mod diff_pr;
+#[path = "../server/escalation.rs"]
+mod escalation;
 #[path = "../server/events.rs"]
 mod events;
 #[path = "../server/exceptions.rs"]

@@ -41,6 +41,7 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         required_approvals: 1,
         denials_since: None,
         screen: false,
+        routed: false,
     };
     ApprovalRow {
         id: id.to_owned(),
@@ -57,6 +58,7 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         detail: PromptDetail::of(&assent_server::store::rows::Recording::of(&s)),
         expires_at: s.approval_expires_at,
         created_at: now,
+        asked: None,
     }
 }
 

@@ -81,6 +81,7 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         required_approvals: 1,
         denials_since: None,
         screen: false,
+        routed: false,
     };
     assent_server::store::rows::ApprovalRow {
         id: "ap1".to_owned(),
@@ -99,6 +100,7 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         ),
         expires_at: s.approval_expires_at,
         created_at: now,
+        asked: None,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::records::PromptDetail;
 
 const COLUMNS: &str = "id, run_id, task_id, requester, batch_key, status, resolution, \
     first_request, detail, member_count, expires_at, created_at, updated_at, decided_at, \
-    decided_by, decision_reason, grant_id, decided_role";
+    decided_by, decision_reason, grant_id, decided_role, asked";
 
 /// The "no longer pending" answer of a lost race.
 fn not_pending() -> StoreError {
@@ -78,8 +78,10 @@ pub async fn insert(conn: &mut Conn, row: &ApprovalRow) -> Result<(), StoreError
     sqlx::query(
         "INSERT INTO approval_requests (id, run_id, task_id, requester, batch_key, action_kind, \
          risk_level, status, resolution, requested_scope, evidence_artifact_id, required_role, \
-         action_hash, first_request, detail, member_count, expires_at, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $13, $14, 1, $15, $16, $17)",
+         action_hash, first_request, detail, member_count, expires_at, created_at, updated_at, \
+         asked) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $13, $14, 1, $15, $16, $17, \
+         $18)",
     )
     .bind(&row.id)
     .bind(&row.run_id)
@@ -98,6 +100,7 @@ pub async fn insert(conn: &mut Conn, row: &ApprovalRow) -> Result<(), StoreError
     .bind(micros(row.expires_at))
     .bind(micros(row.created_at))
     .bind(micros(row.created_at))
+    .bind(row.asked.as_ref().map(serde_json::to_string).transpose()?)
     .execute(conn)
     .await?;
     Ok(())
@@ -130,6 +133,7 @@ async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, Store
     let resolution: Option<String> = row.try_get("resolution")?;
     let count: i64 = row.try_get("member_count")?;
     let decided_role: Option<String> = row.try_get("decided_role")?;
+    let asked: Option<String> = row.try_get("asked")?;
     let votes = identities::votes(conn, &id).await?;
     let approval = Approval {
         run_id: row.try_get("run_id")?,
@@ -169,6 +173,7 @@ async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, Store
         agents_stopped_waiting_at: None,
         quick_up_to: assent_core::RiskLevel::Medium,
         approvals: votes.into_iter().map(Into::into).collect(),
+        asked: asked.as_deref().map(serde_json::from_str).transpose()?,
         approval_id: id,
     };
     Ok(ApprovalRecord {

@@ -63,6 +63,28 @@ impl Store for StoreImpl {
         super::expiry::next_deadline(&mut conn).await
     }
 
+    async fn oldest_unescalated(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::routing::oldest_unescalated(&mut conn).await
+    }
+
+    async fn presence_touch(
+        &self,
+        people: &[String],
+        replica: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::routing::presence_touch(&mut tx, people, replica, now).await?;
+        self.done(tx).await
+    }
+
+    async fn presence_drop(&self, person: &str, replica: &str) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::routing::presence_drop(&mut tx, person, replica).await?;
+        self.done(tx).await
+    }
+
     async fn run_state(&self, run_id: &str) -> Result<RunState, StoreError> {
         let mut conn = self.reads().acquire().await?;
         super::runs::get(&mut conn, run_id).await

@@ -100,6 +100,33 @@ impl Tx for WriteTx {
         super::identities::insert_vote(&mut self.tx, approval_id, vote).await
     }
 
+    async fn people(&mut self) -> Result<Vec<assent_core::Identity>, StoreError> {
+        super::routing::people(&mut self.tx).await
+    }
+
+    async fn present(
+        &mut self,
+        streams_since: DateTime<Utc>,
+        sessions_since: DateTime<Utc>,
+    ) -> Result<std::collections::BTreeSet<String>, StoreError> {
+        super::routing::present(&mut self.tx, streams_since, sessions_since).await
+    }
+
+    async fn record_asked(
+        &mut self,
+        approval_id: &str,
+        asked: &assent_protocol::AskedSteps,
+    ) -> Result<bool, StoreError> {
+        super::routing::record_asked(&mut self.tx, approval_id, asked).await
+    }
+
+    async fn escalation_due(
+        &mut self,
+        opened_by: DateTime<Utc>,
+    ) -> Result<Vec<String>, StoreError> {
+        super::routing::escalation_due(&mut self.tx, opened_by).await
+    }
+
     async fn pending_approvals(&mut self, which: Pending<'_>) -> Result<Vec<String>, StoreError> {
         super::approvals::pending_ids(&mut self.tx, which).await
     }

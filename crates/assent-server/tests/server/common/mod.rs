@@ -189,10 +189,15 @@ impl Service {
 
     /// Opens `/v1/events`, optionally resuming after `last_event_id`.
     pub async fn events(&self, last_event_id: Option<&str>) -> SseReader {
+        self.events_as(&self.approver, last_event_id).await
+    }
+
+    /// Opens `/v1/events` as the person holding `token` (their desk is then connected).
+    pub async fn events_as(&self, token: &str, last_event_id: Option<&str>) -> SseReader {
         let mut req = self
             .http
             .get(format!("{}/v1/events", self.url))
-            .bearer_auth(&self.approver);
+            .bearer_auth(token);
         if let Some(id) = last_event_id {
             req = req.header("Last-Event-ID", id);
         }

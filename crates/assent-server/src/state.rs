@@ -48,6 +48,9 @@ pub(crate) struct Shared {
     pub waiters: Arc<Waiters>,
     /// The key signing audit checkpoints (its public half is shown by `/v1/audit/verify`).
     pub audit_key: Option<crate::audit_chain::AuditKey>,
+    /// What sends Web Push messages (its key answers `GET /v1/push/key`); `None` until
+    /// [`AppState::with_push`].
+    pub push: Option<crate::push::Sender>,
 }
 
 impl AppState {
@@ -55,6 +58,14 @@ impl AppState {
     pub fn with_audit_key(mut self, key: crate::audit_chain::AuditKey) -> AppState {
         if let Some(shared) = Arc::get_mut(&mut self.inner) {
             shared.audit_key = Some(key);
+        }
+        self
+    }
+
+    /// This state with its Web Push sender; call it before sharing the state.
+    pub(crate) fn with_push(mut self, sender: crate::push::Sender) -> AppState {
+        if let Some(shared) = Arc::get_mut(&mut self.inner) {
+            shared.push = Some(sender);
         }
         self
     }
@@ -99,6 +110,7 @@ impl AppState {
                 deadlines: Arc::default(),
                 waiters: Waiters::new(config.clock.clone()),
                 audit_key: None,
+                push: None,
             }),
         }
     }

@@ -32,8 +32,7 @@ pub use credential::{CredentialRelease, CredentialReleaseRequest};
 pub use desk::{
     CeremonyFinish, CeremonyStart, DecisionBody, Enrolled, Invite, InviteRequest, PasskeyInfo,
     PushKey, PushPayload, PushSubscriptionInfo, PushSubscriptionJson, PushSubscriptionKeys,
-    PushUnsubscribe,
-    RegisterStart, StepUpProof, SESSION_COOKIE,
+    PushUnsubscribe, RegisterStart, StepUpProof, SESSION_COOKIE,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};

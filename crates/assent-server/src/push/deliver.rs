@@ -142,7 +142,10 @@ impl Sender {
         let response = self
             .http
             .post(&to.endpoint)
-            .header("authorization", self.key.authorization(&audience, expires, &self.subject))
+            .header(
+                "authorization",
+                self.key.authorization(&audience, expires, &self.subject),
+            )
             .header("content-encoding", "aes128gcm")
             .header("content-type", "application/octet-stream")
             .header("ttl", message.ttl.to_string())

@@ -145,6 +145,9 @@ mod tests {
     #[test]
     fn a_damaged_key_file_is_refused() {
         assert!(PushKey::from_hex("not hex", "f").is_err(), "not hex");
-        assert!(PushKey::from_hex(&"00".repeat(32), "f").is_err(), "zero is no key");
+        assert!(
+            PushKey::from_hex(&"00".repeat(32), "f").is_err(),
+            "zero is no key"
+        );
     }
 }

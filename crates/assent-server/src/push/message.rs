@@ -19,7 +19,9 @@ pub fn payload(approval: &Approval, policy: &Policy) -> PushPayload {
         .approvals
         .step_up
         .is_some_and(|level| approval.risk >= level);
-    let once = approval.offered_scopes.contains(&assent_core::ScopeKind::Once);
+    let once = approval
+        .offered_scopes
+        .contains(&assent_core::ScopeKind::Once);
     PushPayload {
         approval_id: approval.approval_id.clone(),
         risk: approval.risk,
@@ -64,9 +66,16 @@ mod tests {
 
     #[test]
     fn summaries_are_one_short_line() {
-        assert_eq!(one_line("Run  cargo\ntest\u{7} in shop", 40), "Run cargo test in shop");
+        assert_eq!(
+            one_line("Run  cargo\ntest\u{7} in shop", 40),
+            "Run cargo test in shop"
+        );
         let long = one_line(&"x".repeat(500), MAX_SUMMARY);
-        assert_eq!(long.chars().count(), MAX_SUMMARY, "cut to fit a notification");
+        assert_eq!(
+            long.chars().count(),
+            MAX_SUMMARY,
+            "cut to fit a notification"
+        );
         assert!(long.ends_with('…'), "and says it was cut");
     }
 
@@ -76,6 +85,10 @@ mod tests {
         assert_eq!(urgency(RiskLevel::Low), "low");
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap_or_default();
         assert_eq!(ttl(now + chrono::Duration::seconds(90), now), 90);
-        assert_eq!(ttl(now - chrono::Duration::seconds(5), now), 0, "expired: no life left");
+        assert_eq!(
+            ttl(now - chrono::Duration::seconds(5), now),
+            0,
+            "expired: no life left"
+        );
     }
 }

@@ -50,7 +50,8 @@ impl Subscription {
         let auth = decode(&json.keys.auth, 16).ok_or(SubscriptionError::BadAuth)?;
         let expires_at_ms = match json.expiration_time {
             None => None,
-            Some(ms) if ms.is_finite() && (0.0..=1e15).contains(&ms) => {
+            Some(ms) if ms.is_finite() && (0.0..=1e15).contains(&ms) =>
+            {
                 #[expect(clippy::cast_possible_truncation, reason = "checked to be in range")]
                 Some(ms as i64)
             }

@@ -7,8 +7,7 @@ use utoipa::{Modify, OpenApi};
 use super::campaigns::CampaignPaths;
 use super::credentials;
 use super::{
-    actions, approvals, decide, denials, desk, events, grants, me, observe, push, runs,
-    suggestions,
+    actions, approvals, decide, denials, desk, events, grants, me, observe, push, runs, suggestions,
 };
 
 #[derive(OpenApi)]

@@ -522,8 +522,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// Drops the subscription at `endpoint` (its push service says it is gone).
     async fn push_gone(&self, endpoint: &str) -> Result<(), StoreError>;
     /// `person`'s push subscriptions.
-    async fn push_subscriptions(&self, person: &str)
-        -> Result<Vec<PushSubscriptionRow>, StoreError>;
+    async fn push_subscriptions(
+        &self,
+        person: &str,
+    ) -> Result<Vec<PushSubscriptionRow>, StoreError>;
     /// Claims the push of a prompt; false when it was pushed already (by this or another
     /// replica).
     async fn push_claim(&self, approval_id: &str, now: DateTime<Utc>) -> Result<bool, StoreError>;

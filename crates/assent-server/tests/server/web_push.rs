@@ -131,11 +131,7 @@ async fn vapid_key(svc: &Service) -> Vec<u8> {
     let key = URL_SAFE_NO_PAD
         .decode(body["key"].as_str().unwrap())
         .expect("the key is base64url without padding, as applicationServerKey takes it");
-    assert_eq!(
-        (key.len(), key[0]),
-        (65, 4),
-        "an uncompressed P-256 point"
-    );
+    assert_eq!((key.len(), key[0]), (65, 4), "an uncompressed P-256 point");
     key
 }
 
@@ -157,8 +153,7 @@ fn check_vapid(got: &Got, key: &[u8], audience: &str) {
     assert_eq!(parts.len(), 3, "a JWT of three parts");
     let head: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[0]).unwrap()).unwrap();
     assert_eq!(head["alg"], "ES256", "VAPID tokens are ES256");
-    let claims: Value =
-        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
     assert_eq!(
         claims["aud"], audience,
         "the audience is the push service's origin"
@@ -205,7 +200,11 @@ async fn a_new_prompt_is_pushed_encrypted_signed_and_masked() {
     let mut push = receiver().await;
     let browser = Browser::at(format!("{}/push/phone", push.origin));
     let (status, body) = subscribe(&svc, &svc.approver, &browser.to_json()).await;
-    assert_eq!(status, StatusCode::NO_CONTENT, "the person subscribes: {body}");
+    assert_eq!(
+        status,
+        StatusCode::NO_CONTENT,
+        "the person subscribes: {body}"
+    );
     let key = vapid_key(&svc).await;
 
     let secret = "sk_live_4f9a8b7c6d5e4f3a2b1c";
@@ -216,7 +215,10 @@ async fn a_new_prompt_is_pushed_encrypted_signed_and_masked() {
     )
     .await;
     let got = push.next().await;
-    assert_eq!(got.path, "/push/phone", "posted to the subscription's endpoint");
+    assert_eq!(
+        got.path, "/push/phone",
+        "posted to the subscription's endpoint"
+    );
     check_vapid(&got, &key, &push.origin);
     assert_eq!(
         got.headers["content-encoding"], "aes128gcm",
@@ -238,7 +240,11 @@ async fn a_new_prompt_is_pushed_encrypted_signed_and_masked() {
         "medium" => "normal",
         _ => "low",
     };
-    assert_eq!(urgency, want, "the urgency follows the risk ({})", asked["risk"]);
+    assert_eq!(
+        urgency, want,
+        "the urgency follows the risk ({})",
+        asked["risk"]
+    );
 
     let payload = browser.decrypt(&got.body);
     assert_eq!(
@@ -349,24 +355,80 @@ async fn only_well_formed_subscriptions_of_people_are_kept() {
     };
     let long_endpoint = format!("https://push.example.com/{}", "a".repeat(3000));
     let table = [
-        ("plain http off loopback", with("endpoint", json!("http://push.example.com/x")), "https"),
-        ("another scheme", with("endpoint", json!("file:///etc/passwd")), "https"),
-        ("credentials in the URL", with("endpoint", json!("https://u:p@push.example.com/x")), "user name"),
-        ("no URL at all", with("endpoint", json!("javascript:alert(1)")), "https"),
-        ("a huge endpoint", with("endpoint", json!(long_endpoint)), "at most"),
-        ("a short key", with("keys.p256dh", json!(URL_SAFE_NO_PAD.encode([4_u8; 33]))), "p256dh"),
-        ("a point off the curve", with("keys.p256dh", json!(URL_SAFE_NO_PAD.encode([4_u8; 65]))), "p256dh"),
-        ("not base64url", with("keys.p256dh", json!("<script>")), "p256dh"),
-        ("an auth secret of 8 bytes", with("keys.auth", json!(URL_SAFE_NO_PAD.encode([1_u8; 8]))), "auth"),
-        ("a huge auth secret", with("keys.auth", json!("A".repeat(100_000))), "auth"),
-        ("a negative expiry", with("expirationTime", json!(-5)), "expirationTime"),
+        (
+            "plain http off loopback",
+            with("endpoint", json!("http://push.example.com/x")),
+            "https",
+        ),
+        (
+            "another scheme",
+            with("endpoint", json!("file:///etc/passwd")),
+            "https",
+        ),
+        (
+            "credentials in the URL",
+            with("endpoint", json!("https://u:p@push.example.com/x")),
+            "user name",
+        ),
+        (
+            "no URL at all",
+            with("endpoint", json!("javascript:alert(1)")),
+            "https",
+        ),
+        (
+            "a huge endpoint",
+            with("endpoint", json!(long_endpoint)),
+            "at most",
+        ),
+        (
+            "a short key",
+            with("keys.p256dh", json!(URL_SAFE_NO_PAD.encode([4_u8; 33]))),
+            "p256dh",
+        ),
+        (
+            "a point off the curve",
+            with("keys.p256dh", json!(URL_SAFE_NO_PAD.encode([4_u8; 65]))),
+            "p256dh",
+        ),
+        (
+            "not base64url",
+            with("keys.p256dh", json!("<script>")),
+            "p256dh",
+        ),
+        (
+            "an auth secret of 8 bytes",
+            with("keys.auth", json!(URL_SAFE_NO_PAD.encode([1_u8; 8]))),
+            "auth",
+        ),
+        (
+            "a huge auth secret",
+            with("keys.auth", json!("A".repeat(100_000))),
+            "auth",
+        ),
+        (
+            "a negative expiry",
+            with("expirationTime", json!(-5)),
+            "expirationTime",
+        ),
         ("an unknown field", with("extra", json!(1)), "unknown field"),
-        ("no keys", json!({"endpoint": "https://push.example.com/x"}), "keys"),
-        ("not an object", json!(["https://push.example.com/x"]), "invalid"),
+        (
+            "no keys",
+            json!({"endpoint": "https://push.example.com/x"}),
+            "keys",
+        ),
+        (
+            "not an object",
+            json!(["https://push.example.com/x"]),
+            "invalid",
+        ),
     ];
     for (name, body, says) in table {
         let (status, answer) = subscribe(&svc, &svc.approver, &body).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{name} is refused: {answer}");
+        assert_eq!(
+            status,
+            StatusCode::BAD_REQUEST,
+            "{name} is refused: {answer}"
+        );
         let message = answer["error"]["message"].as_str().unwrap_or_default();
         assert!(
             message.contains(says),
@@ -396,17 +458,43 @@ async fn only_well_formed_subscriptions_of_people_are_kept() {
         .status();
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "JSON only");
     let duplicated = br#"{"endpoint":"https://a.example/x","endpoint":"http://127.0.0.1:1/x","keys":{"p256dh":"","auth":""}}"#;
-    let status = raw(duplicated.to_vec(), "application/json").await.unwrap().status();
-    assert_eq!(status, StatusCode::BAD_REQUEST, "duplicate keys are refused, not guessed");
+    let status = raw(duplicated.to_vec(), "application/json")
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "duplicate keys are refused, not guessed"
+    );
     let huge = vec![b' '; 600 * 1024];
     let status = raw(huge, "application/json").await.unwrap().status();
-    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "a huge body is refused unread");
+    assert_eq!(
+        status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "a huge body is refused unread"
+    );
 
     // Who may subscribe: a person, for themself — never an agent, never without credentials.
     let (status, _) = subscribe(&svc, &svc.requester, &good).await;
-    assert_eq!(status, StatusCode::FORBIDDEN, "an agent cannot be notified of prompts");
-    let anonymous = svc.http.post(&url).json(&good).send().await.unwrap().status();
-    assert_eq!(anonymous, StatusCode::UNAUTHORIZED, "nobody subscribes anonymously");
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "an agent cannot be notified of prompts"
+    );
+    let anonymous = svc
+        .http
+        .post(&url)
+        .json(&good)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(
+        anonymous,
+        StatusCode::UNAUTHORIZED,
+        "nobody subscribes anonymously"
+    );
     let foreign = svc
         .http
         .post(&url)
@@ -416,7 +504,11 @@ async fn only_well_formed_subscriptions_of_people_are_kept() {
         .await
         .unwrap()
         .status();
-    assert_eq!(foreign, StatusCode::FORBIDDEN, "another site's page is refused");
+    assert_eq!(
+        foreign,
+        StatusCode::FORBIDDEN,
+        "another site's page is refused"
+    );
 
     // Subscribe, see it, remove it by query and by body; removing again is 404.
     let loopback = Browser::at("http://[::1]:9/push/x".to_owned()).to_json();
@@ -425,7 +517,11 @@ async fn only_well_formed_subscriptions_of_people_are_kept() {
         assert_eq!(status, StatusCode::NO_CONTENT, "kept: {answer}");
     }
     let (_, listed) = svc.get("/v1/push/subscriptions", &svc.approver).await;
-    assert_eq!(listed.as_array().unwrap().len(), 2, "both are listed: {listed}");
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        2,
+        "both are listed: {listed}"
+    );
     let by_query = svc
         .http
         .delete(&url)
@@ -443,12 +539,26 @@ async fn only_well_formed_subscriptions_of_people_are_kept() {
             .json(&json!({"endpoint": "http://[::1]:9/push/x"}))
             .send()
     };
-    assert_eq!(by_body().await.unwrap().status(), StatusCode::NO_CONTENT, "removed by body");
+    assert_eq!(
+        by_body().await.unwrap().status(),
+        StatusCode::NO_CONTENT,
+        "removed by body"
+    );
     assert_eq!(
         by_body().await.unwrap().status(),
         StatusCode::NOT_FOUND,
         "a second removal finds nothing"
     );
-    let unnamed = svc.http.delete(&url).bearer_auth(&svc.approver).send().await.unwrap();
-    assert_eq!(unnamed.status(), StatusCode::BAD_REQUEST, "which endpoint must be said");
+    let unnamed = svc
+        .http
+        .delete(&url)
+        .bearer_auth(&svc.approver)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        unnamed.status(),
+        StatusCode::BAD_REQUEST,
+        "which endpoint must be said"
+    );
 }

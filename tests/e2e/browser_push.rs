@@ -162,7 +162,11 @@ async fn a_pushed_prompt_is_shown_with_the_actions_its_risk_allows() {
     let page = &browser.client;
     page.goto(&link).await.unwrap();
     click(page, "[data-testid=enrol-passkey]").await;
-    element(page, &format!("[data-testid=prompt][data-approval-id='{approval_id}']")).await;
+    element(
+        page,
+        &format!("[data-testid=prompt][data-approval-id='{approval_id}']"),
+    )
+    .await;
 
     // The desk registered its worker; the person allowed notifications (the permission a
     // press of "Notify me on this device" asks for).

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { approvedToast, clock, grantSentence, oneAct, placeOf, plainTitle, subjectOf, successor, undoneToast } from './decide';
+const NOW = new Date(2030, 0, 1, 14, 0, 0).getTime();
+function approval(extra = {}) {
+    const at = new Date(NOW - 60_000).toISOString();
+    return {
+        approval_id: 'ap-1', run_id: 'run-window-0123456789', task_id: 't', repo: '/work/shop', requested_by: 'agent', action_kind: 'shell',
+        status: 'requested', decision: 'ask', risk: 'medium', reasons: ['r'], rule: 'profile.maven-test',
+        recommendation: { decision: 'approve', scope: 'run', text: 'Allow for this run' }, profile: 'maven-test',
+        evidence: { type: 'tool', summary: 'Run maven-test in shop', command_line: 'mvn -q test', cwd: '/work/shop', paths: [], network: [], policy_findings: [], suspicious_text: false },
+        offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
+        created_at: at, updated_at: at, expires_at: at, requester: 'claude', required_approvals: 1, approvals: [],
+        quick_decisions: [], approval_type: 'tool', agents_waiting: 1, quick_up_to: 'medium', fallback_on_timeout: 'deny', ...extra,
+    };
+}
+function grant(extra = {}) {
+    return {
+        grant_id: 'g-1', approval_id: 'ap-1', run_id: 'run-1', scope_kind: 'run', action_kinds: ['shell'],
+        constraints: { run_id: 'run-1', path_patterns: [] }, created_at: new Date(NOW).toISOString(),
+        expires_at: new Date(NOW + 8 * 3600_000).toISOString(), max_uses: null, used_count: 0, created_by: 'owner', revocable: true,
+        revoked_at: null, policy_version: 'v1', status: 'active', summary: 'mvn for run run-1', ...extra,
+    };
+}
+describe('friction grows with the risk', () => {
+    it('allows one act up to the policy line and no further', () => {
+        const at = (risk, line = 'medium') => oneAct(approval({ risk, quick_up_to: line }));
+        expect([at('low'), at('medium')], 'low and medium keep their quick paths by default').toEqual([true, true]);
+        expect([at('high'), at('critical')], 'high and critical need the confirm step').toEqual([false, false]);
+        expect(at('medium', 'low'), 'quick_up_to = low makes medium deliberate').toBe(false);
+        expect(at('high', 'high'), 'quick_up_to = high makes high one act').toBe(true);
+        const older = approval({ risk: 'high' });
+        delete older.quick_up_to;
+        expect(oneAct(older), 'an older service without the field still gets the default line').toBe(false);
+    });
+});
+describe('what a decision grants, in words', () => {
+    it('names the action, where, the scope, whose run and until when', () => {
+        const sentence = grantSentence(approval(), { decision: 'approve', scope: 'run', expires_in_seconds: 8 * 3600 }, NOW);
+        expect(sentence, 'the confirm step says exactly what will be granted').toBe('Allow mvn -q test in shop for this run (run run-window-0…  of claude) until 22:00 · 8 h'.replace('…  ', '… '));
+        const once = grantSentence(approval(), { decision: 'approve', scope: 'once', expires_in_seconds: 900, max_uses: 1 }, NOW);
+        expect(once, 'once, with its limit of uses').toContain('once (run run-window-0… of claude) until 14:15 · 15 min · at most 1 use');
+    });
+    it('keeps agent text plain: no backticks, no kind prefix, hidden characters shown', () => {
+        expect(plainTitle('file_write: `src/app.ts`'), 'titles read as words').toBe('src/app.ts');
+        expect(plainTitle('rm\u202e -rf'), 'a bidi override cannot reorder the title').toBe('rm\\u{202e} -rf');
+        expect(subjectOf(approval({ evidence: { ...approval().evidence, command_line: null, command: null } })), 'no command: the summary').toBe('Run maven-test in shop');
+        expect(placeOf(approval({ repo: null })), 'no repo: the cwd by its last part').toBe('shop');
+    });
+    it('shows the date only when the time is not today', () => {
+        expect(clock(NOW + 3600_000, NOW), 'today: the time').toBe('15:00');
+        expect(clock(NOW + 36 * 3600_000, NOW), 'another day: with the date').toBe('2030-01-03 02:00');
+    });
+});
+describe('the selection after a decision', () => {
+    it('moves to the next prompt in the order the person saw, never back to the top', () => {
+        const before = ['s3-sync', 'ci-edit', 'npm-install'];
+        expect(successor(before, ['s3-sync', 'npm-install'], 'ci-edit'), 'the next one below, not the riskier one on top').toBe('npm-install');
+        expect(successor(before, ['s3-sync', 'ci-edit'], 'npm-install'), 'the last one decided: the one above it').toBe('ci-edit');
+        expect(successor(['a', 'b', 'c'], ['new', 'a', 'c'], 'b'), 'a new prompt arriving on top does not steal the selection').toBe('c');
+        expect(successor(['a'], [], 'a'), 'nothing left').toBeNull();
+    });
+});
+describe('the toast after a decision, and Undo', () => {
+    it('says what was granted, to whom, until when, and offers Undo of the grant', () => {
+        const toast = approvedToast(approval(), { decision: 'approve', scope: 'run', expires_in_seconds: 8 * 3600 }, grant(), NOW);
+        expect(toast.text, 'a sentence in the past tense').toBe('Allowed mvn -q test in shop for this run (run run-window-0… of claude) until 22:00 · 8 h.');
+        expect(toast.grantId, 'Undo revokes this grant').toBe('g-1');
+    });
+    it('says a vote counted when the prompt needs more people, with nothing to undo', () => {
+        const toast = approvedToast(approval(), { decision: 'approve', scope: 'once', expires_in_seconds: 900 }, null, NOW);
+        expect([toast.grantId, toast.deniedId], 'nothing was granted yet').toEqual([null, null]);
+        expect(toast.text, 'it says what happened').toContain('waits for the others');
+    });
+    it('after a denial says what the agent was told and can forget it', () => {
+        const toast = approvedToast(approval(), { decision: 'deny', reason: 'use the staging environment' }, null, NOW);
+        expect(toast.text, 'the reason the agent got').toBe('Denied mvn -q test in shop: “use the staging environment” — the agent was told.');
+        expect(toast.deniedId, 'Undo forgets the remembered denial').toBe('ap-1');
+    });
+    it('says so when the agent already used what Undo revoked', () => {
+        expect(undoneToast(grant({ used_count: 0, status: 'revoked' })), 'unused').toContain('before the agent used it');
+        expect(undoneToast(grant({ used_count: 1, status: 'revoked' })), 'used once').toContain('already used it once');
+        expect(undoneToast(grant({ used_count: 3, status: 'revoked' })), 'used more').toContain('already used it 3 times');
+    });
+});

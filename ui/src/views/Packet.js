@@ -1,0 +1,16 @@
+import { jsx as _jsx, jsxs as _jsxs, Fragment as _Fragment } from "preact/jsx-runtime";
+import { useState } from 'preact/hooks';
+import { visible } from '../logic';
+import { diffLines, fileCounts, flagLabel, prTarget, shownLines, stateLabel } from '../packets';
+/** A diff approval's packet: files with +/−, flags in words, notes, the diff itself. */
+export function DiffView({ packet }) {
+    const [expanded, setExpanded] = useState(false);
+    const lines = diffLines(packet.diff);
+    const { shown, hidden } = shownLines(lines, expanded);
+    return (_jsxs("section", { class: "packet", "data-testid": "ev-diff", children: [packet.flags.length > 0 && (_jsx("div", { class: "chips", "data-testid": "ev-flags", children: packet.flags.map((f) => (_jsx("span", { class: "chip", "data-flag": f, children: flagLabel(f) }, f))) })), _jsx("table", { class: "files", children: _jsx("tbody", { "data-testid": "ev-files", children: packet.files.map((file) => (_jsxs("tr", { "data-testid": "ev-file", children: [_jsx("td", { class: "path", children: visible(file.path) }), _jsx("td", { class: "change", children: file.change }), _jsx("td", { class: file.binary ? 'counts' : 'counts text', children: fileCounts(file) })] }, file.path))) }) }), _jsxs("div", { class: "sub", children: [packet.files.length, " ", packet.files.length === 1 ? 'file' : 'files', ", +", packet.lines_added, " \u2212", packet.lines_removed, packet.base_sha ? ` · base ${packet.base_sha.slice(0, 12)}` : ''] }), packet.notes.length > 0 && (_jsx("ul", { class: "notes", "data-testid": "ev-notes", children: packet.notes.map((n, i) => (_jsx("li", { children: visible(n) }, i))) })), lines.length > 0 && (_jsx("pre", { class: "diff", "data-testid": "ev-diff-text", children: shown.map((line, i) => (_jsx("div", { class: `dl ${line.kind}`, children: line.text || ' ' }, i))) })), hidden > 0 && (_jsxs("button", { class: "more", "data-testid": "ev-diff-more", onClick: () => setExpanded(true), children: ["Show all ", lines.length, " lines (", hidden, " more)"] })), packet.diff_truncated && _jsx("p", { class: "warn", children: "The diff was cut at the service's limit." })] }));
+}
+/** A PR approval's packet: where it goes, and each diff approval it depends on. */
+export function PrView({ packet }) {
+    const target = prTarget(packet);
+    return (_jsxs("section", { class: "packet", "data-testid": "ev-pr", children: [_jsxs("dl", { children: [target && (_jsxs(_Fragment, { children: [_jsx("dt", { children: "Publishes to" }), _jsx("dd", { "data-testid": "ev-pr-target", children: visible(target) })] })), packet.title && (_jsxs(_Fragment, { children: [_jsx("dt", { children: "Title" }), _jsx("dd", { "data-testid": "ev-pr-title", children: visible(packet.title) })] }))] }), _jsx("h3", { children: "Diff approvals of this run" }), packet.diff_approvals.length === 0 && _jsx("p", { class: "empty", children: "None: the run changed nothing that needs a diff review." }), _jsx("ul", { class: "diff-approvals", "data-testid": "ev-pr-diffs", children: packet.diff_approvals.map((d) => (_jsxs("li", { "data-state": d.state, children: [_jsx("span", { class: `state ${d.state}`, children: stateLabel(d.state) }), " ", visible(d.summary), d.reason && _jsx("div", { class: "sub", children: visible(d.reason) })] }, d.approval_id))) })] }));
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { inviteCode, passkeyBlocker } from './passkeys';
+import { commandError } from './http';
+const page = (hostname, protocol = 'http:', port = '7391', isSecureContext = true) => ({
+    isSecureContext,
+    location: { hostname, port, protocol },
+});
+describe('the web desk', () => {
+    it('reads an invite code only from an enrolment link', () => {
+        expect(inviteCode('/desk/enrol', '#44fe31e4c6b037e528853d7f48292e3f4cd76b5f')).toBe('44fe31e4c6b037e528853d7f48292e3f4cd76b5f');
+        // The desk itself, or a hash that is no code (a prompt to focus), is no invite.
+        expect(inviteCode('/desk/', '#44fe31e4c6b037e528853d7f48292e3f4cd76b5f')).toBeNull();
+        expect(inviteCode('/desk/enrol', '#/pending/abc')).toBeNull();
+        expect(inviteCode('/desk/enrol', '#<img src=x onerror=alert(1)>')).toBeNull();
+        expect(inviteCode('/desk/enrol', '')).toBeNull();
+    });
+    it('says why passkeys cannot work on a page, with the address that works', () => {
+        expect(passkeyBlocker(page('localhost'), true)).toBeNull();
+        const ip = passkeyBlocker(page('127.0.0.1'), true) ?? '';
+        // WebAuthn refuses an IP address as relying party: the desk names the localhost URL.
+        expect(ip).toContain('http://localhost:7391/desk/');
+        expect(passkeyBlocker(page('desk.example.com', 'http:', '', false), true)).toContain('https://');
+        expect(passkeyBlocker(page('localhost'), false)).toContain('cannot use passkeys');
+    });
+    it('maps the service answers to the codes the views branch on', () => {
+        expect(commandError(401, null).code).toBe('signed_out');
+        expect(commandError(403, { error: { code: 'forbidden', message: 'needs a role' } })).toEqual({ code: 'refused', message: 'needs a role' });
+        // The policy's step-up: the browser answers it with a passkey made for the approval.
+        expect(commandError(403, { error: { code: 'step_up_required', message: 'confirm' } }).code).toBe('step_up_required');
+        expect(commandError(409, { error: { code: 'conflict', message: 'decided' } }).code).toBe('conflict');
+        expect(commandError(400, { error: { message: 'bad' } }).code).toBe('invalid');
+        // A body that is no error document (a proxy's page) still gives a message.
+        expect(commandError(502, '<html>').message).toContain('502');
+    });
+});

@@ -1,0 +1,254 @@
+// Human words for what the service sends as ids and codes: roles, waiting agents, runs,
+// repositories, times. Pure and tested (Vitest).
+import { clock } from './decide';
+import { ROLE_NAMES, visible } from './logic';
+const ROLE_WORDS = ROLE_NAMES;
+/** "Platform admin" for `platform_admin`; null for none. */
+export function roleWords(role) {
+    return role ? ROLE_WORDS[role] : null;
+}
+/** Several roles in words: "Task author, Platform admin"; "no role". */
+export function rolesWords(roles) {
+    return roles.length === 0 ? 'no role' : roles.map((r) => ROLE_WORDS[r]).join(', ');
+}
+/**
+ * What the detail says once the agents waiting on a prompt have all stopped: when the service
+ * says so (`agents_stopped_waiting_at`, announced live on `approval.waiting`), else when the
+ * window last saw one waiting (`lastSeenWaiting`). Null while one waits, and when none was
+ * seen waiting: a prompt fetched the moment it opened may count no waiter yet, and saying
+ * "nobody waits" then would be false.
+ */
+export function waitLine(approval, lastSeenWaiting, nowMs) {
+    if (approval.agents_waiting > 0)
+        return null;
+    const said = approval.agents_stopped_waiting_at ? Date.parse(approval.agents_stopped_waiting_at) : NaN;
+    const at = Number.isNaN(said) ? lastSeenWaiting : said;
+    if (at === null)
+        return null;
+    return `The agent stopped waiting at ${clock(at, nowMs)}; approving covers a retry.`;
+}
+/** "12 s ago", "3 min ago", "2 h ago", "3 d ago". */
+export function relative(at, nowMs) {
+    const s = Math.max(0, Math.floor((nowMs - Date.parse(at)) / 1000));
+    if (s < 60)
+        return `${s} s ago`;
+    if (s < 3600)
+        return `${Math.floor(s / 60)} min ago`;
+    if (s < 86400)
+        return `${Math.floor(s / 3600)} h ago`;
+    return `${Math.floor(s / 86400)} d ago`;
+}
+/** The absolute time for a hover: local date and time. */
+export function absolute(at) {
+    const d = new Date(at);
+    return Number.isNaN(d.getTime()) ? at : d.toLocaleString();
+}
+/** A repository by name (the last part of its path). */
+export function repoName(repo) {
+    if (!repo)
+        return '';
+    const trimmed = repo.replace(/\/+$/, '');
+    return visible(trimmed.split('/').pop() || trimmed);
+}
+const FIELDS = {
+    tool: ['command', 'paths', 'cwd', 'network', 'credentials', 'mutation'],
+    exception: ['command', 'cwd', 'network', 'credentials', 'mutation'],
+    credential: ['command', 'cwd', 'network'],
+    diff: ['paths', 'mutation'],
+    pr: ['mutation'],
+    pre_run: [],
+    fleet: [],
+};
+/**
+ * Which generic rows an approval type shows: a diff is about its files, a PR about where it
+ * goes, a fleet campaign or a run that asks before it starts about its packet — a "Cwd: /" or
+ * "Network: none" there would be noise, or worse, a wrong reassurance.
+ */
+export function fieldsFor(type) {
+    return new Set(FIELDS[type] ?? FIELDS.tool);
+}
+/** "Task author, Platform admin" style for an approver: "alice (Platform admin)". */
+export function byWords(name, role) {
+    const r = roleWords(role);
+    return visible(r ? `${name} (${r})` : name);
+}
+/** "7 h 59 min", "12 min", "40 s" left until `at`; "expired". */
+export function leftWords(at, nowMs) {
+    const s = Math.floor((Date.parse(at) - nowMs) / 1000);
+    if (!(s > 0))
+        return 'expired';
+    if (s < 60)
+        return `${s} s left`;
+    const m = Math.floor(s / 60);
+    if (m < 60)
+        return `${m} min left`;
+    const h = Math.floor(m / 60);
+    if (h >= 48)
+        return `${Math.floor(h / 24)} d left`;
+    return m % 60 === 0 ? `${h} h left` : `${h} h ${m % 60} min left`;
+}
+/** "not used yet", "used once", "used 3 times", "used 2 of 5 times". */
+export function usedWords(used, max) {
+    if (max !== null)
+        return `used ${used} of ${max} ${max === 1 ? 'time' : 'times'}`;
+    if (used === 0)
+        return 'not used yet';
+    return used === 1 ? 'used once' : `used ${used} times`;
+}
+/** A grant as a sentence: "Allows maven-test for run run-1 · 7 h 59 min left · used once". */
+export function grantLine(summary, expiresAt, used, max, nowMs) {
+    return `Allows ${visible(summary.replace(/`+/g, ''))} · ${leftWords(expiresAt, nowMs)} · ${usedWords(used, max)}`;
+}
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const two = (n) => String(n).padStart(2, '0');
+/**
+ * A calendar day (`YYYY-MM-DD`) as people say it: "Mon 30 Nov" (`long`) or "30 Nov"
+ * (`short`). The day is a name, not an instant, so no time zone enters.
+ */
+export function dayWords(day, style = 'long') {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+    if (!match)
+        return visible(day);
+    const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const short = `${date} ${MONTHS[month - 1] ?? ''}`;
+    return style === 'short' ? short : `${WEEKDAYS[new Date(Date.UTC(year, month - 1, date)).getUTCDay()]} ${short}`;
+}
+/** "14:00" for the hour 14 of a day. */
+export function hourWords(hour) {
+    return `${two(((hour % 24) + 24) % 24)}:00`;
+}
+/**
+ * A moment in local time, as short as it can be without being ambiguous: "14:02" today,
+ * "yesterday 14:02", "Mon 14:02" within the week, "30 Nov 14:02" this year, "30 Nov 2029 14:02".
+ */
+export function whenWords(at, nowMs) {
+    const d = new Date(at);
+    const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
+    const now = new Date(nowMs);
+    const dayStart = (x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
+    const daysAgo = Math.round((dayStart(now) - dayStart(d)) / 86_400_000);
+    if (daysAgo === 0)
+        return hm;
+    if (daysAgo === 1)
+        return `yesterday ${hm}`;
+    if (daysAgo > 1 && daysAgo < 7)
+        return `${WEEKDAYS[d.getDay()]} ${hm}`;
+    const date = `${d.getDate()} ${MONTHS[d.getMonth()]}`;
+    return d.getFullYear() === now.getFullYear() ? `${date} ${hm}` : `${date} ${d.getFullYear()} ${hm}`;
+}
+const SUBMITTERS = {
+    agent: 'agent',
+    'tool-runtime': 'tool runtime',
+    verifier: 'verifier',
+    'pr-orchestrator': 'PR orchestrator',
+};
+/** Who asked, from the approval's `requester` (an identity's name) and `requested_by`: "agent default", "verifier ci". */
+export function agentWords(requester, requestedBy) {
+    const kind = SUBMITTERS[requestedBy] ?? visible(requestedBy);
+    const name = visible((requester ?? '').trim());
+    return name === '' ? kind : `${kind} ${name}`;
+}
+/** A run id short enough to read: the first 8 characters of a session id (hex, UUID), else at most 12. */
+export function runShortId(runId) {
+    const id = visible(runId);
+    if (/^[0-9a-f-]{16,}$/i.test(id))
+        return id.slice(0, 8);
+    return [...id].length > 12 ? `${[...id].slice(0, 11).join('')}…` : id;
+}
+/** The runs in view, each with its agent and the earliest time any of its approvals or events carries. */
+export function knownRuns(approvals, events = []) {
+    const runs = new Map();
+    const see = (runId, at, agent) => {
+        const found = runs.get(runId) ?? { runId, agent: null, firstSeen: null };
+        if (Number.isFinite(at) && (found.firstSeen === null || at < found.firstSeen))
+            found.firstSeen = at;
+        found.agent ??= agent;
+        runs.set(runId, found);
+    };
+    for (const a of approvals)
+        see(a.run_id, Date.parse(a.created_at), agentWords(a.requester, a.requested_by));
+    for (const e of events)
+        see(e.run_id, Date.parse(e.timestamp), null);
+    return runs;
+}
+/** The facts of `runId` in `runs`, or only its id when nothing else is known. */
+export function factsOf(runs, runId) {
+    return runs.get(runId) ?? { runId, agent: null, firstSeen: null };
+}
+/**
+ * A run named by its agent, its start as far as the window knows it, and a short id:
+ * "agent default · first seen 14:02 · run 3f9a1c2b". Without an agent in view the run leads:
+ * "run 3f9a1c2b · first seen 14:02".
+ */
+export function runWords(run, nowMs) {
+    const id = `run ${runShortId(run.runId)}`;
+    const seen = run.firstSeen === null ? null : `first seen ${whenWords(run.firstSeen, nowMs)}`;
+    const parts = run.agent === null ? [id, seen] : [run.agent, seen, id];
+    return parts.filter((p) => p !== null).join(' · ');
+}
+/** The hover of a run: its full id (to copy), and why the time says "first seen". */
+export function runTitle(run) {
+    const seen = run.firstSeen === null
+        ? ''
+        : `\nFirst seen ${new Date(run.firstSeen).toLocaleString()} (its earliest prompt or decision in view; the service does not say when a run started)`;
+    return `Run ${visible(run.runId)}${run.agent ? `\nAsked by ${run.agent}` : ''}${seen}`;
+}
+/** A run paused by an unanswered prompt: "agent default · first seen 14:02 · run 3f9a1c2b — paused awaiting a person · paused 3 min ago". */
+export function heldRunWords(run, reason, pausedAt, nowMs) {
+    const why = reason ? visible(reason) : 'paused awaiting a person';
+    const since = pausedAt ? ` · paused ${relative(pausedAt, nowMs)}` : '';
+    return `${runWords(run, nowMs)} — ${why}${since}`;
+}
+const RULE_WORDS = {
+    'ask.analysis_mode': 'Acts while in analysis mode',
+    'ask.capability': 'Uses a capability',
+    'ask.ci_config': 'Changes CI configuration',
+    'ask.credential': 'Uses a credential',
+    'ask.delete': 'Deletes files',
+    'ask.dependency_config': 'Changes dependencies',
+    'ask.diff_review': 'Code change to review',
+    'ask.dynamic_command': 'Command built at run time',
+    'ask.env_override': 'Overrides the environment',
+    'ask.git_config': 'Changes git configuration',
+    'ask.git_push': 'Pushes with git',
+    'ask.high_risk_task': 'Acts in a high-risk task',
+    'ask.history_rewrite': 'Rewrites git history',
+    'ask.install': 'Installs packages',
+    'ask.interpreter': 'Runs inline code',
+    'ask.mcp': 'Calls an MCP tool',
+    'ask.network': 'Reaches the network',
+    'ask.outside_repo': 'Acts outside the repository',
+    'ask.privileged': 'Runs with privileges',
+    'ask.publish': 'Publishes a package',
+    'ask.script': 'Runs a script',
+    'ask.security_config': 'Changes security settings',
+    'ask.security_tooling': 'Touches security tooling',
+    'ask.suspicious_text': 'Carries hidden characters',
+    'ask.unknown': 'Unknown command',
+    'ask.unparsed': 'Command not understood',
+    'ask.unresolved_path': 'Path not resolved',
+    'escalate.capability': 'Uses a capability (escalated)',
+    'escalate.cloud': 'Changes cloud resources (escalated)',
+    'escalate.pipe_to_shell': 'Pipes a download into a shell (escalated)',
+    'escalate.security_tooling': 'Touches security tooling (escalated)',
+    pre_run: 'Run asks before it starts',
+    fleet: 'Fleet campaign',
+};
+/**
+ * A policy rule in words: "Reaches the network" for `ask.network`, "Command profile maven-test"
+ * for `profile.maven-test`; a rule this list does not know is read from its id ("Ask: cache
+ * purge" for `ask.cache_purge`). The id itself stays behind a hover or Details.
+ */
+export function ruleWords(rule) {
+    const known = RULE_WORDS[rule];
+    if (known)
+        return known;
+    const [family, ...rest] = rule.split('.');
+    const name = visible(rest.join('.').replace(/_/g, ' '));
+    if (family === 'profile' && name !== '')
+        return `Command profile ${name}`;
+    const verbs = { ask: 'Ask', escalate: 'Escalate', block: 'Block', auto: 'Allow' };
+    const verb = family === undefined ? undefined : verbs[family];
+    return verb && name !== '' ? `${verb}: ${name}` : visible(rule);
+}

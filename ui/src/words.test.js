@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { relative, repoName, roleWords, rolesWords, waitLine } from './words';
+const NOW = new Date(2030, 0, 1, 19, 30, 0).getTime();
+describe('human words', () => {
+    it('names roles in words', () => {
+        expect(roleWords('platform_admin'), 'a role').toBe('Platform admin');
+        expect(rolesWords(['task_author', 'repo_maintainer']), 'several').toBe('Task author, Repository maintainer');
+        expect(rolesWords([]), 'none').toBe('no role');
+    });
+    it('says when the agents stopped waiting', () => {
+        const waiting = { agents_waiting: 1 };
+        const gone = { agents_waiting: 0 };
+        expect(waitLine(waiting, null, NOW), 'an agent still waits: nothing to say').toBeNull();
+        expect(waitLine(gone, new Date(2030, 0, 1, 19, 12).getTime(), NOW), 'seen waiting, then gone').toBe('The agent stopped waiting at 19:12; approving covers a retry.');
+        expect(waitLine(gone, null, NOW), 'never seen waiting: no claim either way').toBeNull();
+        const told = { agents_waiting: 0, agents_stopped_waiting_at: new Date(2030, 0, 1, 19, 5).toISOString() };
+        expect(waitLine(told, null, NOW), 'the service said when, though the window never saw it waiting').toBe('The agent stopped waiting at 19:05; approving covers a retry.');
+        expect(waitLine({ ...told, agents_waiting: 1 }, null, NOW), 'an agent came back: the prompt is live again, whatever was said before').toBeNull();
+    });
+    it('says times relative and repositories by name', () => {
+        expect(relative(new Date(NOW - 90_000).toISOString(), NOW), 'minutes').toBe('1 min ago');
+        expect(relative(new Date(NOW - 3 * 86400_000).toISOString(), NOW), 'days').toBe('3 d ago');
+        expect(repoName('/work/shop/'), 'the last part of the path').toBe('shop');
+        expect(repoName(null), 'none').toBe('');
+    });
+});
+describe('grants as sentences', () => {
+    it('says what a grant allows, how long it has left and how often it was used', async () => {
+        const { grantLine, usedWords, leftWords } = await import('./words');
+        const now = Date.parse('2030-01-01T00:00:00Z');
+        expect(grantLine('`npm install left-pad` in shop for this run', '2030-01-01T07:59:30Z', 1, null, now), 'one sentence').toBe('Allows npm install left-pad in shop for this run · 7 h 59 min left · used once');
+        expect(usedWords(0, null), 'unused').toBe('not used yet');
+        expect(usedWords(2, 5), 'bounded').toBe('used 2 of 5 times');
+        expect(leftWords('2029-12-31T23:00:00Z', now), 'past').toBe('expired');
+    });
+});
+describe('days, hours and moments in words', () => {
+    it('says a calendar day the way people do', async () => {
+        const { dayWords } = await import('./words');
+        expect(dayWords('2030-11-30'), 'weekday, day, month — not 2030-11-30').toBe('Sat 30 Nov');
+        expect(dayWords('2030-12-01', 'short'), 'the short form drops the weekday').toBe('1 Dec');
+        expect(dayWords('not a day'), 'anything else is shown as it is, never as "NaN"').toBe('not a day');
+    });
+    it('says an hour like a clock', async () => {
+        const { hourWords } = await import('./words');
+        expect([hourWords(0), hourWords(9), hourWords(14)], 'two digits, on the hour').toEqual(['00:00', '09:00', '14:00']);
+    });
+    it('says a moment as short as it can be without being ambiguous', async () => {
+        const { whenWords } = await import('./words');
+        const at = (d, h, m, month = 0, year = 2030) => new Date(year, month, d, h, m).getTime();
+        expect(whenWords(at(1, 14, 2), NOW), 'today: the time alone').toBe('14:02');
+        expect(whenWords(at(31, 23, 50, 11, 2029), NOW), 'the evening before (another year even)').toBe('yesterday 23:50');
+        const thisWeek = new Date(2030, 0, 8, 10, 0).getTime();
+        expect(whenWords(at(5, 9, 0), thisWeek), 'within the week: the weekday').toBe('Sat 09:00');
+        expect(whenWords(at(1, 9, 0), new Date(2030, 5, 1).getTime()), 'earlier this year: day and month').toBe('1 Jan 09:00');
+        expect(whenWords(at(30, 9, 0, 10, 2029), NOW), 'another year: with the year').toBe('30 Nov 2029 09:00');
+    });
+});
+describe('runs in words', () => {
+    const T = (h, m) => new Date(2030, 0, 1, h, m).toISOString();
+    const approval = (run, createdAt, requester = 'default', requestedBy = 'agent') => ({ run_id: run, created_at: createdAt, requester, requested_by: requestedBy });
+    it('names who asked by identity and kind', async () => {
+        const { agentWords } = await import('./words');
+        expect(agentWords('default', 'agent'), 'the local install\'s agent').toBe('agent default');
+        expect(agentWords('ci', 'verifier'), 'a verifier says so').toBe('verifier ci');
+        expect(agentWords('', 'pr-orchestrator'), 'no name: the kind alone').toBe('PR orchestrator');
+    });
+    it('shortens a session id to 8 characters and keeps a short name whole', async () => {
+        const { runShortId } = await import('./words');
+        expect(runShortId('3f9a1c2b-7d4e-4f00-9a1b-1234567890ab'), 'a Claude Code session id').toBe('3f9a1c2b');
+        expect(runShortId('run-a'), 'a short name is already short').toBe('run-a');
+        expect(runShortId('nightly-dependency-update'), 'a long name is cut and says so').toBe('nightly-dep…');
+    });
+    it('knows a run by its agent and the earliest moment it appears, from approvals and audit events', async () => {
+        const { knownRuns, factsOf } = await import('./words');
+        const runs = knownRuns([approval('r1', T(14, 30)), approval('r1', T(14, 2)), approval('r2', T(15, 0), 'ci', 'verifier')], [{ run_id: 'r1', timestamp: T(14, 10) }, { run_id: 'r3', timestamp: T(9, 0) }]);
+        expect(factsOf(runs, 'r1'), 'the earliest of its prompts and decisions, and its agent').toEqual({
+            runId: 'r1',
+            agent: 'agent default',
+            firstSeen: Date.parse(T(14, 2)),
+        });
+        expect(factsOf(runs, 'r3').agent, 'the audit does not name the agent: not made up').toBeNull();
+        expect(factsOf(runs, 'r9'), 'a run not in view is known by its id only').toEqual({ runId: 'r9', agent: null, firstSeen: null });
+    });
+    it('says a run as agent, first sighting and short id, the full id on hover', async () => {
+        const { runWords, runTitle } = await import('./words');
+        const run = { runId: '3f9a1c2b-7d4e-4f00-9a1b-1234567890ab', agent: 'agent default', firstSeen: new Date(2030, 0, 1, 14, 2).getTime() };
+        expect(runWords(run, NOW), 'agent, start as far as the window knows it ("first seen", not "started"), short id').toBe('agent default · first seen 14:02 · run 3f9a1c2b');
+        expect(runWords({ ...run, agent: null }, NOW), 'no agent in view: the run leads').toBe('run 3f9a1c2b · first seen 14:02');
+        expect(runWords({ ...run, agent: null, firstSeen: null }, NOW), 'nothing but the id').toBe('run 3f9a1c2b');
+        const title = runTitle(run);
+        expect(title.startsWith(`Run ${run.runId}`), 'the hover carries the full id to copy').toBe(true);
+        expect(title.includes('the service does not say when a run started'), 'and why it says "first seen"').toBe(true);
+    });
+    it('says a paused run with why and since when', async () => {
+        const { heldRunWords } = await import('./words');
+        const run = { runId: 'run-1', agent: 'agent default', firstSeen: null };
+        expect(heldRunWords(run, null, new Date(NOW - 180_000).toISOString(), NOW), 'no reason given: the usual one').toBe('agent default · run run-1 — paused awaiting a person · paused 3 min ago');
+    });
+});
+describe('policy rules in words', () => {
+    it('names a rule by what it asks about, and reads an unknown one from its id', async () => {
+        const { ruleWords } = await import('./words');
+        expect(ruleWords('ask.network'), 'a known rule').toBe('Reaches the network');
+        expect(ruleWords('escalate.cloud'), 'an escalation says so').toBe('Changes cloud resources (escalated)');
+        expect(ruleWords('profile.maven-test'), 'a command profile by its name').toBe('Command profile maven-test');
+        expect(ruleWords('ask.cache_purge'), 'a rule this list does not know: no dots or underscores').toBe('Ask: cache purge');
+        expect(ruleWords('custom'), 'no family: as it is').toBe('custom');
+    });
+});

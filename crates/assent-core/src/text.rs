@@ -22,6 +22,21 @@ pub(crate) fn span_days(seconds: i64) -> String {
     }
 }
 
+/// The seconds a policy's span means: a count with its unit, `s`, `m`, `h` or `d` ("90s",
+/// "15m", "1h", "7d"); `None` when it is not one (or overflows). Bounds are the caller's.
+pub(crate) fn span_seconds(text: &str) -> Option<i64> {
+    let unit = text.chars().last()?;
+    let count: i64 = text.get(..text.len() - unit.len_utf8())?.parse().ok()?;
+    let per = match unit {
+        's' => 1,
+        'm' => 60,
+        'h' => 3600,
+        'd' => 86_400,
+        _ => return None,
+    };
+    count.checked_mul(per)
+}
+
 /// `text` on one line: every run of whitespace (newlines too) one space, none at the ends.
 pub(crate) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")

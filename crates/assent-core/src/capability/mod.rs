@@ -109,17 +109,7 @@ impl TryFrom<String> for Ttl {
 
     fn try_from(text: String) -> Result<Self, Self::Error> {
         let bad = || format!("ttl {text:?} must be a number with s, m, h or d (\"15m\", \"1h\")");
-        let unit = text.chars().last().ok_or_else(bad)?;
-        let digits = text.get(..text.len() - unit.len_utf8()).ok_or_else(bad)?;
-        let count: i64 = digits.parse().map_err(|_| bad())?;
-        let per = match unit {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            _ => return Err(bad()),
-        };
-        let seconds = count.checked_mul(per).ok_or_else(bad)?;
+        let seconds = crate::text::span_seconds(&text).ok_or_else(bad)?;
         if !(1..=MAX_TTL_SECONDS).contains(&seconds) {
             return Err(format!("ttl {text:?} must be 1s to 7d"));
         }

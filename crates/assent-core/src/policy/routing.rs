@@ -78,20 +78,12 @@ impl TryFrom<String> for Span {
                 "routing.escalate_after {text:?} must be a number with s, m, h or d (\"5m\", \"1h\")"
             )
         };
-        let unit = text.chars().last().ok_or_else(bad)?;
-        let digits = text.get(..text.len() - unit.len_utf8()).ok_or_else(bad)?;
+        // Digits only: unlike a capability's ttl, no sign ("+5m") is taken here.
+        let digits = text.get(..text.len().saturating_sub(1)).unwrap_or_default();
         if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
             return Err(bad());
         }
-        let count: i64 = digits.parse().map_err(|_| bad())?;
-        let per = match unit {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            _ => return Err(bad()),
-        };
-        let seconds = count.checked_mul(per).ok_or_else(bad)?;
+        let seconds = crate::text::span_seconds(&text).ok_or_else(bad)?;
         if !(1..=MAX_ESCALATE_AFTER_SECONDS).contains(&seconds) {
             return Err(format!("routing.escalate_after {text:?} must be 1s to 7d"));
         }

@@ -265,17 +265,20 @@ impl Notices {
 
 /// The notification for a pending prompt, as [`notice`] words it; a prompt this person may
 /// not decide (someone else must) is a quiet one, never urgent: it is for those who can
-/// decide, and the window and the tray still list it with who can. A prompt the service
-/// routes to other people at this step (`asked`, the policy's `[routing]`) raises none; once
-/// it escalates to this person, the next plan shows it.
+/// decide, and the window and the tray still list it with who can. A prompt this person may
+/// decide but the service routes to other people at this step (`asked`, the policy's
+/// `[routing]`) raises none; once it escalates to this person, the next plan shows it.
 fn toast(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
-    if let (Some(me), Some(asked)) = (me, &approval.asked) {
-        if !asked.asks(&me.name) {
-            return None;
+    let someone_else_decides = open_only(approval, me).is_some_and(someone_elses);
+    if !someone_else_decides {
+        if let (Some(me), Some(asked)) = (me, &approval.asked) {
+            if !asked.asks(&me.name) {
+                return None;
+            }
         }
     }
     let mut toast = notice(approval, me)?;
-    if open_only(approval, me).is_some_and(someone_elses) {
+    if someone_else_decides {
         toast.urgency = Urgency::Low;
     }
     Some(toast)

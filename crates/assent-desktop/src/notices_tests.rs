@@ -378,12 +378,13 @@ fn a_prompt_someone_else_must_decide_is_never_an_urgent_toast() {
     escalation.decision = Decision::Escalate;
     escalation.risk = RiskLevel::Critical;
     escalation.required_role = Some(Role::PlatformAdmin);
-    let urgency = |me: &Me| -> Urgency {
-        match notices.plan(&[&escalation], false, Some(me)).as_slice() {
+    let urgency_of = |escalation: &Approval, me: &Me| -> Urgency {
+        match notices.plan(&[escalation], false, Some(me)).as_slice() {
             [NoticeOp::Show { notice, .. }] => notice.urgency,
             other => panic!("one prompt, one notification: {other:?}"),
         }
     };
+    let urgency = |me: &Me| urgency_of(&escalation, me);
     assert_eq!(
         urgency(&person("alice", &[Role::RepoMaintainer])),
         Urgency::Low,
@@ -398,6 +399,20 @@ fn a_prompt_someone_else_must_decide_is_never_an_urgent_toast() {
         urgency(&person("root", &[Role::PlatformAdmin])),
         Urgency::Critical,
         "root can decide it: the critical toast is for them"
+    );
+    escalation.asked = Some(assent_protocol::AskedSteps {
+        step: 1,
+        people: vec!["root".to_owned()],
+        basis: assent_core::policy::routing::AskedBasis::Everyone,
+        at: at(0),
+        escalated_at: None,
+        escalated_to: Vec::new(),
+    });
+    assert_eq!(
+        urgency_of(&escalation, &person("alice", &[Role::RepoMaintainer])),
+        Urgency::Low,
+        "routing asks only those who may decide; alice, who may not, still gets the quiet \
+         notice that says who must — routing holds back decide-toasts, not the news"
     );
     let mut mine = approval("mine");
     mine.risk = RiskLevel::High;

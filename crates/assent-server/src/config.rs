@@ -54,6 +54,8 @@ pub struct Config {
     pub audit_key: Option<PathBuf>,
     /// How often the head of the audit chain is signed (and always at start and shutdown).
     pub audit_checkpoint_every: Duration,
+    /// How a failed Web Push is tried again (attempts, first wait; waits run on `clock`).
+    pub push_retry: crate::push::Retry,
 }
 
 /// Where the service keeps its state.
@@ -133,7 +135,13 @@ impl Config {
             tls: None,
             audit_key: None,
             audit_checkpoint_every: Duration::from_secs(60),
+            push_retry: crate::push::Retry::default(),
         }
+    }
+
+    /// Where a service on SQLite keeps its VAPID key.
+    pub fn push_key_path(&self) -> PathBuf {
+        self.data_dir.join(crate::push::PUSH_KEY_FILE)
     }
 
     /// Where the audit checkpoint key is.

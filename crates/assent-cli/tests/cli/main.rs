@@ -19,6 +19,7 @@ mod pg;
 mod agents_claude_code;
 mod agents_codex;
 mod audit_cli;
+mod audit_tamper;
 mod capability_exec;
 mod doctor;
 mod gate_base_sha;

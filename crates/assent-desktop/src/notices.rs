@@ -270,12 +270,12 @@ impl Notices {
 /// `[routing]`) raises none; once it escalates to this person, the next plan shows it.
 fn toast(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
     let someone_else_decides = open_only(approval, me).is_some_and(someone_elses);
-    if !someone_else_decides {
-        if let (Some(me), Some(asked)) = (me, &approval.asked) {
-            if !asked.asks(&me.name) {
-                return None;
-            }
-        }
+    let asks_others_now = match (me, &approval.asked) {
+        (Some(me), Some(asked)) => !asked.asks(&me.name),
+        _ => false,
+    };
+    if asks_others_now && !someone_else_decides {
+        return None;
     }
     let mut toast = notice(approval, me)?;
     if someone_else_decides {

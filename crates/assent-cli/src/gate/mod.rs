@@ -9,6 +9,7 @@ pub mod change;
 pub mod claude_code;
 pub mod codex;
 pub mod codex_pass;
+pub mod gemini;
 pub mod hook;
 pub mod mcp;
 pub mod outcome;
@@ -22,6 +23,8 @@ pub enum GateCommand {
     ClaudeCode(claude_code::ClaudeCodeArgs),
     /// Codex CLI hook: reads one hook payload on stdin, answers in Codex's hook format.
     Codex(codex::CodexArgs),
+    /// Gemini CLI hook: reads one BeforeTool/AfterTool payload on stdin, answers allow/deny.
+    Gemini(gemini::GeminiArgs),
     /// MCP permission tool over stdio (`--permission-prompt-tool mcp__assent__approve`).
     Mcp(mcp::McpArgs),
 }
@@ -30,6 +33,7 @@ pub fn run(cmd: GateCommand) -> ExitCode {
     match cmd {
         GateCommand::ClaudeCode(args) => claude_code::run(&args),
         GateCommand::Codex(args) => codex::run(&args),
+        GateCommand::Gemini(args) => gemini::run(&args),
         GateCommand::Mcp(args) => mcp::run(&args),
     }
 }

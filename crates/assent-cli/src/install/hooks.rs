@@ -1,6 +1,8 @@
-//! The gate's hook entries in Claude Code's settings: which entries are Assent's, putting the
-//! current ones in (where an earlier install's stood, so a re-install upgrades in place) and
-//! taking exactly them out. Pure functions of the settings JSON.
+//! The gate's hook entries in a settings file shaped as Claude Code's (`hooks.<event>` → groups
+//! of `{matcher, hooks: [handler]}`; Gemini CLI's `settings.json` is the same shape): which
+//! entries are Assent's, putting the current ones in (where an earlier install's stood, so a
+//! re-install upgrades in place) and taking exactly them out. Pure functions of the settings
+//! JSON; a [`Layout`] names the agent's gate and events.
 
 use std::path::Path;
 use std::time::Duration;
@@ -16,8 +18,24 @@ pub const EVENTS: [&str; 4] = [
     "PostToolUse",
     "SessionEnd",
 ];
-/// Events whose entries take a tool matcher.
-const MATCHED: [&str; 3] = ["PreToolUse", "PermissionRequest", "PostToolUse"];
+
+/// One agent's hook settings: the gate (`assent gate <agent>`), the events it answers, which of
+/// them take a tool matcher, and the unit of the handler's `timeout`.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    pub agent: &'static str,
+    pub events: &'static [&'static str],
+    pub matched: &'static [&'static str],
+    pub timeout_unit: &'static str,
+}
+
+/// Claude Code's settings.
+pub const CLAUDE_CODE: Layout = Layout {
+    agent: "claude-code",
+    events: &EVENTS,
+    matched: &["PreToolUse", "PermissionRequest", "PostToolUse"],
+    timeout_unit: "s",
+};
 /// What Claude Code (2.1.295 and later) does when the hook cannot start, times out or exits
 /// with an unexpected code: block the action instead of letting it through. The key sits on
 /// each hook handler, beside `type`, `command` and `timeout`.
@@ -73,9 +91,14 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-/// Whether a hook handler is one of the gate's: a command whose program (any path, as
-/// `--bin` may name any file; quoted or not) is followed by `gate claude-code`.
+/// Whether a hook handler is one of Claude Code's gate's (see [`is_layout_hook`]).
 pub fn is_gate_hook(hook: &Value) -> bool {
+    is_layout_hook(&CLAUDE_CODE, hook)
+}
+
+/// Whether a hook handler is one of the gate's: a command whose program (any path, as
+/// `--bin` may name any file; quoted or not) is followed by `gate <agent>`.
+pub fn is_layout_hook(layout: &Layout, hook: &Value) -> bool {
     if hook
         .get("type")
         .and_then(Value::as_str)
@@ -86,7 +109,7 @@ pub fn is_gate_hook(hook: &Value) -> bool {
     let Some(command) = hook.get("command").and_then(Value::as_str) else {
         return false;
     };
-    is_agent_gate_command(command, "claude-code")
+    is_agent_gate_command(command, layout.agent)
 }
 
 /// Whether `command`'s program (any path, quoted or not) is followed by `gate AGENT`.
@@ -130,17 +153,17 @@ fn after_first_word(command: &str) -> Option<&str> {
 }
 
 /// A group whose handlers are all the gate's: an earlier install's group.
-fn is_gate_group(group: &Value) -> bool {
+fn is_gate_group(layout: &Layout, group: &Value) -> bool {
     group
         .get("hooks")
         .and_then(Value::as_array)
-        .is_some_and(|list| !list.is_empty() && list.iter().all(is_gate_hook))
+        .is_some_and(|list| !list.is_empty() && list.iter().all(|h| is_layout_hook(layout, h)))
 }
 
 /// `group` without the gate's handlers; `None` when that leaves it with none.
-fn without_gate_hooks(mut group: Value) -> Option<Value> {
+fn without_gate_hooks(layout: &Layout, mut group: Value) -> Option<Value> {
     if let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) {
-        list.retain(|hook| !is_gate_hook(hook));
+        list.retain(|hook| !is_layout_hook(layout, hook));
         if list.is_empty() {
             return None;
         }
@@ -150,20 +173,25 @@ fn without_gate_hooks(mut group: Value) -> Option<Value> {
 
 /// `settings` with every gate hook removed, and groups or events left empty by that removed.
 pub fn without_gate(settings: &Value) -> Value {
+    without_layout_gate(&CLAUDE_CODE, settings)
+}
+
+/// [`without_gate`] for `layout`'s agent.
+pub fn without_layout_gate(layout: &Layout, settings: &Value) -> Value {
     let mut out = settings.clone();
     let Some(hooks) = out.get_mut("hooks").and_then(Value::as_object_mut) else {
         return out;
     };
-    for event in EVENTS {
-        let Some(groups) = hooks.get_mut(event).and_then(Value::as_array_mut) else {
+    for event in layout.events {
+        let Some(groups) = hooks.get_mut(*event).and_then(Value::as_array_mut) else {
             continue;
         };
         *groups = std::mem::take(groups)
             .into_iter()
-            .filter_map(without_gate_hooks)
+            .filter_map(|group| without_gate_hooks(layout, group))
             .collect();
         if groups.is_empty() {
-            hooks.remove(event);
+            hooks.remove(*event);
         }
     }
     if hooks.is_empty() {
@@ -178,6 +206,11 @@ pub fn without_gate(settings: &Value) -> Value {
 /// earlier install's group (an older version's entries are replaced where they stand, so a
 /// second install changes nothing), else last; gate handlers elsewhere are removed.
 pub fn with_gate(settings: &Value, hook: &Value) -> Value {
+    with_layout_gate(&CLAUDE_CODE, settings, hook)
+}
+
+/// [`with_gate`] for `layout`'s agent.
+pub fn with_layout_gate(layout: &Layout, settings: &Value, hook: &Value) -> Value {
     let mut out = settings.clone();
     let Some(root) = out.as_object_mut() else {
         return out;
@@ -191,30 +224,33 @@ pub fn with_gate(settings: &Value, hook: &Value) -> Value {
     let Some(hooks) = hooks.as_object_mut() else {
         return out;
     };
-    for event in EVENTS {
-        let ours = if MATCHED.contains(&event) {
+    for event in layout.events {
+        let ours = if layout.matched.contains(event) {
             json!({ "matcher": "*", "hooks": [hook] })
         } else {
             json!({ "hooks": [hook] })
         };
-        let groups = match hooks.remove(event) {
+        let groups = match hooks.remove(*event) {
             Some(Value::Array(groups)) => groups,
             _ => Vec::new(),
         };
-        hooks.insert(event.to_owned(), Value::Array(placed(groups, ours)));
+        hooks.insert(
+            (*event).to_owned(),
+            Value::Array(placed(layout, groups, ours)),
+        );
     }
     out
 }
 
 /// `groups` with `ours` in the place of the first gate group, or last.
-fn placed(groups: Vec<Value>, ours: Value) -> Vec<Value> {
+fn placed(layout: &Layout, groups: Vec<Value>, ours: Value) -> Vec<Value> {
     let mut ours = Some(ours);
     let mut out = Vec::with_capacity(groups.len() + 1);
     for group in groups {
-        if is_gate_group(&group) {
+        if is_gate_group(layout, &group) {
             out.extend(ours.take());
         } else {
-            out.extend(without_gate_hooks(group));
+            out.extend(without_gate_hooks(layout, group));
         }
     }
     out.extend(ours);
@@ -222,11 +258,11 @@ fn placed(groups: Vec<Value>, ours: Value) -> Vec<Value> {
 }
 
 /// `+`/`-` lines for the gate hooks that appear or disappear between the two settings.
-pub fn summary(before: &Value, after: &Value) -> Vec<String> {
+pub fn summary(layout: &Layout, before: &Value, after: &Value) -> Vec<String> {
     let mut lines = Vec::new();
-    for event in EVENTS {
-        let old = gate_hooks(before, event);
-        let new = gate_hooks(after, event);
+    for event in layout.events {
+        let old = gate_hooks(layout, before, event);
+        let new = gate_hooks(layout, after, event);
         lines.extend(
             old.iter()
                 .filter(|h| !new.contains(h))
@@ -242,7 +278,7 @@ pub fn summary(before: &Value, after: &Value) -> Vec<String> {
 }
 
 /// Each gate handler of `event` as `command (timeout Ns, onFailure X)`.
-fn gate_hooks(settings: &Value, event: &str) -> Vec<String> {
+fn gate_hooks(layout: &Layout, settings: &Value, event: &str) -> Vec<String> {
     settings
         .pointer(&format!("/hooks/{event}"))
         .and_then(Value::as_array)
@@ -250,7 +286,7 @@ fn gate_hooks(settings: &Value, event: &str) -> Vec<String> {
         .flatten()
         .filter_map(|group| group.get("hooks").and_then(Value::as_array))
         .flatten()
-        .filter(|hook| is_gate_hook(hook))
+        .filter(|hook| is_layout_hook(layout, hook))
         .map(|hook| {
             let command = hook
                 .get("command")
@@ -258,7 +294,7 @@ fn gate_hooks(settings: &Value, event: &str) -> Vec<String> {
                 .unwrap_or_default();
             let mut details = Vec::new();
             if let Some(timeout) = hook.get("timeout").and_then(Value::as_u64) {
-                details.push(format!("timeout {timeout}s"));
+                details.push(format!("timeout {timeout}{}", layout.timeout_unit));
             }
             if let Some(on_failure) = hook.get("onFailure").and_then(Value::as_str) {
                 details.push(format!("onFailure {on_failure}"));

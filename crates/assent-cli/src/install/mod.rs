@@ -12,6 +12,7 @@ pub(crate) mod binary;
 pub(crate) mod claude_version;
 mod codex;
 pub(crate) mod codex_toml;
+pub(crate) mod gemini;
 pub(crate) mod hooks;
 mod shared;
 
@@ -31,6 +32,9 @@ pub enum InstallCommand {
     ClaudeCode(InstallArgs),
     /// Codex CLI: trusted hooks in $CODEX_HOME/config.toml (or .codex/config.toml).
     Codex(InstallArgs),
+    /// Gemini CLI: fail-closed BeforeTool/AfterTool hooks in ~/.gemini/settings.json (or
+    /// .gemini/settings.json).
+    Gemini(InstallArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -39,12 +43,15 @@ pub enum UninstallCommand {
     ClaudeCode(Target),
     /// Remove the gate's hook entries (and their trust) from Codex's config.
     Codex(Target),
+    /// Remove the gate's hook entries from Gemini CLI's settings.
+    Gemini(Target),
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
     let args = match cmd {
         InstallCommand::ClaudeCode(args) => args,
         InstallCommand::Codex(args) => return report(codex::install(&args)),
+        InstallCommand::Gemini(args) => return report(gemini::install(&args)),
     };
     let (lines, bin) = match install(&args) {
         Ok(installed) => installed,
@@ -64,6 +71,7 @@ pub fn run_uninstall(cmd: UninstallCommand) -> ExitCode {
     match cmd {
         UninstallCommand::ClaudeCode(target) => report(uninstall(&target)),
         UninstallCommand::Codex(target) => report(codex::uninstall(&target)),
+        UninstallCommand::Gemini(target) => report(gemini::uninstall(&target)),
     }
 }
 
@@ -105,7 +113,7 @@ fn install(args: &InstallArgs) -> Result<(Vec<String>, PathBuf), InstallError> {
     let command = hooks::gate_command(&bin, args.wait, args.on_unavailable);
     let timeout = args.wait.as_secs() + TIMEOUT_MARGIN_SECONDS;
     let after = hooks::with_gate(&before, &hooks::gate_hook(&command, timeout));
-    let mut lines = apply(&path, &before, &after)?;
+    let mut lines = apply(&hooks::CLAUDE_CODE, &path, &before, &after)?;
     lines.push(format!("the hooks run {}", bin.display()));
     Ok((lines, bin))
 }
@@ -113,13 +121,23 @@ fn install(args: &InstallArgs) -> Result<(Vec<String>, PathBuf), InstallError> {
 fn uninstall(target: &Target) -> Result<Vec<String>, InstallError> {
     let path = settings_path(target)?;
     let before = read_settings(&path)?;
-    apply(&path, &before, &hooks::without_gate(&before))
+    apply(
+        &hooks::CLAUDE_CODE,
+        &path,
+        &before,
+        &hooks::without_gate(&before),
+    )
 }
 
 /// Writes `after` (keeping a backup of the old file) unless nothing changed; returns the
 /// summary lines.
-fn apply(path: &Path, before: &Value, after: &Value) -> Result<Vec<String>, InstallError> {
-    let mut lines = hooks::summary(before, after);
+pub(super) fn apply(
+    layout: &hooks::Layout,
+    path: &Path,
+    before: &Value,
+    after: &Value,
+) -> Result<Vec<String>, InstallError> {
+    let mut lines = hooks::summary(layout, before, after);
     if before == after {
         lines.push(format!("{}: unchanged", path.display()));
         return Ok(lines);
@@ -137,7 +155,7 @@ fn apply(path: &Path, before: &Value, after: &Value) -> Result<Vec<String>, Inst
     Ok(lines)
 }
 
-fn read_settings(path: &Path) -> Result<Value, InstallError> {
+pub(super) fn read_settings(path: &Path) -> Result<Value, InstallError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),

@@ -20,10 +20,12 @@ pub const BACKUP_SUFFIX: &str = "assent-backup";
 #[derive(Debug, Clone, Args)]
 #[group(multiple = false)]
 pub struct Target {
-    /// The user's settings (default): ~/.claude/settings.json, $CODEX_HOME/config.toml.
+    /// The user's settings (default): ~/.claude/settings.json, $CODEX_HOME/config.toml,
+    /// ~/.gemini/settings.json.
     #[arg(long)]
     pub user: bool,
-    /// This project's settings: ./.claude/settings.json, ./.codex/config.toml.
+    /// This project's settings: ./.claude/settings.json, ./.codex/config.toml,
+    /// ./.gemini/settings.json.
     #[arg(long)]
     pub project: bool,
 }
@@ -47,7 +49,7 @@ pub struct InstallArgs {
 /// Why the settings could not be changed.
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    #[error("no home directory to find ~/.claude")]
+    #[error("no home directory to find the agent's settings")]
     NoHome,
     #[error("cannot read {path}: {source}")]
     Read {

@@ -18,6 +18,7 @@ mod pg;
 
 mod agents_claude_code;
 mod agents_codex;
+mod agents_gemini;
 mod audit_cli;
 mod capability_exec;
 mod doctor;

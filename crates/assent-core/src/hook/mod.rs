@@ -6,6 +6,7 @@
 //! to the caller (it knows the git root); pass it in [`HookDefaults::repo`].
 
 pub mod codex;
+pub mod gemini;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};

@@ -60,6 +60,7 @@ pub use exception::{ExceptionAsk, ExceptionPacket};
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;
 pub use hook::gemini::action_from_gemini_hook;
+pub use hook::opencode::action_from_opencode_hook;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};
 pub use hook_codex::action_from_codex_hook;
 pub use invalidation::Moved;

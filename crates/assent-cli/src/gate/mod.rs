@@ -12,6 +12,7 @@ pub mod codex_pass;
 pub mod gemini;
 pub mod hook;
 pub mod mcp;
+pub mod opencode;
 pub mod outcome;
 pub mod repo;
 
@@ -25,6 +26,8 @@ pub enum GateCommand {
     Codex(codex::CodexArgs),
     /// Gemini CLI hook: reads one BeforeTool/AfterTool payload on stdin, answers allow/deny.
     Gemini(gemini::GeminiArgs),
+    /// opencode: one tool call from the plugin `assent install opencode` writes, on stdin.
+    Opencode(opencode::OpencodeArgs),
     /// MCP permission tool over stdio (`--permission-prompt-tool mcp__assent__approve`).
     Mcp(mcp::McpArgs),
 }
@@ -35,5 +38,6 @@ pub fn run(cmd: GateCommand) -> ExitCode {
         GateCommand::Codex(args) => codex::run(&args),
         GateCommand::Gemini(args) => gemini::run(&args),
         GateCommand::Mcp(args) => mcp::run(&args),
+        GateCommand::Opencode(args) => opencode::run(&args),
     }
 }

@@ -14,6 +14,7 @@ mod codex;
 pub(crate) mod codex_toml;
 pub(crate) mod gemini;
 pub(crate) mod hooks;
+pub(crate) mod opencode;
 mod shared;
 
 use std::path::{Path, PathBuf};
@@ -35,6 +36,9 @@ pub enum InstallCommand {
     /// Gemini CLI: fail-closed BeforeTool/AfterTool hooks in ~/.gemini/settings.json (or
     /// .gemini/settings.json).
     Gemini(InstallArgs),
+    /// opencode: a plugin (~/.config/opencode/plugin/assent.js, or .opencode/plugin) that
+    /// hands every tool call to the gate.
+    Opencode(InstallArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -45,6 +49,8 @@ pub enum UninstallCommand {
     Codex(Target),
     /// Remove the gate's hook entries from Gemini CLI's settings.
     Gemini(Target),
+    /// Remove Assent's opencode plugin.
+    Opencode(Target),
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
@@ -52,6 +58,7 @@ pub fn run_install(cmd: InstallCommand) -> ExitCode {
         InstallCommand::ClaudeCode(args) => args,
         InstallCommand::Codex(args) => return report(codex::install(&args)),
         InstallCommand::Gemini(args) => return report(gemini::install(&args)),
+        InstallCommand::Opencode(args) => return report(opencode::install(&args)),
     };
     let (lines, bin) = match install(&args) {
         Ok(installed) => installed,
@@ -72,6 +79,7 @@ pub fn run_uninstall(cmd: UninstallCommand) -> ExitCode {
         UninstallCommand::ClaudeCode(target) => report(uninstall(&target)),
         UninstallCommand::Codex(target) => report(codex::uninstall(&target)),
         UninstallCommand::Gemini(target) => report(gemini::uninstall(&target)),
+        UninstallCommand::Opencode(target) => report(opencode::uninstall(&target)),
     }
 }
 

@@ -19,6 +19,7 @@ mod pg;
 mod agents_claude_code;
 mod agents_codex;
 mod agents_gemini;
+mod agents_opencode;
 mod audit_cli;
 mod capability_exec;
 mod doctor;

@@ -7,6 +7,7 @@
 
 pub mod codex;
 pub mod gemini;
+pub mod opencode;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};

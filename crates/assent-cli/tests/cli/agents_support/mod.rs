@@ -2,6 +2,7 @@
 //! private home with Assent installed into it by `assent install`, and the scripted model
 //! ([`model::ModelServer`]) the agent talks to instead of a provider.
 
+pub mod chat;
 pub mod gemini;
 pub mod model;
 pub mod responses;

@@ -109,6 +109,9 @@ impl ModelServer {
             }
         }
         out.extend(super::gemini::tool_results(&last));
+        if super::chat::is_main(&last) {
+            return super::chat::tool_results(&last);
+        }
         for item in last["input"].as_array().cloned().unwrap_or_default() {
             if item["type"] == "function_call_output" {
                 out.push(text_of(&item["output"]));
@@ -150,7 +153,7 @@ fn text_of(content: &Value) -> String {
 /// The agent's main conversation offers its shell tool (Claude Code's `Bash`, Codex's
 /// `exec_command`, Gemini CLI's `run_shell_command`); side requests (titles, Codex's automatic reviewer) are not it.
 pub(super) fn is_main(body: &Value) -> bool {
-    if super::gemini::is_main(body) {
+    if super::gemini::is_main(body) || super::chat::is_main(body) {
         return true;
     }
     body["tools"].as_array().is_some_and(|tools| {
@@ -169,6 +172,9 @@ async fn answer(
 ) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let path = uri.path().to_owned();
+    if super::chat::is_chat(&path) {
+        return super::chat::answer(&shared, path, body);
+    }
     if super::gemini::is_gemini(&path) {
         return super::gemini::answer(&shared, path, body);
     }

@@ -35,6 +35,10 @@ fn setup(script: Vec<Vec<Block>>) -> Setup {
             "models": {"mock-model": {"name": "Mock Model", "tool_call": true}}}},
         "model": "mock/mock-model", "small_model": "mock/mock-model",
         "autoupdate": false, "share": "disabled",
+        // opencode's own asks, which `opencode run` answers with a reject, after Assent's
+        // answer: its guard against a model repeating itself (three equal calls in a row) and
+        // its check on paths outside the project. The batching test reads one, three times.
+        "permission": {"doom_loop": "allow", "external_directory": "allow"},
     });
     std::fs::write(home.project.join("opencode.json"), config.to_string()).unwrap();
     let printed = home.install("opencode", "60");
@@ -199,7 +203,8 @@ fn three_equal_calls_make_one_prompt() {
             .filter(|r| r.contains("outside-marker-3301"))
             .count(),
         3,
-        "one approval let the three equal calls run: {results:?}"
+        "one approval let the three equal calls run: {results:?}\nrun: {run:?}\nmodel saw:\n{}",
+        s.model.log()
     );
 }
 

@@ -81,14 +81,21 @@ pub fn claude_shaped(payload: &Value) -> Value {
     out
 }
 
-/// Translates the plugin's payload into an [`ActionRequest`] (through [`claude_shaped`]); a
-/// tool Claude Code has no name for is `other`, with the paths and URLs of its arguments.
+/// The Claude Code tools [`claude_shaped`] gives opencode's built-in tools.
+const SHAPED_TOOLS: [&str; 7] = ["Bash", "Read", "Write", "Edit", "Glob", "Grep", "WebFetch"];
+
+/// Translates the plugin's payload into an [`ActionRequest`] (through [`claude_shaped`], so a
+/// payload the gate shaped already reads the same); a tool Claude Code has no name for is
+/// `other`, with the paths and URLs of its arguments.
 pub fn action_from_opencode_hook(
     payload: &Value,
     defaults: &HookDefaults,
 ) -> Result<ActionRequest, HookError> {
     let shaped = claude_shaped(payload);
-    let known = shaped.get("tool_name") != payload.get("tool_name");
+    let known = shaped
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .is_some_and(|name| SHAPED_TOOLS.contains(&name));
     if known || !payload.get("tool_name").is_some_and(Value::is_string) {
         return action_from_claude_hook(&shaped, defaults);
     }
@@ -160,6 +167,24 @@ mod tests {
             fetch.action.network,
             ["http://169.254.169.254/"],
             "the URL is the target"
+        );
+    }
+
+    #[test]
+    fn a_payload_shaped_already_reads_the_same() {
+        let payload = json!({
+            "hook_event_name": "PreToolUse", "session_id": "ses_dccf", "tool_use_id": "call_0001",
+            "cwd": "/work/proj", "tool_name": "bash", "tool_input": {"command": "cat notes.txt"},
+        });
+        let defaults = HookDefaults::default();
+        let once = action_from_opencode_hook(&payload, &defaults).expect("translates");
+        let twice =
+            action_from_opencode_hook(&claude_shaped(&payload), &defaults).expect("translates");
+        assert_eq!(
+            (twice.action.kind, &twice.action),
+            (ActionKind::Shell, &once.action),
+            "the gate shapes the payload before translating it: a second shaping must not \
+             turn a shell call into an unknown tool"
         );
     }
 

@@ -400,11 +400,12 @@ pub fn http_response(status: &str, body: &str) -> Vec<u8> {
 }
 
 /// Polls the approver's pending list until `n` prompts are open (the ready signal that a
-/// gate has submitted); returns them.
+/// gate has submitted); returns them. The limit is generous: a real agent CLI starting on a
+/// loaded machine takes a while to make its first tool call.
 pub fn wait_pending(service: &Service, n: usize) -> Vec<assent_protocol::Approval> {
     let rt = runtime();
     let client = service.approver_client();
-    let until = Instant::now() + Duration::from_secs(30);
+    let until = Instant::now() + Duration::from_secs(90);
     loop {
         let pending = rt.block_on(client.pending()).unwrap();
         if pending.len() >= n {

@@ -59,6 +59,8 @@ pub use exception::eval::{bound_lifetime as exception_lifetime, ExceptionError};
 pub use exception::{ExceptionAsk, ExceptionPacket};
 pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
 pub use grant_index::GrantIndex;
+pub use hook::copilot::action_from_copilot_hook;
+pub use hook::cursor::action_from_cursor_hook;
 pub use hook::gemini::action_from_gemini_hook;
 pub use hook::opencode::action_from_opencode_hook;
 pub use hook::{action_from_claude_hook, is_claude_hook, HookDefaults, HookError};

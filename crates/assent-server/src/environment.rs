@@ -40,9 +40,22 @@ pub fn environment(home: &str, own: OwnFiles<'_>) -> Environment {
     for file in forms(own.policy_file) {
         env = env.with_policy_file(&file);
     }
-    for var in ["CODEX_HOME", "CLAUDE_CONFIG_DIR"] {
+    for var in ["CODEX_HOME", "CLAUDE_CONFIG_DIR", "COPILOT_HOME"] {
         for dir in forms(absolute_var(var)) {
             env = env.with_agent_config_dir(&dir);
+        }
+    }
+    // Gemini CLI's home holds `.gemini/settings.json`; Copilot CLI loads every file in
+    // `$COPILOT_HOME/hooks`, opencode every plugin in its config dir's `plugin(s)`.
+    for dir in forms(absolute_var("GEMINI_CLI_HOME").map(|h| h.join(".gemini"))) {
+        env = env.with_agent_config_dir(&dir);
+    }
+    for dir in forms(absolute_var("COPILOT_HOME").map(|h| h.join("hooks"))) {
+        env = env.with_agent_hook_file_dir(&dir);
+    }
+    for sub in ["opencode/plugin", "opencode/plugins"] {
+        for dir in forms(absolute_var("XDG_CONFIG_HOME").map(|h| h.join(sub))) {
+            env = env.with_agent_hook_file_dir(&dir);
         }
     }
     // The hooks most often run this very binary (`assent install` names the `assent` on

@@ -132,7 +132,7 @@ pub fn judge_codex(command: &str, ran: &Ran) -> Check {
     }
 }
 
-fn exited_ok(ran: &Ran) -> Result<(&str, &str), String> {
+pub(super) fn exited_ok(ran: &Ran) -> Result<(&str, &str), String> {
     match ran {
         Ran::Exited {
             code: Some(0),
@@ -153,7 +153,7 @@ fn exited_ok(ran: &Ran) -> Result<(&str, &str), String> {
     }
 }
 
-fn broken(check: &str, command: &str, why: &str, agent: &str) -> Check {
+pub(super) fn broken(check: &str, command: &str, why: &str, agent: &str) -> Check {
     Check::fail(
         check,
         format!("`{command}` {why}"),
@@ -164,6 +164,20 @@ fn broken(check: &str, command: &str, why: &str, agent: &str) -> Check {
 /// Runs `command` with `sh -c` in a scratch repo with the agent's canary on stdin; `env` is
 /// added to the environment (the service the doctor was pointed at).
 pub fn run(agent: &str, command: &str, env: &[(&str, String)]) -> Ran {
+    run_with(agent, command, env, |dir, id| {
+        let end = json!({ "session_id": id, "cwd": dir, "hook_event_name": "SessionEnd",
+                          "reason": "other" });
+        (payload(agent, dir, id), end)
+    })
+}
+
+/// [`run`] with the canary and the session's end written by `payloads(scratch dir, id)`.
+pub fn run_with(
+    agent: &str,
+    command: &str,
+    env: &[(&str, String)],
+    payloads: impl Fn(&Path, &str) -> (Value, Value),
+) -> Ran {
     let dir = scratch();
     let _ = std::fs::create_dir_all(dir.join(".git"));
     let _ = std::fs::write(dir.join("README.md"), "assent doctor canary\n");
@@ -171,11 +185,9 @@ pub fn run(agent: &str, command: &str, env: &[(&str, String)]) -> Ran {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let id = format!("assent-doctor-{agent}-{}-{nanos}", std::process::id());
-    let input = payload(agent, &dir, &id).to_string();
-    let ran = spawn(command, &dir, &input, env);
+    let (canary, end) = payloads(&dir, &id);
+    let ran = spawn(command, &dir, &canary.to_string(), env);
     // The canary's run ends as an agent's session does, so no open run is left behind.
-    let end =
-        json!({ "session_id": id, "cwd": dir, "hook_event_name": "SessionEnd", "reason": "other" });
     let _ = spawn(command, &dir, &end.to_string(), env);
     let _ = std::fs::remove_dir_all(&dir);
     ran

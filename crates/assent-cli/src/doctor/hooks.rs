@@ -214,7 +214,7 @@ fn group_timeout(group: &Table) -> Option<u64> {
     u64::try_from(timeout).ok()
 }
 
-fn installed(check: &str, file: &str, missing: &[&str], fix: &str) -> Check {
+pub(super) fn installed(check: &str, file: &str, missing: &[&str], fix: &str) -> Check {
     if missing.is_empty() {
         Check::pass(check, format!("the gate hooks are in {file}"))
     } else if missing.len() == claude::EVENTS.len() {
@@ -236,7 +236,7 @@ fn installed(check: &str, file: &str, missing: &[&str], fix: &str) -> Check {
 }
 
 /// Each command's program exists and is executable.
-fn binaries(check: &str, commands: &[String], runs: Runs, fix: &str) -> Vec<Check> {
+pub(super) fn binaries(check: &str, commands: &[String], runs: Runs, fix: &str) -> Vec<Check> {
     let mut programs: Vec<String> = commands.iter().filter_map(|c| program(c)).collect();
     programs.dedup();
     programs

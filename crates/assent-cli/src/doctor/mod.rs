@@ -1,9 +1,11 @@
 //! `assent doctor`: is every way an agent acts guarded? Checks the service and the token,
 //! the token files' modes, the Claude Code and Codex hooks (installed, naming a binary that
-//! runs, failing closed, trusted), the agents' versions, a canary round trip through each
+//! runs, failing closed, trusted), the agents' versions, the gates of Gemini CLI, opencode,
+//! Cursor and Copilot CLI where their configuration is there, a canary round trip through each
 //! installed hook command, and the desktop's notification server and tray host. Each check
 //! module judges what was found with pure functions; this adapter gathers it and prints.
 
+mod agents;
 mod canary;
 mod desktop;
 mod hooks;
@@ -103,6 +105,17 @@ fn gather(args: &DoctorArgs) -> Vec<Check> {
     for command in &codex.commands {
         let ran = canary::run("codex", command, &canary_env);
         checks.push(canary::judge_codex(command, &ran));
+    }
+
+    for agent in agents::Agent::ALL {
+        let Some(found) = agents::found(agent, home.as_deref(), &runs) else {
+            continue;
+        };
+        checks.extend(found.checks);
+        for command in &found.commands {
+            let ran = agents::canary(agent, command, &canary_env);
+            checks.push(agents::judge_canary(agent, command, &ran));
+        }
     }
 
     checks.push(desktop::notifications(&desktop::has_owner(

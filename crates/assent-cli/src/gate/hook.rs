@@ -183,6 +183,16 @@ pub fn executed(payload: &Value, settings: &HookSettings, translate: Option<Tran
     }
 }
 
+/// `key` made this process's own: for an agent whose payload has no call id and gives equal
+/// calls the same derived key, so each submission stands on its own (equal ones still join one
+/// prompt by their batch key).
+pub fn own_call_key(key: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{key}-{}-{nanos}", std::process::id())
+}
+
 /// SessionEnd: end the run, so its run-scoped grants expire and its prompts close.
 pub fn session_end(payload: &Value, settings: &HookSettings) {
     let Some(run) = payload.get("session_id").and_then(Value::as_str) else {

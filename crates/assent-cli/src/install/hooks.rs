@@ -79,7 +79,7 @@ pub fn gate_hook(command: &str, timeout: u64) -> Value {
     })
 }
 
-fn shell_quote(word: &str) -> String {
+pub fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()

@@ -12,6 +12,8 @@ pub(crate) mod binary;
 pub(crate) mod claude_version;
 mod codex;
 pub(crate) mod codex_toml;
+pub(crate) mod copilot;
+pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod hooks;
 pub(crate) mod opencode;
@@ -39,6 +41,11 @@ pub enum InstallCommand {
     /// opencode: a plugin (~/.config/opencode/plugin/assent.js, or .opencode/plugin) that
     /// hands every tool call to the gate.
     Opencode(InstallArgs),
+    /// Cursor: fail-closed hooks in ~/.cursor/hooks.json (or .cursor/hooks.json).
+    Cursor(InstallArgs),
+    /// GitHub Copilot CLI: a hook file ~/.copilot/hooks/assent.json (or
+    /// .github/hooks/assent.json).
+    Copilot(InstallArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -51,6 +58,10 @@ pub enum UninstallCommand {
     Gemini(Target),
     /// Remove Assent's opencode plugin.
     Opencode(Target),
+    /// Remove the gate's entries from Cursor's hooks.json.
+    Cursor(Target),
+    /// Remove Assent's Copilot CLI hook file.
+    Copilot(Target),
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
@@ -59,6 +70,8 @@ pub fn run_install(cmd: InstallCommand) -> ExitCode {
         InstallCommand::Codex(args) => return report(codex::install(&args)),
         InstallCommand::Gemini(args) => return report(gemini::install(&args)),
         InstallCommand::Opencode(args) => return report(opencode::install(&args)),
+        InstallCommand::Cursor(args) => return report(cursor::install(&args)),
+        InstallCommand::Copilot(args) => return report(copilot::install(&args)),
     };
     let (lines, bin) = match install(&args) {
         Ok(installed) => installed,
@@ -80,6 +93,8 @@ pub fn run_uninstall(cmd: UninstallCommand) -> ExitCode {
         UninstallCommand::Codex(target) => report(codex::uninstall(&target)),
         UninstallCommand::Gemini(target) => report(gemini::uninstall(&target)),
         UninstallCommand::Opencode(target) => report(opencode::uninstall(&target)),
+        UninstallCommand::Cursor(target) => report(cursor::uninstall(&target)),
+        UninstallCommand::Copilot(target) => report(copilot::uninstall(&target)),
     }
 }
 
@@ -146,6 +161,18 @@ pub(super) fn apply(
     after: &Value,
 ) -> Result<Vec<String>, InstallError> {
     let mut lines = hooks::summary(layout, before, after);
+    lines.extend(write_settings(path, before, after)?);
+    Ok(lines)
+}
+
+/// Writes `after` to `path` (keeping a backup of the old file) unless nothing changed; the
+/// lines that say what happened.
+pub(super) fn write_settings(
+    path: &Path,
+    before: &Value,
+    after: &Value,
+) -> Result<Vec<String>, InstallError> {
+    let mut lines = Vec::new();
     if before == after {
         lines.push(format!("{}: unchanged", path.display()));
         return Ok(lines);

@@ -21,11 +21,12 @@ pub const BACKUP_SUFFIX: &str = "assent-backup";
 #[group(multiple = false)]
 pub struct Target {
     /// The user's settings (default): ~/.claude/settings.json, $CODEX_HOME/config.toml,
-    /// ~/.gemini/settings.json.
+    /// ~/.gemini/settings.json, ~/.config/opencode/plugin, ~/.cursor/hooks.json,
+    /// ~/.copilot/hooks.
     #[arg(long)]
     pub user: bool,
     /// This project's settings: ./.claude/settings.json, ./.codex/config.toml,
-    /// ./.gemini/settings.json.
+    /// ./.gemini/settings.json, ./.opencode/plugin, ./.cursor/hooks.json, ./.github/hooks.
     #[arg(long)]
     pub project: bool,
 }

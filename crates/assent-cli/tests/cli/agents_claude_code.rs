@@ -12,7 +12,7 @@ use crate::gate_support::*;
 use assent_core::{AuditDecision, ScopeKind};
 use serde_json::json;
 
-const VERSION: &str = "2.1.332";
+pub const VERSION: &str = "2.1.332";
 /// A command the default policy asks a person about.
 const PUSH: &str = "git push origin main";
 

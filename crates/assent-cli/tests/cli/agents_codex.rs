@@ -14,7 +14,7 @@ use crate::gate_support::*;
 use assent_core::{AuditDecision, ScopeKind};
 use serde_json::json;
 
-const VERSION: &str = "0.169.0";
+pub const VERSION: &str = "0.169.0";
 const PUSH: &str = "git push origin main";
 
 struct Setup {
@@ -27,10 +27,21 @@ fn setup(script: Vec<Vec<Block>>) -> Setup {
     let service = Service::start();
     let home = Home::new();
     let model = ModelServer::start(script);
+    seed_config(&home, &model);
+    home.install("codex", "60");
+    Setup {
+        service,
+        home,
+        model,
+    }
+}
+
+/// The provider settings a user has (the scripted model as a Responses-API provider); `assent
+/// install codex` must leave them as they are.
+pub fn seed_config(home: &Home, model: &ModelServer) {
     let codex_home = home.path().join(".codex");
     std::fs::create_dir_all(&codex_home).unwrap();
     std::fs::create_dir_all(home.path().join("tmp")).unwrap();
-    // The provider settings a user has; `assent install codex` must leave them as they are.
     std::fs::write(
         codex_home.join("config.toml"),
         format!(
@@ -53,12 +64,6 @@ enabled = false
         ),
     )
     .unwrap();
-    home.install("codex", "60");
-    Setup {
-        service,
-        home,
-        model,
-    }
 }
 
 impl Setup {

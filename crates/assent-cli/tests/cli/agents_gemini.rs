@@ -26,7 +26,7 @@ pub struct Setup {
 }
 
 /// Gemini's settings before Assent's install: API-key auth, no telemetry, no updates.
-fn seed_settings(home: &Home) {
+pub fn seed_settings(home: &Home) {
     let dir = home.path().join(".gemini");
     std::fs::create_dir_all(&dir).unwrap();
     let settings = json!({

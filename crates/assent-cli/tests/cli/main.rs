@@ -18,7 +18,9 @@ mod pg;
 
 mod agents_claude_code;
 mod agents_codex;
+mod agents_copilot;
 mod agents_gemini;
+mod agents_one_desk;
 mod agents_opencode;
 mod audit_cli;
 mod capability_exec;
@@ -27,6 +29,7 @@ mod gate_base_sha;
 mod gate_claude_code;
 mod gate_codex;
 mod gate_codex_fail_closed;
+mod gate_cursor;
 mod gate_denial_memory;
 mod gate_diff_bad_input;
 mod gate_diff_invalidation;

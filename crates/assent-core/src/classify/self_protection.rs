@@ -272,6 +272,21 @@ fn names_hook_config(code: &str, ctx: &Ctx<'_>) -> Option<String> {
     if code.contains("managed-settings.json") {
         return Some("managed-settings.json".to_owned());
     }
+    let named = [
+        (".gemini", "settings", ".gemini/settings.json"),
+        (".cursor", "hooks.json", ".cursor/hooks.json"),
+        (".github/hooks", "", ".github/hooks/*.json"),
+        (".copilot", "hooks", ".copilot/hooks/*.json"),
+        (".copilot", "settings", ".copilot/settings.json"),
+        (".opencode/plugin", "", ".opencode/plugin/*"),
+        ("opencode/plugin", "", "opencode's plugin directory"),
+    ];
+    if let Some((_, _, shown)) = named
+        .iter()
+        .find(|(dir, file, _)| code.contains(dir) && code.contains(file))
+    {
+        return Some((*shown).to_owned());
+    }
     ctx.own
         .hook_dirs()
         .map(str::to_ascii_lowercase)

@@ -100,6 +100,15 @@ impl Environment {
         self
     }
 
+    /// Also protects every file in `dir` (absolute), a directory an agent loads hooks or
+    /// plugins from whatever they are called: `$COPILOT_HOME/hooks`,
+    /// `$XDG_CONFIG_HOME/opencode/plugin`.
+    #[must_use]
+    pub fn with_agent_hook_file_dir(mut self, dir: &str) -> Self {
+        self.own.add_hook_file_dir(dir);
+        self
+    }
+
     /// The service answers on `port`: its approver routes there are Assent's on any host
     /// (on a loopback host they are on every port).
     #[must_use]

@@ -6,6 +6,8 @@
 //! to the caller (it knows the git root); pass it in [`HookDefaults::repo`].
 
 pub mod codex;
+pub mod copilot;
+pub mod cursor;
 pub mod gemini;
 pub mod opencode;
 

@@ -99,13 +99,27 @@ pub fn action_from_opencode_hook(
     if known || !payload.get("tool_name").is_some_and(Value::is_string) {
         return action_from_claude_hook(&shaped, defaults);
     }
-    // Judged as an MCP tool's arguments are: the paths and URLs it names.
-    let mut as_mcp = shaped.clone();
-    let tool = shaped["tool_name"].as_str().unwrap_or_default();
-    as_mcp["tool_name"] = Value::String(format!("mcp__opencode__{tool}"));
+    other_tool(&shaped, defaults, "opencode")
+}
+
+/// A tool Claude Code has no name for, in a Claude-shaped `payload`: an `other` action named by
+/// the tool, judged as an MCP tool's arguments are (the paths and URLs it names). `agent`
+/// names the stand-in MCP server the arguments are read under.
+pub(crate) fn other_tool(
+    payload: &Value,
+    defaults: &HookDefaults,
+    agent: &str,
+) -> Result<ActionRequest, HookError> {
+    let mut as_mcp = payload.clone();
+    let tool = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    as_mcp["tool_name"] = Value::String(format!("mcp__{agent}__{tool}"));
     let mut request = action_from_claude_hook(&as_mcp, defaults)?;
     request.action.kind = crate::types::ActionKind::Other;
-    request.action.tool = Some(tool.to_owned());
+    request.action.tool = Some(tool);
     Ok(request)
 }
 

@@ -7,11 +7,14 @@
 //!   or deleted; a delete of a directory holding one, or a link to it, is blocked too. A file
 //!   a command opens named `approver.token`, `requester.token` or `assent.db` is Assent's
 //!   wherever it is (a data dir nobody named, or one reached under another name).
-//! - Hook configuration — `settings*.json` in any `.claude` directory, `config.toml` and
-//!   `hooks.json` in any `.codex` directory, the same names in the agents' configuration dirs
-//!   the caller names (`$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`) and Claude Code's managed settings:
-//!   never written, moved, copied over or deleted (nor the directory itself). Reading it stays
-//!   as any other file (it holds no secret).
+//! - Hook configuration — `settings*.json` in any `.claude`, `.gemini` or `.copilot` directory
+//!   (and `.github/copilot`), `config.toml` and `hooks.json` in any `.codex` or `.cursor`
+//!   directory, every file in a hooks or plugin directory (`.github/hooks`, `.copilot/hooks`,
+//!   opencode's `plugin`/`plugins`), the same names in the agents' configuration dirs the caller
+//!   names (`$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`, `$COPILOT_HOME` …) and the system-wide settings
+//!   (Claude Code's managed settings, `/etc/gemini-cli`, `/etc/cursor`): never written, moved,
+//!   copied over or deleted (nor the directory itself). Reading it stays as any other file (it
+//!   holds no secret).
 //!
 //! Paths may hold shell globs (`~/.local/share/assent/*.token`, `.cl*/settings.json`): a glob
 //! is judged by whether it *can* name a protected path, part by part. The core does no I/O:
@@ -86,13 +89,35 @@ const HOOK_FILES: &[&str] = &[
     "managed_config.toml",
     "hooks.json",
 ];
-/// Directories holding hook configuration wherever they are (a repository's or the home's).
-const HOOK_DIR_NAMES: &[&str] = &[".claude", ".codex"];
-/// System-wide agent configuration (Claude Code's managed settings, Codex's system config).
+/// Directories holding hook configuration wherever they are (a repository's or the home's):
+/// Claude Code, Codex, Gemini CLI (`settings.json`), Cursor (`hooks.json`), Copilot CLI's home
+/// (`settings.json`, whose `hooks` and `disableAllHooks` decide its hooks).
+const HOOK_DIR_NAMES: &[&str] = &[".claude", ".codex", ".gemini", ".cursor", ".copilot"];
+/// Directories, by their parent's name and their own, whose files are all hooks: Copilot
+/// CLI's `hooks/*.json` (a repository's and its home's) and a project's opencode plugin
+/// directories, which it loads whatever the file is called. (The user's
+/// `~/.config/opencode/plugin` is a place under the home, [`USER_HOOK_FILE_DIRS`]: a directory
+/// merely named `opencode/plugin` may be anyone's source tree.)
+const HOOK_FILE_DIRS: &[(&str, &str)] = &[
+    (".github", "hooks"),
+    (".copilot", "hooks"),
+    (".opencode", "plugin"),
+    (".opencode", "plugins"),
+];
+/// The user's opencode plugin directories (XDG default; `$XDG_CONFIG_HOME` is the caller's).
+const USER_HOOK_FILE_DIRS: &[&str] = &["~/.config/opencode/plugin", "~/.config/opencode/plugins"];
+/// Directories, by their parent's name and their own, holding settings that hold hooks:
+/// a repository's Copilot CLI settings (`.github/copilot/settings*.json`).
+const NESTED_HOOK_DIRS: &[(&str, &str)] = &[(".github", "copilot")];
+/// System-wide agent configuration (Claude Code's managed settings, Codex's system config,
+/// Gemini CLI's and Cursor's system settings).
 const SYSTEM_HOOK_DIRS: &[&str] = &[
     "/etc/claude-code",
     "/Library/Application Support/ClaudeCode",
     "/etc/codex",
+    "/etc/gemini-cli",
+    "/etc/cursor",
+    "/Library/Application Support/Cursor",
 ];
 
 /// Where Assent keeps its own files on this machine, and where agents keep their hooks.
@@ -108,6 +133,8 @@ pub struct OwnPlaces {
     places: Vec<(OwnPlace, String)>,
     /// Agents' configuration directories besides any `.claude`/`.codex`: absolute, normalised.
     hook_dirs: Vec<String>,
+    /// Directories whose every file is a hook (`$COPILOT_HOME/hooks`): absolute, normalised.
+    hook_file_dirs: Vec<String>,
     /// Ports the service answers on: its approver routes there are blocked on any host.
     ports: Vec<u16>,
     /// Host names the service answers to (a team's `--public-url`), lower case: its approver
@@ -126,6 +153,7 @@ impl OwnPlaces {
         let mut own = OwnPlaces {
             places: Vec::new(),
             hook_dirs: SYSTEM_HOOK_DIRS.iter().map(|d| (*d).to_owned()).collect(),
+            hook_file_dirs: Vec::new(),
             ports: Vec::new(),
             hosts: Vec::new(),
             gate_binaries: Vec::new(),
@@ -134,6 +162,9 @@ impl OwnPlaces {
         own.add(OwnPlace::Data, "~/.local/share/assent");
         own.add(OwnPlace::Config, "~/.config/assent");
         own.add(OwnPlace::State, "~/.local/state/assent");
+        for dir in USER_HOOK_FILE_DIRS {
+            own.add_hook_file_dir(dir);
+        }
         own
     }
 
@@ -150,6 +181,15 @@ impl OwnPlaces {
         let dir = normalize(dir, "/", &self.home);
         if dir != "/" && !self.hook_dirs.contains(&dir) {
             self.hook_dirs.push(dir);
+        }
+    }
+
+    /// Also protects every file in `dir`, a directory an agent loads hooks or plugins from
+    /// whatever they are called (`$COPILOT_HOME/hooks`, `$XDG_CONFIG_HOME/opencode/plugin`).
+    pub fn add_hook_file_dir(&mut self, dir: &str) {
+        let dir = normalize(dir, "/", &self.home);
+        if dir != "/" && !self.hook_file_dirs.contains(&dir) {
+            self.hook_file_dirs.push(dir);
         }
     }
 
@@ -191,7 +231,10 @@ impl OwnPlaces {
     }
 
     pub fn hook_dirs(&self) -> impl Iterator<Item = &str> {
-        self.hook_dirs.iter().map(String::as_str)
+        self.hook_dirs
+            .iter()
+            .chain(&self.hook_file_dirs)
+            .map(String::as_str)
     }
 
     pub(crate) fn ports(&self) -> &[u16] {
@@ -221,12 +264,26 @@ impl OwnPlaces {
     pub(crate) fn is_hook_config(&self, path: &str) -> bool {
         let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
         let parent = if parent.is_empty() { "/" } else { parent };
-        let parent_name = parent.rsplit('/').next().unwrap_or_default();
+        let (grandparent, parent_name) = parent.rsplit_once('/').unwrap_or(("", parent));
+        let grandparent_name = grandparent.rsplit('/').next().unwrap_or_default();
+        let nested = |pairs: &[(&str, &str)], outer: &str, inner: &str| {
+            pairs
+                .iter()
+                .any(|(o, i)| part_names(outer, o) && part_names(inner, i))
+        };
         let in_hook_dir = HOOK_DIR_NAMES.iter().any(|d| part_names(parent_name, d))
+            || nested(NESTED_HOOK_DIRS, grandparent_name, parent_name)
             || self.hook_dirs.iter().any(|d| same_place(parent, d));
+        let in_hook_file_dir = nested(HOOK_FILE_DIRS, grandparent_name, parent_name)
+            || self.hook_file_dirs.iter().any(|d| same_place(parent, d));
         let is_hook_dir = HOOK_DIR_NAMES.iter().any(|d| part_names(name, d))
-            || self.hook_dirs.iter().any(|d| same_place(path, d));
-        (in_hook_dir && names_hook_file(name)) || is_hook_dir
+            || nested(HOOK_FILE_DIRS, parent_name, name)
+            || self
+                .hook_dirs
+                .iter()
+                .chain(&self.hook_file_dirs)
+                .any(|d| same_place(path, d));
+        (in_hook_dir && names_hook_file(name)) || in_hook_file_dir || is_hook_dir
     }
 
     /// Whether deleting `path` deletes an agent's configuration directory named by the caller.
@@ -234,6 +291,7 @@ impl OwnPlaces {
         let glob = has_glob(path);
         self.hook_dirs
             .iter()
+            .chain(&self.hook_file_dirs)
             .any(|d| reach_as(path, glob, d) == Reach::Ancestor)
     }
 
@@ -441,6 +499,7 @@ mod tests {
     fn hook_files_are_named_by_directory_and_file() {
         let mut own = OwnPlaces::under_home("/h");
         own.add_hook_dir("/opt/codex-home");
+        own.add_hook_file_dir("/opt/copilot-home/hooks");
         let hooks = [
             "/h/.claude/settings.json",
             "/h/.claude/settings.local.json",
@@ -453,6 +512,21 @@ mod tests {
             "/etc/claude-code/managed-settings.json",
             "/r/.claude",
             "/opt/codex-home",
+            "/h/.gemini/settings.json",
+            "/r/.gemini/settings.json",
+            "/etc/gemini-cli/settings.json",
+            "/r/.cursor/hooks.json",
+            "/h/.cursor/hooks.json",
+            "/r/.github/hooks/assent.json",
+            "/r/.github/hooks/*.json",
+            "/r/.github/hooks",
+            "/r/.github/copilot/settings.local.json",
+            "/h/.copilot/hooks/assent.json",
+            "/h/.copilot/settings.json",
+            "/r/.opencode/plugin/assent.js",
+            "/h/.config/opencode/plugin/assent.js",
+            "/h/.config/opencode/plugins/other.ts",
+            "/opt/copilot-home/hooks/assent.json",
         ];
         for path in hooks {
             assert!(own.is_hook_config(path), "{path} holds hooks");
@@ -463,6 +537,10 @@ mod tests {
             "/r/.codex/prompts/x.md",
             "/opt/codex-home/sessions/a.jsonl",
             "/r/src/config.toml",
+            "/r/.github/workflows/ci.yml",
+            "/r/.cursor/rules/style.mdc",
+            "/src/opencode/plugin/index.ts",
+            "/r/.gemini/commands/x.toml",
         ];
         for path in others {
             assert!(!own.is_hook_config(path), "{path} holds no hooks");

@@ -72,8 +72,12 @@ pub fn run(args: &CopilotArgs) -> ExitCode {
     match hook::event_name(&payload) {
         "PreToolUse" => {
             // Copilot gives every call of a turn one timestamp: each submission its own key.
-            if let Some(key) = payload.get("tool_use_id").and_then(Value::as_str) {
-                payload["tool_use_id"] = Value::String(hook::own_call_key(key));
+            let key = payload
+                .get("tool_use_id")
+                .and_then(Value::as_str)
+                .map(hook::own_call_key);
+            if let (Some(key), Some(object)) = (key, payload.as_object_mut()) {
+                object.insert("tool_use_id".into(), Value::String(key));
             }
             let verdict = hook::permission(&payload, &settings, action_from_copilot_hook);
             println!("{}", answer(&verdict));

@@ -116,7 +116,12 @@ pub(crate) fn other_tool(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    as_mcp["tool_name"] = Value::String(format!("mcp__{agent}__{tool}"));
+    if let Some(object) = as_mcp.as_object_mut() {
+        object.insert(
+            "tool_name".into(),
+            Value::String(format!("mcp__{agent}__{tool}")),
+        );
+    }
     let mut request = action_from_claude_hook(&as_mcp, defaults)?;
     request.action.kind = crate::types::ActionKind::Other;
     request.action.tool = Some(tool);

@@ -1,7 +1,8 @@
 //! The `assent` binary the agents' hooks run: the hook command names it by path (the `assent`
-//! on `PATH` when it was installed, `~/.local/bin/assent` after `scripts/setup.sh`), and it
-//! answers every tool call. An agent that replaces it, links over it or removes it chooses its
-//! own gate, so any `assent` in a `bin` directory — and every binary the caller names
+//! on `PATH` when it was installed, `~/.local/bin/assent` after `scripts/setup.sh`), or the
+//! `assent-gate` beside it, and it answers every tool call. An agent that replaces it, links
+//! over it or removes it chooses its own gate, so any `assent` or `assent-gate` in a `bin`
+//! directory — and every binary the caller names
 //! ([`crate::Environment::with_gate_binary`]) — is never written by an agent, however a
 //! command names it: an argument, a redirection, a file tool, a copy into its directory, a
 //! `cargo install` of Assent. Reading it stays a plain read.
@@ -15,9 +16,11 @@ use crate::types::{CommandRisk, PathRisk};
 
 /// The program the hooks run.
 const NAME: &str = "assent";
+/// The programs the hooks run: `assent gate AGENT`, or the fast gate beside it.
+const NAMES: [&str; 2] = [NAME, "assent-gate"];
 
 /// Whether `path` (absolute, normalised, globs allowed) can name a gate binary: `assent` in a
-/// directory called `bin`, or one of `named`.
+/// directory called `bin` (or `assent-gate`), or one of `named`.
 pub(crate) fn is_gate_binary(path: &str, named: &[String]) -> bool {
     if named.iter().any(|b| b == path) {
         return true;
@@ -27,7 +30,7 @@ pub(crate) fn is_gate_binary(path: &str, named: &[String]) -> bool {
     };
     let dir = parent.rsplit('/').next().unwrap_or(parent);
     let in_bin = dir == "bin" || (has_glob(dir) && part_names(dir, "bin"));
-    in_bin && part_names(name, NAME)
+    in_bin && NAMES.iter().any(|program| part_names(name, program))
 }
 
 pub(crate) fn reason(shown: &str) -> String {
@@ -42,18 +45,21 @@ pub(crate) fn block(shown: &str, facts: &mut Facts) -> Verdict {
     Verdict::block(FILES_RULE, reason(shown))
 }
 
-/// A copy, move, link or install of a file called `assent` into a `bin` directory
-/// (`cp ./assent ~/.local/bin/`), and `cargo install` of Assent.
+/// A copy, move, link or install of a file called `assent` (or `assent-gate`) into a `bin`
+/// directory (`cp ./assent ~/.local/bin/`), and `cargo install` of Assent.
 pub(crate) fn command(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Option<Verdict> {
     let pos: Vec<&str> = cmd.positionals().map(String::as_str).collect();
     match cmd.program {
         "cp" | "mv" | "install" | "ln" | "rsync" => {
             let (dest, sources) = pos.split_last()?;
             let dir = normalize(dest, cmd.cwd, ctx.home);
-            let named_assent = sources.iter().any(|s| s.rsplit('/').next() == Some(NAME));
+            let named = sources.iter().find_map(|s| {
+                let file = s.rsplit('/').next().unwrap_or(s);
+                NAMES.iter().find(|program| **program == file)
+            });
             let into_bin = dir.rsplit('/').next() == Some("bin");
-            (named_assent && into_bin).then(|| {
-                let shown = display(&format!("{dir}/{NAME}"), &ctx.root, ctx.home);
+            named.filter(|_| into_bin).map(|program| {
+                let shown = display(&format!("{dir}/{program}"), &ctx.root, ctx.home);
                 block(&shown, facts)
             })
         }
@@ -88,7 +94,7 @@ pub(crate) fn command(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Option
 }
 
 /// `cp ./evil "$(which assent)"`: a command that is no reader handed the path of the `assent`
-/// on PATH by a substitution (`which`, `command -v`, `type -p`, `whereis`).
+/// (or `assent-gate`) on PATH by a substitution (`which`, `command -v`, `type -p`, `whereis`).
 pub(crate) fn located_and_written(
     script: &crate::shell::ShellScript,
     programs: &[crate::classify::roads::Program],
@@ -97,7 +103,9 @@ pub(crate) fn located_and_written(
     let locates = |s: usize| {
         programs.get(s).is_some_and(|(program, args)| {
             matches!(*program, "which" | "command" | "type" | "whereis")
-                && args.iter().any(|a| a == NAME)
+                && args
+                    .iter()
+                    .any(|a| NAMES.iter().any(|program| a == program))
         })
     };
     let hit = script

@@ -708,6 +708,34 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
                 "a link is a replacement too",
             ),
             files(
+                "the fast gate replaced",
+                shell("cp ./evil /home/dev/.local/bin/assent-gate"),
+                "the hooks run ~/.local/bin/assent-gate when it is installed beside assent",
+            ),
+            files(
+                "the fast gate deleted",
+                shell("rm -f ~/.local/bin/assent-gate"),
+                "removing the fast gate makes the hooks fail, and a gate that fails open lets all through",
+            ),
+            files(
+                "a fast gate copied into a bin directory",
+                shell("cp ./assent-gate ~/.local/bin/"),
+                "a copy into the directory is a replacement",
+            ),
+            files(
+                "the fast gate written by the Write tool",
+                hook(
+                    "Write",
+                    json!({"file_path": "/home/dev/.local/bin/assent-gate", "content": "#!/bin/sh\nexit 0\n"}),
+                ),
+                "the file tools reach it too",
+            ),
+            files(
+                "the fast gate found on PATH, then replaced",
+                shell("cp ./evil \"$(which assent-gate)\""),
+                "a substitution that finds assent-gate names the binary the hooks run",
+            ),
+            files(
                 "moved over the system copy",
                 shell("mv ./fake /usr/local/bin/assent"),
                 "any `assent` on PATH may be the one the hooks run",
@@ -834,6 +862,7 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
     );
     for (name, line) in [
         ("the binary listed", "ls -l ~/.local/bin/assent"),
+        ("the fast gate listed", "ls -l ~/.local/bin/assent-gate"),
         (
             "a build copied inside the repo",
             "cp target/release/assent dist/assent",

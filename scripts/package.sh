@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds Assent's .deb: the desktop app (assent-desktop, the tray that embeds the service), its
-# window (assent-window), the CLI (assent), the app-menu entry, icons and a systemd user unit
+# window (assent-window), the CLI (assent) and its fast hook gate (assent-gate), the app-menu entry, icons and a systemd user unit
 # for `assent serve`. Uses the Tauri bundler (packaging/package.json pins it).
 #
 #   scripts/package.sh            release build → target/package/assent_<version>_<arch>.deb
@@ -32,13 +32,13 @@ fi
 
 cargo_profile=()
 [ "$profile" = release ] && cargo_profile=(--release)
-echo "==> cargo build ($profile): assent, assent-desktop, assent-window"
+echo "==> cargo build ($profile): assent, assent-gate, assent-desktop, assent-window"
 cargo build "${cargo_profile[@]}" --locked -p assent-cli -p assent-desktop
 cargo build "${cargo_profile[@]}" --locked -p assent-window --features custom-protocol
 
 # The build lands where cargo puts it (CARGO_TARGET_DIR, as scripts/setup.sh reads it).
 bin="${CARGO_TARGET_DIR:-$root/target}/$profile"
-for b in assent assent-desktop assent-window; do
+for b in assent assent-gate assent-desktop assent-window; do
   [ -x "$bin/$b" ] || { echo "package.sh: $bin/$b was not built" >&2; exit 1; }
 done
 
@@ -65,6 +65,7 @@ cat >"$overlay" <<JSON
         "desktopTemplate": "$root/packaging/assent.desktop",
         "files": {
           "/usr/bin/assent": "$bin/assent",
+          "/usr/bin/assent-gate": "$bin/assent-gate",
           "/usr/bin/assent-desktop": "$bin/assent-desktop",
           "/usr/lib/systemd/user/assent.service": "$root/packaging/assent.service",
           "/usr/share/doc/assent/README.md": "$root/README.md",

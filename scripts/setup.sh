@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command: installs what Assent needs (scripts/deps.sh), builds the window's
-# UI, the desktop app (the tray process and its window process, embedded UI) and the `assent`
-# CLI, then starts the desk in the
+# UI, the desktop app (the tray process and its window process, embedded UI), the `assent`
+# CLI and its fast hook gate `assent-gate`, then starts the desk in the
 # tray, embedding the service on 127.0.0.1:7391. Without a display it starts `assent serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ root="$PWD"
 
 echo "==> building the window (ui/)"
 (cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build)
-echo "==> building assent-desktop, assent-window and assent (optimised; ~15-25 min the first time on 2 cores)"
+echo "==> building assent-desktop, assent-window, assent and assent-gate (optimised; ~15-25 min the first time on 2 cores)"
 # The desktop app uses the size-optimised `desktop` profile (Cargo.toml): a tray idling all day
 # maps fewer pages (docs/benchmarks.md); the CLI and service keep the speed-optimised release.
 # assent-desktop (tray, notifications, embedded service) starts assent-window (the Tauri
@@ -29,11 +29,15 @@ mkdir -p "$bin"
 # assent is copied, not linked into target/: Claude Code's hooks name this path (`assent install
 # claude-code`) and must not change or vanish with a rebuild or `cargo clean`. The copy replaces
 # the old one by a rename, so a gate running at that moment keeps its binary.
-install -m 0755 "$target/assent" "$bin/.assent.new"
-mv -f "$bin/.assent.new" "$bin/assent"
+# assent-gate (the hook gates alone, a small binary every tool call starts quickly) goes beside
+# it: `assent install` names it when it is there.
+for b in assent assent-gate; do
+  install -m 0755 "$target/$b" "$bin/.$b.new"
+  mv -f "$bin/.$b.new" "$bin/$b"
+done
 # assent-desktop stays a link: it starts assent-window from the directory it really lives in.
 ln -sf "$desktop" "$bin/assent-desktop"
-echo "==> installed assent and assent-desktop in $bin (its window: $target_root/desktop/assent-window)"
+echo "==> installed assent, assent-gate and assent-desktop in $bin (its window: $target_root/desktop/assent-window)"
 # shellcheck source=scripts/lib/path-hint.sh
 . "$root/scripts/lib/path-hint.sh"
 

@@ -29,11 +29,11 @@ deb="${debs[0]}"
   || fail "the package must be called 'assent' so 'apt-get remove assent' finds it"
 # One path per line, without the leading "./" some dpkg versions print.
 contents="$(dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's#^\./##')"
-for f in usr/bin/assent usr/bin/assent-desktop usr/bin/assent-window \
+for f in usr/bin/assent usr/bin/assent-gate usr/bin/assent-desktop usr/bin/assent-window \
          usr/lib/systemd/user/assent.service usr/share/doc/assent/README.md \
          usr/share/doc/assent/docs/README.md usr/share/doc/assent/docs/agents.md \
          usr/share/doc/assent/docs/screenshots/pending.png; do
-  grep -qx "$f" <<<"$contents" || fail "$f is missing from the package (the CLI, tray, window, unit, the README and the guide in docs/ all ship)"
+  grep -qx "$f" <<<"$contents" || fail "$f is missing from the package (the CLI, its fast gate, tray, window, unit, the README and the guide in docs/ all ship)"
 done
 grep -qx "usr/share/applications/.*\.desktop" <<<"$contents" || fail "no app-menu entry in the package"
 grep -qx "usr/share/icons/hicolor/.*\.png" <<<"$contents" || fail "no icon in the package"
@@ -46,7 +46,7 @@ echo "==> apt-get install ./$(basename "$deb")"
 (cd "$(dirname "$deb")" && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "./$(basename "$deb")" >/dev/null) \
   || fail "apt-get could not install the package"
 
-for b in assent assent-desktop assent-window; do
+for b in assent assent-gate assent-desktop assent-window; do
   [ -x "/usr/bin/$b" ] || fail "/usr/bin/$b must be installed and executable"
   missing_libs="$(ldd "/usr/bin/$b" | grep 'not found' || true)"
   [ -z "$missing_libs" ] || fail "/usr/bin/$b links libraries the package's Depends did not pull in: $missing_libs"
@@ -77,7 +77,15 @@ out="$(ASSENT_URL="$url" ASSENT_TOKEN="$(cat "$data/requester.token")" /usr/bin/
   || fail "the installed CLI's request for 'git status' must be allowed (exit 0), got: $out"
 grep -q '"outcome": "allowed"' <<<"$out" || fail "the installed CLI must say the read-only command is allowed, got: $out"
 
+# The installed fast gate answers a Claude Code hook as `assent gate claude-code` does.
+payload="$work/pretooluse.json"
+printf '{"session_id":"pkg","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status"}}' "$work" >"$payload"
+fast="$(ASSENT_URL="$url" ASSENT_TOKEN="$(cat "$data/requester.token")" /usr/bin/assent-gate claude-code --payload "$payload")" \
+  || fail "the installed assent-gate must answer a hook payload (exit 0), got: $fast"
+grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the installed assent-gate must allow 'git status', got: $fast"
+
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq --purge assent >/dev/null || fail "apt-get could not remove the package"
 [ ! -e /usr/bin/assent ] || fail "removing the package must remove /usr/bin/assent"
+[ ! -e /usr/bin/assent-gate ] || fail "removing the package must remove /usr/bin/assent-gate"
 echo "==> package: built, installed with apt-get, served a request, removed"

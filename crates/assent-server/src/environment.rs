@@ -1,8 +1,8 @@
 //! The evaluation environment of this machine: the home directory, where symlinks really
 //! lead, and the places agents are blocked from — Assent's own files where this service and
 //! the XDG defaults put them, the agents' configuration dirs (`$CODEX_HOME`,
-//! `$CLAUDE_CONFIG_DIR`) and this `assent` binary. The core reads no environment variable;
-//! this is where they are read.
+//! `$CLAUDE_CONFIG_DIR`) and this `assent` binary with the `assent-gate` beside it. The core
+//! reads no environment variable; this is where they are read.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -59,11 +59,13 @@ pub fn environment(home: &str, own: OwnFiles<'_>) -> Environment {
         }
     }
     // The hooks most often run this very binary (`assent install` names the `assent` on
-    // PATH): replacing it is choosing the gate, wherever it is installed.
+    // PATH, or the fast gate `assent-gate` beside it): replacing either is choosing the gate,
+    // wherever it is installed.
     let this = std::env::current_exe()
         .ok()
         .filter(|exe| exe.file_name().is_some_and(|n| n == "assent"));
-    for file in forms(this) {
+    let fast = this.as_ref().map(|exe| exe.with_file_name("assent-gate"));
+    for file in forms(this).chain(forms(fast)) {
         env = env.with_gate_binary(&file);
     }
     if let Some(port) = own.port {

@@ -235,13 +235,16 @@ pub(super) fn installed(check: &str, file: &str, missing: &[&str], fix: &str) ->
     }
 }
 
-/// Each command's program exists and is executable.
+/// Each command's program exists and is executable; an installed `assent` with the fast gate
+/// beside it is worth a re-install (every tool call then loads the small binary).
 pub(super) fn binaries(check: &str, commands: &[String], runs: Runs, fix: &str) -> Vec<Check> {
     let mut programs: Vec<String> = commands.iter().filter_map(|c| program(c)).collect();
     programs.dedup();
-    programs
-        .iter()
-        .map(|prog| match runs(prog) {
+    let mut checks = Vec::new();
+    for prog in &programs {
+        let ran = runs(prog);
+        let installed = matches!(ran, Ok(None));
+        checks.push(match ran {
             Ok(None) => Check::pass(check, format!("the hooks run {prog}")),
             Ok(Some(dir)) => Check::warn(
                 check,
@@ -253,8 +256,24 @@ pub(super) fn binaries(check: &str, commands: &[String], runs: Runs, fix: &str) 
                 format!("the hooks run {prog}, which {why}"),
                 format!("reinstall assent at {prog}, or `{fix} --bin /path/to/assent`"),
             ),
-        })
-        .collect()
+        });
+        let fast = Path::new(prog)
+            .file_name()
+            .is_some_and(|name| name == "assent")
+            .then(|| crate::gate_fast::beside(Path::new(prog)))
+            .flatten();
+        if let (true, Some(fast)) = (installed, fast) {
+            checks.push(Check::warn(
+                check,
+                format!(
+                    "the hooks run `{prog} gate`, which loads the whole assent on every tool call; {} beside it answers the same, faster",
+                    fast.display()
+                ),
+                format!("`{fix}` (it names {} and keeps the hooks where they stand)", fast.display()),
+            ));
+        }
+    }
+    checks
 }
 
 /// The first shell word of `command`, unquoted (`'a b'`, `"a\"b"`, `a\ b`).

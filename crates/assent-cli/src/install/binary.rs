@@ -56,6 +56,17 @@ pub fn hook_binary(bin: Option<&Path>) -> Result<PathBuf, BinaryError> {
     }
 }
 
+/// The program `agent`'s hooks run: `bin` as given; else the fast gate (`assent-gate`)
+/// installed beside the [`hook_binary`] for the agents it answers, so every tool call loads a
+/// small binary instead of the whole `assent`; else that `assent`.
+pub fn hook_program(bin: Option<&Path>, agent: &str) -> Result<PathBuf, BinaryError> {
+    let assent = hook_binary(bin)?;
+    if bin.is_some() || !crate::gate_fast::AGENTS.contains(&agent) {
+        return Ok(assent);
+    }
+    Ok(crate::gate_fast::beside(&assent).unwrap_or(assent))
+}
+
 /// `--bin`: an absolute path to an executable file.
 fn checked(bin: &Path) -> Result<PathBuf, BinaryError> {
     if !bin.is_absolute() {

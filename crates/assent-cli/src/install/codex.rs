@@ -102,7 +102,7 @@ impl Config {
 
 /// Writes the hooks and their trust; the summary lines.
 pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
-    let bin = binary::hook_binary(args.bin.as_deref())?;
+    let bin = binary::hook_program(args.bin.as_deref(), "codex")?;
     let (hooks_path, user_path) = paths(&args.target)?;
     let gate = hooks::agent_gate_command("codex", &bin, args.wait, args.on_unavailable);
     let command = format!("{gate}{}", hooks::SHELL_FAIL_CLOSED);

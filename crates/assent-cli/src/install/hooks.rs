@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 
 use crate::gate::OnUnavailable;
+use crate::gate_fast;
 
 /// The hook events the gate answers.
 pub const EVENTS: [&str; 4] = [
@@ -41,7 +42,8 @@ pub const CLAUDE_CODE: Layout = Layout {
 /// each hook handler, beside `type`, `command` and `timeout`.
 pub const ON_FAILURE: &str = "block";
 
-/// The gate command the hooks run: `BIN gate claude-code --wait S [--on-unavailable ask]`.
+/// The gate command the hooks run: `BIN gate claude-code --wait S [--on-unavailable ask]`
+/// (`BIN claude-code …` when `BIN` is the fast gate, `assent-gate`).
 pub fn gate_command(bin: &Path, wait: Duration, on_unavailable: OnUnavailable) -> String {
     agent_gate_command("claude-code", bin, wait, on_unavailable)
 }
@@ -51,18 +53,24 @@ pub fn gate_command(bin: &Path, wait: Duration, on_unavailable: OnUnavailable) -
 /// instead of a failed hook (Codex runs the tool after a failed hook: it fails open).
 pub const SHELL_FAIL_CLOSED: &str = " || exit 2";
 
-/// `BIN gate AGENT --wait S [--on-unavailable ask]`, the binary quoted for a shell.
+/// `BIN gate AGENT --wait S [--on-unavailable ask]`, the binary quoted for a shell; when `BIN`
+/// is the fast gate (`assent-gate`, [`gate_fast`]), `BIN AGENT …`.
 pub fn agent_gate_command(
     agent: &str,
     bin: &Path,
     wait: Duration,
     on_unavailable: OnUnavailable,
 ) -> String {
-    let mut command = format!(
-        "{} gate {agent} --wait {}",
-        shell_quote(&bin.to_string_lossy()),
-        wait.as_secs()
-    );
+    let quoted = shell_quote(&bin.to_string_lossy());
+    let program = if bin
+        .file_name()
+        .is_some_and(|name| name == gate_fast::PROGRAM)
+    {
+        quoted
+    } else {
+        format!("{quoted} gate")
+    };
+    let mut command = format!("{program} {agent} --wait {}", wait.as_secs());
     if on_unavailable == OnUnavailable::Ask {
         command.push_str(" --on-unavailable ask");
     }
@@ -112,12 +120,20 @@ pub fn is_layout_hook(layout: &Layout, hook: &Value) -> bool {
     is_agent_gate_command(command, layout.agent)
 }
 
-/// Whether `command`'s program (any path, quoted or not) is followed by `gate AGENT`.
+/// Whether `command`'s program (any path, quoted or not) is followed by `gate AGENT`, or is
+/// the fast gate (`…/assent-gate`) followed by `AGENT`.
 pub fn is_agent_gate_command(command: &str, agent: &str) -> bool {
     let Some(rest) = after_first_word(command) else {
         return false;
     };
-    let mut words = rest.split_whitespace();
+    let mut words = rest.split_whitespace().peekable();
+    let fast = command.trim_start().strip_suffix(rest).is_some_and(|word| {
+        let word = word.trim_end_matches(['\'', '"']);
+        word.rsplit('/').next() == Some(gate_fast::PROGRAM)
+    });
+    if fast && words.peek() == Some(&agent) {
+        return true;
+    }
     words.next() == Some("gate") && words.next() == Some(agent)
 }
 
@@ -343,6 +359,31 @@ mod tests {
                 "the words inside an argument",
             ),
             ("'/unclosed gate claude-code", false, "an unclosed quote"),
+            (
+                "/home/me/.local/bin/assent-gate claude-code --wait 55",
+                true,
+                "the fast gate beside assent",
+            ),
+            (
+                "'/home/me/my tools/assent-gate' claude-code",
+                true,
+                "the fast gate at a quoted path",
+            ),
+            (
+                "/home/me/.local/bin/assent-gate gate claude-code",
+                true,
+                "the fast gate with the `gate` word",
+            ),
+            (
+                "/usr/bin/assent-gate codex",
+                false,
+                "the fast gate for another agent",
+            ),
+            (
+                "/usr/bin/assent-gateway claude-code",
+                false,
+                "another program whose name starts alike",
+            ),
         ];
         for (command, want, scenario) in rows {
             let hook = json!({ "type": "command", "command": command });
@@ -371,6 +412,30 @@ mod tests {
         assert!(
             is_gate_hook(&gate_hook(&spaced, 130)),
             "what install writes, uninstall recognises"
+        );
+    }
+
+    #[test]
+    fn the_fast_gate_runs_the_agent_without_the_gate_word() {
+        let wait = Duration::from_secs(55);
+        let slow = gate_command(Path::new("/usr/bin/assent"), wait, OnUnavailable::Deny);
+        let fast = gate_command(Path::new("/usr/bin/assent-gate"), wait, OnUnavailable::Ask);
+        assert_eq!(
+            fast, "/usr/bin/assent-gate claude-code --wait 55 --on-unavailable ask",
+            "the fast gate takes the agent as its first word, with the same flags"
+        );
+        assert!(
+            is_gate_hook(&gate_hook(&fast, 65)),
+            "what install writes with the fast gate, uninstall and doctor recognise"
+        );
+        let upgraded = with_gate(
+            &json!({ "hooks": { "PreToolUse": [{ "matcher": "*", "hooks": [gate_hook(&slow, 65)] }] } }),
+            &gate_hook(&fast, 65),
+        );
+        assert_eq!(
+            upgraded["hooks"]["PreToolUse"],
+            json!([{ "matcher": "*", "hooks": [gate_hook(&fast, 65)] }]),
+            "a re-install upgrades an `assent gate` hook to the fast gate in its place"
         );
     }
 

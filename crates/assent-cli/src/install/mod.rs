@@ -130,7 +130,7 @@ fn settings_path(target: &Target) -> Result<PathBuf, InstallError> {
 
 /// Writes the hooks; the summary lines and the binary they run.
 fn install(args: &InstallArgs) -> Result<(Vec<String>, PathBuf), InstallError> {
-    let bin = binary::hook_binary(args.bin.as_deref())?;
+    let bin = binary::hook_program(args.bin.as_deref(), "claude-code")?;
     let path = settings_path(&args.target)?;
     let before = read_settings(&path)?;
     let command = hooks::gate_command(&bin, args.wait, args.on_unavailable);

@@ -41,8 +41,9 @@ pub struct InstallArgs {
     /// What the gate answers when no decision can be had.
     #[arg(long, value_enum, default_value_t)]
     pub on_unavailable: OnUnavailable,
-    /// The `assent` binary the hooks run (absolute path); default: the `assent` on PATH, else
-    /// this binary unless it is a build output under a cargo target dir.
+    /// The `assent` binary the hooks run (absolute path; `…/assent-gate` runs the fast gate);
+    /// default: the `assent` on PATH, else this binary unless it is a build output under a
+    /// cargo target dir — or the `assent-gate` installed beside it.
     #[arg(long, value_name = "PATH")]
     pub bin: Option<PathBuf>,
 }

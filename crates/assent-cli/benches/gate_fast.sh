@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Whole-process time of the fast gate (`assent-gate claude-code`) side by side in one hyperfine
+# run with `assent gate claude-code` of this tree and of an earlier build (BEFORE_BIN, e.g.
+# main's), and a minimal Python hook making the same HTTP call; all against one release
+# `assent serve` on loopback. Payloads: a Claude Code PreToolUse for `git status` (auto) and an
+# Edit of a 300-line file with its diff (auto), both in a real git repository.
+# Usage: BEFORE_BIN=/tmp/assent-main crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+DIR="${CARGO_TARGET_DIR:-target}/release"
+BIN="${ASSENT_BIN:-$DIR/assent}"
+FAST="${ASSENT_GATE_BIN:-$(dirname "$BIN")/assent-gate}"
+BEFORE="${BEFORE_BIN:-$BIN}"
+PY="$(python3 -c 'import sys; print(sys.executable)')"   # the interpreter itself, not a shim
+[ -x "$BIN" ] && [ -x "$FAST" ] || cargo build --release --locked -p assent-cli
+WORK="$(mktemp -d)"
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+"$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/serve.log" 2>&1 &
+SERVE=$!
+trap 'kill $SERVE; rm -rf "$WORK"' EXIT
+export ASSENT_URL="http://127.0.0.1:$PORT"
+for _ in $(seq 100); do curl -sf "$ASSENT_URL/healthz" >/dev/null && break; sleep 0.05; done
+export ASSENT_TOKEN="$(cat "$WORK/data/requester.token")"
+
+REPO="$WORK/repo"
+mkdir -p "$REPO/src"
+git -C "$REPO" init -q
+python3 - "$REPO" "$WORK" <<'PY'
+import json, sys
+repo, work = sys.argv[1], sys.argv[2]
+with open(f"{repo}/src/lib.rs", "w") as f:
+    for i in range(100):
+        f.write(f"pub fn f{i}(x: i32) -> i32 {{\n    x + {i}\n}}\n")
+# No tool_use_id: every run is a fresh submit (an idempotent replay would be cheaper).
+def hook(tool, tool_input):
+    return {"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": repo,
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": tool_input}
+payloads = {
+    "auto": hook("Bash", {"command": "git status", "description": "bench"}),
+    "edit": hook("Edit", {"file_path": f"{repo}/src/lib.rs", "old_string": "    x + 50\n", "new_string": "    x.wrapping_add(50)\n"}),
+}
+for name, payload in payloads.items():
+    with open(f"{work}/{name}.json", "w") as f:
+        json.dump(payload, f)
+PY
+git -C "$REPO" -c user.name=b -c user.email=b@example.invalid add -A
+git -C "$REPO" -c user.name=b -c user.email=b@example.invalid commit -qm bench
+
+for p in auto edit; do
+  for gate in "$BEFORE gate" "$BIN gate" "$FAST"; do
+    # shellcheck disable=SC2086 # "$BIN gate" is two words on purpose
+    grep -q '"allow"' <($gate claude-code --payload "$WORK/$p.json") || { echo "$gate: $p not allowed" >&2; exit 1; }
+  done
+done
+grep -q '"allow"' <("$PY" crates/assent-cli/benches/python_hook.py "$WORK/auto.json") || { echo "python hook not allowed" >&2; exit 1; }
+
+# -N: no shell in between; the payload comes from a file (`--payload`, argv[1] for Python)
+# because hyperfine 1.15 has no --input.
+hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
+  -n "before: assent gate (auto)" "$BEFORE gate claude-code --payload $WORK/auto.json" \
+  -n "assent gate (auto)" "$BIN gate claude-code --payload $WORK/auto.json" \
+  -n "assent-gate (auto)" "$FAST claude-code --payload $WORK/auto.json" \
+  -n "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py $WORK/auto.json" \
+  -n "before: assent gate (edit + diff)" "$BEFORE gate claude-code --payload $WORK/edit.json" \
+  -n "assent-gate (edit + diff)" "$FAST claude-code --payload $WORK/edit.json"

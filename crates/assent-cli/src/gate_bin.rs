@@ -1,0 +1,82 @@
+//! `assent-gate`: the hook gates as a binary of their own (see [`gate_fast`]). The gate's
+//! modules are `assent gate`'s own files, included as they are; this file only picks the
+//! agent. `assent-gate claude-code …` is `assent gate claude-code …` (a leading `gate` word is
+//! also taken); a gate it does not answer itself (`mcp`, another agent's) is handed to
+//! `assent gate …` beside it, by `exec`, so it answers exactly as `assent` does.
+
+// The gate's files are shared with `assent`, which also uses what this binary does not
+// (`Decided`, `screen`, the request helpers): unused here is not unused.
+#![allow(dead_code, reason = "modules shared with the `assent` binary")]
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+#[path = "gate/args.rs"]
+mod args;
+#[path = "gate/change.rs"]
+mod change;
+#[path = "gate/claude_code.rs"]
+mod claude_code;
+#[path = "gate/codex.rs"]
+mod codex;
+#[path = "gate/codex_pass.rs"]
+mod codex_pass;
+mod gate_fast;
+#[path = "gate/hook.rs"]
+mod hook;
+#[path = "gate/outcome.rs"]
+mod outcome;
+#[path = "gate/repo.rs"]
+mod repo;
+
+/// Exit code both Claude Code and Codex read as "block this tool call".
+const BLOCKING_EXIT: u8 = hook::BLOCKING_EXIT;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "assent-gate",
+    version,
+    about = "The agents' hook gate (`assent gate AGENT`), as a small binary of its own"
+)]
+enum Gate {
+    /// Claude Code hook: reads one hook payload on stdin, answers in the hook's format.
+    ClaudeCode(claude_code::ClaudeCodeArgs),
+    /// Codex CLI hook: reads one hook payload on stdin, answers in Codex's hook format.
+    Codex(codex::CodexArgs),
+}
+
+fn main() -> ExitCode {
+    assent_core::quiet_parser_panics();
+    let mut argv: Vec<OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|word| word == "gate") {
+        argv.remove(1);
+    }
+    let agent = argv.get(1).and_then(|word| word.to_str());
+    let ours = agent.is_none_or(|word| word.starts_with('-') || gate_fast::AGENTS.contains(&word));
+    if !ours {
+        return hand_over(argv.get(1..).unwrap_or_default());
+    }
+    match Gate::parse_from(argv) {
+        Gate::ClaudeCode(args) => claude_code::run(&args),
+        Gate::Codex(args) => codex::run(&args),
+    }
+}
+
+/// `assent gate ARGS` beside this binary, in this process (exec). It returns only when that
+/// cannot start; the tool call is then blocked, with the reason.
+fn hand_over(args: &[OsString]) -> ExitCode {
+    let assent = std::env::current_exe().map(|exe| exe.with_file_name("assent"));
+    let err = match &assent {
+        Ok(assent) => std::process::Command::new(assent)
+            .arg("gate")
+            .args(args)
+            .exec(),
+        Err(err) => std::io::Error::new(err.kind(), err.to_string()),
+    };
+    let shown = assent.map_or_else(|_| "assent".into(), |p| p.display().to_string());
+    eprintln!("Assent gate: cannot run {shown} gate: {err}; blocking the tool call");
+    ExitCode::from(BLOCKING_EXIT)
+}

@@ -242,7 +242,17 @@ pub fn state_dir() -> &'static std::path::Path {
 }
 
 pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Child {
-    let mut cmd = Command::new(BIN);
+    spawn_program_with_stdin(Path::new(BIN), args, env, stdin)
+}
+
+/// As [`spawn_with_stdin`], running `program` (the fast gate, or a copy of a binary).
+pub fn spawn_program_with_stdin(
+    program: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: &[u8],
+) -> Child {
+    let mut cmd = Command::new(program);
     cmd.args(args)
         .env_remove("ASSENT_URL")
         .env_remove("ASSENT_TOKEN")

@@ -4,7 +4,10 @@
 # main's), and a minimal Python hook making the same HTTP call; all against one release
 # `assent serve` on loopback. Payloads: a Claude Code PreToolUse for `git status` (auto) and an
 # Edit of a 300-line file with its diff (auto), both in a real git repository.
-# Usage: BEFORE_BIN=/tmp/assent-main crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
+# BEFORE_GATE (an earlier assent-gate) adds it to the run; `/bin/true` is the floor: starting
+# any process here.
+# Usage: BEFORE_BIN=/tmp/assent-main [BEFORE_GATE=/tmp/assent-gate-main] \
+#          crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 DIR="${CARGO_TARGET_DIR:-target}/release"
@@ -57,10 +60,18 @@ grep -q '"allow"' <("$PY" crates/assent-cli/benches/python_hook.py "$WORK/auto.j
 
 # -N: no shell in between; the payload comes from a file (`--payload`, argv[1] for Python)
 # because hyperfine 1.15 has no --input.
+before_auto=() before_edit=()
+if [ -n "${BEFORE_GATE:-}" ]; then
+  before_auto=(-n "before: assent-gate (auto)" "$BEFORE_GATE claude-code --payload $WORK/auto.json")
+  before_edit=(-n "before: assent-gate (edit + diff)" "$BEFORE_GATE claude-code --payload $WORK/edit.json")
+fi
 hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
+  -n "floor: /bin/true" "/bin/true" \
+  "${before_auto[@]}" \
   -n "before: assent gate (auto)" "$BEFORE gate claude-code --payload $WORK/auto.json" \
   -n "assent gate (auto)" "$BIN gate claude-code --payload $WORK/auto.json" \
   -n "assent-gate (auto)" "$FAST claude-code --payload $WORK/auto.json" \
   -n "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py $WORK/auto.json" \
+  "${before_edit[@]}" \
   -n "before: assent gate (edit + diff)" "$BEFORE gate claude-code --payload $WORK/edit.json" \
   -n "assent-gate (edit + diff)" "$FAST claude-code --payload $WORK/edit.json"

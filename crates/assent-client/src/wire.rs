@@ -81,7 +81,9 @@ pub fn exchange(
     parse_response(&raw)
 }
 
-/// Writes the request and reads the answer to the end (the service closes the connection).
+/// Writes the request and reads the answer: up to its `Content-Length` (or the last chunk),
+/// else to the end of the connection. Waiting for the service to close the connection after a
+/// complete answer would only add its teardown to every tool call.
 fn talk<S: Socket>(
     mut stream: S,
     out: &[u8],
@@ -105,7 +107,38 @@ fn talk<S: Socket>(
                 "answer larger than {MAX_RESPONSE_BYTES} bytes"
             )));
         }
+        if is_complete(&raw) {
+            return Ok(raw);
+        }
     }
+}
+
+/// Whether `raw` already holds a whole answer: its header and as many body bytes as its
+/// `Content-Length` says, or a chunked body through its last chunk. Without either (an answer
+/// delimited by the connection's end), only the end says.
+fn is_complete(raw: &[u8]) -> bool {
+    let Some(split) = find(raw, b"\r\n\r\n") else {
+        return false;
+    };
+    let Ok(head) = std::str::from_utf8(raw.get(..split).unwrap_or_default()) else {
+        return false;
+    };
+    let body = raw.get(split + 4..).unwrap_or_default();
+    for line in head.split("\r\n").skip(1) {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("content-length") {
+            return value.parse::<usize>().is_ok_and(|n| body.len() >= n);
+        }
+        if name.eq_ignore_ascii_case("transfer-encoding")
+            && value.to_ascii_lowercase().contains("chunked")
+        {
+            return body.ends_with(b"0\r\n\r\n") && dechunk(body).is_ok();
+        }
+    }
+    false
 }
 
 /// A failed TLS exchange: a refused certificate says so, and where trust comes from.
@@ -319,6 +352,92 @@ mod tests {
                 String::from_utf8_lossy(raw)
             );
         }
+    }
+
+    #[test]
+    fn knows_when_an_answer_is_whole() {
+        let rows: [(&[u8], bool, &str); 7] = [
+            (
+                b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+                true,
+                "length reached",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n{}",
+                false,
+                "body still short",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\ncontent-len",
+                false,
+                "header not finished",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+                true,
+                "last chunk read",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n",
+                false,
+                "more chunks may come",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\n\r\n{}",
+                false,
+                "no length: only the end says",
+            ),
+            (
+                b"HTTP/1.1 200 OK\r\ncontent-length: x\r\n\r\n{}",
+                false,
+                "a bad length waits for the end, whose parse then refuses it",
+            ),
+        ];
+        for (raw, whole, why) in rows {
+            assert_eq!(
+                is_complete(raw),
+                whole,
+                "{why}: {:?}",
+                String::from_utf8_lossy(raw)
+            );
+        }
+    }
+
+    /// A service that answers in full but keeps the connection open: the client returns the
+    /// answer at once instead of waiting (until its deadline) for the connection to close.
+    #[test]
+    fn a_whole_answer_is_taken_without_waiting_for_the_close() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let port = listener.local_addr().expect("its address").port();
+        let (done, hold) = std::sync::mpsc::channel::<()>();
+        let server = std::thread::spawn(move || {
+            let (mut conn, _) = listener.accept().expect("the client connects");
+            let mut buf = [0u8; 4096];
+            let _ = conn.read(&mut buf);
+            conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n{\"ok\":true}")
+                .expect("the answer is sent");
+            // Held open until the client has its answer (or the test gives up).
+            let _ = hold.recv_timeout(Duration::from_secs(30));
+        });
+        let endpoint = Endpoint::parse(&format!("http://127.0.0.1:{port}")).expect("a URL");
+        let got = exchange(
+            &endpoint,
+            None,
+            &Exchange {
+                method: "GET",
+                target: "/v1/healthz",
+                token: "t",
+                body: None,
+                deadline: Instant::now() + Duration::from_secs(10),
+            },
+        );
+        let _ = done.send(());
+        server.join().expect("the server thread ends");
+        assert_eq!(
+            got.ok(),
+            Some((200, b"{\"ok\":true}".to_vec())),
+            "a complete answer is the answer, not a timeout waiting for the close"
+        );
     }
 
     #[test]

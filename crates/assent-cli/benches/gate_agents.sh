@@ -2,7 +2,7 @@
 # Whole-process time of `assent gate <agent>` for each agent's own payload (a safe read the
 # policy allows at once: an auto decision, a real submit each run), side by side in one
 # hyperfine run against a real release `assent serve`.
-# Usage: crates/assent-cli/benches/gate_agents.sh [hyperfine args…]
+# Usage: [BENCH_JSON=FILE] crates/assent-cli/benches/gate_agents.sh [hyperfine args…]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN="${ASSENT_BIN:-${CARGO_TARGET_DIR:-target}/release/assent}"
@@ -45,6 +45,13 @@ args=()
 for agent in claude-code gemini opencode cursor copilot; do
   args+=(-n "assent gate $agent" "$BIN gate $agent --payload $WORK/$agent.json")
 done
+# The fast gate beside assent (what `assent install` writes when it is there), per agent.
+FAST="$(dirname "$BIN")/assent-gate"
+if [ -x "$FAST" ]; then
+  for agent in claude-code gemini opencode cursor copilot; do
+    args+=(-n "assent-gate $agent" "$FAST $agent --payload $WORK/$agent.json")
+  done
+fi
 # -N: no shell in between; the payload comes from a file (`--payload`) because hyperfine 1.15
 # has no --input (the agents pipe the same bytes to stdin).
 hyperfine -N --warmup "${WARMUP:-5}" --runs "${RUNS:-30}" --export-json "${BENCH_JSON:-/dev/null}" "$@" "${args[@]}"

@@ -1,8 +1,9 @@
 //! `assent-gate`: the hook gates as a binary of their own (see [`gate_fast`]). The gate's
 //! modules are `assent gate`'s own files, included as they are; this file only picks the
 //! agent. `assent-gate claude-code …` is `assent gate claude-code …` (a leading `gate` word is
-//! also taken); a gate it does not answer itself (`mcp`, another agent's) is handed to
-//! `assent gate …` beside it, by `exec`, so it answers exactly as `assent` does.
+//! also taken), and so for every agent's hook gate; a gate it does not answer itself (`mcp`,
+//! which needs the async runtime, or a word it does not know) is handed to `assent gate …`
+//! beside it, by `exec`, so it answers exactly as `assent` does.
 
 // The gate's files are shared with `assent`, which also uses what this binary does not
 // (`Decided`, `screen`, the request helpers): unused here is not unused.
@@ -24,9 +25,17 @@ mod claude_code;
 mod codex;
 #[path = "gate/codex_pass.rs"]
 mod codex_pass;
+#[path = "gate/copilot.rs"]
+mod copilot;
+#[path = "gate/cursor.rs"]
+mod cursor;
 mod gate_fast;
+#[path = "gate/gemini.rs"]
+mod gemini;
 #[path = "gate/hook.rs"]
 mod hook;
+#[path = "gate/opencode.rs"]
+mod opencode;
 #[path = "gate/outcome.rs"]
 mod outcome;
 #[path = "gate/repo.rs"]
@@ -46,6 +55,16 @@ enum Gate {
     ClaudeCode(claude_code::ClaudeCodeArgs),
     /// Codex CLI hook: reads one hook payload on stdin, answers in Codex's hook format.
     Codex(codex::CodexArgs),
+    /// Gemini CLI hook: reads one BeforeTool/AfterTool payload on stdin, answers allow/deny.
+    Gemini(gemini::GeminiArgs),
+    /// Cursor hook: reads one preToolUse/beforeShellExecution/beforeMCPExecution payload on
+    /// stdin, answers its permission.
+    Cursor(cursor::CursorArgs),
+    /// GitHub Copilot CLI hook: reads one preToolUse/postToolUse payload on stdin, answers its
+    /// permissionDecision.
+    Copilot(copilot::CopilotArgs),
+    /// opencode: one tool call from the plugin `assent install opencode` writes, on stdin.
+    Opencode(opencode::OpencodeArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +81,10 @@ fn main() -> ExitCode {
     match Gate::parse_from(argv) {
         Gate::ClaudeCode(args) => claude_code::run(&args),
         Gate::Codex(args) => codex::run(&args),
+        Gate::Gemini(args) => gemini::run(&args),
+        Gate::Cursor(args) => cursor::run(&args),
+        Gate::Copilot(args) => copilot::run(&args),
+        Gate::Opencode(args) => opencode::run(&args),
     }
 }
 

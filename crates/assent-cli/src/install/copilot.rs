@@ -84,7 +84,7 @@ pub fn is_ours(file: &Value) -> bool {
 }
 
 pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
-    let bin = binary::hook_binary(args.bin.as_deref())?;
+    let bin = binary::hook_program(args.bin.as_deref(), AGENT)?;
     let path = hooks_path(&args.target)?;
     let gate = hooks::agent_gate_command(AGENT, &bin, args.wait, args.on_unavailable);
     let after = hook_file(

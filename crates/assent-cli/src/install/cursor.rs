@@ -147,7 +147,7 @@ fn summary(before: &Value, after: &Value) -> Vec<String> {
 }
 
 pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
-    let bin = binary::hook_binary(args.bin.as_deref())?;
+    let bin = binary::hook_program(args.bin.as_deref(), AGENT)?;
     let path = hooks_path(&args.target)?;
     let before = read_settings(&path)?;
     let gate = hooks::agent_gate_command(AGENT, &bin, args.wait, args.on_unavailable);

@@ -61,7 +61,7 @@ pub fn gate_hook(command: &str, timeout_ms: u64) -> Value {
 }
 
 pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
-    let bin = binary::hook_binary(args.bin.as_deref())?;
+    let bin = binary::hook_program(args.bin.as_deref(), GEMINI.agent)?;
     let path = settings_path(&args.target)?;
     let before = read_settings(&path)?;
     let gate = hooks::agent_gate_command(GEMINI.agent, &bin, args.wait, args.on_unavailable);

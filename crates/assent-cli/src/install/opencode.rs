@@ -63,7 +63,7 @@ pub fn plugin(bin: &std::path::Path, args: &InstallArgs) -> String {
 }
 
 pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
-    let bin = binary::hook_binary(args.bin.as_deref())?;
+    let bin = binary::hook_program(args.bin.as_deref(), "opencode")?;
     let path = plugin_path(&args.target)?;
     let text = plugin(&bin, args);
     let mut lines = Vec::new();

@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// the data dir, created at first start). A team gives every replica the same file.
     #[arg(long)]
     audit_key: Option<PathBuf>,
+    /// Also sign the audit chain's head every N events (besides every minute, at start and
+    /// at shutdown); 0 signs by time only.
+    #[arg(long, value_name = "N", default_value_t = assent_server::DEFAULT_CHECKPOINT_EVENTS)]
+    audit_checkpoint_events: u64,
     #[command(flatten)]
     reach: ReachArgs,
 }
@@ -130,6 +134,7 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         config.tls = reach.tls.clone();
         config.database = database;
         config.audit_key = args.audit_key;
+        config.audit_checkpoint_events = args.audit_checkpoint_events;
         let app = App::open(config).await?;
         reach.warn_exposure(addr);
         println!("assent: listening on {}://{addr}", reach.scheme());

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use assent_core::{ActionRequest, ApprovalAuditEvent};
 use assent_protocol::{
-    Approval, ApprovalList, DecisionRequest, DecisionResponse, Grant, GrantList, Me, Metrics,
-    PolicyStatus, RevokeRequest, RunEndResponse, RunList, RunState, SubmitResponse,
-    SuggestionApplied, SuggestionApply, SuggestionList,
+    Approval, ApprovalList, AuditKeyInfo, AuditVerification, DecisionRequest, DecisionResponse,
+    Grant, GrantList, Me, Metrics, PolicyStatus, RevokeRequest, RunEndResponse, RunList, RunState,
+    SubmitResponse, SuggestionApplied, SuggestionApply, SuggestionList,
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -20,6 +20,9 @@ use crate::wire::encode_segment;
 
 /// Time allowed for a call that does not long-poll.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// Time allowed for the service to walk its whole audit chain (a million events take
+/// seconds; see docs/benchmarks.md).
+pub const VERIFY_TIMEOUT: Duration = Duration::from_secs(300);
 /// Extra time beyond a long-poll's `wait` for the answer to travel.
 const WAIT_SLACK: Duration = Duration::from_secs(10);
 
@@ -229,6 +232,19 @@ impl Client {
         Ok(match answer {
             AuditAnswer::List(events) | AuditAnswer::Wrapped { events } => events,
         })
+    }
+
+    /// `GET /v1/audit/key` (person): the public key that checks the service's audit
+    /// checkpoints, and its fingerprint.
+    pub async fn audit_key(&self) -> Result<AuditKeyInfo, ClientError> {
+        self.send(self.get("/v1/audit/key"), CALL_TIMEOUT).await
+    }
+
+    /// `GET /v1/audit/verify` (person): the service walks its audit chain and checkpoints and
+    /// says where they break, and which executions nothing covered.
+    pub async fn audit_verify(&self) -> Result<AuditVerification, ClientError> {
+        self.send(self.get("/v1/audit/verify"), VERIFY_TIMEOUT)
+            .await
     }
 
     /// `GET /v1/metrics` (person): what the service decided, where the prompts come from (per

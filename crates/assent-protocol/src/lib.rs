@@ -5,6 +5,7 @@
 
 mod approval;
 mod audit;
+mod audit_chain;
 mod campaign;
 mod credential;
 mod desk;
@@ -24,6 +25,7 @@ pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{
     AuditList, BatchSizes, DecisionTimes, Health, Metrics, PromptStats, PromptsPerRun,
 };
+pub use audit_chain::{AuditKeyInfo, AuditVerification, Break, Report};
 pub use campaign::{
     CampaignAnswer, CampaignCreate, CampaignList, OutcomeReport, RunStartRequest, RunStartResponse,
     RunStartStatus, StageProposal,

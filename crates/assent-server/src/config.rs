@@ -54,7 +54,13 @@ pub struct Config {
     pub audit_key: Option<PathBuf>,
     /// How often the head of the audit chain is signed (and always at start and shutdown).
     pub audit_checkpoint_every: Duration,
+    /// The head is also signed every this many events, in the transaction that reaches a
+    /// multiple of it (0: by time only).
+    pub audit_checkpoint_events: u64,
 }
+
+/// The audit chain's head is signed at least every this many events by default.
+pub const DEFAULT_CHECKPOINT_EVENTS: u64 = 1_000;
 
 /// Where the service keeps its state.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -133,6 +139,7 @@ impl Config {
             tls: None,
             audit_key: None,
             audit_checkpoint_every: Duration::from_secs(60),
+            audit_checkpoint_events: DEFAULT_CHECKPOINT_EVENTS,
         }
     }
 

@@ -41,7 +41,9 @@ use tokio::sync::watch;
 /// Writing a file whole; it lives in `assent-fs` (the desk and the CLI use it too).
 pub use assent_fs::atomic_file;
 pub use clock::{Clock, FakeClock, SystemClock};
-pub use config::{redacted, Config, Database, DatabaseChoiceError, TokenError, Tokens};
+pub use config::{
+    redacted, Config, Database, DatabaseChoiceError, TokenError, Tokens, DEFAULT_CHECKPOINT_EVENTS,
+};
 pub use error::ApiError;
 pub use guard::is_loopback_host;
 pub use identities::{Directory, DirectoryError};
@@ -147,6 +149,13 @@ impl App {
         let (stop, stopping) = watch::channel(false);
         let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone())
             .with_audit_key(self.audit_key.clone());
+        let every = self.config.audit_checkpoint_events;
+        self.store
+            .sign_every((every > 0).then(|| audit_chain::CountSigner {
+                key: self.audit_key.clone(),
+                every,
+                clock: self.config.clock.clone(),
+            }));
         // Sign the head at start (covers what a previous run left unsigned), every interval,
         // and at shutdown (after the last request), so a truncated tail is caught up to then.
         self.checkpoint().await;
@@ -178,6 +187,7 @@ impl App {
         let _ = watcher.await;
         checkpointer.abort();
         let _ = checkpointer.await;
+        self.store.sign_every(None);
         self.checkpoint().await;
         self.store.close().await;
         Ok(served?)

@@ -10,22 +10,22 @@ use futures::StreamExt;
 use serde_json::json;
 use tokio::sync::oneshot;
 
-struct Running {
-    url: String,
-    requester: String,
-    approver: String,
+pub(crate) struct Running {
+    pub(crate) url: String,
+    pub(crate) requester: String,
+    pub(crate) approver: String,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.task.await.unwrap();
     }
 }
 
-async fn start(dir: &std::path::Path, addr: &str) -> Running {
+pub(crate) async fn start(dir: &std::path::Path, addr: &str) -> Running {
     start_with(
         assent_server::Config::new(dir, assent_core::Policy::default()),
         addr,
@@ -55,7 +55,7 @@ async fn start_with(config: assent_server::Config, addr: &str) -> Running {
     }
 }
 
-fn request(run: &str, command: &str, key: &str) -> ActionRequest {
+pub(crate) fn request(run: &str, command: &str, key: &str) -> ActionRequest {
     serde_json::from_value(json!({
         "run_id": run, "task_id": "t1", "requested_by": "agent", "idempotency_key": key,
         "action": {"kind": "shell", "command": command, "cwd": "/tmp"},

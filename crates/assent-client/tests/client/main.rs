@@ -8,5 +8,6 @@
     reason = "tests"
 )]
 
+mod audit;
 mod client_service;
 mod tls;

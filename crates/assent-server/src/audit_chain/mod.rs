@@ -4,12 +4,15 @@
 //! appends the links (`store/sql/chain.rs`), [`walk`] checks rows and checkpoints read from a
 //! database or an export.
 
+mod by_count;
 mod key;
 mod verify;
 mod walk;
 
 use sha2::{Digest, Sha256};
 
+pub use assent_protocol::{AuditKeyInfo, AuditVerification};
+pub use by_count::{CountSigner, SignerSlot};
 pub use key::{public_from_hex, AuditKey, KeyError};
 pub use verify::verify;
 pub use walk::{Break, Report, Start, Walk};
@@ -75,15 +78,4 @@ impl Checkpoint {
         )
         .into_bytes()
     }
-}
-
-/// `GET /v1/audit/verify`: the chain's verification with this replica's checkpoint key
-/// (checkpoints signed by another replica's key show as `signature` breaks unless the
-/// verifier is given that key: `assent audit verify --key HEX`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
-pub struct AuditVerification {
-    /// The Ed25519 public key signing this replica's checkpoints, lowercase hex.
-    pub public_key: Option<String>,
-    pub key_id: Option<String>,
-    pub report: Report,
 }

@@ -7,49 +7,11 @@
 use std::collections::{HashMap, HashSet};
 
 use ed25519_dalek::{Signature, VerifyingKey};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::key::key_id;
 use super::{link_hash, ChainRow, Checkpoint, GENESIS};
-
-/// One place where the audit does not hold.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Break {
-    /// The row's body or hash was changed: its hash is not the hash of what it holds.
-    Changed { chain_seq: i64, event_id: String },
-    /// The chain jumps from `after` to `found`: rows in between are missing.
-    Missing { after: i64, found: i64 },
-    /// The row does not name the hash of the row before it: moved, swapped or forged.
-    Relinked { chain_seq: i64, event_id: String },
-    /// A row without a link after the chain started: inserted by hand.
-    Unlinked { event_id: String },
-    /// A checkpoint names a chain position or hash the chain no longer has (rows truncated
-    /// or changed before it), or a previous checkpoint it does not follow.
-    Checkpoint { id: i64, why: String },
-    /// A checkpoint's signature does not verify with the known key(s).
-    Signature { id: i64, key_id: String },
-    /// An execution that no earlier auto decision, grant use or approval covered.
-    Uncovered { chain_seq: i64, event_id: String },
-}
-
-/// What `verify` found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Report {
-    /// True only when there is no break.
-    pub ok: bool,
-    /// Linked rows walked.
-    pub events: u64,
-    /// Rows written before the chain started (at the upgrade): not covered by it.
-    pub before_chain: u64,
-    /// The last chain position and its hash.
-    pub head_seq: i64,
-    pub head_hash: String,
-    pub checkpoints: u64,
-    /// The last checkpoint's chain position: rows after it can be truncated undetected.
-    pub last_checkpoint_seq: i64,
-    pub breaks: Vec<Break>,
-}
+pub use assent_protocol::{Break, Report};
 
 /// What the walk expects of its first linked row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +149,7 @@ impl Walk {
     pub fn finish(mut self, checkpoints: &[Checkpoint], keys: &[VerifyingKey]) -> Report {
         let mut prev_signature = String::new();
         let mut last_checkpoint_seq = 0;
+        let mut last_checkpoint_at = None;
         for (n, cp) in checkpoints.iter().enumerate() {
             let expected_id = i64::try_from(n).unwrap_or(i64::MAX).saturating_add(1);
             let why = if cp.id != expected_id {
@@ -220,6 +183,7 @@ impl Walk {
             }
             prev_signature = cp.signature.clone();
             last_checkpoint_seq = cp.chain_seq;
+            last_checkpoint_at = chrono::DateTime::from_timestamp_micros(cp.signed_at);
         }
         Report {
             ok: self.breaks.is_empty(),
@@ -229,6 +193,7 @@ impl Walk {
             head_hash: self.last_hash,
             checkpoints: u64::try_from(checkpoints.len()).unwrap_or(u64::MAX),
             last_checkpoint_seq,
+            last_checkpoint_at,
             breaks: self.breaks,
         }
     }

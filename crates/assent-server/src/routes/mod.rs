@@ -67,6 +67,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/events", get(events::event_stream))
         .route("/v1/audit", get(observe::audit_list))
         .route("/v1/audit/verify", get(observe::audit_verify))
+        .route("/v1/audit/key", get(observe::audit_key))
         .route("/v1/suggestions", get(suggestions::suggestion_list))
         .route("/v1/suggestions/apply", post(suggestions::suggestion_apply))
         .route("/v1/policy", get(suggestions::policy_status))

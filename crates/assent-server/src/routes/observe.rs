@@ -1,4 +1,5 @@
-//! Read-only views: `/healthz`, `/v1/audit`, `/v1/audit/verify`, `/metrics`, `/v1/metrics`.
+//! Read-only views: `/healthz`, `/v1/audit`, `/v1/audit/verify`, `/v1/audit/key`, `/metrics`,
+//! `/v1/metrics`.
 
 use std::fmt::Write;
 
@@ -10,7 +11,7 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::audit_chain::{self, AuditVerification};
+use crate::audit_chain::{self, AuditKeyInfo, AuditVerification};
 use crate::error::ApiError;
 use crate::guard::Person;
 use crate::json::Params;
@@ -66,6 +67,24 @@ pub async fn audit_verify(
         public_key: shared.audit_key.as_ref().map(|k| k.public_hex()),
         key_id: shared.audit_key.as_ref().map(|k| k.key_id()),
         report,
+    }))
+}
+
+#[utoipa::path(get, path = "/v1/audit/key", tag = "audit",
+    responses((status = 200, body = AuditKeyInfo), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn audit_key(
+    State(state): State<AppState>,
+    _person: Person,
+) -> Result<Json<AuditKeyInfo>, ApiError> {
+    let key =
+        state.inner.audit_key.as_ref().ok_or_else(|| {
+            ApiError::NotFound("this service signs no audit checkpoints".to_owned())
+        })?;
+    Ok(Json(AuditKeyInfo {
+        public_key: key.public_hex(),
+        key_id: key.key_id(),
     }))
 }
 

@@ -37,6 +37,7 @@ use super::{
         observe::healthz,
         observe::audit_list,
         observe::audit_verify,
+        observe::audit_key,
         suggestions::suggestion_list,
         suggestions::suggestion_apply,
         suggestions::policy_status,

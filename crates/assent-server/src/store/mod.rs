@@ -384,6 +384,9 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         after: i64,
         limit: i64,
     ) -> Result<Vec<(i64, crate::audit_chain::ChainRow)>, StoreError>;
+    /// From now on, signs the chain's head with `signer`'s key inside every write transaction
+    /// whose appends cross a multiple of `signer.every` events (`None`: by time only).
+    fn sign_every(&self, signer: Option<crate::audit_chain::CountSigner>);
     /// Every signed checkpoint, in id order.
     async fn audit_checkpoints(&self) -> Result<Vec<crate::audit_chain::Checkpoint>, StoreError>;
     /// Signs the chain's head with `key` when it moved since the last checkpoint.

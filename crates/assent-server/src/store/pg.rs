@@ -30,6 +30,8 @@ pub struct PgStore {
     pub(super) pool: PgPool,
     pub(super) events: PgEvents,
     listener: JoinHandle<()>,
+    /// Signs a checkpoint every N events, inside the appending transaction.
+    pub(super) signer: crate::audit_chain::SignerSlot,
 }
 
 impl PgStore {
@@ -53,6 +55,7 @@ impl PgStore {
             pool,
             events,
             listener,
+            signer: crate::audit_chain::SignerSlot::default(),
         })
     }
 

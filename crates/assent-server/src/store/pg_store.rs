@@ -15,7 +15,7 @@ impl PgStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<PgTx, StoreError> {
-        PgTx::begin(&self.events).await
+        PgTx::begin(&self.events, self.signer.get()).await
     }
 
     /// A plain write transaction, for the identity rows (their locks are the rows').

@@ -24,11 +24,16 @@ pub struct PgTx {
     /// The newest event id this transaction wrote.
     pub newest_event: Option<i64>,
     pub events: PgEvents,
+    /// Signs the chain's head when this transaction's appends cross a multiple of N events.
+    pub signer: Option<std::sync::Arc<crate::audit_chain::CountSigner>>,
 }
 
 impl PgTx {
     /// Begins a write transaction holding [`WRITE_LOCK`].
-    pub async fn begin(events: &PgEvents) -> Result<PgTx, StoreError> {
+    pub async fn begin(
+        events: &PgEvents,
+        signer: Option<std::sync::Arc<crate::audit_chain::CountSigner>>,
+    ) -> Result<PgTx, StoreError> {
         let mut tx = events.pool.begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock($1)")
             .bind(WRITE_LOCK)
@@ -38,6 +43,7 @@ impl PgTx {
             tx,
             newest_event: None,
             events: events.clone(),
+            signer,
         })
     }
 }
@@ -50,6 +56,7 @@ impl PgTx {
             mut tx,
             newest_event,
             events,
+            signer: _,
         } = self;
         if let Some(newest) = newest_event {
             // Delivered to every replica's listener when (and only if) this commits.

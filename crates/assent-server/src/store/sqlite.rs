@@ -33,6 +33,8 @@ pub struct SqliteStore {
     writes: Arc<Notify>,
     /// The identity version, read on every request without the pool.
     version: VersionReader,
+    /// Signs a checkpoint every N events, inside the appending transaction.
+    pub(super) signer: crate::audit_chain::SignerSlot,
 }
 
 impl SqliteStore {
@@ -78,6 +80,7 @@ impl SqliteStore {
             events,
             writes,
             version,
+            signer: crate::audit_chain::SignerSlot::default(),
         })
     }
 
@@ -106,6 +109,7 @@ impl SqliteStore {
             newest_event: None,
             events: self.events.clone(),
             writes: self.writes.clone(),
+            signer: self.signer.get(),
         })
     }
 

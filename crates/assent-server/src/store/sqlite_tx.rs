@@ -18,6 +18,8 @@ pub struct SqliteTx {
     pub events: SqliteEvents,
     /// Told after every commit (the checkpointer).
     pub writes: Arc<Notify>,
+    /// Signs the chain's head when this transaction's appends cross a multiple of N events.
+    pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
 }
 
 impl SqliteTx {
@@ -28,6 +30,7 @@ impl SqliteTx {
             newest_event,
             events,
             writes,
+            signer: _,
         } = self;
         tx.commit().await?;
         writes.notify_one();

@@ -315,3 +315,92 @@ async fn two_replicas_appending_at_once_keep_one_unbroken_chain() {
         "positions 1..=200, none repeated or skipped"
     );
 }
+
+/// Appends `n` events numbered from `from`, one transaction each (as decisions arrive).
+async fn append(store: &dyn Store, from: i64, n: i64) {
+    for i in from..from + n {
+        store
+            .audit_record(&event(i, "policy_changed", None, None))
+            .await
+            .unwrap();
+    }
+}
+
+/// Checkpoints every N events, on both stores: signed inside the appending transaction at the
+/// first append reaching a multiple of N (a batch crossing one signs its own last event), at
+/// the fake clock's time, linked to the one before, and never without new events.
+async fn checkpoints_every_n_events(store: &dyn Store, backend: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+    let clock = Arc::new(assent_server::FakeClock::new(t0()));
+    store.sign_every(Some(audit_chain::CountSigner {
+        key: key.clone(),
+        every: 3,
+        clock: clock.clone(),
+    }));
+    append(store, 1, 2).await;
+    assert!(
+        store.audit_checkpoints().await.unwrap().is_empty(),
+        "[{backend}] two events are fewer than three: no checkpoint yet"
+    );
+    clock.set(t0() + Duration::seconds(30));
+    append(store, 3, 4).await;
+    let signed = store.audit_checkpoints().await.unwrap();
+    assert_eq!(
+        signed.iter().map(|c| c.chain_seq).collect::<Vec<_>>(),
+        vec![3, 6],
+        "[{backend}] the 3rd and the 6th event each close a checkpoint"
+    );
+    assert_eq!(
+        signed[0].signed_at,
+        (t0() + Duration::seconds(30)).timestamp_micros(),
+        "[{backend}] signed at the service clock's time"
+    );
+    // One transaction of five events (7..=11) crosses 9: its last event is signed.
+    let batch: Vec<_> = (7..12)
+        .map(|i| event(i, "policy_changed", None, None))
+        .collect();
+    let mut tx = store.begin().await.unwrap();
+    tx.insert_audits(&batch).await.unwrap();
+    tx.commit().await.unwrap();
+    let signed = store.audit_checkpoints().await.unwrap();
+    assert_eq!(
+        signed.last().map(|c| c.chain_seq),
+        Some(11),
+        "[{backend}] a batch crossing a multiple of three signs the head it leaves: {signed:?}"
+    );
+    store.sign_every(None);
+    append(store, 12, 3).await;
+    assert_eq!(
+        store.audit_checkpoints().await.unwrap().len(),
+        3,
+        "[{backend}] without a count signer, appends sign nothing"
+    );
+    let report = audit_chain::verify(store, &[key.public()]).await.unwrap();
+    assert!(
+        report.ok && report.checkpoints == 3 && report.last_checkpoint_seq == 11,
+        "[{backend}] the count checkpoints form a verified chain of their own: {report:?}"
+    );
+    assert_eq!(
+        report.last_checkpoint_at,
+        Some(t0() + Duration::seconds(30)),
+        "[{backend}] verify tells when the last checkpoint was signed"
+    );
+}
+
+#[tokio::test]
+async fn a_sqlite_store_signs_a_checkpoint_every_n_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("assent.db"))
+        .await
+        .unwrap();
+    checkpoints_every_n_events(&store, "sqlite").await;
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_postgres_store_signs_a_checkpoint_every_n_events() {
+    let store = PgStore::open(&pg::database()).await.unwrap();
+    checkpoints_every_n_events(&store, "postgres").await;
+    store.close().await;
+}

@@ -26,6 +26,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/events"),
     ("get", "/v1/audit"),
     ("get", "/v1/audit/verify"),
+    ("get", "/v1/audit/key"),
     ("get", "/v1/suggestions"),
     ("post", "/v1/suggestions/apply"),
     ("get", "/v1/policy"),

@@ -24,19 +24,21 @@ pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
     }
 }
 
-/// The links of `bodies` appended after the head: `(chain_seq, prev_hash, hash)` each.
+/// The head's position, and the links of `bodies` appended after it: `(chain_seq,
+/// prev_hash, hash)` each.
 pub async fn links(
     conn: &mut Conn,
     bodies: &[String],
-) -> Result<Vec<(i64, String, String)>, StoreError> {
+) -> Result<(i64, Vec<(i64, String, String)>), StoreError> {
     let (mut seq, mut prev) = head(conn).await?;
+    let before = seq;
     let mut out = Vec::with_capacity(bodies.len());
     for body in bodies {
         seq += 1;
         let hash = link_hash(seq, &prev, body);
         out.push((seq, std::mem::replace(&mut prev, hash.clone()), hash));
     }
-    Ok(out)
+    Ok((before, out))
 }
 
 /// Up to `limit` audit rows after table row `after`, in append order, with their row ids.

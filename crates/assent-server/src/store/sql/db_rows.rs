@@ -47,16 +47,18 @@ pub fn event_from_row(row: &DbRow) -> Result<EventEnvelope, StoreError> {
 const AUDITS_PER_INSERT: usize = 128;
 
 /// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement, each linked into the audit
-/// chain after the head this transaction reads (under the writers' lock).
+/// chain after the head this transaction reads (under the writers' lock); returns the chain
+/// position before and after.
 pub async fn insert_audits(
     conn: &mut Conn,
     audits: &[ApprovalAuditEvent],
-) -> Result<(), StoreError> {
+) -> Result<(i64, i64), StoreError> {
     let bodies = audits
         .iter()
         .map(serde_json::to_string)
         .collect::<Result<Vec<_>, _>>()?;
-    let links = super::chain::links(&mut *conn, &bodies).await?;
+    let (before, links) = super::chain::links(&mut *conn, &bodies).await?;
+    let after = links.last().map_or(before, |l| l.0);
     let mut rows = Vec::with_capacity(audits.len());
     for ((audit, body), link) in audits.iter().zip(bodies).zip(links) {
         rows.push((audit, name_of(&audit.decision)?, body, link));
@@ -78,5 +80,5 @@ pub async fn insert_audits(
         });
         insert.build().execute(&mut *conn).await?;
     }
-    Ok(())
+    Ok((before, after))
 }

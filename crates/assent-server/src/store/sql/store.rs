@@ -103,6 +103,10 @@ impl Store for StoreImpl {
         super::chain::page(self.reads(), after, limit).await
     }
 
+    fn sign_every(&self, signer: Option<crate::audit_chain::CountSigner>) {
+        self.signer.set(signer);
+    }
+
     async fn audit_checkpoints(&self) -> Result<Vec<crate::audit_chain::Checkpoint>, StoreError> {
         super::chain::checkpoints(self.reads()).await
     }

@@ -272,7 +272,12 @@ impl Tx for WriteTx {
     }
 
     async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError> {
-        insert_audits(&mut self.tx, audits).await
+        let (before, after) = insert_audits(&mut self.tx, audits).await?;
+        if let Some(signer) = self.signer.as_ref().filter(|s| s.due(before, after)) {
+            // Every N events: the new head is signed before the decision commits.
+            super::chain::checkpoint(&mut self.tx, &signer.key, signer.clock.now()).await?;
+        }
+        Ok(())
     }
 
     async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError> {

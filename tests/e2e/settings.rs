@@ -1,7 +1,10 @@
 //! End-to-end through the Settings page, with WebDriver (tauri-driver + WebKitWebDriver)
 //! driving the real app: toggling "start at login" writes and removes the XDG autostart entry
 //! (which starts the app with `--tray`), and a new service URL + token take effect at once —
-//! the desk follows the new service's prompts without a restart, and back to the embedded one.
+//! the desk follows the new service's prompts without a restart, and back to the embedded one;
+//! the audit's key is shown as `assent audit key` prints it, and a denial's reason changed with
+//! `sqlite3` in the running desk's database turns the quiet "verified" into a warning that
+//! names the changed event.
 //! Run by scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time.
 #![allow(
     clippy::unwrap_used,
@@ -194,6 +197,77 @@ async fn a_new_service_url_and_token_apply_at_once() {
             .await
             .is_err(),
         "the other service's prompt is gone with it"
+    );
+
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_audit_key_shows_and_a_tampered_store_shows_a_warning() {
+    let desk = Desk::new();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let request = shell_request("run-audit", ASKED_COMMAND, "/work/shop");
+    let approval_id = submit_pending(&requester, &request).await;
+    let deny = assent_protocol::DecisionRequest::Deny {
+        reason: "not on my watch".to_owned(),
+    };
+    reviewer
+        .decide(&approval_id, &deny)
+        .await
+        .expect("the reviewer denies");
+
+    click(&client, "[data-testid=tab-settings]").await;
+    let key = assent_server::audit_chain::AuditKey::load(&desk.data_dir().join("audit-key"))
+        .expect("the embedded service made its checkpoint key in the data dir");
+    let grouped: Vec<String> = key
+        .key_id()
+        .as_bytes()
+        .chunks(4)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    assert_eq!(
+        text_of(&client, "[data-testid=audit-fingerprint]").await,
+        grouped.join(" "),
+        "the fingerprint is the key id every checkpoint names, in groups of four"
+    );
+    let shown = element(&client, "[data-testid=audit-key]")
+        .await
+        .prop("value")
+        .await
+        .expect("the key field");
+    assert_eq!(
+        shown.as_deref(),
+        Some(key.public_hex().as_str()),
+        "the key to copy is the public half `assent audit key` prints"
+    );
+    let verified = text_of(&client, "[data-testid=audit-verified]").await;
+    assert!(
+        verified.starts_with("Verified ") && verified.contains("last checkpoint at"),
+        "an untouched audit is said to hold, quietly: {verified}"
+    );
+
+    // An attacker with the desk's files edits the denial's reason in the live database.
+    let edited = std::process::Command::new("sqlite3")
+        .args(["-cmd", ".timeout 5000"])
+        .arg(desk.data_dir().join("assent.db"))
+        .arg("UPDATE audit_events SET body = replace(body, 'not on my watch', 'fine by me') WHERE decision = 'denied'")
+        .status()
+        .expect("sqlite3 runs");
+    assert!(edited.success(), "sqlite3 edits the running desk's file");
+    click(&client, "[data-testid=audit-verify]").await;
+    let warning = text_of(&client, "[data-testid=audit-warning]").await;
+    assert!(
+        warning.contains("The audit does not hold") && warning.contains("was changed"),
+        "the changed denial is a warning that says what kind of break it is: {warning}"
+    );
+    assert!(
+        client
+            .find(fantoccini::Locator::Css("[data-testid=audit-verified]"))
+            .await
+            .is_err(),
+        "no \"verified\" line beside the warning"
     );
 
     client.close().await.expect("end the session");

@@ -196,6 +196,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["audit_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit/verify": {
         parameters: {
             query?: never;
@@ -1006,6 +1022,19 @@ export interface components {
          * @enum {string}
          */
         AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in" | "asked" | "escalated";
+        /**
+         * @description `GET /v1/audit/key`: the public key that checks this service's checkpoints (what
+         *     `assent audit key` prints), without walking the chain.
+         */
+        AuditKeyInfo: {
+            /**
+             * @description Its fingerprint: the first 16 hex digits of SHA-256 over the key (named by each
+             *     checkpoint).
+             */
+            key_id: string;
+            /** @description The Ed25519 public key, lowercase hex (64 digits). */
+            public_key: string;
+        };
         /** @description `GET /v1/audit`: audited decisions, oldest first. */
         AuditList: {
             events: components["schemas"]["ApprovalAuditEvent"][];
@@ -1853,6 +1882,8 @@ export interface components {
              * @description The last chain position and its hash.
              */
             head_seq: number;
+            /** @description When the last checkpoint was signed (`None`: no checkpoint yet). */
+            last_checkpoint_at: string | null;
             /**
              * Format: int64
              * @description The last checkpoint's chain position: rows after it can be truncated undetected.
@@ -2538,6 +2569,41 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    audit_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditKeyInfo"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@
 // with the session cookie (`web.ts`). The views call `api` and never know which.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { Approval, AuditEvent, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
+import type { Approval, AuditEvent, AuditKeyInfo, AuditVerification, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
 import type { Insights, PolicyChange, Suggestion, SuggestionApplied } from './types';
 import type { CampaignList } from './campaigns';
 import { webApi } from './web';
@@ -34,6 +34,10 @@ const windowApi = {
     invoke<SuggestionApplied>('suggestion_apply', { change, sinceDays }),
   pause: (choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') => invoke<void>('pause_set', { choice }),
   settings: () => invoke<SettingsView>('settings_get'),
+  /** The public key checking the audit's signed checkpoints, and its fingerprint. */
+  auditKey: () => invoke<AuditKeyInfo>('audit_key_get'),
+  /** The service walks its audit chain: where it breaks, or how much of it holds. */
+  auditVerify: () => invoke<AuditVerification>('audit_verify'),
   saveSettings: (input: SettingsInput) => invoke<SettingsView>('settings_save', { input }),
   /** Reconnect to the service now instead of after the backoff. */
   retryService: () => invoke<void>('service_retry'),

@@ -33,6 +33,13 @@ export type GrantStatus = Schemas['GrantStatus'];
 export type Grant = Schemas['Grant'];
 export type AuditDecision = Schemas['AuditDecision'];
 export type AuditEvent = Schemas['ApprovalAuditEvent'];
+/** `GET /v1/audit/key`: the public key checking the audit's checkpoints, and its fingerprint. */
+export type AuditKeyInfo = Schemas['AuditKeyInfo'];
+/** `GET /v1/audit/verify`: the chain walked, with the key it was checked with. */
+export type AuditVerification = Schemas['AuditVerification'];
+export type AuditReport = Schemas['Report'];
+/** One place where the audit does not hold (by `kind`). */
+export type AuditBreak = Schemas['Break'];
 /** `GET /v1/me`: who the desk's token belongs to, with the roles the service holds for them. */
 export type Me = Schemas['Me'];
 /** A run held by a timeout fallback (`GET /v1/runs?status=paused`). */

@@ -1,7 +1,7 @@
 // The desk in a browser (`/desk/`): the same calls as the window's Tauri commands, made to the
 // service itself with the session cookie (the page never holds a token). The snapshot is
 // read again whenever the event stream says something changed.
-import type { Approval, AuditEvent, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
+import type { Approval, AuditEvent, AuditKeyInfo, AuditVerification, DecisionRequest, DecisionResponse, DeskEvent, DeskSnapshot, Grant, SettingsInput, SettingsView } from './types';
 import type { CommandError, Insights, InsightEvent, Me, Metrics, PolicyChange, Suggestion, SuggestionApplied } from './types';
 import type { components } from './api.gen';
 import type { CampaignList } from './campaigns';
@@ -199,6 +199,8 @@ export const webApi = {
     Promise.reject({ code: 'local', message: 'Pausing notifications is the tray app’s: this browser shows no notifications of its own.' } satisfies CommandError),
   settings,
   saveSettings,
+  auditKey: () => call<AuditKeyInfo>('GET', '/v1/audit/key'),
+  auditVerify: () => call<AuditVerification>('GET', '/v1/audit/verify'),
   retryService: () => {
     reconnect();
     return Promise.resolve();

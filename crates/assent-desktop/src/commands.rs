@@ -113,6 +113,8 @@ pub(crate) async fn handle(
             Ok(serde_json::Value::Null)
         }
         WindowCall::SettingsGet => to_json(&view(shell)),
+        WindowCall::AuditKeyGet => to_json(&hub.client().audit_key().await?),
+        WindowCall::AuditVerify => to_json(&hub.client().audit_verify().await?),
         WindowCall::SettingsSave { input } => to_json(&settings_save(shell, input).await?),
     }
 }

@@ -348,3 +348,33 @@ async fn deny_reasons_are_saved_cleaned_and_bad_ones_refused() {
         "the page shows why instead of saving a cut reason"
     );
 }
+
+#[tokio::test]
+async fn the_settings_read_the_audit_key_and_its_verification_through_the_desk() {
+    let running = service().await;
+    let shell = shell_on(&running);
+    let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
+    agent.submit(&asked("run-a")).await.expect("submit");
+    let parsed: WindowCall = serde_json::from_value(serde_json::json!({"command": "audit_key_get"}))
+        .expect("the page's invoke('audit_key_get') parses");
+    let key = handle(&shell, parsed).await.expect("the key");
+    let public = key["public_key"].as_str().expect("a public key");
+    assert!(
+        public.len() == 64 && public.chars().all(|c| c.is_ascii_hexdigit()),
+        "the page gets the Ed25519 public key in hex to show and copy: {key}"
+    );
+    let parsed: WindowCall = serde_json::from_value(serde_json::json!({"command": "audit_verify"}))
+        .expect("the page's invoke('audit_verify') parses");
+    let verified = handle(&shell, parsed).await.expect("the verification");
+    assert_eq!(
+        (verified["public_key"].as_str(), &verified["key_id"]),
+        (Some(public), &key["key_id"]),
+        "verify checks with the key Settings shows"
+    );
+    let audited = shell.hub.client().audit(None, None).await.expect("audit");
+    assert_eq!(
+        (&verified["report"]["ok"], &verified["report"]["events"]),
+        (&serde_json::json!(true), &serde_json::json!(audited.len())),
+        "every audit record is a verified link: {verified}"
+    );
+}

@@ -114,6 +114,10 @@ pub enum WindowCall {
         choice: PauseChoice,
     },
     SettingsGet,
+    /// The public key that checks the service's audit checkpoints (Settings).
+    AuditKeyGet,
+    /// The service walks its audit chain: where it breaks, or how much of it holds.
+    AuditVerify,
     SettingsSave {
         input: SettingsInput,
     },

@@ -5,6 +5,7 @@ import { envOverride, reasonLines } from '../settings';
 import type { CommandError, Me, SettingsView } from '../types';
 import { rolesWords } from '../words';
 import { Account } from './Account';
+import { AuditCheck } from './AuditCheck';
 
 /** `me`: who the desk signs in as now (live); the settings' own answer until it arrives. */
 export function Settings({
@@ -147,6 +148,7 @@ export function Settings({
         </label>
       </section>
       )}
+      <AuditCheck />
       {message && <p data-testid="settings-message">{message}</p>}
     </div>
   );

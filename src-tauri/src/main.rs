@@ -140,6 +140,16 @@ async fn settings_get(bridge: Shared<'_>) -> Result<Value, CommandError> {
 }
 
 #[tauri::command]
+async fn audit_key_get(bridge: Shared<'_>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::AuditKeyGet).await
+}
+
+#[tauri::command]
+async fn audit_verify(bridge: Shared<'_>) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::AuditVerify).await
+}
+
+#[tauri::command]
 async fn settings_save(
     bridge: Shared<'_>,
     input: assent_desktop::window::SettingsInput,
@@ -206,6 +216,8 @@ fn main() -> ExitCode {
             suggestion_apply,
             pause_set,
             settings_get,
+            audit_key_get,
+            audit_verify,
             settings_save,
             service_retry,
             window_close,

@@ -355,8 +355,9 @@ async fn the_settings_read_the_audit_key_and_its_verification_through_the_desk()
     let shell = shell_on(&running);
     let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
     agent.submit(&asked("run-a")).await.expect("submit");
-    let parsed: WindowCall = serde_json::from_value(serde_json::json!({"command": "audit_key_get"}))
-        .expect("the page's invoke('audit_key_get') parses");
+    let parsed: WindowCall =
+        serde_json::from_value(serde_json::json!({"command": "audit_key_get"}))
+            .expect("the page's invoke('audit_key_get') parses");
     let key = handle(&shell, parsed).await.expect("the key");
     let public = key["public_key"].as_str().expect("a public key");
     assert!(

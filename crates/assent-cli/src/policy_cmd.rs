@@ -89,6 +89,7 @@ fn eval_stdin(policy: &Policy, policy_file: Option<&Path>) -> ExitCode {
     let own = OwnFiles {
         data_dir: None,
         policy_file,
+        audit_key: None,
         port: DEFAULT_LISTEN.parse::<SocketAddr>().ok().map(|a| a.port()),
         public_host: None,
     };

@@ -18,6 +18,8 @@ pub struct OwnFiles<'a> {
     pub data_dir: Option<&'a Path>,
     /// The policy file it was started with (`--policy`).
     pub policy_file: Option<&'a Path>,
+    /// The audit's checkpoint key (`--audit-key`), when outside the data dir.
+    pub audit_key: Option<&'a Path>,
     /// The port it answers on.
     pub port: Option<u16>,
     /// The host a team reaches it by (`--public-url`).
@@ -39,6 +41,9 @@ pub fn environment(home: &str, own: OwnFiles<'_>) -> Environment {
     }
     for file in forms(own.policy_file) {
         env = env.with_policy_file(&file);
+    }
+    for file in forms(own.audit_key) {
+        env = env.with_audit_key(&file);
     }
     for var in ["CODEX_HOME", "CLAUDE_CONFIG_DIR", "COPILOT_HOME"] {
         for dir in forms(absolute_var(var)) {

@@ -88,6 +88,7 @@ impl AppState {
                     OwnFiles {
                         data_dir: Some(&config.data_dir),
                         policy_file: Some(&policy_path),
+                        audit_key: config.audit_key.as_deref(),
                         port: Some(port),
                         public_host: config.public_url.as_ref().map(|url| url.host()),
                     },

@@ -170,3 +170,49 @@ fn csv_export_has_one_line_per_event_and_checkpoint() {
         "a header, the checkpoint, the five events"
     );
 }
+
+#[test]
+fn an_execution_nothing_covered_is_reported_next_to_the_links_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = SqliteStore::open(&dir.path().join("assent.db")).await.unwrap();
+        // a1 was denied, then reported as run; a2 was auto-allowed and ran: covered.
+        let mut denied = event(1, "denied");
+        denied.action_id = Some("a1".to_owned());
+        let mut ran = event(2, "executed");
+        ran.action_id = Some("a1".to_owned());
+        let mut auto = event(3, "auto");
+        auto.action_id = Some("a2".to_owned());
+        let mut covered = event(4, "executed");
+        covered.action_id = Some("a2".to_owned());
+        for e in [denied, ran, auto, covered] {
+            store.audit_record(&e).await.unwrap();
+        }
+        store.close().await;
+    });
+    let d = dir.path().to_str().unwrap();
+    let out = assent(&["audit", "verify", "--data-dir", d]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an uncovered execution fails verify like a broken link (exit 1): {}",
+        text(&out)
+    );
+    let said = text(&out);
+    assert!(
+        said.contains("BROKEN event 2 (ev-2): an execution no auto decision, grant or approval covered"),
+        "verify names the execution nothing allowed: {said}"
+    );
+    assert!(
+        !said.contains("event 4 (ev-4)"),
+        "the auto-allowed execution is covered by the chain's own earlier event: {said}"
+    );
+    let json = assent(&["audit", "verify", "--data-dir", d, "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        report["breaks"],
+        json!([{"kind": "uncovered", "chain_seq": 2, "event_id": "ev-2"}]),
+        "the JSON report lists it among the breaks: {report}"
+    );
+}

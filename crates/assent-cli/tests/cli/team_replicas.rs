@@ -19,7 +19,11 @@ impl Replica {
     /// Starts a replica; `via_env` names the database with ASSENT_DATABASE_URL instead of the
     /// flag.
     fn start(database: &str, via_env: bool) -> Replica {
-        let data_dir = tempfile::tempdir().unwrap();
+        Replica::start_in(database, via_env, tempfile::tempdir().unwrap())
+    }
+
+    /// Starts a replica keeping its state (its audit key) in `data_dir`.
+    fn start_in(database: &str, via_env: bool, data_dir: tempfile::TempDir) -> Replica {
         let port = free_port();
         let mut cmd = Command::new(BIN);
         cmd.args(["serve", "--listen", &format!("127.0.0.1:{port}")])
@@ -65,6 +69,15 @@ impl Replica {
 
     fn client(&self, token: &str) -> assent_client::Client {
         assent_client::Client::new(&self.url, token).unwrap()
+    }
+}
+
+impl Replica {
+    /// The data dir, the process killed (so a restart can take it over).
+    fn take_data_dir(mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::mem::replace(&mut self.data_dir, tempfile::tempdir().unwrap())
     }
 }
 
@@ -406,4 +419,62 @@ fn a_replica_killed_mid_decision_loses_nothing_acknowledged() {
             "what A never got to is decided on B: {decided:?}"
         );
     }
+
+    // A restarts on its data dir (its checkpoint key) after the kill; then the chain both
+    // replicas appended to verifies, with both keys, and holds one denial per prompt.
+    let a = Replica::start_in(&database, false, a.take_data_dir());
+    let key = |dir: &Path| {
+        let out = Command::new(BIN)
+            .args(["audit", "key", "--key-dir"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "each replica has its checkpoint key");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let (key_a, key_b) = (key(a.data_dir.path()), key(b.data_dir.path()));
+    let verify = Command::new(BIN)
+        .args(["audit", "verify", "--json", "--database", &database])
+        .args(["--key", &key_a, "--key", &key_b])
+        .env_remove("ASSENT_DATABASE_URL")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&verify.stdout).unwrap();
+    assert_eq!(
+        verify.status.code(),
+        Some(0),
+        "after a replica was killed mid-decision and restarted, the chain holds: {report}"
+    );
+    assert!(
+        report["checkpoints"].as_u64().unwrap() >= 2,
+        "both replicas signed checkpoints, and both keys verify them: {report}"
+    );
+    let export = Command::new(BIN)
+        .args(["audit", "export", "--database", &database])
+        .env_remove("ASSENT_DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "the chain exports");
+    let mut denied = std::collections::HashMap::<String, usize>::new();
+    for line in String::from_utf8(export.stdout).unwrap().lines() {
+        let line: serde_json::Value = serde_json::from_str(line).unwrap();
+        if line["kind"] != "event" {
+            continue;
+        }
+        let body: serde_json::Value =
+            serde_json::from_str(line["body"].as_str().unwrap()).unwrap();
+        if body["decision"] == "denied" {
+            *denied
+                .entry(body["approval_id"].as_str().unwrap().to_owned())
+                .or_default() += 1;
+        }
+    }
+    for id in &asked {
+        assert_eq!(
+            denied.get(id),
+            Some(&1),
+            "every prompt's denial is one link of the verified chain, none lost or doubled by the kill: {id}"
+        );
+    }
+    drop(a);
 }

@@ -84,6 +84,14 @@ impl Environment {
         self
     }
 
+    /// Also protects `file` (absolute): the key signing the audit's checkpoints, when the
+    /// service keeps it outside its data dir (`--audit-key`).
+    #[must_use]
+    pub fn with_audit_key(mut self, file: &str) -> Self {
+        self.own.add(OwnPlace::AuditKey, file);
+        self
+    }
+
     /// Also protects `path` (absolute) as the binary the agents' hooks run (any `assent` in a
     /// `bin` directory always is).
     #[must_use]

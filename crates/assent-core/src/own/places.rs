@@ -4,7 +4,8 @@
 //!
 //! - Assent's data dir (the tokens and the database), its config dir (desktop settings), its
 //!   state dir (logs) and the policy file the service runs with: never read, written, copied
-//!   or deleted; a delete of a directory holding one, or a link to it, is blocked too. A file
+//!   or deleted; a delete of a directory holding one, or a link to it, is blocked too. So is
+//!   the audit's checkpoint key when the service keeps it outside the data dir (`--audit-key`). A file
 //!   a command opens named `approver.token`, `requester.token` or `assent.db` is Assent's
 //!   wherever it is (a data dir nobody named, or one reached under another name).
 //! - Hook configuration — `settings*.json` in any `.claude`, `.gemini` or `.copilot` directory
@@ -36,6 +37,9 @@ pub enum OwnPlace {
     State,
     /// The policy file the service was started with.
     Policy,
+    /// The key signing the audit's checkpoints, where `--audit-key` puts it (outside the data
+    /// dir).
+    AuditKey,
 }
 
 impl OwnPlace {
@@ -53,6 +57,9 @@ impl OwnPlace {
             OwnPlace::Policy => format!(
                 "the policy Assent runs with is never read or changed by an agent: {shown}"
             ),
+            OwnPlace::AuditKey => format!(
+                "the key that signs Assent's audit is never read or changed by an agent: {shown}"
+            ),
         }
     }
 
@@ -62,6 +69,7 @@ impl OwnPlace {
             OwnPlace::Config => "Assent's own settings",
             OwnPlace::State => "Assent's own logs and state",
             OwnPlace::Policy => "the policy Assent runs with",
+            OwnPlace::AuditKey => "the key that signs Assent's audit",
         }
     }
 }

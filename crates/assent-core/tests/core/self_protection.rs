@@ -101,6 +101,7 @@ fn the_places_the_service_really_uses_are_protected_too() {
     let env = Environment::new(HOME)
         .with_data_dir("/srv/assent-data")
         .with_policy_file("/etc/assent/policy.toml")
+        .with_audit_key("/etc/assent/keys/audit-key")
         .with_agent_config_dir("/opt/codex-home");
     let rows: Vec<Row> = vec![
         (
@@ -126,6 +127,30 @@ fn the_places_the_service_really_uses_are_protected_too() {
             shell("sed -i 's/block/allow/' /etc/assent/policy.toml"),
             FILES,
             "the policy Assent runs with",
+        ),
+        (
+            "the --audit-key file read",
+            file(ActionKind::FileRead, "/etc/assent/keys/audit-key"),
+            FILES,
+            "the key that signs Assent's audit",
+        ),
+        (
+            "the --audit-key file overwritten",
+            shell("echo 00 > /etc/assent/keys/audit-key"),
+            FILES,
+            "the key that signs Assent's audit",
+        ),
+        (
+            "the --audit-key file copied away",
+            shell("cp /etc/assent/keys/audit-key /tmp/k"),
+            FILES,
+            "the key that signs Assent's audit",
+        ),
+        (
+            "the --audit-key file replaced by an agent's own",
+            file(ActionKind::FileWrite, "/etc/assent/keys/audit-key"),
+            FILES,
+            "the key that signs Assent's audit",
         ),
         (
             "default data dir still",

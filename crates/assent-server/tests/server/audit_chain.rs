@@ -404,3 +404,37 @@ async fn a_postgres_store_signs_a_checkpoint_every_n_events() {
     checkpoints_every_n_events(&store, "postgres").await;
     store.close().await;
 }
+
+#[tokio::test]
+async fn an_audit_key_kept_outside_the_data_dir_is_blocked_like_the_data_dir() {
+    let keys = tempfile::tempdir().unwrap();
+    let key = keys.path().join("audit-key");
+    let given = key.clone();
+    let svc = crate::common::Service::start_with(move |c| c.audit_key = Some(given)).await;
+    assert!(
+        key.exists() && !key.starts_with(svc.data_dir()),
+        "the service made its key where --audit-key said, outside its data dir"
+    );
+    let key = key.display();
+    for (name, line) in [
+        ("read", format!("cat {key}")),
+        ("copied away", format!("cp {key} /tmp/stolen")),
+        ("overwritten", format!("echo 00 > {key}")),
+        ("deleted", format!("rm -f {key}")),
+    ] {
+        let answer = svc
+            .submit(&crate::common::shell("r-key", &line, "trusted", None))
+            .await;
+        assert_eq!(
+            answer["status"], "blocked",
+            "[{name}] an agent never touches the key that signs the audit: {answer}"
+        );
+        assert!(
+            answer["reasons"]
+                .to_string()
+                .contains("the key that signs Assent's audit"),
+            "[{name}] the block says what the file is: {answer}"
+        );
+    }
+    svc.stop().await;
+}

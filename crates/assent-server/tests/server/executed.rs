@@ -50,6 +50,12 @@ async fn an_executed_report_is_audited_once_with_its_cover() {
         audits[0]["action_hash"], auto["action_hash"],
         "and its hash"
     );
+    let (_, verified) = svc.get("/v1/audit/verify", &svc.approver).await;
+    assert_eq!(
+        verified["report"]["breaks"],
+        json!([]),
+        "the chain itself shows the auto decision before the execution: covered"
+    );
 }
 
 #[tokio::test]
@@ -81,6 +87,25 @@ async fn running_a_pending_action_is_flagged_uncovered() {
             .unwrap()
             .contains("WITHOUT cover"),
         "the audit says the action ran without cover: {audits:?}"
+    );
+    // The coverage check made from the verified chain's own events names the same execution,
+    // and agrees with the service's count.
+    let (status, verified) = svc.get("/v1/audit/verify", &svc.approver).await;
+    assert_eq!(status, StatusCode::OK, "a person checks the chain");
+    let breaks = &verified["report"]["breaks"];
+    assert_eq!(
+        (breaks.as_array().map(Vec::len), &breaks[0]["kind"], &breaks[0]["event_id"]),
+        (Some(1), &json!("uncovered"), &audits[0]["event_id"]),
+        "verify reports the uncovered execution, and nothing else broke: {verified}"
+    );
+    assert_eq!(
+        verified["report"]["ok"], false,
+        "an uncovered execution fails the check"
+    );
+    let (_, metrics) = svc.get("/v1/metrics", &svc.approver).await;
+    assert_eq!(
+        metrics["uncovered_executions"], 1,
+        "the insights' figure counts the same one execution"
     );
 }
 

@@ -2,16 +2,14 @@
 //! dir's SQLite file or a team's PostgreSQL, like `assent people`), or from an export, so it
 //! can be checked away from the service (docs/security.md, "The audit chain").
 
-use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use assent_server::audit_chain::{
-    self, public_from_hex, AuditKey, Break, ChainRow, Checkpoint, Report, Start, Walk, KEY_FILE,
-};
+use assent_server::audit_chain::{self, public_from_hex, AuditKey, Break, Report, KEY_FILE};
 use assent_server::{PgStore, SqliteStore, Store, StoreError};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+
+use crate::audit_export::{self, ExportError, Format};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum AuditCommand {
@@ -25,7 +23,7 @@ pub enum AuditCommand {
     Verify {
         #[command(flatten)]
         source: Source,
-        /// An export (`assent audit export` JSONL) instead of the database.
+        /// An export (`assent audit export`, JSONL or CSV) instead of the database.
         #[arg(long, conflicts_with_all = ["data_dir", "database"])]
         from: Option<PathBuf>,
         #[command(flatten)]
@@ -71,12 +69,6 @@ pub struct KeyArgs {
     key_dir: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Format {
-    Jsonl,
-    Csv,
-}
-
 #[derive(Debug, thiserror::Error)]
 enum AuditError {
     #[error("no data dir: pass --data-dir")]
@@ -91,29 +83,11 @@ enum AuditError {
     Database(#[from] assent_server::DatabaseChoiceError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
-    #[error("export line {line}: {source}")]
-    Export {
-        line: usize,
-        source: serde_json::Error,
-    },
+    #[error(transparent)]
+    Export(#[from] ExportError),
     #[error(transparent)]
     Json(#[from] serde_json::Error),
 }
-
-/// One line of a JSONL export.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum Line {
-    /// The first line: what the export holds.
-    Header {
-        format: String,
-        start: String,
-    },
-    Checkpoint(Checkpoint),
-    Event(ChainRow),
-}
-
-const EXPORT_FORMAT: &str = "assent.audit.export.v1";
 
 pub fn run(cmd: AuditCommand) -> ExitCode {
     let outcome = match cmd {
@@ -209,7 +183,7 @@ fn verify(
     let from_export = from.is_some();
     let public = public_keys(keys, (!from_export).then_some(source))?;
     let report = match from {
-        Some(path) => verify_export(&path, &public)?,
+        Some(path) => audit_export::verify(&path, &public)?,
         None => runtime()?.block_on(async {
             let store = open(source).await?;
             let report = audit_chain::verify(store.as_ref(), &public).await;
@@ -227,40 +201,6 @@ fn verify(
     } else {
         ExitCode::from(1)
     })
-}
-
-fn verify_export(
-    path: &std::path::Path,
-    keys: &[ed25519_dalek::VerifyingKey],
-) -> Result<Report, AuditError> {
-    let file = std::io::BufReader::new(std::fs::File::open(path)?);
-    let mut checkpoints = Vec::new();
-    let mut walk: Option<Walk> = None;
-    let mut start = Start::Genesis;
-    for (n, line) in file.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed: Line = serde_json::from_str(&line).map_err(|source| AuditError::Export {
-            line: n + 1,
-            source,
-        })?;
-        match parsed {
-            Line::Header { start: s, .. } => {
-                if s == "anywhere" {
-                    start = Start::Anywhere;
-                }
-            }
-            // Checkpoints come first in an export: the walk needs their positions.
-            Line::Checkpoint(cp) => checkpoints.push(cp),
-            Line::Event(row) => walk
-                .get_or_insert_with(|| Walk::new(&checkpoints, start))
-                .push(&row),
-        }
-    }
-    let walk = walk.unwrap_or_else(|| Walk::new(&checkpoints, start));
-    Ok(walk.finish(&checkpoints, keys))
 }
 
 fn render(report: &Report) -> String {
@@ -317,88 +257,10 @@ fn describe(b: &Break) -> String {
 fn export(source: &Source, since: Option<DateTime<Utc>>, format: Format) -> Result<(), AuditError> {
     runtime()?.block_on(async {
         let store = open(source).await?;
-        let outcome = write_export(store.as_ref(), since, format).await;
+        let stdout = std::io::stdout();
+        let out = std::io::BufWriter::new(stdout.lock());
+        let outcome = audit_export::write(store.as_ref(), since, format, out).await;
         store.close().await;
-        outcome
+        Ok(outcome?)
     })
-}
-
-#[derive(Deserialize)]
-struct Timestamp {
-    timestamp: DateTime<Utc>,
-}
-
-async fn write_export(
-    store: &dyn Store,
-    since: Option<DateTime<Utc>>,
-    format: Format,
-) -> Result<(), AuditError> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    // Checkpoints first (read before the rows, so every one signs a row the export holds).
-    let checkpoints = store.audit_checkpoints().await?;
-    let start = if since.is_some() {
-        "anywhere"
-    } else {
-        "genesis"
-    };
-    match format {
-        Format::Jsonl => {
-            let header = Line::Header {
-                format: EXPORT_FORMAT.to_owned(),
-                start: start.to_owned(),
-            };
-            writeln!(out, "{}", serde_json::to_string(&header)?)?;
-            for cp in checkpoints {
-                writeln!(out, "{}", serde_json::to_string(&Line::Checkpoint(cp))?)?;
-            }
-        }
-        Format::Csv => {
-            writeln!(out, "kind,chain_seq,prev_hash,hash,body")?;
-            for cp in checkpoints {
-                let body = serde_json::to_string(&cp)?;
-                writeln!(
-                    out,
-                    "checkpoint,{},,{},{}",
-                    cp.chain_seq,
-                    cp.head_hash,
-                    csv(&body)
-                )?;
-            }
-        }
-    }
-    let mut after = 0;
-    let mut started = since.is_none();
-    loop {
-        let page = store.audit_chain_page(after, 2_000).await?;
-        let Some((last, _)) = page.last() else { break };
-        after = *last;
-        for (_, row) in page {
-            if !started {
-                let at: Option<Timestamp> = serde_json::from_str(&row.body).ok();
-                started = since.is_some_and(|since| at.is_some_and(|at| at.timestamp >= since));
-                if !started {
-                    continue;
-                }
-            }
-            match format {
-                Format::Jsonl => writeln!(out, "{}", serde_json::to_string(&Line::Event(row))?)?,
-                Format::Csv => writeln!(
-                    out,
-                    "event,{},{},{},{}",
-                    row.chain_seq.map(|s| s.to_string()).unwrap_or_default(),
-                    row.prev_hash.unwrap_or_default(),
-                    row.hash.unwrap_or_default(),
-                    csv(&row.body)
-                )?,
-            }
-        }
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// One CSV field, quoted (RFC 4180).
-fn csv(text: &str) -> String {
-    format!("\"{}\"", text.replace('"', "\"\""))
 }

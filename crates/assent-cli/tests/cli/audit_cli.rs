@@ -166,8 +166,8 @@ fn csv_export_has_one_line_per_event_and_checkpoint() {
     let lines = text(&out).lines().count();
     assert_eq!(
         lines,
-        1 + 1 + 5,
-        "a header, the checkpoint, the five events"
+        1 + 1 + 1 + 5,
+        "the column names, the export's header, the checkpoint, the five events"
     );
 }
 
@@ -176,7 +176,9 @@ fn an_execution_nothing_covered_is_reported_next_to_the_links_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let store = SqliteStore::open(&dir.path().join("assent.db")).await.unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
         // a1 was denied, then reported as run; a2 was auto-allowed and ran: covered.
         let mut denied = event(1, "denied");
         denied.action_id = Some("a1".to_owned());
@@ -201,7 +203,9 @@ fn an_execution_nothing_covered_is_reported_next_to_the_links_and_exits_1() {
     );
     let said = text(&out);
     assert!(
-        said.contains("BROKEN event 2 (ev-2): an execution no auto decision, grant or approval covered"),
+        said.contains(
+            "BROKEN event 2 (ev-2): an execution no auto decision, grant or approval covered"
+        ),
         "verify names the execution nothing allowed: {said}"
     );
     assert!(

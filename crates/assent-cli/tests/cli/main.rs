@@ -23,6 +23,7 @@ mod agents_gemini;
 mod agents_one_desk;
 mod agents_opencode;
 mod audit_cli;
+mod audit_tamper;
 mod capability_exec;
 mod doctor;
 mod gate_base_sha;

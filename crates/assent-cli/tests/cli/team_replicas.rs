@@ -461,8 +461,7 @@ fn a_replica_killed_mid_decision_loses_nothing_acknowledged() {
         if line["kind"] != "event" {
             continue;
         }
-        let body: serde_json::Value =
-            serde_json::from_str(line["body"].as_str().unwrap()).unwrap();
+        let body: serde_json::Value = serde_json::from_str(line["body"].as_str().unwrap()).unwrap();
         if body["decision"] == "denied" {
             *denied
                 .entry(body["approval_id"].as_str().unwrap().to_owned())

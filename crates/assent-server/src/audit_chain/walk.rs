@@ -104,7 +104,8 @@ impl Walk {
                 event_id: event_id.clone(),
             });
         }
-        if link_hash(seq, prev, &row.body) != *hash {
+        let intact = link_hash(seq, prev, &row.body) == *hash;
+        if !intact {
             self.breaks.push(Break::Changed {
                 chain_seq: seq,
                 event_id: event_id.clone(),
@@ -116,14 +117,16 @@ impl Walk {
             *head = Some(hash.clone());
         }
         if let Some(f) = facts {
-            self.cover(seq, f);
+            self.cover(seq, f, intact);
         }
     }
 
-    fn cover(&mut self, seq: i64, f: Facts) {
+    /// Coverage from the chain's own events: a changed event covers nothing (its break is
+    /// reported above), so a forged approval cannot make an execution look covered.
+    fn cover(&mut self, seq: i64, f: Facts, intact: bool) {
         match f.decision.as_str() {
-            "auto" | "used" => self.allowed_actions.extend(f.action_id),
-            "approved" => self.approved.extend(f.approval_id),
+            "auto" | "used" if intact => self.allowed_actions.extend(f.action_id),
+            "approved" if intact => self.approved.extend(f.approval_id),
             "executed" => {
                 let by_action = f
                     .action_id

@@ -94,7 +94,11 @@ async fn running_a_pending_action_is_flagged_uncovered() {
     assert_eq!(status, StatusCode::OK, "a person checks the chain");
     let breaks = &verified["report"]["breaks"];
     assert_eq!(
-        (breaks.as_array().map(Vec::len), &breaks[0]["kind"], &breaks[0]["event_id"]),
+        (
+            breaks.as_array().map(Vec::len),
+            &breaks[0]["kind"],
+            &breaks[0]["event_id"]
+        ),
         (Some(1), &json!("uncovered"), &audits[0]["event_id"]),
         "verify reports the uncovered execution, and nothing else broke: {verified}"
     );

@@ -1,0 +1,219 @@
+//! The export of the audit chain (`assent audit export`) and its reading back
+//! (`assent audit verify --from FILE`): a header, the checkpoints, then every event with its
+//! links, one per line, in JSONL or CSV. Both directions stream: rows are read from the store
+//! a page at a time and from the file a line at a time, so a large audit never sits in memory.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use assent_server::audit_chain::{ChainRow, Checkpoint, Report, Start, Walk};
+use assent_server::{Store, StoreError};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The export's name and version, in its header.
+const EXPORT_FORMAT: &str = "assent.audit.export.v1";
+
+/// The CSV's column names (its first line).
+const CSV_COLUMNS: &str = "kind,chain_seq,prev_hash,hash,body";
+
+/// Rows read from the store per page.
+const PAGE: i64 = 2_000;
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("export line {line}: {why}")]
+    Line { line: usize, why: String },
+}
+
+/// One line of an export (a JSONL line; a CSV row carries the same in its columns).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Line {
+    /// The first line: what the export holds (`start`: `genesis` for the whole chain,
+    /// `anywhere` for an export `--since`).
+    Header {
+        format: String,
+        start: String,
+    },
+    Checkpoint(Checkpoint),
+    Event(ChainRow),
+}
+
+#[derive(Deserialize)]
+struct Timestamp {
+    timestamp: DateTime<Utc>,
+}
+
+/// Writes the export of `store` to `out`: events from the first at or after `since` (all
+/// without it).
+pub async fn write(
+    store: &dyn Store,
+    since: Option<DateTime<Utc>>,
+    format: Format,
+    mut out: impl Write,
+) -> Result<(), ExportError> {
+    // Checkpoints first (read before the rows, so every one signs a row the export holds).
+    let checkpoints = store.audit_checkpoints().await?;
+    if let Format::Csv = format {
+        writeln!(out, "{CSV_COLUMNS}")?;
+    }
+    let start = if since.is_some() {
+        "anywhere"
+    } else {
+        "genesis"
+    };
+    let header = Line::Header {
+        format: EXPORT_FORMAT.to_owned(),
+        start: start.to_owned(),
+    };
+    write_line(&mut out, format, &header)?;
+    for cp in checkpoints {
+        write_line(&mut out, format, &Line::Checkpoint(cp))?;
+    }
+    let mut after = 0;
+    let mut started = since.is_none();
+    loop {
+        let page = store.audit_chain_page(after, PAGE).await?;
+        let Some((last, _)) = page.last() else { break };
+        after = *last;
+        for (_, row) in page {
+            if !started {
+                let at: Option<Timestamp> = serde_json::from_str(&row.body).ok();
+                started = since.is_some_and(|since| at.is_some_and(|at| at.timestamp >= since));
+                if !started {
+                    continue;
+                }
+            }
+            write_line(&mut out, format, &Line::Event(row))?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_line(out: &mut impl Write, format: Format, line: &Line) -> Result<(), ExportError> {
+    match (format, line) {
+        (Format::Jsonl, line) => writeln!(out, "{}", serde_json::to_string(line)?)?,
+        (Format::Csv, Line::Event(row)) => writeln!(
+            out,
+            "event,{},{},{},{}",
+            row.chain_seq.map(|s| s.to_string()).unwrap_or_default(),
+            row.prev_hash.as_deref().unwrap_or_default(),
+            row.hash.as_deref().unwrap_or_default(),
+            csv_field(&row.body)
+        )?,
+        (Format::Csv, Line::Checkpoint(cp)) => writeln!(
+            out,
+            "checkpoint,{},,{},{}",
+            cp.chain_seq,
+            cp.head_hash,
+            csv_field(&serde_json::to_string(cp)?)
+        )?,
+        (Format::Csv, header @ Line::Header { .. }) => writeln!(
+            out,
+            "header,,,,{}",
+            csv_field(&serde_json::to_string(header)?)
+        )?,
+    }
+    Ok(())
+}
+
+/// One CSV field, quoted (RFC 4180). The JSON inside never holds a raw line break, so one
+/// row is one line.
+fn csv_field(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// Walks the export at `path` (JSONL or CSV, told apart by its first line) and checks its
+/// checkpoints with `keys`.
+pub fn verify(path: &Path, keys: &[ed25519_dalek::VerifyingKey]) -> Result<Report, ExportError> {
+    let file = std::io::BufReader::new(std::fs::File::open(path)?);
+    let mut checkpoints = Vec::new();
+    let mut walk: Option<Walk> = None;
+    let mut start = Start::Genesis;
+    let mut csv = false;
+    for (n, text) in file.lines().enumerate() {
+        let text = text?;
+        if n == 0 && text.trim_end() == CSV_COLUMNS {
+            csv = true;
+            continue;
+        }
+        if text.trim().is_empty() {
+            continue;
+        }
+        let bad = |why: String| ExportError::Line { line: n + 1, why };
+        let line = if csv {
+            read_csv(&text).map_err(bad)?
+        } else {
+            serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?
+        };
+        match line {
+            Line::Header { start: s, .. } => {
+                if s == "anywhere" {
+                    start = Start::Anywhere;
+                }
+            }
+            // Checkpoints come first in an export: the walk needs their positions.
+            Line::Checkpoint(cp) => checkpoints.push(cp),
+            Line::Event(row) => walk
+                .get_or_insert_with(|| Walk::new(&checkpoints, start))
+                .push(&row),
+        }
+    }
+    let walk = walk.unwrap_or_else(|| Walk::new(&checkpoints, start));
+    Ok(walk.finish(&checkpoints, keys))
+}
+
+/// One CSV row: four plain columns (no commas in them), then the quoted JSON body.
+fn read_csv(text: &str) -> Result<Line, String> {
+    let mut columns = text.splitn(5, ',');
+    let mut next = || columns.next().unwrap_or_default();
+    let (kind, seq, prev, hash, body) = (next(), next(), next(), next(), next());
+    let body = body
+        .strip_prefix('"')
+        .and_then(|b| b.strip_suffix('"'))
+        .ok_or("the body column is not quoted")?
+        .replace("\"\"", "\"");
+    let json = |e: serde_json::Error| e.to_string();
+    match kind {
+        "header" => serde_json::from_str(&body).map_err(json),
+        "checkpoint" => {
+            let cp: Checkpoint = serde_json::from_str(&body).map_err(json)?;
+            // The plain columns are for people reading the file: they must say what is signed.
+            if seq != cp.chain_seq.to_string() || hash != cp.head_hash {
+                return Err(format!(
+                    "checkpoint {}: its columns do not match what it signs",
+                    cp.id
+                ));
+            }
+            Ok(Line::Checkpoint(cp))
+        }
+        "event" => {
+            let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+            let chain_seq = some(seq)
+                .map(|s| s.parse::<i64>())
+                .transpose()
+                .map_err(|e| format!("chain_seq: {e}"))?;
+            Ok(Line::Event(ChainRow {
+                chain_seq,
+                prev_hash: some(prev),
+                hash: some(hash),
+                body,
+            }))
+        }
+        other => Err(format!("unknown kind {other:?}")),
+    }
+}

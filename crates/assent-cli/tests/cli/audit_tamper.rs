@@ -1,0 +1,345 @@
+//! Every tampering of the issue, done the way an attacker with write access would do it —
+//! `sqlite3` on the data dir's real file, `psql` on the suite's throwaway PostgreSQL — and
+//! then checked as an operator checks: `assent audit verify` on the database, and
+//! `assent audit export` (JSONL and CSV) followed by `assent audit verify --from FILE`. Each
+//! must fail (exit 1) with its first break at the tampered event, the same on the database
+//! and on its export.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use assent_core::ApprovalAuditEvent;
+use assent_server::audit_chain::{link_hash, AuditKey, ChainRow};
+use assent_server::{PgStore, SqliteStore, Store};
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use serde_json::{json, Value};
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 1, 1, 9, 0, 0).unwrap()
+}
+
+fn event(n: i64, decision: &str, action: &str, approval: Option<&str>) -> ApprovalAuditEvent {
+    serde_json::from_value(json!({
+        "event_id": format!("ev-{n}"),
+        "timestamp": t0() + Duration::seconds(n),
+        "approval_id": approval,
+        "action_id": action,
+        "run_id": "r1",
+        "task_id": "t1",
+        "action_kind": "shell",
+        "action_hash": format!("h{n}"),
+        "requested_scope": null,
+        "decision": decision,
+        "reason": format!("reason-{n}"),
+        "policy_version": "v1",
+        "evidence_artifact_id": format!("a{n}"),
+    }))
+    .unwrap()
+}
+
+/// The service's story, through the store's own append path: an auto read that ran, a
+/// denial, an approval whose action ran, a policy change; checkpoints after event 4 and 6.
+/// Returns the stored rows (what an attacker reads before rewriting them).
+async fn story(store: &dyn Store, key: &AuditKey) -> Vec<ChainRow> {
+    let first = [
+        event(1, "auto", "a1", None),
+        event(2, "executed", "a1", None),
+        event(3, "denied", "a2", Some("p2")),
+        event(4, "approved", "a3", Some("p3")),
+    ];
+    for e in &first {
+        store.audit_record(e).await.unwrap();
+    }
+    store
+        .audit_checkpoint(key, t0() + Duration::seconds(4))
+        .await
+        .unwrap();
+    store
+        .audit_record(&event(5, "executed", "a3", Some("p3")))
+        .await
+        .unwrap();
+    store
+        .audit_record(&event(6, "policy_changed", "a6", None))
+        .await
+        .unwrap();
+    store
+        .audit_checkpoint(key, t0() + Duration::seconds(6))
+        .await
+        .unwrap();
+    let rows = store.audit_chain_page(0, 100).await.unwrap();
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+/// SQL quoting for a literal.
+fn lit(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// The cleverer forgery: an approval slipped in at position 5 with every link after it
+/// recomputed (the hash needs no secret), rows 5 and 6 moved down one. Only the checkpoint
+/// that signed event 6 can tell.
+fn forged_with_links(rows: &[ChainRow]) -> String {
+    let at = |seq: i64| rows.iter().find(|r| r.chain_seq == Some(seq)).unwrap();
+    let h4 = at(4).hash.clone().unwrap();
+    let forged = r#"{"event_id":"forged","timestamp":"2026-01-01T09:00:05Z","approval_id":"p2","run_id":"r1","task_id":"t1","action_kind":"shell","action_hash":"h3","decision":"approved","reason":"approved by owner","policy_version":"v1","evidence_artifact_id":"a3"}"#;
+    let hf = link_hash(5, &h4, forged);
+    let (b5, b6) = (at(5).body.clone(), at(6).body.clone());
+    let h5 = link_hash(6, &hf, &b5);
+    let h6 = link_hash(7, &h5, &b6);
+    format!(
+        "UPDATE audit_events SET event_id = 'forged', body = {}, hash = {} WHERE chain_seq = 5; \
+         UPDATE audit_events SET event_id = 'ev-5', body = {}, prev_hash = {}, hash = {} WHERE chain_seq = 6; \
+         INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) \
+         VALUES ('ev-6', 0, 'r1', 'policy_changed', {}, 7, {}, {})",
+        lit(forged),
+        lit(&hf),
+        lit(&b5),
+        lit(&hf),
+        lit(&h5),
+        lit(&b6),
+        lit(&h5),
+        lit(&h6),
+    )
+}
+
+/// One tampering: the SQL both `sqlite3` and `psql` run (given the stored rows), and what
+/// the first break must say.
+struct Tamper {
+    name: &'static str,
+    sql: fn(&[ChainRow]) -> String,
+    first: Value,
+}
+
+fn tampers() -> Vec<Tamper> {
+    vec![
+        Tamper {
+            name: "an event's reason changed",
+            sql: |_| {
+                "UPDATE audit_events SET body = replace(body, 'reason-3', 'nothing to see') WHERE chain_seq = 3".to_owned()
+            },
+            first: json!({"kind": "changed", "chain_seq": 3, "event_id": "ev-3"}),
+        },
+        Tamper {
+            name: "a denial deleted",
+            sql: |_| "DELETE FROM audit_events WHERE decision = 'denied'".to_owned(),
+            first: json!({"kind": "missing", "after": 2, "found": 4}),
+        },
+        Tamper {
+            name: "two events swapped",
+            sql: |_| {
+                "UPDATE audit_events SET body = (SELECT b.body FROM audit_events b WHERE b.chain_seq = 5 - audit_events.chain_seq) WHERE chain_seq IN (2, 3)".to_owned()
+            },
+            first: json!({"kind": "changed", "chain_seq": 2, "event_id": "ev-3"}),
+        },
+        Tamper {
+            name: "a forged event inserted",
+            sql: |_| {
+                "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+                  VALUES ('forged', 0, 'r1', 'approved', '{\"event_id\":\"forged\",\"decision\":\"approved\"}')".to_owned()
+            },
+            first: json!({"kind": "unlinked", "event_id": "forged"}),
+        },
+        Tamper {
+            name: "a forged event inserted, every link after it recomputed",
+            sql: forged_with_links,
+            first: json!({"kind": "checkpoint", "id": 2, "why": "it signs a different hash at event 6"}),
+        },
+        Tamper {
+            name: "the last events truncated",
+            sql: |_| "DELETE FROM audit_events WHERE chain_seq >= 5".to_owned(),
+            first: json!({"kind": "checkpoint", "id": 2, "why": "it signs event 6 which the chain no longer has (truncated?)"}),
+        },
+        Tamper {
+            name: "a checkpoint edited",
+            sql: |_| "UPDATE audit_checkpoints SET chain_seq = 3 WHERE id = 1".to_owned(),
+            first: json!({"kind": "checkpoint", "id": 1, "why": "it signs a different hash at event 3"}),
+        },
+    ]
+}
+
+fn run(cmd: &mut Command) {
+    let out = cmd.output().expect("the tool runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn assent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_assent"))
+        .args(args)
+        .env_remove("ASSENT_DATABASE_URL")
+        .output()
+        .unwrap()
+}
+
+/// `assent audit verify ARGS --key KEY --json`: its exit code and report.
+fn verify(args: &[&str], key: &str) -> (Option<i32>, Value) {
+    let mut all = vec!["audit", "verify"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--key", key, "--json"]);
+    let out = assent(&all);
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "verify {args:?} answers a JSON report ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), report)
+}
+
+/// Exports `store_args` in `format` into `dir`, returns the file's path.
+fn export(store_args: &[&str], format: &str, extra: &[&str], dir: &Path) -> String {
+    let mut all = vec!["audit", "export"];
+    all.extend_from_slice(store_args);
+    all.extend_from_slice(&["--format", format]);
+    all.extend_from_slice(extra);
+    let out = assent(&all);
+    assert!(
+        out.status.success(),
+        "export {format}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = dir.join(format!("export-{}.{format}", extra.len()));
+    std::fs::write(&file, &out.stdout).unwrap();
+    file.to_str().unwrap().to_owned()
+}
+
+/// The checks after one tampering of the store `store_args` names.
+fn assert_caught(tamper: &Tamper, backend: &str, store_args: &[&str], key: &str, dir: &Path) {
+    let (code, db) = verify(store_args, key);
+    assert_eq!(
+        code,
+        Some(1),
+        "[{backend}] {}: verify on the database exits 1: {db}",
+        tamper.name
+    );
+    assert_eq!(
+        db["breaks"][0], tamper.first,
+        "[{backend}] {}: the first break is at the tampered place: {db}",
+        tamper.name
+    );
+    for format in ["jsonl", "csv"] {
+        let file = export(store_args, format, &[], dir);
+        let (code, from) = verify(&["--from", &file], key);
+        assert_eq!(
+            (code, &from),
+            (Some(1), &db),
+            "[{backend}] {}: verify on its {format} export says exactly what it says on the database",
+            tamper.name
+        );
+    }
+}
+
+/// Before any tampering: the story verifies on the database and on both exports.
+fn assert_clean(backend: &str, store_args: &[&str], key: &str, dir: &Path) {
+    let (code, db) = verify(store_args, key);
+    assert_eq!(
+        (code, &db["events"], &db["checkpoints"]),
+        (Some(0), &json!(6), &json!(2)),
+        "[{backend}] the untouched story verifies: {db}"
+    );
+    for format in ["jsonl", "csv"] {
+        let file = export(store_args, format, &[], dir);
+        assert_eq!(
+            verify(&["--from", &file], key),
+            (Some(0), db.clone()),
+            "[{backend}] its {format} export verifies away from the service, with the same report"
+        );
+    }
+}
+
+fn sqlite3(db: &Path, sql: &str) {
+    run(Command::new("sqlite3")
+        .args(["-cmd", ".timeout 5000"])
+        .arg(db)
+        .arg(sql));
+}
+
+fn psql(url: &str, sql: &str) {
+    run(Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-qc", sql]));
+}
+
+#[test]
+fn every_tampering_of_the_sqlite_file_is_caught_on_the_database_and_on_its_exports() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    for tamper in tampers() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("assent.db");
+        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        let rows = rt.block_on(async {
+            let store = SqliteStore::open(&db).await.unwrap();
+            let rows = story(&store, &key).await;
+            store.close().await;
+            rows
+        });
+        let d = dir.path().to_str().unwrap();
+        let args = ["--data-dir", d];
+        assert_clean("sqlite", &args, &key.public_hex(), dir.path());
+
+        sqlite3(&db, &(tamper.sql)(&rows));
+
+        assert_caught(&tamper, "sqlite", &args, &key.public_hex(), dir.path());
+    }
+}
+
+#[test]
+fn every_tampering_of_the_postgres_database_is_caught_on_the_database_and_on_its_exports() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    for tamper in tampers() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        let url = crate::pg::database();
+        let rows = rt.block_on(async {
+            let store = PgStore::open(&url).await.unwrap();
+            let rows = story(&store, &key).await;
+            store.close().await;
+            rows
+        });
+        let args = ["--database", url.as_str()];
+        assert_clean("postgres", &args, &key.public_hex(), dir.path());
+
+        psql(&url, &(tamper.sql)(&rows));
+
+        assert_caught(&tamper, "postgres", &args, &key.public_hex(), dir.path());
+    }
+}
+
+#[test]
+fn an_export_since_a_time_verifies_from_there_and_catches_a_change_after_it() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("assent.db");
+    let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+    rt.block_on(async {
+        let store = SqliteStore::open(&db).await.unwrap();
+        story(&store, &key).await;
+        store.close().await;
+    });
+    let d = dir.path().to_str().unwrap();
+    let since = (t0() + Duration::seconds(4)).to_rfc3339();
+    let public = key.public_hex();
+    for format in ["jsonl", "csv"] {
+        let file = export(&["--data-dir", d], format, &["--since", &since], dir.path());
+        let (code, report) = verify(&["--from", &file], &public);
+        assert_eq!(
+            (code, &report["events"], &report["head_seq"]),
+            (Some(0), &json!(3), &json!(6)),
+            "[{format}] an export --since holds events 4..6, checked from event 4 on, with both checkpoints: {report}"
+        );
+        let edited = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("reason-5", "reason-five");
+        std::fs::write(&file, edited).unwrap();
+        let (code, report) = verify(&["--from", &file], &public);
+        assert_eq!(
+            (code, &report["breaks"][0]),
+            (
+                Some(1),
+                &json!({"kind": "changed", "chain_seq": 5, "event_id": "ev-5"})
+            ),
+            "[{format}] an event changed in the export is named: {report}"
+        );
+    }
+}

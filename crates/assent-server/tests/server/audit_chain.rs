@@ -288,6 +288,19 @@ async fn two_replicas_appending_at_once_keep_one_unbroken_chain() {
     let url = pg::database();
     let a: Arc<dyn Store> = Arc::new(PgStore::open(&url).await.unwrap());
     let b: Arc<dyn Store> = Arc::new(PgStore::open(&url).await.unwrap());
+    // Each replica signs with its own key (its own data dir) every 10 events.
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(assent_server::FakeClock::new(t0()));
+    let mut keys = Vec::new();
+    for (name, store) in [("a", &a), ("b", &b)] {
+        let key = AuditKey::load_or_create(&dir.path().join(name)).unwrap();
+        keys.push(key.public());
+        store.sign_every(Some(audit_chain::CountSigner {
+            key,
+            every: 10,
+            clock: clock.clone(),
+        }));
+    }
     let mut tasks = Vec::new();
     for (r, store) in [a.clone(), b.clone()].into_iter().enumerate() {
         tasks.push(tokio::spawn(async move {
@@ -301,13 +314,24 @@ async fn two_replicas_appending_at_once_keep_one_unbroken_chain() {
     for t in tasks {
         t.await.unwrap();
     }
-    let report = audit_chain::verify(a.as_ref(), &[]).await.unwrap();
+    let report = audit_chain::verify(a.as_ref(), &keys).await.unwrap();
+    let signed = a.audit_checkpoints().await.unwrap();
     a.close().await;
     b.close().await;
     assert!(
         report.ok,
-        "the writers' lock serializes the head read: {:?}",
+        "the writers' lock serializes the head read, and the checkpoints of both replicas \
+         verify with their two keys: {:?}",
         report.breaks
+    );
+    assert_eq!(
+        signed.iter().map(|c| c.chain_seq).collect::<Vec<_>>(),
+        (1..=20).map(|n| n * 10).collect::<Vec<_>>(),
+        "one checkpoint per 10 events, whichever replica appended the 10th, none doubled"
+    );
+    assert!(
+        signed.iter().any(|c| c.key_id != signed[0].key_id),
+        "both replicas signed some of them (one chain of checkpoints across replicas)"
     );
     assert_eq!(report.events, 200, "no append was lost or doubled");
     assert_eq!(

@@ -9,8 +9,6 @@ use assent_server::audit_chain::{self, public_from_hex, AuditKey, Break, Report,
 use assent_server::{PgStore, SqliteStore, Store, StoreError};
 use chrono::{DateTime, Utc};
 
-use crate::audit_export::{self, ExportError, Format};
-
 #[derive(Debug, clap::Subcommand)]
 pub enum AuditCommand {
     /// Print the public key that signs this service's checkpoints (hex) and its key id.
@@ -183,7 +181,7 @@ fn verify(
     let from_export = from.is_some();
     let public = public_keys(keys, (!from_export).then_some(source))?;
     let report = match from {
-        Some(path) => audit_export::verify(&path, &public)?,
+        Some(path) => audit_chain::verify_export(&path, &public)?,
         None => runtime()?.block_on(async {
             let store = open(source).await?;
             let report = audit_chain::verify(store.as_ref(), &public).await;
@@ -259,8 +257,24 @@ fn export(source: &Source, since: Option<DateTime<Utc>>, format: Format) -> Resu
         let store = open(source).await?;
         let stdout = std::io::stdout();
         let out = std::io::BufWriter::new(stdout.lock());
-        let outcome = audit_export::write(store.as_ref(), since, format, out).await;
+        let outcome = audit_chain::export(store.as_ref(), since, format.into(), out).await;
         store.close().await;
         Ok(outcome?)
     })
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Jsonl,
+    Csv,
+}
+
+impl From<Format> for audit_chain::Format {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Jsonl => audit_chain::Format::Jsonl,
+            Format::Csv => audit_chain::Format::Csv,
+        }
+    }
 }

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod audit_cmd;
-mod audit_export;
 mod campaign;
 mod capability_exec;
 mod doctor;

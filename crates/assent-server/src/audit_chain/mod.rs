@@ -2,9 +2,10 @@
 //! the chain, the hash of the row before it and its own hash over its canonical form; signed
 //! checkpoints name the head of the chain and the checkpoint before them. Pure: the store
 //! appends the links (`store/sql/chain.rs`), [`walk`] checks rows and checkpoints read from a
-//! database or an export.
+//! database or an export, [`export`] writes and reads exports.
 
 mod by_count;
+mod export;
 mod key;
 mod verify;
 mod walk;
@@ -13,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 pub use assent_protocol::{AuditKeyInfo, AuditVerification};
 pub use by_count::{CountSigner, SignerSlot};
+pub use export::{export, verify_export, ExportError, Format};
 pub use key::{public_from_hex, AuditKey, KeyError};
 pub use verify::verify;
 pub use walk::{Break, Report, Start, Walk};

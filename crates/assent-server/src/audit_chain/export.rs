@@ -6,8 +6,8 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use assent_server::audit_chain::{ChainRow, Checkpoint, Report, Start, Walk};
-use assent_server::{Store, StoreError};
+use super::{ChainRow, Checkpoint, Report, Start, Walk};
+use crate::store::{Store, StoreError};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -20,12 +20,14 @@ const CSV_COLUMNS: &str = "kind,chain_seq,prev_hash,hash,body";
 /// Rows read from the store per page.
 const PAGE: i64 = 2_000;
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+/// The export's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Jsonl,
     Csv,
 }
 
+/// Why an export could not be written or read.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     #[error(transparent)]
@@ -59,7 +61,7 @@ struct Timestamp {
 
 /// Writes the export of `store` to `out`: events from the first at or after `since` (all
 /// without it).
-pub async fn write(
+pub async fn export(
     store: &dyn Store,
     since: Option<DateTime<Utc>>,
     format: Format,
@@ -139,7 +141,10 @@ fn csv_field(text: &str) -> String {
 
 /// Walks the export at `path` (JSONL or CSV, told apart by its first line) and checks its
 /// checkpoints with `keys`.
-pub fn verify(path: &Path, keys: &[ed25519_dalek::VerifyingKey]) -> Result<Report, ExportError> {
+pub fn verify_export(
+    path: &Path,
+    keys: &[ed25519_dalek::VerifyingKey],
+) -> Result<Report, ExportError> {
     let file = std::io::BufReader::new(std::fs::File::open(path)?);
     let mut checkpoints = Vec::new();
     let mut walk: Option<Walk> = None;

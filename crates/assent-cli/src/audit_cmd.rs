@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use assent_server::audit_chain::{self, public_from_hex, AuditKey, Break, Report, KEY_FILE};
+use assent_server::audit_chain::{
+    self, public_from_hex, AuditKey, Break, ExportError, Report, KEY_FILE,
+};
 use assent_server::{PgStore, SqliteStore, Store, StoreError};
 use chrono::{DateTime, Utc};
 

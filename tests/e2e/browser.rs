@@ -18,143 +18,20 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use assent_core::{ApprovalStatus, Role};
+use common::browser::Browser;
 use common::driver::{click, element, text_of};
 use common::{eventually, shell_request, status_of, submit_pending, TestService, ASKED_COMMAND};
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{json, Value};
+use fantoccini::Locator;
+use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(20);
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// chromedriver on a free port, and a browser session on a fresh profile with a virtual
-/// authenticator that holds discoverable, user-verifying passkeys.
-struct Browser {
-    driver: Child,
-    port: u16,
-    client: Client,
-    _profile: tempfile::TempDir,
-}
-
-impl Browser {
-    async fn start() -> Browser {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let driver = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|err| {
-                panic!("{CHROMEDRIVER} must run (apt-get install chromium-driver): {err}")
-            });
-        eventually("chromedriver to listen", WAIT, || async {
-            tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .ok()
-        })
-        .await;
-        let profile = tempfile::tempdir().unwrap();
-        let mut caps = serde_json::Map::new();
-        caps.insert("browserName".into(), json!("chrome"));
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--window-size=1280,800",
-                    format!("--user-data-dir={}", profile.path().display()),
-                ],
-            }),
-        );
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let client = ClientBuilder::new(connector)
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("a Chromium session");
-        let browser = Browser {
-            driver,
-            port,
-            client,
-            _profile: profile,
-        };
-        let session = browser.client.session_id().await.unwrap().unwrap();
-        let added = reqwest::Client::new()
-            .post(format!(
-                "http://127.0.0.1:{}/session/{session}/webauthn/authenticator",
-                browser.port
-            ))
-            .json(&json!({
-                "protocol": "ctap2", "transport": "internal", "hasResidentKey": true,
-                "hasUserVerification": true, "isUserVerified": true,
-            }))
-            .send()
-            .await
-            .unwrap();
-        assert!(
-            added.status().is_success(),
-            "the virtual authenticator is added: {}",
-            added.text().await.unwrap_or_default()
-        );
-        browser
-    }
-
-    /// Runs `script` in the page (a promise is awaited) and returns its value.
-    async fn run(&self, script: &str) -> Value {
-        self.client
-            .execute(script, Vec::new())
-            .await
-            .unwrap_or_else(|err| panic!("{script}: {err}"))
-    }
-
-    /// The page's cookie of that name, as WebDriver (not the page) sees it.
-    async fn cookie(&self, name: &str) -> Option<(String, String)> {
-        let cookie = self.client.get_named_cookie(name).await.ok()?;
-        Some((cookie.value().to_owned(), cookie.to_string()))
-    }
-
-    async fn screenshot(&self, name: &str) {
-        let Ok(dir) = std::env::var("ASSENT_SCREENSHOTS") else {
-            return;
-        };
-        let png = self
-            .client
-            .screenshot()
-            .await
-            .expect("a screenshot of the page");
-        assert!(png.starts_with(b"\x89PNG"), "WebDriver answers a PNG");
-        let path = std::path::Path::new(&dir).join(name);
-        std::fs::write(&path, png).unwrap_or_else(|err| panic!("write {}: {err}", path.display()));
-    }
-
-    async fn close(mut self) {
-        let _ = self.client.clone().close().await;
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
-    }
-}
 
 /// A one-time enrolment link for `person` of the service, at its `localhost` name.
 async fn invite(svc: &TestService, person: &str) -> String {
-    let directory = assent_server::Directory::open(svc.dir.path())
-        .await
-        .unwrap();
-    let invite = directory
-        .invite(person, "15m", &format!("http://localhost:{}", svc.port))
-        .await
-        .unwrap();
-    directory.close().await;
-    invite.link
+    common::browser::invite(svc.dir.path(), svc.port, person).await
 }
 
 /// What a fetch from the page answers: `[status, body]`.

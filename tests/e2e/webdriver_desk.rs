@@ -1,25 +1,23 @@
-//! The desk a person can trust at a glance (issue 22), through the real window: friction grows
-//! with the risk (a high-risk prompt needs a confirmation naming what is granted, no single
-//! key grants it; a medium one keeps its one-key path), the selection moves to the next prompt
-//! in order after a decision, a toast says what was granted with Undo that revokes it, deny
-//! reasons in one tap and Enter; the lost-service banner on a stopped service, gone when it is
-//! back; at 800×600 one column without horizontal overflow, the decision bar in view and the
-//! queue reachable by Tab; dark mode following the system; Esc closes the window.
+//! The desk a person can trust at a glance (issue 22), in the window and on the web desk:
+//! friction grows with the risk (a high-risk prompt needs a confirmation naming what is
+//! granted, no single key grants it; a medium one keeps its one-key path), the selection moves
+//! to the next prompt in order after a decision, a toast says what was granted with Undo that
+//! revokes it, deny reasons in one tap and Enter; at 800×600 one column without horizontal
+//! overflow, the decision bar in view and the queue reachable by Tab; the policy moves the
+//! line for one-act approvals; a prompt whose agent stopped waiting says so. The window's own
+//! (the lost-service banner with the desktop's service settings, dark mode from the GTK theme,
+//! Esc closing the window) are in window.rs.
 
 use assent_core::{ApprovalStatus, GrantStatus, RiskLevel};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 
-use crate::common::driver::{
-    click, element, session, start_driver, start_driver_with, text_of, WAIT,
-};
-use crate::common::{
-    eventually, screenshot, shell_request, status_of, submit_pending, x_window_titled, Desk,
-    TestService, ASKED_COMMAND,
-};
+use crate::common::driver::{click, element, text_of, WAIT};
+use crate::common::ui::Ui;
+use crate::common::{eventually, shell_request, status_of, submit_pending, ASKED_COMMAND};
 
 /// A cloud change the default policy rates high (or worse) and asks about.
-const S3_SYNC: &str = "aws s3 sync ./dist s3://shop-prod-assets --delete";
+pub const S3_SYNC: &str = "aws s3 sync ./dist s3://shop-prod-assets --delete";
 
 /// Types `keys` on the page (its body: the keys reach the window's handlers).
 async fn press(client: &fantoccini::Client, keys: &str) {
@@ -32,7 +30,7 @@ async fn press(client: &fantoccini::Client, keys: &str) {
         .expect("type on the page");
 }
 
-async fn gone(client: &fantoccini::Client, css: &str, what: &str) {
+pub async fn gone(client: &fantoccini::Client, css: &str, what: &str) {
     eventually(what, WAIT, || async {
         client.find(Locator::Css(css)).await.is_err().then_some(())
     })
@@ -50,10 +48,8 @@ async fn selected(client: &fantoccini::Client) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revokes_it() {
-    let desk = Desk::new();
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, None).await;
+    let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
 
     // Newest first: medium (top), the high-risk sync, medium (bottom).
     let bottom = submit_pending(
@@ -101,7 +97,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
         "the confirm step names what will be granted and its scope: {confirm}"
     );
     assert!(confirm.contains("until"), "and until when: {confirm}");
-    screenshot("confirm-high-risk.png");
+    ui.screenshot("confirm-high-risk.png");
     press(&client, "r").await;
     press(&client, "a").await;
     assert_eq!(
@@ -117,8 +113,8 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
     )
     .await;
     assert!(
-        x_window_titled("Assent"),
-        "Esc cancelled the confirm step and did not close the window"
+        ui.shows_the_desk().await,
+        "Esc cancelled the confirm step and did not close the desk"
     );
 
     press(&client, "a").await;
@@ -142,7 +138,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
         bottom,
         "the selection moved to the next prompt in order, not back to the top"
     );
-    screenshot("toast-undo.png");
+    ui.screenshot("toast-undo.png");
 
     click(&client, "[data-testid=undo]").await;
     let note = text_of(&client, "[data-testid=toast-note]").await;
@@ -233,108 +229,6 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
         (ApprovalStatus::Denied, Some("use the fixtures")),
         "Enter submitted the typed reason"
     );
-
-    // Esc with nothing to cancel closes the window; the desk stays. The key is dispatched by
-    // the page a moment after this call returns: a WebDriver key action whose window closes
-    // under it never gets its answer.
-    client
-        .execute(
-            "setTimeout(() => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })), 100)",
-            Vec::new(),
-        )
-        .await
-        .expect("queue an Esc");
-    eventually("Esc to close the window", WAIT, || async {
-        (!x_window_titled("Assent")).then_some(())
-    })
-    .await;
-    assert!(
-        reviewer.health().await.is_ok(),
-        "the embedded service (the desk) still runs after the window closed"
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_lost_service_is_one_plain_banner_that_clears_when_it_is_back() {
-    let mut service = TestService::start().await;
-    let desk = Desk::signed_in(&service.url(), &service.tokens.approver);
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let requester = service.requester();
-    let id = submit_pending(
-        &requester,
-        &shell_request("run-lost", ASKED_COMMAND, "/work/shop"),
-    )
-    .await;
-    text_of(
-        &client,
-        &format!("[data-testid=prompt][data-approval-id='{id}']"),
-    )
-    .await;
-    assert!(
-        client
-            .find(Locator::Css("[data-testid=link-banner]"))
-            .await
-            .is_err(),
-        "no banner while connected"
-    );
-
-    service.stop().await;
-    let banner = text_of(&client, "[data-testid=link-banner-text]").await;
-    assert_eq!(
-        banner,
-        format!(
-            "Can't reach Assent at {}; agents asking now are refused; retrying…",
-            service.url()
-        ),
-        "one plain sentence: where, what it means for agents, that it retries"
-    );
-    let header = text_of(&client, "header.top").await;
-    assert!(
-        !header.to_lowercase().contains("error") && header.contains("not connected"),
-        "the header says the state in two words, no error chain: {header}"
-    );
-    element(&client, "[data-testid=retry-now]").await;
-    text_of(&client, "[data-testid=offline-note]").await;
-    let allow = element(&client, "[data-testid=allow-run]").await;
-    assert!(
-        !allow.is_enabled().await.expect("enabled?"),
-        "while the service is out of reach no button pretends to decide"
-    );
-    click(&client, "[data-testid=link-banner] summary").await;
-    let details = text_of(&client, "[data-testid=link-banner-details]").await;
-    assert!(
-        !details.trim().is_empty(),
-        "the raw error is behind Details"
-    );
-    screenshot("lost-service.png");
-
-    service.restart().await;
-    // Retry now, unless the desk's own retry was quicker.
-    if let Ok(retry) = client.find(Locator::Css("[data-testid=retry-now]")).await {
-        let _ = retry.click().await;
-    }
-    gone(
-        &client,
-        "[data-testid=link-banner]",
-        "the banner to clear once the service is back",
-    )
-    .await;
-    text_of(
-        &client,
-        &format!("[data-testid=prompt][data-approval-id='{id}']"),
-    )
-    .await;
-    let link = text_of(&client, "[data-testid=link]").await;
-    assert_eq!(link, "connected", "the header says so too");
-
-    // This desk got its service from ASSENT_URL + ASSENT_TOKEN: Settings says they win.
-    click(&client, "[data-testid=tab-settings]").await;
-    let note = text_of(&client, "[data-testid=env-override]").await;
-    assert!(
-        note.starts_with("ASSENT_URL and ASSENT_TOKEN are set in the environment"),
-        "Settings says the environment chooses the service, instead of silently ignoring a save: {note}"
-    );
 }
 
 /// How the page lays out: horizontal overflow, the header's height, the split's display, and
@@ -361,10 +255,8 @@ async fn layout(client: &fantoccini::Client) -> serde_json::Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() {
-    let desk = Desk::new();
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, None).await;
+    let (client, requester) = (ui.client.clone(), &ui.requester);
     let long = "for f in src/*.js; do node --check \"$f\"; done && npm run build && curl -X POST -H \"Authorization: Bearer ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\" https://api.github.com/repos/acme/shop/actions/workflows/deploy.yml/dispatches";
     submit_pending(&requester, &shell_request("run-long", long, "/work/shop")).await;
     let id = submit_pending(
@@ -418,7 +310,7 @@ async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() 
         serde_json::json!(0),
         "a long command does not widen the page: {measured}"
     );
-    screenshot("pending-800x600.png");
+    ui.screenshot("pending-800x600.png");
 
     // Tab from the top of the page reaches the queue: k presses in one go, from the body.
     let mut reached = None;
@@ -448,49 +340,10 @@ async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dark_mode_follows_the_system() {
-    let desk = Desk::new();
-    let _driver = start_driver_with(&desk, &[("GTK_THEME", "Adwaita:dark")]).await;
-    let client = session().await;
-    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
-    let id = submit_pending(
-        &requester,
-        &shell_request("run-dark", S3_SYNC, "/work/shop"),
-    )
-    .await;
-    text_of(
-        &client,
-        &format!("[data-testid=prompt][data-approval-id='{id}']"),
-    )
-    .await;
-    let seen = client
-        .execute(
-            "const bg = getComputedStyle(document.documentElement).backgroundColor;
-             const [r, g, b] = bg.match(/\\d+/g).map(Number);
-             return { dark: matchMedia('(prefers-color-scheme: dark)').matches, luminance: (r + g + b) / 3, bg };",
-            Vec::new(),
-        )
-        .await
-        .expect("read the colours");
-    assert_eq!(
-        seen["dark"],
-        serde_json::json!(true),
-        "the system's dark preference reaches the page: {seen}"
-    );
-    assert!(
-        seen["luminance"].as_f64().is_some_and(|l| l < 60.0),
-        "and the page is dark: {seen}"
-    );
-    screenshot("pending-dark.png");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_policy_moves_the_line_for_one_act_approvals() {
     // This policy lets a high-risk prompt be approved in one act.
-    let desk = Desk::with_policy("[desk]\nquick_up_to = \"high\"\n");
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, Some("[desk]\nquick_up_to = \"high\"\n")).await;
+    let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
     let sync = submit_pending(
         &requester,
         &shell_request("run-line", S3_SYNC, "/work/shop"),
@@ -527,10 +380,8 @@ async fn the_policy_moves_the_line_for_one_act_approvals() {
 /// opened after the agent started waiting.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prompt_whose_agent_stopped_waiting_says_so() {
-    let desk = Desk::new();
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, None).await;
+    let (client, requester) = (ui.client.clone(), &ui.requester);
     let id = submit_pending(
         &requester,
         &shell_request("run-gave-up", "npm install left-pad", "/work/shop"),
@@ -557,5 +408,5 @@ async fn a_prompt_whose_agent_stopped_waiting_says_so() {
             && line.ends_with("approving covers a retry."),
         "the detail says the agent stopped waiting and what approving still does: {line}"
     );
-    screenshot("pending-agent-stopped.png");
+    ui.screenshot("pending-agent-stopped.png");
 }

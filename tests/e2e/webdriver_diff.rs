@@ -1,4 +1,4 @@
-//! A pending diff approval in the window: its files with +/−, its flags in words, its notes
+//! A pending diff approval on the desk (window and browser): its files with +/−, its flags in words, its notes
 //! and the diff itself, agent text as text (never markup); a pending PR approval: where it goes
 //! and each of the run's diff approvals with its state and reason.
 //!
@@ -12,8 +12,9 @@ use assent_core::{
 };
 use fantoccini::Locator;
 
-use super::common::driver::{click, session, start_driver, text_of};
-use super::common::{screenshot, shell_request, submit_pending, Desk, TestService};
+use super::common::driver::{click, text_of};
+use super::common::ui::Ui;
+use super::common::{shell_request, submit_pending, TestService};
 
 const WORKFLOW: &str = ".github/workflows/build.yml";
 
@@ -98,9 +99,8 @@ async fn a_pending_diff_shows_its_files_flags_and_diff() {
     let service = TestService::start().await;
     let id = pending_with(&service, &workflow_edit(), &workflow_diff()).await;
     let ana = service.person("ana", &ALL_ROLES).await;
-    let desk = Desk::signed_in(&service.url(), &ana);
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
+    let ui = Ui::on(crate::SHELL, &service, "ana", &ana).await;
+    let client = ui.client.clone();
 
     click(
         &client,
@@ -144,7 +144,7 @@ async fn a_pending_diff_shows_its_files_flags_and_diff() {
         images.is_empty(),
         "the diff's markup never becomes an element"
     );
-    screenshot("pending-diff.png");
+    ui.screenshot("pending-diff.png");
     client.close().await.expect("end the session");
 }
 
@@ -183,9 +183,8 @@ async fn a_pending_pr_shows_where_it_goes_and_each_diff_approval_state() {
     };
     let id = pending_with(&service, &request, &evidence).await;
     let ana = service.person("ana", &ALL_ROLES).await;
-    let desk = Desk::signed_in(&service.url(), &ana);
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
+    let ui = Ui::on(crate::SHELL, &service, "ana", &ana).await;
+    let client = ui.client.clone();
 
     click(
         &client,

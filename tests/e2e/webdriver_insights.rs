@@ -1,4 +1,4 @@
-//! Insights through the window: a fresh install says what to do next; then the service's
+//! Insights on the desk (window and browser): a fresh install says what to do next; then the service's
 //! figures (an uncovered execution as an alarm) and its charts drawn on canvases, refreshed as
 //! prompts open and settle: the prompt open now plotted with how long it waited, rules and runs
 //! named in words (ids on hover), day and hour axes that read as dates and clock times and do
@@ -9,8 +9,9 @@ use assent_core::ScopeKind;
 use assent_protocol::{DecisionRequest, SubmitStatus, REQUESTER_TOKEN_FILE};
 use fantoccini::Locator;
 
-use super::common::driver::{click, element, session, start_driver, text_of, WAIT};
-use super::common::{eventually, screenshot, shell_request, submit_pending, Desk, ASKED_COMMAND};
+use super::common::driver::{click, element, text_of, WAIT};
+use super::common::ui::Ui;
+use super::common::{eventually, shell_request, submit_pending, ASKED_COMMAND};
 use super::signed_in;
 
 /// The canvas of chart `testid`: its size in pixels and how many of them are painted.
@@ -205,10 +206,8 @@ async fn figure_reads(client: &fantoccini::Client, name: &str, want: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
-    let desk = Desk::new();
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, None).await;
+    let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
     signed_in(&client).await;
 
     click(&client, "[data-testid=tab-insights]").await;
@@ -267,9 +266,9 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         SubmitStatus::Denied,
         "the run's earlier denial answers the repeat"
     );
-    let token = std::fs::read_to_string(desk.data_dir().join(REQUESTER_TOKEN_FILE))
+    let token = std::fs::read_to_string(ui.data_dir().join(REQUESTER_TOKEN_FILE))
         .expect("the requester token");
-    let url = desk.url();
+    let url = ui.url();
     tokio::task::spawn_blocking(move || {
         let agent = assent_client::blocking::Client::new(&url, token.trim()).expect("agent");
         let deadline = std::time::Instant::now() + WAIT;
@@ -367,7 +366,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
     assert!(runs.starts_with("Runs with the most prompts"), "{runs}");
     insights_in_words(&client, &rule).await;
     let window = client.get_window_rect().await.expect("the window's size");
-    screenshot("insights.png");
+    ui.screenshot("insights.png");
     client
         .execute(
             "document.querySelector('[data-testid=chart-rules]').scrollIntoView();",
@@ -375,7 +374,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         )
         .await
         .expect("scroll to the rules");
-    screenshot("insights-rules-runs.png");
+    ui.screenshot("insights-rules-runs.png");
     client
         .set_window_size(800, 600)
         .await
@@ -408,7 +407,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
             "at 800 px the labels of {chart} do not overlap: {fit}"
         );
     }
-    screenshot("insights-800x600.png");
+    ui.screenshot("insights-800x600.png");
     client
         .set_window_size(window.2 as u32, window.3 as u32)
         .await
@@ -460,7 +459,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         change.starts_with("Trust web"),
         "and says what it changes: {change}"
     );
-    screenshot("insights-suggestion.png");
+    ui.screenshot("insights-suggestion.png");
     click(&client, &format!("{row} [data-testid=suggestion-apply]")).await;
     let outcome = eventually("the apply to be confirmed", WAIT, || async {
         let css = format!("{row} [data-testid=suggestion-outcome][data-outcome=applied]");
@@ -474,7 +473,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         outcome.starts_with("Applied: trusted_repos += web. In force now"),
         "the window says what was applied: {outcome}"
     );
-    let written = std::fs::read_to_string(desk.data_dir().join("policy.toml"))
+    let written = std::fs::read_to_string(ui.data_dir().join("policy.toml"))
         .expect("the service created its policy file");
     assert!(
         written.contains("\"web\""),
@@ -497,7 +496,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
             .is_err(),
         "once applied, the suggestion is no longer offered"
     );
-    screenshot("insights-suggestion-applied.png");
+    ui.screenshot("insights-suggestion-applied.png");
 
     client.close().await.expect("end the session");
 }

@@ -1,4 +1,4 @@
-//! A pending pre-run approval in the window, opened the real way (`POST /v1/runs/{id}/start`
+//! A pending pre-run approval on the desk (window and browser), opened the real way (`POST /v1/runs/{id}/start`
 //! for a high-risk task): the task, its repositories, what it expects to do and why the
 //! policy asks, the agent's text as text (never markup) with a token in it masked.
 
@@ -8,8 +8,9 @@ use assent_core::ALL_ROLES;
 use assent_protocol::{RunStartRequest, RunStartStatus};
 use fantoccini::Locator;
 
-use super::common::driver::{click, session, start_driver, text_of};
-use super::common::{screenshot, Desk, TestService};
+use super::common::driver::{click, text_of};
+use super::common::ui::Ui;
+use super::common::TestService;
 
 const TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123";
 
@@ -54,9 +55,8 @@ async fn a_pending_pre_run_shows_the_task_where_it_goes_and_why_it_asks() {
     let service = TestService::start().await;
     let id = start_high_risk_run(&service).await;
     let ana = service.person("ana", &ALL_ROLES).await;
-    let desk = Desk::signed_in(&service.url(), &ana);
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
+    let ui = Ui::on(crate::SHELL, &service, "ana", &ana).await;
+    let client = ui.client.clone();
 
     click(
         &client,
@@ -103,6 +103,6 @@ async fn a_pending_pre_run_shows_the_task_where_it_goes_and_why_it_asks() {
         bold.is_empty(),
         "the task's markup never becomes an element"
     );
-    screenshot("pending-pre-run.png");
+    ui.screenshot("pending-pre-run.png");
     client.close().await.expect("end the session");
 }

@@ -3,9 +3,11 @@
 //! notification server on the session bus that records every call.
 #![allow(dead_code, reason = "each suite uses a different part")]
 
+pub mod browser;
 pub mod driver;
 pub mod notification_server;
 pub mod status_notifier;
+pub mod ui;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,30 +1,24 @@
-//! End-to-end through the window, with WebDriver (tauri-driver + WebKitWebDriver) driving the
-//! real app binary, which embeds the real service: the window says who is signed in; a
+//! The desk's stories, run in both shells (`crate::SHELL`): by the window's suite
+//! (`e2e_webdriver`, tests/e2e/window.rs) through the real app with tauri-driver +
+//! WebKitWebDriver, and by the web desk's (`e2e_browser_desk`, tests/e2e/browser_desk.rs) in
+//! Chromium signed in with a passkey. The window says who is signed in; a
 //! submitted request appears in Pending with its evidence; "Allow for this run" settles it;
 //! History names what was decided, by whom, in which role, the scope and until when; the grant
 //! appears in Grants with a countdown; revoke moves it to revoked; a run paused by an
-//! unanswered prompt is shown and resumed from the window. The decide form's buttons ask for
-//! the lifetimes the policy allows; a denial made in the window answers the same request of
+//! unanswered prompt is shown and resumed from the desk. The decide form's buttons ask for
+//! the lifetimes the policy allows; a denial made on the desk answers the same request of
 //! the run at once, History lists it as remembered with *Undo*, and after Undo the request
 //! asks again. Against a service of several
 //! people, the desk of a maintainer offers no button on what needs another role, shows where
 //! a two-person approval stands, and shows the service's own refusal. Insights shows a fresh
 //! install as empty, then the service's figures (an uncovered execution as an alarm) and its
 //! charts drawn on canvases, refreshed as prompts open and settle; a suggestion with its
-//! evidence is applied by one click and in force at once. Run by
-//! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time (tauri-driver's
-//! ports are fixed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    reason = "tests"
-)]
+//! evidence is applied by one click and in force at once. What only the window has (Esc
+//! closing it, the system's dark theme, the desktop's own service settings) is in window.rs.
 
-mod common;
+use crate::common;
 #[path = "webdriver_desk.rs"]
-mod desk;
+pub mod desk;
 #[path = "webdriver_diff.rs"]
 mod diff;
 #[path = "webdriver_insights.rs"]
@@ -34,10 +28,10 @@ mod run_packets;
 
 use assent_core::{ApprovalStatus, Role, ScopeKind};
 use assent_protocol::{DecisionRequest, SubmitStatus};
-use common::driver::{click, element, session, start_driver, text_of, WAIT};
+use common::driver::{click, element, text_of, WAIT};
+use common::ui::Ui;
 use common::{
-    change_roles, eventually, screenshot, shell_request, status_of, submit_pending, Desk,
-    TestService, ASKED_COMMAND,
+    change_roles, eventually, shell_request, status_of, submit_pending, TestService, ASKED_COMMAND,
 };
 use fantoccini::Locator;
 
@@ -61,10 +55,8 @@ async fn signed_in(client: &fantoccini::Client) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pending_to_grant_to_revoked_through_the_window() {
-    let desk = Desk::new();
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, None).await;
+    let (client, requester, approver) = (ui.client.clone(), &ui.requester, &ui.reviewer);
 
     let frozen = client
         .execute("return Object.isFrozen(Object.prototype)", Vec::new())
@@ -126,7 +118,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         agent_reason, request.reason,
         "Pending shows the agent's reason"
     );
-    screenshot("pending.png");
+    ui.screenshot("pending.png");
 
     click(&client, "[data-testid=allow-run]").await;
     eventually("the prompt to leave Pending", WAIT, || async {
@@ -164,7 +156,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         !until.trim().is_empty(),
         "History shows until when the grant runs"
     );
-    screenshot("history.png");
+    ui.screenshot("history.png");
 
     click(&client, "[data-testid=tab-grants]").await;
     let row = "[data-testid=grant][data-status=active]";
@@ -183,7 +175,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         .find(|g| g.grant.approval_id == approval_id)
         .expect("the service holds the grant");
     assert_eq!(grant.grant.scope_kind, ScopeKind::Run, "a run-scoped grant");
-    screenshot("grants.png");
+    ui.screenshot("grants.png");
 
     click(&client, &format!("{row} [data-testid=revoke]")).await;
     let revoked = format!(
@@ -208,10 +200,8 @@ async fn pending_to_grant_to_revoked_through_the_window() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     // Run grants may last 4 h under this policy: the window's run button asks for exactly that.
-    let desk = Desk::with_policy("[max_grant_lifetime]\nrun = 14400\n");
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(crate::SHELL, Some("[max_grant_lifetime]\nrun = 14400\n")).await;
+    let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
     signed_in(&client).await;
 
     let request = shell_request("run-denied", ASKED_COMMAND, "/work/shop");
@@ -293,7 +283,7 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
         &format!("[data-testid=audit-row][data-decision=denied][data-approval-id='{denied_id}'][data-remembered=yes]"),
     )
     .await;
-    screenshot("remembered-denials.png");
+    ui.screenshot("remembered-denials.png");
 
     click(&client, &format!("{remembered} [data-testid=undo-denial]")).await;
     let done = text_of(&client, "[data-testid=undo-done]").await;
@@ -337,10 +327,12 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_paused_by_an_unanswered_prompt_is_resumed_from_the_window() {
     // Prompts of this desk's embedded service time out after 2 s and pause their run.
-    let desk = Desk::with_policy("approval_timeout_seconds = 2\nfallback_on_timeout = \"pause\"\n");
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
-    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let ui = Ui::own(
+        crate::SHELL,
+        Some("approval_timeout_seconds = 2\nfallback_on_timeout = \"pause\"\n"),
+    )
+    .await;
+    let (client, requester, approver) = (ui.client.clone(), &ui.requester, &ui.reviewer);
 
     let request = shell_request("run-paused", ASKED_COMMAND, "/work/shop");
     let approval_id = submit_pending(&requester, &request).await;
@@ -387,9 +379,8 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
     let service = TestService::with_policy(policy).await;
     let bob = service.person("bob", &[Role::RepoMaintainer]).await;
     let alice = service.person("alice", &[Role::PlatformAdmin]).await;
-    let desk = Desk::signed_in(&service.url(), &bob);
-    let _driver = start_driver(&desk).await;
-    let client = session().await;
+    let ui = Ui::on(crate::SHELL, &service, "bob", &bob).await;
+    let client = ui.client.clone();
     let requester = service.requester();
 
     let me = signed_in(&client).await;
@@ -448,7 +439,7 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
             "no {button} for a prompt needing a role bob lacks"
         );
     }
-    screenshot("needs-role.png");
+    ui.screenshot("needs-role.png");
 
     let ask = shell_request("run-bob", ASKED_COMMAND, "/work/shop");
     let ask_id = submit_pending(&requester, &ask).await;
@@ -521,7 +512,7 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
             .is_err(),
         "roles are read-only: an admin grants them, no checkbox does"
     );
-    screenshot("settings.png");
+    ui.screenshot("settings.png");
 
     client.close().await.expect("end the session");
 }

@@ -1,0 +1,180 @@
+//! The window's suite (`e2e_webdriver`): WebDriver (tauri-driver + WebKitWebDriver) driving
+//! the real app binary, which embeds the real service. It runs the desk's stories
+//! (desk_stories.rs and its modules, which the web desk's suite runs in Chromium too) in the
+//! window, and what only the window has: the lost-service banner of a desk signed in with a
+//! token, whose Settings say the environment chose the service (the web desk is served by the
+//! service itself, and has no service settings); dark mode from the system's GTK theme; Esc
+//! with nothing to cancel closing the window while the tray's service stays. Run by
+//! scripts/test.d/40-e2e.sh under Xvfb + dbus-run-session, one suite at a time (tauri-driver's
+//! ports are fixed).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests"
+)]
+
+mod common;
+#[path = "desk_stories.rs"]
+mod stories;
+
+use fantoccini::Locator;
+
+use common::driver::{click, element, session, start_driver, start_driver_with, text_of, WAIT};
+use common::ui::Shell;
+use common::{
+    eventually, screenshot, shell_request, submit_pending, x_window_titled, Desk, TestService,
+    ASKED_COMMAND,
+};
+use stories::desk::{gone, S3_SYNC};
+
+/// The desk's stories run in the window.
+const SHELL: Shell = Shell::Window;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_service_is_one_plain_banner_that_clears_when_it_is_back() {
+    let mut service = TestService::start().await;
+    let desk = Desk::signed_in(&service.url(), &service.tokens.approver);
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let requester = service.requester();
+    let id = submit_pending(
+        &requester,
+        &shell_request("run-lost", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    assert!(
+        client
+            .find(Locator::Css("[data-testid=link-banner]"))
+            .await
+            .is_err(),
+        "no banner while connected"
+    );
+
+    service.stop().await;
+    let banner = text_of(&client, "[data-testid=link-banner-text]").await;
+    assert_eq!(
+        banner,
+        format!(
+            "Can't reach Assent at {}; agents asking now are refused; retrying…",
+            service.url()
+        ),
+        "one plain sentence: where, what it means for agents, that it retries"
+    );
+    let header = text_of(&client, "header.top").await;
+    assert!(
+        !header.to_lowercase().contains("error") && header.contains("not connected"),
+        "the header says the state in two words, no error chain: {header}"
+    );
+    element(&client, "[data-testid=retry-now]").await;
+    text_of(&client, "[data-testid=offline-note]").await;
+    let allow = element(&client, "[data-testid=allow-run]").await;
+    assert!(
+        !allow.is_enabled().await.expect("enabled?"),
+        "while the service is out of reach no button pretends to decide"
+    );
+    click(&client, "[data-testid=link-banner] summary").await;
+    let details = text_of(&client, "[data-testid=link-banner-details]").await;
+    assert!(
+        !details.trim().is_empty(),
+        "the raw error is behind Details"
+    );
+    screenshot("lost-service.png");
+
+    service.restart().await;
+    // Retry now, unless the desk's own retry was quicker.
+    if let Ok(retry) = client.find(Locator::Css("[data-testid=retry-now]")).await {
+        let _ = retry.click().await;
+    }
+    gone(
+        &client,
+        "[data-testid=link-banner]",
+        "the banner to clear once the service is back",
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    let link = text_of(&client, "[data-testid=link]").await;
+    assert_eq!(link, "connected", "the header says so too");
+
+    // This desk got its service from ASSENT_URL + ASSENT_TOKEN: Settings says they win.
+    click(&client, "[data-testid=tab-settings]").await;
+    let note = text_of(&client, "[data-testid=env-override]").await;
+    assert!(
+        note.starts_with("ASSENT_URL and ASSENT_TOKEN are set in the environment"),
+        "Settings says the environment chooses the service, instead of silently ignoring a save: {note}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dark_mode_follows_the_system() {
+    let desk = Desk::new();
+    let _driver = start_driver_with(&desk, &[("GTK_THEME", "Adwaita:dark")]).await;
+    let client = session().await;
+    let (requester, _reviewer) = desk.wait_ready(WAIT).await;
+    let id = submit_pending(
+        &requester,
+        &shell_request("run-dark", S3_SYNC, "/work/shop"),
+    )
+    .await;
+    text_of(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{id}']"),
+    )
+    .await;
+    let seen = client
+        .execute(
+            "const bg = getComputedStyle(document.documentElement).backgroundColor;
+             const [r, g, b] = bg.match(/\\d+/g).map(Number);
+             return { dark: matchMedia('(prefers-color-scheme: dark)').matches, luminance: (r + g + b) / 3, bg };",
+            Vec::new(),
+        )
+        .await
+        .expect("read the colours");
+    assert_eq!(
+        seen["dark"],
+        serde_json::json!(true),
+        "the system's dark preference reaches the page: {seen}"
+    );
+    assert!(
+        seen["luminance"].as_f64().is_some_and(|l| l < 60.0),
+        "and the page is dark: {seen}"
+    );
+    screenshot("pending-dark.png");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn esc_with_nothing_to_cancel_closes_the_window_and_the_desk_stays() {
+    let desk = Desk::new();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    let (_requester, reviewer) = desk.wait_ready(WAIT).await;
+    text_of(&client, "[data-testid=pending-empty]").await;
+    // Esc with nothing to cancel closes the window; the desk stays. The key is dispatched by
+    // the page a moment after this call returns: a WebDriver key action whose window closes
+    // under it never gets its answer.
+    client
+        .execute(
+            "setTimeout(() => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })), 100)",
+            Vec::new(),
+        )
+        .await
+        .expect("queue an Esc");
+    eventually("Esc to close the window", WAIT, || async {
+        (!x_window_titled("Assent")).then_some(())
+    })
+    .await;
+    assert!(
+        reviewer.health().await.is_ok(),
+        "the embedded service (the desk) still runs after the window closed"
+    );
+}

@@ -10,8 +10,8 @@ features="e2e"
 echo "==> building the window (assent-window, embedded UI), the app and the e2e suites"
 # assent-desktop starts the window binary from its own directory (target/debug).
 cargo build -p assent-window --features custom-protocol --locked
-cargo test -p assent-desktop --features "$features" --locked --no-run --test e2e_notifications --test e2e_webdriver --test e2e_tray --test e2e_settings --test e2e_browser --test e2e_browser_desk
-for suite in e2e_notifications e2e_webdriver e2e_tray e2e_settings e2e_browser e2e_browser_desk; do
+cargo test -p assent-desktop --features "$features" --locked --no-run --test e2e_notifications --test e2e_webdriver --test e2e_tray --test e2e_settings --test e2e_browser --test e2e_browser_desk --test e2e_browser_push
+for suite in e2e_notifications e2e_webdriver e2e_tray e2e_settings e2e_browser e2e_browser_desk e2e_browser_push; do
   echo "==> $suite (Xvfb + dbus-run-session)"
   xvfb-run -a -s "-screen 0 1280x800x24" \
     dbus-run-session -- \

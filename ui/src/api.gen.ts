@@ -532,6 +532,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["push_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["push_list"];
+        put?: never;
+        post: operations["push_subscribe"];
+        delete: operations["push_unsubscribe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs": {
         parameters: {
             query?: never;
@@ -1834,6 +1866,53 @@ export interface components {
              * @description Runs with at least one prompt.
              */
             runs: number;
+        };
+        /**
+         * @description `GET /v1/push/key`: the service's VAPID public key, base64url (no padding) of the
+         *     uncompressed P-256 point, as `pushManager.subscribe({applicationServerKey})` takes it.
+         */
+        PushKey: {
+            key: string;
+        };
+        /**
+         * @description What a push message carries (encrypted for the browser): which prompt, how risky, and
+         *     the one-line summary the desk shows — never the command, a path's content or a secret.
+         */
+        PushPayload: {
+            approval_id: string;
+            /**
+             * @description Whether the policy asks a passkey for approving it (`[approvals] step_up`) or its risk
+             *     is past the desk's one-act line: the notification then only opens the prompt.
+             */
+            open_only: boolean;
+            risk: components["schemas"]["RiskLevel"];
+            summary: string;
+        };
+        /** @description `GET /v1/push/subscriptions`: one of the caller's subscriptions. */
+        PushSubscriptionInfo: {
+            endpoint: string;
+        };
+        /** @description `POST /v1/push/subscriptions`: a browser's `PushSubscription.toJSON()`. */
+        PushSubscriptionJson: {
+            /** @description The push service's URL for this browser: `https://`, or `http://` on loopback. */
+            endpoint: string;
+            /**
+             * Format: double
+             * @description When the push service ends the subscription (milliseconds since 1970), if it says.
+             */
+            expirationTime?: number | null;
+            keys: components["schemas"]["PushSubscriptionKeys"];
+        };
+        /** @description The browser's keys for RFC 8291: its P-256 public key and its 16-byte auth secret. */
+        PushSubscriptionKeys: {
+            /** @description base64url of 16 bytes. */
+            auth: string;
+            /** @description base64url of the uncompressed P-256 point (65 bytes). */
+            p256dh: string;
+        };
+        /** @description `DELETE /v1/push/subscriptions`: which of the caller's subscriptions to remove. */
+        PushUnsubscribe: {
+            endpoint: string;
         };
         /** @description One button: approve with this scope for this long. */
         QuickDecision: {
@@ -3347,6 +3426,147 @@ export interface operations {
             };
             /** @description an agent's token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the VAPID public key, base64url of the uncompressed P-256 point (applicationServerKey) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKey"];
+                };
+            };
+            /** @description push is not set up in this process */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionInfo"][];
+                };
+            };
+        };
+    };
+    push_subscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionJson"];
+            };
+        };
+        responses: {
+            /** @description subscribed: prompts this person may decide are pushed to it */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description an endpoint that is not https:// (or http:// on loopback), keys of the wrong kind or length, unknown fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an agent */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the person has the most subscriptions allowed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_unsubscribe: {
+        parameters: {
+            query?: {
+                /** @description the endpoint to remove (or a JSON body {"endpoint"}) */
+                endpoint?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["PushUnsubscribe"];
+            };
+        };
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no endpoint named */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the caller holds no subscription there */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

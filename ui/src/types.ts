@@ -130,3 +130,5 @@ export type PasskeyInfo = Schemas['PasskeyInfo'];
 export type Invite = Schemas['Invite'];
 export type CeremonyStart = Schemas['CeremonyStart'];
 export type Enrolled = Schemas['Enrolled'];
+export type PushKey = Schemas['PushKey'];
+export type PushSubscriptionInfo = Schemas['PushSubscriptionInfo'];

@@ -37,3 +37,20 @@ describe('the web desk', () => {
     expect(commandError(502, '<html>').message).toContain('502');
   });
 });
+
+describe('push on the web desk', () => {
+  it('reads the VAPID key as applicationServerKey bytes', async () => {
+    const { keyBytes } = await import('./push');
+    // base64url without padding, as GET /v1/push/key answers: "-" and "_" decode too.
+    expect(Array.from(keyBytes('BP-_'))).toEqual([0x04, 0xff, 0xbf]);
+    expect(keyBytes('A'.repeat(87)).length).toBe(65);
+  });
+
+  it('says why a browser cannot be notified', async () => {
+    const { pushBlocker } = await import('./push');
+    const all = { serviceWorker: true, pushManager: true, notification: true };
+    expect(pushBlocker({ isSecureContext: true }, all)).toBeNull();
+    expect(pushBlocker({ isSecureContext: false }, all)).toContain('https://');
+    expect(pushBlocker({ isSecureContext: true }, { ...all, pushManager: false })).toContain('cannot receive');
+  });
+});

@@ -110,3 +110,57 @@ impl<'de> Deserialize<'de> for DecisionBody {
         Ok(DecisionBody { request, step_up })
     }
 }
+
+/// `GET /v1/push/key`: the service's VAPID public key, base64url (no padding) of the
+/// uncompressed P-256 point, as `pushManager.subscribe({applicationServerKey})` takes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PushKey {
+    pub key: String,
+}
+
+/// `POST /v1/push/subscriptions`: a browser's `PushSubscription.toJSON()`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushSubscriptionJson {
+    /// The push service's URL for this browser: `https://`, or `http://` on loopback.
+    pub endpoint: String,
+    /// When the push service ends the subscription (milliseconds since 1970), if it says.
+    #[serde(default, rename = "expirationTime")]
+    pub expiration_time: Option<f64>,
+    pub keys: PushSubscriptionKeys,
+}
+
+/// The browser's keys for RFC 8291: its P-256 public key and its 16-byte auth secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushSubscriptionKeys {
+    /// base64url of the uncompressed P-256 point (65 bytes).
+    pub p256dh: String,
+    /// base64url of 16 bytes.
+    pub auth: String,
+}
+
+/// `DELETE /v1/push/subscriptions`: which of the caller's subscriptions to remove.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushUnsubscribe {
+    pub endpoint: String,
+}
+
+/// What a push message carries (encrypted for the browser): which prompt, how risky, and
+/// the one-line summary the desk shows — never the command, a path's content or a secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PushPayload {
+    pub approval_id: String,
+    pub risk: assent_core::RiskLevel,
+    pub summary: String,
+    /// Whether the policy asks a passkey for approving it (`[approvals] step_up`) or its risk
+    /// is past the desk's one-act line: the notification then only opens the prompt.
+    pub open_only: bool,
+}
+
+/// `GET /v1/push/subscriptions`: one of the caller's subscriptions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PushSubscriptionInfo {
+    pub endpoint: String,
+}

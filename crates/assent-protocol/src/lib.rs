@@ -33,7 +33,8 @@ pub use campaign::{
 pub use credential::{CredentialRelease, CredentialReleaseRequest};
 pub use desk::{
     CeremonyFinish, CeremonyStart, DecisionBody, Enrolled, Invite, InviteRequest, PasskeyInfo,
-    RegisterStart, StepUpProof, SESSION_COOKIE,
+    PushKey, PushPayload, PushSubscriptionInfo, PushSubscriptionJson, PushSubscriptionKeys,
+    PushUnsubscribe, RegisterStart, StepUpProof, SESSION_COOKIE,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
 pub use event::{Event, EventEnvelope};

@@ -57,6 +57,8 @@ pub struct Config {
     /// The head is also signed every this many events, in the transaction that reaches a
     /// multiple of it (0: by time only).
     pub audit_checkpoint_events: u64,
+    /// How a failed Web Push is tried again (attempts, first wait; waits run on `clock`).
+    pub push_retry: crate::push::Retry,
 }
 
 /// The audit chain's head is signed at least every this many events by default.
@@ -140,7 +142,13 @@ impl Config {
             audit_key: None,
             audit_checkpoint_every: Duration::from_secs(60),
             audit_checkpoint_events: DEFAULT_CHECKPOINT_EVENTS,
+            push_retry: crate::push::Retry::default(),
         }
+    }
+
+    /// Where a service on SQLite keeps its VAPID key.
+    pub fn push_key_path(&self) -> PathBuf {
+        self.data_dir.join(crate::push::PUSH_KEY_FILE)
     }
 
     /// Where the audit checkpoint key is.

@@ -17,6 +17,7 @@ mod identity_cache;
 mod json;
 mod policy_watch;
 mod public_url;
+mod push;
 pub mod realpath;
 mod records;
 pub mod reload;
@@ -49,6 +50,7 @@ pub use guard::is_loopback_host;
 pub use identities::{Directory, DirectoryError};
 pub use json::BODY_LIMIT;
 pub use public_url::{PublicUrl, PublicUrlError};
+pub use push::Retry as PushRetry;
 pub use routes::openapi::ApiDoc;
 pub use routes::router;
 pub use state::AppState;
@@ -64,6 +66,8 @@ pub enum LaunchError {
     Policy(#[from] reload::PolicyLoadError),
     #[error(transparent)]
     AuditKey(#[from] audit_chain::KeyError),
+    #[error(transparent)]
+    PushKey(#[from] push::PushKeyError),
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
     #[error("cannot serve: {0}")]
@@ -79,6 +83,7 @@ pub struct App {
     tokens: Option<Tokens>,
     store: Arc<dyn Store>,
     audit_key: audit_chain::AuditKey,
+    push_key: push::PushKey,
 }
 
 impl App {
@@ -110,15 +115,20 @@ impl App {
             // A team's database: identities are made by name; no token file is written.
             let audit_key = open_audit_key(&config)?;
             let store: Arc<dyn Store> = Arc::new(PgStore::open(url).await?);
+            // Replicas share the database, not a data dir: the VAPID key is kept there.
+            let fresh = push::PushKey::generate().to_hex();
+            let push_key = push::PushKey::from_hex(&store.push_key(&fresh).await?, "push_key")?;
             return Ok(App {
                 config,
                 tokens: None,
                 store,
                 audit_key,
+                push_key,
             });
         }
         let tokens = Tokens::load_or_create(&config.data_dir, config.owner_in_memory)?;
         let audit_key = open_audit_key(&config)?;
+        let push_key = push::PushKey::load_or_create(&config.push_key_path())?;
         let store: Arc<dyn Store> = match store {
             Some(store) => store,
             None => Arc::new(SqliteStore::open(&config.database_path()).await?),
@@ -130,6 +140,7 @@ impl App {
             tokens: Some(tokens),
             store,
             audit_key,
+            push_key,
         })
     }
 
@@ -148,7 +159,8 @@ impl App {
         let port = listener.local_addr()?.port();
         let (stop, stopping) = watch::channel(false);
         let state = AppState::new(self.store.clone(), &self.config, port, stopping.clone())
-            .with_audit_key(self.audit_key.clone());
+            .with_audit_key(self.audit_key.clone())
+            .with_push(self.push_sender()?);
         let every = self.config.audit_checkpoint_events;
         self.store
             .sign_every((every > 0).then(|| audit_chain::CountSigner {
@@ -195,6 +207,22 @@ impl App {
 }
 
 impl App {
+    /// What sends this service's Web Push messages.
+    fn push_sender(&self) -> Result<push::Sender, LaunchError> {
+        let subject = match &self.config.public_url {
+            Some(url) if url.is_https() => url.origin(),
+            _ => "mailto:assent@localhost".to_owned(),
+        };
+        Ok(push::Sender {
+            key: self.push_key.clone(),
+            http: push::http_client()?,
+            subject,
+            retry: self.config.push_retry,
+            clock: self.config.clock.clone(),
+            store: self.store.clone(),
+        })
+    }
+
     /// Signs the audit chain's head now (logged, not fatal: the chain itself is intact).
     async fn checkpoint(&self) {
         let now = self.config.clock.now();

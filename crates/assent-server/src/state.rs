@@ -50,6 +50,9 @@ pub(crate) struct Shared {
     pub audit_key: Option<crate::audit_chain::AuditKey>,
     /// The desk streams open on this replica (who is present, see `crate::routing`).
     pub presence: Arc<crate::routing::presence::Presence>,
+    /// What sends Web Push messages (its key answers `GET /v1/push/key`); `None` until
+    /// [`AppState::with_push`].
+    pub push: Option<crate::push::Sender>,
 }
 
 impl AppState {
@@ -57,6 +60,14 @@ impl AppState {
     pub fn with_audit_key(mut self, key: crate::audit_chain::AuditKey) -> AppState {
         if let Some(shared) = Arc::get_mut(&mut self.inner) {
             shared.audit_key = Some(key);
+        }
+        self
+    }
+
+    /// This state with its Web Push sender; call it before sharing the state.
+    pub(crate) fn with_push(mut self, sender: crate::push::Sender) -> AppState {
+        if let Some(shared) = Arc::get_mut(&mut self.inner) {
+            shared.push = Some(sender);
         }
         self
     }
@@ -103,6 +114,7 @@ impl AppState {
                 waiters: Waiters::new(config.clock.clone()),
                 audit_key: None,
                 presence: Arc::default(),
+                push: None,
             }),
         }
     }

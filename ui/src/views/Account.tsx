@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { enrol, inviteMake, passkeyList, passkeyRemove, signOut } from '../passkeys';
+import { pushBlocker, pushCurrent, pushSubscribe, pushUnsubscribe } from '../push';
 import type { CommandError, Invite, Me, PasskeyInfo } from '../types';
 
 const when = (at: string) => new Date(at).toLocaleString();
@@ -90,6 +91,7 @@ export function Account({ me, onSignedOut }: { me: Me | null; onSignedOut: () =>
           </p>
         )}
       </section>
+      <Notify onError={fail} />
       <section>
         <h2>This browser</h2>
         <button
@@ -110,5 +112,48 @@ export function Account({ me, onSignedOut }: { me: Me | null; onSignedOut: () =>
         </p>
       )}
     </>
+  );
+}
+
+/** "Notify me on this device": Web Push for the prompts this person may decide. */
+function Notify({ onError }: { onError: (err: unknown) => void }) {
+  const blocker = pushBlocker(window, {
+    serviceWorker: 'serviceWorker' in navigator,
+    pushManager: 'PushManager' in window,
+    notification: 'Notification' in window,
+  });
+  const [on, setOn] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (blocker) return;
+    pushCurrent()
+      .then((subscription) => setOn(subscription !== null))
+      .catch(() => setOn(false));
+  }, []);
+  const act = (what: () => Promise<void>, next: boolean) => {
+    setBusy(true);
+    what()
+      .then(() => setOn(next))
+      .catch(onError)
+      .finally(() => setBusy(false));
+  };
+  return (
+    <section data-testid="notify">
+      <h2>Notifications</h2>
+      <p class="sub">
+        A notification on this device when an agent asks something you may decide: low and medium risk can be allowed once or denied from it, anything riskier opens here. It carries the prompt&apos;s one-line summary, never a secret.
+      </p>
+      {blocker ? (
+        <p role="status">{blocker}</p>
+      ) : on ? (
+        <button type="button" data-testid="notify-off" disabled={busy} onClick={() => act(pushUnsubscribe, false)}>
+          Stop notifying this device
+        </button>
+      ) : (
+        <button type="button" data-testid="notify-on" disabled={busy || on === null} onClick={() => act(pushSubscribe, true)}>
+          Notify me on this device
+        </button>
+      )}
+    </section>
   );
 }

@@ -12,6 +12,7 @@ pub mod grants;
 pub mod me;
 pub mod observe;
 pub mod openapi;
+pub mod push;
 pub mod runs;
 pub mod suggestions;
 
@@ -77,6 +78,13 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/passkeys/{id}", delete(desk::passkey_remove))
         .route("/v1/passkeys/register/start", post(desk::register_start))
         .route("/v1/passkeys/register/finish", post(desk::register_finish))
+        .route("/v1/push/key", get(push::push_key))
+        .route(
+            "/v1/push/subscriptions",
+            get(push::push_list)
+                .post(push::push_subscribe)
+                .delete(push::push_unsubscribe),
+        )
         .route("/v1/session/start", post(desk::session_start))
         .route("/v1/session/finish", post(desk::session_finish))
         .route("/v1/session/end", post(desk::session_end))

@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 use super::campaigns::CampaignPaths;
 use super::credentials;
 use super::{
-    actions, approvals, decide, denials, desk, events, grants, me, observe, runs, suggestions,
+    actions, approvals, decide, denials, desk, events, grants, me, observe, push, runs, suggestions,
 };
 
 #[derive(OpenApi)]
@@ -52,6 +52,10 @@ use super::{
         desk::session_start,
         desk::session_finish,
         desk::session_end,
+        push::push_key,
+        push::push_list,
+        push::push_subscribe,
+        push::push_unsubscribe,
     ),
     components(schemas(
         assent_protocol::SubmitResponse, assent_protocol::SubmitStatus,
@@ -73,6 +77,9 @@ use super::{
         assent_protocol::InviteRequest, assent_protocol::Invite, assent_protocol::RegisterStart,
         assent_protocol::CeremonyStart, assent_protocol::CeremonyFinish,
         assent_protocol::PasskeyInfo, assent_protocol::Enrolled, assent_protocol::StepUpProof,
+        assent_protocol::PushKey, assent_protocol::PushSubscriptionJson,
+        assent_protocol::PushSubscriptionKeys, assent_protocol::PushUnsubscribe,
+        assent_protocol::PushSubscriptionInfo, assent_protocol::PushPayload,
     )),
     modifiers(&BearerAuth, &CampaignPaths),
 )]

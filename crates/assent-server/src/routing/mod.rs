@@ -48,12 +48,17 @@ pub async fn asked_now(state: &AppState, approval_id: &str) -> Result<Vec<String
 }
 
 /// Called at each step of `approval` with the people it newly asks (the first step's, then
-/// those the escalation added). The desks learn of the step from the event the step wrote
-/// with it (`approval.requested` / `approval.updated`, carrying `asked`) and notify only the
-/// people it asks; a sender that reaches people elsewhere (Web Push) is called from here.
-pub fn notify_step(_state: &AppState, approval: &Approval, people: &[String]) {
+/// those the escalation added), once per step across replicas. The desks learn of the step
+/// from the event the step wrote with it (`approval.requested` / `approval.updated`, carrying
+/// `asked`) and notify only the people it asks; the people elsewhere get it by Web Push,
+/// sent from here to exactly those people. A push that cannot start is logged; the step
+/// stands.
+pub async fn notify_step(state: &AppState, approval: &Approval, people: &[String]) {
     let step = approval.asked.as_ref().map_or(1, |asked| asked.step);
     tracing::info!(approval_id = %approval.approval_id, step, ?people, "prompt asks");
+    if let Err(err) = crate::push::push_to(&state.inner, approval, people).await {
+        tracing::warn!(%err, approval_id = %approval.approval_id, step, "cannot push a step");
+    }
 }
 
 /// After a submission: when it opened a prompt (it is the prompt's first member), the first
@@ -77,7 +82,7 @@ pub async fn opened(state: &AppState, answer: &SubmitResponse) {
         .first()
         .is_some_and(|first| first.action_id == answer.action_id);
     if let (true, Some(asked)) = (opened_it, &approval.asked) {
-        notify_step(state, &approval, &asked.people);
+        notify_step(state, &approval, &asked.people).await;
     }
 }
 
@@ -89,7 +94,7 @@ pub async fn escalate_due(state: &AppState, now: DateTime<Utc>) -> Result<(), St
         return Ok(());
     };
     for escalated in shared.workflow.escalate_due(after, now).await? {
-        notify_step(state, &escalated.approval, &escalated.newly);
+        notify_step(state, &escalated.approval, &escalated.newly).await;
     }
     Ok(())
 }

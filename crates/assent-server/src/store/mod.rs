@@ -73,6 +73,8 @@ macro_rules! statement_files {
         pub mod identities;
         #[path = "sql/metrics.rs"]
         pub mod metrics;
+        #[path = "sql/push.rs"]
+        pub mod push;
         #[path = "sql/routing.rs"]
         pub mod routing;
         #[path = "sql/runs.rs"]
@@ -310,6 +312,16 @@ pub struct SessionRow {
     pub ended_at: Option<DateTime<Utc>>,
 }
 
+/// A browser's push subscription as stored (keys in base64url).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushSubscriptionRow {
+    pub endpoint: String,
+    pub person: String,
+    pub p256dh: String,
+    pub auth: String,
+    pub expires_at_ms: Option<i64>,
+}
+
 /// A WebAuthn ceremony between its start and its finish.
 #[derive(Debug, Clone)]
 pub struct CeremonyRow {
@@ -517,6 +529,25 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         id: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<CeremonyRow>, StoreError>;
+
+    /// Stores a person's push subscription (replacing any at the same endpoint).
+    async fn push_subscribe(
+        &self,
+        row: &PushSubscriptionRow,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+    /// Removes `person`'s subscription at `endpoint`; false when there was none.
+    async fn push_unsubscribe(&self, person: &str, endpoint: &str) -> Result<bool, StoreError>;
+    /// Drops the subscription at `endpoint` (its push service says it is gone).
+    async fn push_gone(&self, endpoint: &str) -> Result<(), StoreError>;
+    /// `person`'s push subscriptions.
+    async fn push_subscriptions(
+        &self,
+        person: &str,
+    ) -> Result<Vec<PushSubscriptionRow>, StoreError>;
+    /// The VAPID key shared by the replicas on this database: `candidate` (hex) is stored
+    /// when there is none yet; the stored one is answered.
+    async fn push_key(&self, candidate: &str) -> Result<String, StoreError>;
 
     async fn close(&self);
 }

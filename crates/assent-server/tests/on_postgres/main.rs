@@ -69,3 +69,5 @@ mod submit;
 mod symlinks;
 #[path = "../server/web_desk.rs"]
 mod web_desk;
+#[path = "../server/web_push.rs"]
+mod web_push;

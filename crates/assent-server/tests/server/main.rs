@@ -40,3 +40,4 @@ mod submit;
 mod symlinks;
 mod team_reach;
 mod web_desk;
+mod web_push;

@@ -12,7 +12,7 @@ use sqlx::Row;
 use super::backend::{Db, StoreImpl};
 use super::db_rows::{json_col, micros, parse_name};
 use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
-use super::{CeremonyRow, InviteState, PasskeyRow, SessionRow};
+use super::{CeremonyRow, InviteState, PasskeyRow, PushSubscriptionRow, SessionRow};
 
 #[async_trait]
 impl Store for StoreImpl {
@@ -342,6 +342,44 @@ impl Store for StoreImpl {
         let mut tx = self.write().await?;
         super::desk::session_seen(&mut tx, token_hash, now).await?;
         self.done(tx).await
+    }
+
+    async fn push_subscribe(
+        &self,
+        row: &PushSubscriptionRow,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::push::subscribe(&mut tx, row, now).await?;
+        self.done(tx).await
+    }
+
+    async fn push_unsubscribe(&self, person: &str, endpoint: &str) -> Result<bool, StoreError> {
+        let mut tx = self.write().await?;
+        let removed = super::push::unsubscribe(&mut tx, person, endpoint).await?;
+        self.done(tx).await?;
+        Ok(removed)
+    }
+
+    async fn push_gone(&self, endpoint: &str) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::push::gone(&mut tx, endpoint).await?;
+        self.done(tx).await
+    }
+
+    async fn push_subscriptions(
+        &self,
+        person: &str,
+    ) -> Result<Vec<PushSubscriptionRow>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::push::of_person(&mut conn, person).await
+    }
+
+    async fn push_key(&self, candidate: &str) -> Result<String, StoreError> {
+        let mut tx = self.write().await?;
+        let key = super::push::key(&mut tx, candidate).await?;
+        self.done(tx).await?;
+        Ok(key)
     }
 
     async fn session_end(&self, token_hash: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {

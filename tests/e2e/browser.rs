@@ -3,8 +3,9 @@
 //! a phone's or laptop's passkey. Against the real service on loopback: an invite's link
 //! enrols a passkey and signs in; the desk shows the pending prompt with its evidence, on a
 //! desktop-sized and a phone-sized window; a decision made there settles the prompt as the
-//! person; the used link is refused; signing out and in again works with the passkey alone;
-//! a replayed assertion or one made for another ceremony is refused; the session cookie is
+//! person; the used link is refused, and so is an expired one; signing out and in again works
+//! with the passkey alone, and a signed-out page decides nothing; a replayed assertion, one
+//! made for another ceremony or one with a wrong signature is refused; the session cookie is
 //! HttpOnly and useless without the desk's Origin for a change; a person without the
 //! approval's role is refused. Run by scripts/test.d/40-e2e.sh (needs chromium and
 //! chromium-driver, installed by scripts/deps.sh).
@@ -194,6 +195,15 @@ async fn a_passkey_from_an_invite_signs_in_and_decides_in_the_browser() {
     click(page, "[data-testid=sign-out]").await;
     element(page, "[data-testid=sign-in]").await;
     browser.screenshot("web-sign-in.png").await;
+    let signed_out = browser
+        .run(&format!(
+            "{FETCH} return await call('POST', '/v1/approvals/{approval_id}/decision', {{decision: 'deny', reason: 'after sign-out'}});"
+        ))
+        .await;
+    assert_eq!(
+        signed_out[0], 401,
+        "signed out, the page has no session: the desk's own origin alone decides nothing: {signed_out}"
+    );
     click(page, "[data-testid=sign-in-passkey]").await;
     element(page, "[data-testid=me]").await;
     let me = eventually("the desk to say who signed in again", WAIT, || async {
@@ -203,7 +213,8 @@ async fn a_passkey_from_an_invite_signs_in_and_decides_in_the_browser() {
     .await;
     assert!(me.contains("alice"), "signed in again as alice");
 
-    // A replayed assertion, or one made for another ceremony, signs nobody in.
+    // A replayed assertion, one made for another ceremony, or one whose signature is wrong,
+    // signs nobody in.
     let statuses = browser
         .run(&format!(
             "{FETCH} \
@@ -214,13 +225,19 @@ async fn a_passkey_from_an_invite_signs_in_and_decides_in_the_browser() {
              const [again] = await call('POST', '/v1/session/finish', {{ceremony: s1.ceremony, credential}}); \
              const [, s2] = await call('POST', '/v1/session/start', {{}}); \
              const [other] = await call('POST', '/v1/session/finish', {{ceremony: s2.ceremony, credential}}); \
-             return [first, again, other];"
+             const [, s3] = await call('POST', '/v1/session/start', {{}}); \
+             const got3 = await navigator.credentials.get({{publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(s3.publicKey)}}); \
+             const own = got3.toJSON(); const sig = own.response.signature; \
+             const flipped = sig.slice(0, 12) + (sig[12] === 'A' ? 'B' : 'A') + sig.slice(13); \
+             const forged = {{...own, response: {{...own.response, signature: flipped}}}}; \
+             const [wrong] = await call('POST', '/v1/session/finish', {{ceremony: s3.ceremony, credential: forged}}); \
+             return [first, again, other, wrong];"
         ))
         .await;
     assert_eq!(
         statuses,
-        json!([200, 403, 403]),
-        "an assertion counts once, for its own ceremony only"
+        json!([200, 403, 403, 403]),
+        "an assertion counts once, for its own ceremony only, and only with its own signature"
     );
 
     // bob holds no role the prompt needs: enrolled and signed in, he is still refused.
@@ -343,6 +360,31 @@ async fn with_step_up_an_approval_needs_a_passkey_made_for_it() {
         status_of(&svc.approver(), &second).await,
         ApprovalStatus::ApprovedOnce,
         "approved with its own proof"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn an_expired_invite_enrols_nothing_in_the_browser() {
+    // The service runs an hour ahead of the directory that made the 15-minute invite.
+    let ahead = chrono::Utc::now() + chrono::Duration::hours(1);
+    let svc =
+        TestService::with_clock(std::sync::Arc::new(assent_server::FakeClock::new(ahead))).await;
+    svc.person("alice", &[Role::TaskAuthor]).await;
+    let link = invite(&svc, "alice").await;
+
+    let browser = Browser::start().await;
+    let page = &browser.client;
+    page.goto(&link).await.unwrap();
+    click(page, "[data-testid=enrol-passkey]").await;
+    let error = text_of(page, "[data-testid=enrol-error]").await;
+    assert!(
+        error.contains("expired"),
+        "an expired invite says so, and enrols no passkey: {error}"
+    );
+    assert!(
+        browser.cookie("assent_session").await.is_none(),
+        "nor does it sign anyone in"
     );
     browser.close().await;
 }

@@ -4,8 +4,11 @@
 //! delivers the message to the worker (`ServiceWorker.deliverPushMessage`, through
 //! chromedriver's `goog/cdp/execute`); the notifications the worker shows are read back with
 //! `registration.getNotifications()`: "Allow once" and "Deny" for a low-risk prompt, only
-//! "Review in the desk" for a high-risk one or one the service marks open-only. Run by
-//! scripts/test.d/40-e2e.sh (needs chromium and chromium-driver).
+//! "Review in the desk" for a high-risk one or one the service marks open-only. And the
+//! buttons pressed as a person presses them: Chromium hands the notification to the session
+//! bus's notification server (the suite's own, as on a Linux desktop), which presses "Allow
+//! once" or "Deny"; the worker decides through the session. Run by scripts/test.d/40-e2e.sh
+//! under dbus-run-session (needs chromium and chromium-driver).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -16,127 +19,17 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use assent_core::Role;
+use assent_core::{ApprovalStatus, Role};
+use assent_protocol::DecisionRequest;
+use common::browser::Browser;
 use common::driver::{click, element};
-use common::{eventually, shell_request, submit_pending, TestService, ASKED_COMMAND};
-use fantoccini::{Client, ClientBuilder};
+use common::notification_server::{Call, NotificationServer, PressOrder};
+use common::{eventually, shell_request, status_of, submit_pending, TestService, ASKED_COMMAND};
 use serde_json::{json, Value};
 
 const WAIT: Duration = Duration::from_secs(20);
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// chromedriver on a free port, a Chromium session on a fresh profile with a virtual
-/// authenticator (to enrol and sign in), and the DevTools protocol through the driver.
-struct Browser {
-    driver: Child,
-    port: u16,
-    client: Client,
-    session: String,
-    _profile: tempfile::TempDir,
-}
-
-impl Browser {
-    async fn start() -> Browser {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let driver = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|err| {
-                panic!("{CHROMEDRIVER} must run (apt-get install chromium-driver): {err}")
-            });
-        eventually("chromedriver to listen", WAIT, || async {
-            tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .ok()
-        })
-        .await;
-        let profile = tempfile::tempdir().unwrap();
-        let mut caps = serde_json::Map::new();
-        caps.insert("browserName".into(), json!("chrome"));
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--window-size=1280,800",
-                    format!("--user-data-dir={}", profile.path().display()),
-                ],
-            }),
-        );
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let client = ClientBuilder::new(connector)
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("a Chromium session");
-        let session = client.session_id().await.unwrap().unwrap();
-        let browser = Browser {
-            driver,
-            port,
-            client,
-            session,
-            _profile: profile,
-        };
-        browser
-            .driver_post(
-                "webauthn/authenticator",
-                &json!({
-                    "protocol": "ctap2", "transport": "internal", "hasResidentKey": true,
-                    "hasUserVerification": true, "isUserVerified": true,
-                }),
-            )
-            .await;
-        browser
-    }
-
-    async fn driver_post(&self, what: &str, body: &Value) -> Value {
-        let resp = reqwest::Client::new()
-            .post(format!(
-                "http://127.0.0.1:{}/session/{}/{what}",
-                self.port, self.session
-            ))
-            .json(body)
-            .send()
-            .await
-            .unwrap();
-        let status = resp.status();
-        let answer: Value = resp.json().await.unwrap_or(Value::Null);
-        assert!(status.is_success(), "{what} {body}: {answer}");
-        answer
-    }
-
-    /// One DevTools protocol command, through chromedriver.
-    async fn cdp(&self, cmd: &str, params: Value) -> Value {
-        self.driver_post("goog/cdp/execute", &json!({"cmd": cmd, "params": params}))
-            .await
-    }
-
-    /// Runs `script` in the page (a promise is awaited) and returns its value.
-    async fn run(&self, script: &str) -> Value {
-        self.client
-            .execute(script, Vec::new())
-            .await
-            .unwrap_or_else(|err| panic!("{script}: {err}"))
-    }
-
-    async fn close(mut self) {
-        let _ = self.client.clone().close().await;
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
-    }
-}
 
 /// The notifications the desk's worker shows now: `[{tag, title, body, actions}]`.
 const SHOWN: &str = "const reg = await navigator.serviceWorker.ready; \
@@ -149,12 +42,8 @@ async fn a_pushed_prompt_is_shown_with_the_actions_its_risk_allows() {
     let svc = TestService::start().await;
     svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
         .await;
-    let directory = assent_server::Directory::open(svc.dir.path())
-        .await
-        .unwrap();
     let desk = format!("http://localhost:{}", svc.port);
-    let link = directory.invite("alice", "15m", &desk).await.unwrap().link;
-    directory.close().await;
+    let link = common::browser::invite(svc.dir.path(), svc.port, "alice").await;
     let request = shell_request("run-push", ASKED_COMMAND, "/home/dev/shop");
     let approval_id = submit_pending(&svc.requester(), &request).await;
 
@@ -264,6 +153,175 @@ async fn a_pushed_prompt_is_shown_with_the_actions_its_risk_allows() {
         junk["actions"],
         json!(["Review in the desk"]),
         "a message that is no prompt offers no decision: {junk}"
+    );
+    browser.close().await;
+}
+
+/// What the service pushes about `approval` (`push::message::payload` on the default policy:
+/// a low-risk prompt with a "once" scope may be answered from the notification).
+fn pushed(approval: &assent_protocol::Approval) -> Value {
+    json!({
+        "approval_id": approval.approval_id,
+        "risk": approval.risk,
+        "summary": approval.evidence.summary,
+        "open_only": false,
+    })
+}
+
+/// The next notification Chromium hands the session's notification server (its id and its
+/// actions as `[key, label, key, label, …]`), with what it showed, as Notify's body.
+async fn shown_natively(server: &mut NotificationServer, what: &str) -> (u32, Vec<String>, String) {
+    loop {
+        match server.next(WAIT).await {
+            Some(Call::Notify {
+                id, actions, body, ..
+            }) => return (id, actions, body),
+            Some(Call::Close { .. }) => continue,
+            None => panic!("Chromium shows {what} through org.freedesktop.Notifications"),
+        }
+    }
+}
+
+/// The key of the action labelled `label` in a Notify call's `[key, label, …]` list.
+fn key_of(actions: &[String], label: &str) -> String {
+    actions
+        .chunks(2)
+        .find(|pair| pair.get(1).is_some_and(|l| l == label))
+        .and_then(|pair| pair.first().cloned())
+        .unwrap_or_else(|| panic!("an action labelled {label:?} in {actions:?}"))
+}
+
+/// A press on a pushed notification's button, made as a person makes it: Chromium (signed
+/// in as alice on the desk) shows the worker's notification on the session's notification
+/// server, the server presses "Allow once" or "Deny" (`ActionInvoked`, what GNOME Shell
+/// sends), Chromium gives the worker its `notificationclick` with that action, and the worker
+/// decides through alice's session. A press on a prompt someone decided meanwhile decides
+/// nothing and says who did.
+#[tokio::test]
+async fn allow_once_and_deny_on_a_pushed_notification_decide_through_the_session() {
+    // Chromium looks for a notification server as it starts: own the name first.
+    let mut notifications = NotificationServer::start().await;
+    let svc = TestService::start().await;
+    svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
+        .await;
+    let link = common::browser::invite(svc.dir.path(), svc.port, "alice").await;
+    let desk = format!("http://localhost:{}", svc.port);
+    let mut prompts = Vec::new();
+    for run in ["run-allow", "run-deny", "run-meanwhile"] {
+        let request = shell_request(run, ASKED_COMMAND, "/home/dev/shop");
+        prompts.push(submit_pending(&svc.requester(), &request).await);
+    }
+    let [allow, deny, meanwhile] = prompts.as_slice() else {
+        unreachable!("three prompts")
+    };
+
+    let browser = Browser::start().await;
+    let page = &browser.client;
+    page.goto(&link).await.unwrap();
+    click(page, "[data-testid=enrol-passkey]").await;
+    element(
+        page,
+        &format!("[data-testid=prompt][data-approval-id='{allow}']"),
+    )
+    .await;
+    browser
+        .run("await navigator.serviceWorker.ready; return true;")
+        .await;
+    browser
+        .cdp(
+            "Browser.grantPermissions",
+            json!({"origin": desk, "permissions": ["notifications"]}),
+        )
+        .await;
+    browser.cdp("ServiceWorker.enable", json!({})).await;
+    let deliver = |approval: &assent_protocol::Approval| {
+        let data = pushed(approval).to_string();
+        let desk = desk.clone();
+        let browser = &browser;
+        async move {
+            browser
+                .cdp(
+                    "ServiceWorker.deliverPushMessage",
+                    json!({"origin": desk, "registrationId": "0", "data": data}),
+                )
+                .await;
+        }
+    };
+    let approver = svc.approver();
+
+    for (id, label, want) in [
+        (allow, "Allow once", ApprovalStatus::ApprovedOnce),
+        (deny, "Deny", ApprovalStatus::Denied),
+    ] {
+        let approval = approver.approval(id, None).await.unwrap();
+        deliver(&approval).await;
+        let (shown, actions, body) = shown_natively(&mut notifications, "the pushed prompt").await;
+        assert!(
+            body.contains(&approval.evidence.summary),
+            "the notification says what is asked: {body}"
+        );
+        assert_eq!(
+            actions
+                .chunks(2)
+                .filter_map(|pair| pair.get(1).cloned())
+                .filter(|l| l == "Allow once" || l == "Deny")
+                .collect::<Vec<_>>(),
+            ["Allow once", "Deny"],
+            "a low-risk prompt's notification has both buttons: {actions:?}"
+        );
+        notifications
+            .press(shown, &key_of(&actions, label), PressOrder::ActionFirst)
+            .await;
+        let decided = eventually(&format!("{label} to decide {id}"), WAIT, || async {
+            let now = approver.approval(id, None).await.unwrap();
+            (now.status != ApprovalStatus::Requested).then_some(now)
+        })
+        .await;
+        assert_eq!(
+            decided.status, want,
+            "{label} on the notification decides the prompt: {decided:?}"
+        );
+        assert_eq!(
+            decided.decided_by.as_deref(),
+            Some("alice"),
+            "the worker decided through alice's session, as alice"
+        );
+    }
+    assert_eq!(
+        status_of(&approver, meanwhile).await,
+        ApprovalStatus::Requested,
+        "each press decided only its own prompt"
+    );
+
+    // Pushed, then decided elsewhere before the press: the press says so and changes nothing.
+    let approval = approver.approval(meanwhile, None).await.unwrap();
+    deliver(&approval).await;
+    let (shown, actions, _) = shown_natively(&mut notifications, "the third prompt").await;
+    approver
+        .decide(
+            meanwhile,
+            &DecisionRequest::Deny {
+                reason: "not this one".to_owned(),
+            },
+        )
+        .await
+        .expect("the owner denies it from another desk");
+    notifications
+        .press(
+            shown,
+            &key_of(&actions, "Allow once"),
+            PressOrder::ActionFirst,
+        )
+        .await;
+    let (_, _, said) = shown_natively(&mut notifications, "what the press found").await;
+    assert!(
+        said.contains("Already denied by owner"),
+        "a press on a prompt decided meanwhile says by whom: {said}"
+    );
+    assert_eq!(
+        status_of(&approver, meanwhile).await,
+        ApprovalStatus::Denied,
+        "the late press approved nothing"
     );
     browser.close().await;
 }

@@ -11,8 +11,6 @@
 
 const DESK = new URL('./', self.location.href).href;
 const API = new URL('../v1/', self.location.href).href;
-/** How long "Allow once" holds: the grant is used by the one waiting request. */
-const ONCE_SECONDS = 600;
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
@@ -59,43 +57,63 @@ self.addEventListener('push', (event) => {
   event.waitUntil(self.registration.showNotification(title, options));
 });
 
-/** Who settled approval `id` and how, as a sentence; null when it cannot be read. */
-async function settledBy(id) {
-  const response = await fetch(`${API}approvals/${encodeURIComponent(id)}`, { credentials: 'same-origin' }).catch(() => null);
-  if (!response || !response.ok) return null;
-  const approval = await response.json().catch(() => null);
-  if (!approval || approval.status === 'requested') return null;
+/** Approval `id` as the service shows it to the signed-in person: `{status, approval}`. */
+async function read(id) {
+  const response = await fetch(`${API}approvals/${encodeURIComponent(id)}`, { credentials: 'same-origin' });
+  const approval = response.ok ? await response.json().catch(() => null) : null;
+  return { status: response.status, approval };
+}
+
+/** Who settled `approval` and how, as a sentence. */
+function settled(approval) {
   if (approval.status === 'expired') return 'This prompt expired before your answer.';
   const how = String(approval.status).startsWith('approved') ? 'approved' : String(approval.status);
   return approval.decided_by ? `Already ${how} by ${approval.decided_by}.` : `Already ${how}.`;
 }
 
-/** Decides approval `id` through the session; what to tell the person, or null when done. */
+/** What the service answered a refused read or decision, in words. */
+function refused(status, detail) {
+  const code = detail && detail.error && detail.error.code;
+  if (status === 401) return 'Sign in to the desk to decide.';
+  if (code === 'step_up_required') return 'Confirm with your passkey in the desk.';
+  return (detail && detail.error && detail.error.message) || `The service answered ${status}.`;
+}
+
+/**
+ * Decides approval `id` through the session: "Allow once" as the prompt's own once-choice (the
+ * expiry the policy allows, from its `quick_decisions`), "Deny" with a reason saying where.
+ * Returns what to tell the person, or null when decided.
+ */
 async function decide(id, action) {
-  const body =
-    action === 'allow'
-      ? { decision: 'approve', scope: 'once', expires_in_seconds: ONCE_SECONDS }
-      : { decision: 'deny', reason: 'denied from a notification' };
-  let response;
   try {
-    response = await fetch(`${API}approvals/${encodeURIComponent(id)}/decision`, {
+    const before = await read(id);
+    if (!before.approval) return before.status === 404 ? 'This prompt is gone.' : refused(before.status, null);
+    if (before.approval.status !== 'requested') return settled(before.approval);
+    let body;
+    if (action === 'allow') {
+      const once = (before.approval.quick_decisions || []).find((q) => q.scope === 'once');
+      if (!once) return 'This prompt cannot be allowed once: review it in the desk.';
+      body = { decision: 'approve', scope: 'once', expires_in_seconds: once.expires_in_seconds };
+    } else {
+      body = { decision: 'deny', reason: 'denied from a notification' };
+    }
+    const response = await fetch(`${API}approvals/${encodeURIComponent(id)}/decision`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
+    if (response.ok) return null;
+    const detail = await response.json().catch(() => null);
+    if (response.status === 409) {
+      // Decided between the read and the press: say by whom.
+      const after = await read(id).catch(() => null);
+      return after && after.approval ? settled(after.approval) : 'This prompt was decided meanwhile.';
+    }
+    return refused(response.status, detail);
   } catch (err) {
     return `Cannot reach the service: ${String(err)}`;
   }
-  if (response.ok) return null;
-  const detail = await response.json().catch(() => null);
-  const code = detail && detail.error && detail.error.code;
-  if (response.status === 409 || response.status === 404) {
-    return (await settledBy(id)) || 'This prompt was decided meanwhile (or has expired).';
-  }
-  if (response.status === 401) return 'Sign in to the desk to decide.';
-  if (code === 'step_up_required') return 'Confirm with your passkey in the desk.';
-  return (detail && detail.error && detail.error.message) || `The service answered ${response.status}.`;
 }
 
 async function open(id) {

@@ -271,6 +271,7 @@ pub struct TestService {
     pub port: u16,
     pub tokens: assent_server::Tokens,
     policy: assent_core::Policy,
+    clock: Option<std::sync::Arc<dyn assent_server::Clock>>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     served: Option<tokio::task::JoinHandle<()>>,
 }
@@ -282,6 +283,19 @@ impl TestService {
 
     /// A service running `policy`.
     pub async fn with_policy(policy: assent_core::Policy) -> TestService {
+        TestService::with(policy, None).await
+    }
+
+    /// A service whose time is `clock`'s (the people's directory, beside it, keeps the
+    /// system's: an invite made now is judged by the service's time).
+    pub async fn with_clock(clock: std::sync::Arc<dyn assent_server::Clock>) -> TestService {
+        TestService::with(assent_core::Policy::default(), Some(clock)).await
+    }
+
+    async fn with(
+        policy: assent_core::Policy,
+        clock: Option<std::sync::Arc<dyn assent_server::Clock>>,
+    ) -> TestService {
         let dir = tempfile::tempdir().expect("temp dir");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -295,6 +309,7 @@ impl TestService {
                 approver: String::new(),
             },
             policy,
+            clock,
             stop: None,
             served: None,
         };
@@ -303,7 +318,10 @@ impl TestService {
     }
 
     async fn serve(&mut self, listener: tokio::net::TcpListener) {
-        let config = assent_server::Config::new(self.dir.path(), self.policy.clone());
+        let mut config = assent_server::Config::new(self.dir.path(), self.policy.clone());
+        if let Some(clock) = &self.clock {
+            config.clock = clock.clone();
+        }
         let app = assent_server::App::open(config)
             .await
             .expect("open the service");

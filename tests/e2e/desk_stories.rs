@@ -75,7 +75,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
     );
 
     let request = shell_request("run-window", ASKED_COMMAND, "/work/shop");
-    let approval_id = submit_pending(&requester, &request).await;
+    let approval_id = submit_pending(requester, &request).await;
 
     let prompt = format!("[data-testid=prompt][data-approval-id='{approval_id}']");
     text_of(&client, &prompt).await;
@@ -130,7 +130,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
     })
     .await;
     assert_eq!(
-        status_of(&approver, &approval_id).await,
+        status_of(approver, &approval_id).await,
         ApprovalStatus::ApprovedForRun,
         "approved for this run"
     );
@@ -205,7 +205,7 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     signed_in(&client).await;
 
     let request = shell_request("run-denied", ASKED_COMMAND, "/work/shop");
-    let denied_id = submit_pending(&requester, &request).await;
+    let denied_id = submit_pending(requester, &request).await;
     let detail = format!("[data-testid=prompt-detail][data-approval-id='{denied_id}']");
     let run_button = element(&client, &format!("{detail} [data-testid=allow-run]")).await;
     assert_eq!(
@@ -237,7 +237,7 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     click(&client, &format!("{detail} [data-testid=deny]")).await;
     text_of(&client, "[data-testid=pending-empty]").await;
     assert_eq!(
-        status_of(&reviewer, &denied_id).await,
+        status_of(reviewer, &denied_id).await,
         ApprovalStatus::Denied,
         "the window denied the prompt"
     );
@@ -309,7 +309,7 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
         "the click forgot the denial in the service, not only in the window"
     );
 
-    let asked_again = submit_pending(&requester, &request).await;
+    let asked_again = submit_pending(requester, &request).await;
     assert_ne!(
         asked_again, denied_id,
         "after Undo the same request opens a new prompt"
@@ -335,7 +335,7 @@ async fn a_run_paused_by_an_unanswered_prompt_is_resumed_from_the_window() {
     let (client, requester, approver) = (ui.client.clone(), &ui.requester, &ui.reviewer);
 
     let request = shell_request("run-paused", ASKED_COMMAND, "/work/shop");
-    let approval_id = submit_pending(&requester, &request).await;
+    let approval_id = submit_pending(requester, &request).await;
     let held = "[data-testid=held-run-paused]";
     let line = text_of(&client, held).await;
     assert!(
@@ -343,7 +343,7 @@ async fn a_run_paused_by_an_unanswered_prompt_is_resumed_from_the_window() {
         "once nobody answered in time, Pending shows the paused run and why: {line}"
     );
     assert_eq!(
-        status_of(&approver, &approval_id).await,
+        status_of(approver, &approval_id).await,
         ApprovalStatus::Expired,
         "the unanswered prompt expired"
     );

@@ -53,17 +53,13 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
 
     // Newest first: medium (top), the high-risk sync, medium (bottom).
     let bottom = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-bottom", ASKED_COMMAND, "/work/shop"),
     )
     .await;
-    let sync = submit_pending(
-        &requester,
-        &shell_request("run-sync", S3_SYNC, "/work/shop"),
-    )
-    .await;
+    let sync = submit_pending(requester, &shell_request("run-sync", S3_SYNC, "/work/shop")).await;
     let top = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-top", ASKED_COMMAND, "/work/shop"),
     )
     .await;
@@ -101,7 +97,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
     press(&client, "r").await;
     press(&client, "a").await;
     assert_eq!(
-        status_of(&reviewer, &sync).await,
+        status_of(reviewer, &sync).await,
         ApprovalStatus::Requested,
         "no key grants a high-risk prompt: a, r, a left it waiting"
     );
@@ -121,7 +117,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
     click(&client, "[data-testid=confirm-grant]").await;
     gone(&client, &sync_item, "the confirmed prompt to leave Pending").await;
     assert_eq!(
-        status_of(&reviewer, &sync).await,
+        status_of(reviewer, &sync).await,
         ApprovalStatus::ApprovedOnce,
         "the confirmation granted exactly the once it named"
     );
@@ -172,7 +168,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
     )
     .await;
     assert_eq!(
-        status_of(&reviewer, &top).await,
+        status_of(reviewer, &top).await,
         ApprovalStatus::ApprovedForRun,
         "one key is enough for a medium prompt"
     );
@@ -209,7 +205,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
 
     // Enter in the reason field denies with what was typed.
     let typed = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-enter", ASKED_COMMAND, "/work/shop"),
     )
     .await;
@@ -258,9 +254,9 @@ async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() 
     let ui = Ui::own(crate::SHELL, None).await;
     let (client, requester) = (ui.client.clone(), &ui.requester);
     let long = "for f in src/*.js; do node --check \"$f\"; done && npm run build && curl -X POST -H \"Authorization: Bearer ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\" https://api.github.com/repos/acme/shop/actions/workflows/deploy.yml/dispatches";
-    submit_pending(&requester, &shell_request("run-long", long, "/work/shop")).await;
+    submit_pending(requester, &shell_request("run-long", long, "/work/shop")).await;
     let id = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-small", ASKED_COMMAND, "/work/shop"),
     )
     .await;
@@ -313,11 +309,16 @@ async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() 
     ui.screenshot("pending-800x600.png");
 
     // Tab from the top of the page reaches the queue: k presses in one go, from the body.
+    // The body is focused (not just the active element blurred): Chromium keeps its
+    // sequential-focus starting point at a blurred element, so Tab would go on from the
+    // prompt just clicked instead of from the top.
     let mut reached = None;
     for k in 1..=15 {
         client
             .execute(
-                "document.activeElement && document.activeElement.blur();",
+                "document.activeElement && document.activeElement.blur(); \
+                 document.body.tabIndex = -1; document.body.focus(); \
+                 document.body.removeAttribute('tabindex');",
                 Vec::new(),
             )
             .await
@@ -344,11 +345,7 @@ async fn the_policy_moves_the_line_for_one_act_approvals() {
     // This policy lets a high-risk prompt be approved in one act.
     let ui = Ui::own(crate::SHELL, Some("[desk]\nquick_up_to = \"high\"\n")).await;
     let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
-    let sync = submit_pending(
-        &requester,
-        &shell_request("run-line", S3_SYNC, "/work/shop"),
-    )
-    .await;
+    let sync = submit_pending(requester, &shell_request("run-line", S3_SYNC, "/work/shop")).await;
     let approval = reviewer.approval(&sync, None).await.expect("the prompt");
     assert_eq!(
         (approval.risk, approval.quick_up_to),
@@ -369,7 +366,7 @@ async fn the_policy_moves_the_line_for_one_act_approvals() {
     )
     .await;
     assert_eq!(
-        status_of(&reviewer, &sync).await,
+        status_of(reviewer, &sync).await,
         ApprovalStatus::ApprovedOnce,
         "quick_up_to = high: a key approved the high prompt without a confirm step"
     );
@@ -383,7 +380,7 @@ async fn a_prompt_whose_agent_stopped_waiting_says_so() {
     let ui = Ui::own(crate::SHELL, None).await;
     let (client, requester) = (ui.client.clone(), &ui.requester);
     let id = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-gave-up", "npm install left-pad", "/work/shop"),
     )
     .await;

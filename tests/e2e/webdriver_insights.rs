@@ -236,7 +236,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         path_patterns: None,
     };
     let approved = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-a", ASKED_COMMAND, "/work/shop"),
     )
     .await;
@@ -245,12 +245,12 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         .await
         .expect("approve");
     let cloud = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-a", "terraform apply", "/work/infra"),
     )
     .await;
     let denied = submit_pending(
-        &requester,
+        requester,
         &shell_request("run-b", ASKED_COMMAND, "/work/shop"),
     )
     .await;
@@ -444,7 +444,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
     for run in ["run-w1", "run-w2", "run-w3"] {
         let mut request = shell_request(run, ASKED_COMMAND, "/work/web");
         request.context.repo = Some("web".to_owned());
-        let id = submit_pending(&requester, &request).await;
+        let id = submit_pending(requester, &request).await;
         reviewer.decide(&id, &allow_once).await.expect("approve");
     }
     click(&client, "[data-testid=insights-refresh]").await;

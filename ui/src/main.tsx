@@ -1,3 +1,4 @@
+import './freeze';
 import { render } from 'preact';
 import { inWindow } from './api';
 import { App } from './app';

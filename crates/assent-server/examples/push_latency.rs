@@ -90,7 +90,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 asks.push(tokio::spawn(async move {
                     let start = Instant::now();
                     let answer: serde_json::Value = req.send().await.ok()?.json().await.ok()?;
-                    let id = answer["approval_id"].as_str()?.to_owned();
+                    let id = answer.get("approval_id")?.as_str()?.to_owned();
                     sent.lock().ok()?.insert(id, start);
                     Some(())
                 }));
@@ -115,7 +115,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (at, body) in arrivals {
         let plain = ece::decrypt(&components, &auth, &body)?;
         let payload: serde_json::Value = serde_json::from_slice(&plain)?;
-        if let Some(start) = payload["approval_id"].as_str().and_then(|id| sent.get(id)) {
+        if let Some(start) = payload
+            .get("approval_id")
+            .and_then(|v| v.as_str())
+            .and_then(|id| sent.get(id))
+        {
             latencies.push(at.duration_since(*start));
         }
     }

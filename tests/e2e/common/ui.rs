@@ -33,7 +33,8 @@ enum Held {
     },
     Browser {
         browser: Browser,
-        _service: Option<TestService>,
+        // Boxed: a service is large beside the window's two handles.
+        _service: Option<Box<TestService>>,
     },
 }
 
@@ -88,7 +89,7 @@ impl Ui {
                     url: service.url(),
                     held: Held::Browser {
                         browser,
-                        _service: Some(service),
+                        _service: Some(Box::new(service)),
                     },
                 }
             }

@@ -274,8 +274,8 @@ async fn a_passkey_from_an_invite_signs_in_and_decides_in_the_browser() {
 #[tokio::test]
 async fn with_step_up_an_approval_needs_a_passkey_made_for_it() {
     let _ = tracing_subscriber::fmt().with_test_writer().try_init();
-    let mut policy = assent_core::Policy::default();
-    policy.approvals.step_up = Some(assent_core::RiskLevel::Low);
+    // As a person writes it in policy.toml (the file's key once was read and then dropped).
+    let policy = assent_core::Policy::from_toml("[approvals]\nstep_up = \"low\"\n").unwrap();
     let svc = TestService::with_policy(policy).await;
     svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
         .await;
@@ -301,6 +301,13 @@ async fn with_step_up_an_approval_needs_a_passkey_made_for_it() {
     assert!(
         first != second && second != third,
         "three runs, three prompts"
+    );
+    let listed = svc.approver().approval(&first, None).await.unwrap();
+    assert_eq!(
+        listed.step_up_url.as_deref(),
+        Some(format!("http://localhost:{}/desk/#/pending/{first}", svc.port).as_str()),
+        "the prompt tells every desk where a passkey confirms it, so none offers a click \
+         the service would refuse"
     );
 
     // A token alone — the CLI's, the desktop's — cannot approve it.
@@ -361,6 +368,34 @@ async fn with_step_up_an_approval_needs_a_passkey_made_for_it() {
         ApprovalStatus::ApprovedOnce,
         "approved with its own proof"
     );
+
+    // A forged signature is refused, and the ceremony it spent cannot be replayed with the
+    // real assertion afterwards: each step-up proves one press of the passkey, once.
+    let statuses = browser
+        .run(&format!(
+            "{FETCH} \
+             const [, s] = await call('POST', '/v1/approvals/{third}/step-up', {{}}); \
+             const got = await navigator.credentials.get({{publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(s.publicKey)}}); \
+             const good = {{ceremony: s.ceremony, credential: got.toJSON()}}; \
+             const bad = JSON.parse(JSON.stringify(good)); \
+             const sig = bad.credential.response.signature; \
+             bad.credential.response.signature = sig.slice(0, 20) + (sig[20] === 'A' ? 'B' : 'A') + sig.slice(21); \
+             const approve = {{decision: 'approve', scope: 'once', expires_in_seconds: 600}}; \
+             const [forged, fb] = await call('POST', '/v1/approvals/{third}/decision', {{...approve, step_up: bad}}); \
+             const [replayed, rb] = await call('POST', '/v1/approvals/{third}/decision', {{...approve, step_up: good}}); \
+             return [forged, fb.error.code, replayed, rb.error.code];"
+        ))
+        .await;
+    assert_eq!(
+        statuses,
+        json!([403, "step_up_required", 403, "step_up_required"]),
+        "a wrong signature approves nothing, and its ceremony is spent for the real one too"
+    );
+    assert_eq!(
+        status_of(&svc.approver(), &third).await,
+        ApprovalStatus::Requested,
+        "neither the forged nor the replayed proof approved the third prompt"
+    );
     browser.close().await;
 }
 
@@ -387,4 +422,120 @@ async fn an_expired_invite_enrols_nothing_in_the_browser() {
         "nor does it sign anyone in"
     );
     browser.close().await;
+}
+
+/// A person may hold several passkeys (a laptop's and a phone's) and remove any of them: a
+/// removed passkey signs in no more, the others keep working, and removing the last one ends
+/// the person's sessions (a session with no passkey behind it would outlive its proof).
+#[tokio::test]
+async fn a_person_holds_several_passkeys_and_removes_them() {
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
+    let svc = TestService::start().await;
+    svc.person("alice", &[Role::TaskAuthor, Role::RepoMaintainer])
+        .await;
+    let desk = format!("http://localhost:{}/desk/", svc.port);
+
+    // Two devices, each with its own authenticator, each enrolled from its own invite.
+    let laptop = Browser::start().await;
+    laptop
+        .client
+        .goto(&invite(&svc, "alice").await)
+        .await
+        .unwrap();
+    click(&laptop.client, "[data-testid=enrol-passkey]").await;
+    element(&laptop.client, "[data-testid=me]").await;
+    let phone = Browser::start().await;
+    phone
+        .client
+        .goto(&invite(&svc, "alice").await)
+        .await
+        .unwrap();
+    click(&phone.client, "[data-testid=enrol-passkey]").await;
+    element(&phone.client, "[data-testid=me]").await;
+
+    let listed = phone
+        .run(&format!(
+            "{FETCH} return await call('GET', '/v1/passkeys');"
+        ))
+        .await;
+    assert_eq!(listed[0], 200, "the list is the person's own: {listed}");
+    let keys = listed[1].as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        keys.len(),
+        2,
+        "both devices' passkeys are alice's: {listed}"
+    );
+    let laptop_key = laptop
+        .run(&format!(
+            "{FETCH} return await call('GET', '/v1/passkeys');"
+        ))
+        .await;
+    assert_eq!(
+        laptop_key[1], listed[1],
+        "each device sees the same two passkeys of the same person"
+    );
+
+    // Which one is the laptop's: the credential its own authenticator answers with.
+    let held = laptop
+        .run(
+            "const opts = {publicKey: {challenge: new Uint8Array(32), rpId: 'localhost', \
+               userVerification: 'required'}}; \
+             const got = await navigator.credentials.get(opts); return got.id;",
+        )
+        .await;
+    let laptop_id = held
+        .as_str()
+        .expect("the laptop's credential id")
+        .to_owned();
+    assert!(
+        keys.iter().any(|k| k["id"] == laptop_id.as_str()),
+        "the laptop's credential is one of alice's two: {laptop_id} in {listed}"
+    );
+    // From the phone, remove the laptop's passkey.
+    let removed = phone
+        .run(&format!(
+            "{FETCH} const [s] = await call('DELETE', '/v1/passkeys/{laptop_id}'); \
+             const [, after] = await call('GET', '/v1/passkeys'); return [s, after.length];"
+        ))
+        .await;
+    assert_eq!(
+        removed,
+        json!([204, 1]),
+        "the laptop's passkey is removed; the phone's stays"
+    );
+
+    // The laptop signs out; its removed passkey no longer signs in.
+    laptop.client.goto(&desk).await.unwrap();
+    click(&laptop.client, "[data-testid=tab-settings]").await;
+    click(&laptop.client, "[data-testid=sign-out]").await;
+    element(&laptop.client, "[data-testid=sign-in]").await;
+    let again = laptop
+        .run(&format!(
+            "{FETCH} const [, s] = await call('POST', '/v1/session/start', {{}}); \
+             const got = await navigator.credentials.get({{publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(s.publicKey)}}); \
+             const [status] = await call('POST', '/v1/session/finish', {{ceremony: s.ceremony, credential: got.toJSON()}}); \
+             const [me] = await call('GET', '/v1/me'); return [status, me];"
+        ))
+        .await;
+    assert_eq!(
+        again,
+        json!([403, 401]),
+        "a removed passkey signs in no more, and the laptop holds no session"
+    );
+
+    // The phone removes its own, last passkey: its session ends with it.
+    let last = phone
+        .run(&format!(
+            "{FETCH} const [, keys] = await call('GET', '/v1/passkeys'); \
+             const [s] = await call('DELETE', '/v1/passkeys/' + keys[0].id); \
+             const [me] = await call('GET', '/v1/me'); return [s, me];"
+        ))
+        .await;
+    assert_eq!(
+        last,
+        json!([204, 401]),
+        "removing the last passkey ends the person's session on the phone too"
+    );
+    laptop.close().await;
+    phone.close().await;
 }

@@ -582,3 +582,87 @@ async fn a_saved_service_without_a_token_is_not_a_silent_fallback() {
         said.1
     );
 }
+
+/// Under the policy's `[approvals] step_up`, the desk's own credential cannot approve: the
+/// notification offers no Allow button and says a passkey confirms it in the browser, and a
+/// click opens the web desk's page for that prompt in the person's browser (`xdg-open`, here
+/// a program on `PATH` that writes down the address it was asked to open).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_held_for_a_passkey_opens_the_browser_not_an_allow_button() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::with_policy("[approvals]\nstep_up = \"low\"\n");
+    let bin = desk.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let opened = desk.dir.path().join("opened.txt");
+    let opener = bin.join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+            opened.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut command = Command::new(app_binary());
+    command
+        .arg("--tray")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    desk.configure(&mut command);
+    let path = std::env::var("PATH").unwrap_or_default();
+    command.env("PATH", format!("{}:{path}", bin.display()));
+    let _app = App(command.spawn().expect("start assent-desktop"));
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let approval_id = submit_pending(
+        &requester,
+        &shell_request("run-step-up", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+
+    let Some(Call::Notify {
+        id, body, actions, ..
+    }) = server.next(WAIT).await
+    else {
+        panic!("a prompt held for a passkey is still notified");
+    };
+    assert_eq!(
+        actions.first().map(String::as_str),
+        Some("default"),
+        "the click on the notification is its one action"
+    );
+    assert!(
+        !actions.iter().any(|a| a.starts_with("allow")),
+        "no Allow button: the service refuses the desk's credential for it: {actions:?}"
+    );
+    assert!(
+        body.contains("Needs your passkey") && body.contains("browser"),
+        "the body says, before any press, that the browser's desk confirms it: {body}"
+    );
+
+    server.invoke(id, "default").await;
+    let page = format!(
+        "http://localhost:{}/desk/#/pending/{approval_id}",
+        desk.port
+    );
+    let line = eventually(
+        "the browser to be asked to open the prompt",
+        WAIT,
+        || async {
+            std::fs::read_to_string(&opened)
+                .ok()
+                .filter(|text| !text.is_empty())
+        },
+    )
+    .await;
+    assert_eq!(
+        line.trim(),
+        page,
+        "the click opens the web desk on exactly this prompt, where the passkey approves it"
+    );
+    assert_eq!(
+        status_of(&approver, &approval_id).await,
+        ApprovalStatus::Requested,
+        "opening the page decided nothing"
+    );
+}

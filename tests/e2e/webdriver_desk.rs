@@ -13,7 +13,7 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 
 use crate::common::driver::{click, element, text_of, WAIT};
-use crate::common::ui::Ui;
+use crate::common::ui::{Shell, Ui};
 use crate::common::{eventually, shell_request, status_of, submit_pending, ASKED_COMMAND};
 
 /// A cloud change the default policy rates high (or worse) and asks about.
@@ -406,4 +406,91 @@ async fn a_prompt_whose_agent_stopped_waiting_says_so() {
         "the detail says the agent stopped waiting and what approving still does: {line}"
     );
     ui.screenshot("pending-agent-stopped.png");
+}
+
+/// Under `[approvals] step_up`, only a passkey made for the prompt approves it. The window
+/// holds none: it says so, shows where (the web desk's page), offers no approve button and
+/// a key approves nothing; Deny still works there. The browser's desk asks the passkey and
+/// the same click approves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_held_for_a_passkey_is_approved_only_where_a_passkey_is() {
+    let ui = Ui::own(crate::SHELL, Some("[approvals]\nstep_up = \"low\"\n")).await;
+    let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
+    let held = submit_pending(
+        requester,
+        &shell_request("run-held", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    let url = reviewer
+        .approval(&held, None)
+        .await
+        .expect("the prompt")
+        .step_up_url
+        .expect("precondition: the service says a passkey confirms it, and where");
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{held}']");
+    element(&client, &detail).await;
+    match crate::SHELL {
+        Shell::Window => {
+            let note = text_of(&client, &format!("{detail} [data-testid=step-up-note]")).await;
+            assert!(
+                note.contains("passkey") && note.contains(&url),
+                "the window says a passkey in the browser approves it, and where: {note}"
+            );
+            for button in ["allow-once", "allow-run", "approve"] {
+                assert!(
+                    client
+                        .find(Locator::Css(&format!("{detail} [data-testid={button}]")))
+                        .await
+                        .is_err(),
+                    "no {button} button the service would refuse"
+                );
+            }
+            press(&client, "a").await;
+            let said = text_of(&client, &format!("{detail} [data-testid=decide-error]")).await;
+            assert!(
+                said.contains("passkey"),
+                "a key says why it approved nothing: {said}"
+            );
+            assert_eq!(
+                status_of(reviewer, &held).await,
+                ApprovalStatus::Requested,
+                "neither a click nor a key approved it in the window"
+            );
+            click(&client, &format!("{detail} [data-testid=deny-reason]")).await;
+            gone(
+                &client,
+                &format!("[data-testid=prompt][data-approval-id='{held}']"),
+                "Deny needs no passkey",
+            )
+            .await;
+            assert_eq!(
+                status_of(reviewer, &held).await,
+                ApprovalStatus::Denied,
+                "denied from the window"
+            );
+        }
+        Shell::Browser => {
+            assert!(
+                client
+                    .find(Locator::Css(&format!(
+                        "{detail} [data-testid=step-up-note]"
+                    )))
+                    .await
+                    .is_err(),
+                "the browser holds the passkey: no note sends the person elsewhere"
+            );
+            click(&client, &format!("{detail} [data-testid=allow-run]")).await;
+            gone(
+                &client,
+                &format!("[data-testid=prompt][data-approval-id='{held}']"),
+                "the passkey's step-up approves it",
+            )
+            .await;
+            assert_eq!(
+                status_of(reviewer, &held).await,
+                ApprovalStatus::ApprovedForRun,
+                "approved in the browser with the passkey made for it"
+            );
+        }
+    }
 }

@@ -85,6 +85,7 @@ pub fn approval(id: &str) -> Approval {
         agents_waiting: 0,
         agents_stopped_waiting_at: None,
         quick_up_to: assent_core::RiskLevel::Medium,
+        step_up_url: None,
         asked: None,
     }
 }

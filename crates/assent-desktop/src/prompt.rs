@@ -129,6 +129,9 @@ pub enum OpenOnly {
     /// Riskier than the policy lets a person approve in one act (`[desk] quick_up_to`): it is
     /// decided in the window, with a confirmation naming what is granted.
     Deliberate(RiskLevel),
+    /// The policy's `[approvals] step_up` asks a passkey made for this approval: only the web
+    /// desk in a browser can approve it, and a press opens it there.
+    StepUp,
 }
 
 /// The text and buttons of one prompt's notification.
@@ -283,6 +286,9 @@ pub fn open_only(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
     }
     if line.is_some_and(|line| line.chars().count() > MAX_COMMAND_CHARS) {
         return Some(OpenOnly::CommandTooLong);
+    }
+    if approval.step_up_url.is_some() {
+        return Some(OpenOnly::StepUp);
     }
     if !approval.one_act() {
         return Some(OpenOnly::Deliberate(approval.risk));
@@ -452,6 +458,9 @@ pub fn open_only_line(why: OpenOnly) -> String {
             "{} risk: no one-click approval — open Assent to review and confirm.",
             risk_label(risk)
         ),
+        OpenOnly::StepUp => {
+            "Needs your passkey: click to confirm it in the browser's desk.".to_owned()
+        }
     }
 }
 

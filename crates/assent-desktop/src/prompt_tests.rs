@@ -517,3 +517,33 @@ fn a_prompts_deny_button_says_it_asks_why() {
         "a refused reason button is named by what it does"
     );
 }
+
+/// Under the policy's `[approvals] step_up`, the service refuses the desk's credential for
+/// the prompt: the notification offers no approve button and says a passkey confirms it in
+/// the browser (its press opens the page the service named).
+#[test]
+fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
+    let mut prompt = approval("stepped");
+    prompt.risk = RiskLevel::High;
+    prompt.quick_up_to = RiskLevel::High;
+    prompt.step_up_url = Some("http://localhost:7391/desk/#/pending/stepped".to_owned());
+    let shown = notice(&prompt, Some(&owner())).expect("still notified, to be confirmed");
+    assert_eq!(
+        keys(&shown),
+        vec!["default"],
+        "no Allow button: the service would refuse it without a passkey"
+    );
+    assert!(
+        shown
+            .body
+            .ends_with("Needs your passkey: click to confirm it in the browser's desk."),
+        "the body says where the approval is made, before anyone presses: {}",
+        shown.body
+    );
+    prompt.step_up_url = None;
+    assert_eq!(
+        keys(&notice(&prompt, Some(&owner())).expect("notified")),
+        vec!["default", "allow-run", "allow-once", "deny"],
+        "without step-up the same prompt keeps its buttons (quick_up_to = high)"
+    );
+}

@@ -95,6 +95,12 @@ pub struct Approval {
     #[serde(default = "medium")]
     #[schema(required)]
     pub quick_up_to: RiskLevel,
+    /// Where a passkey confirms this prompt, when the policy's `[approvals] step_up` holds it
+    /// (its risk is at or above the line, and it is pending): the web desk's page for it. A
+    /// token, a session or the desktop's credential alone cannot approve it, so a desk offers
+    /// no approve button and sends the person there. Filled in like `quick_up_to`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_up_url: Option<String>,
     /// Who the prompt asked, and when it escalated (see the policy's `[routing]`); absent on
     /// prompts opened before the service recorded it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, inWindow } from '../api';
 import {
   approvedToast,
   grantSentence,
@@ -267,6 +267,9 @@ function Decide({
   const confirmRef = useRef<HTMLButtonElement>(null);
   const set = (patch: Partial<DecisionForm>) => setForm((f) => ({ ...f, ...patch }));
   const deliberate = !oneAct(approval);
+  // The policy's `[approvals] step_up` holds it: only a passkey, in the browser's desk, approves
+  // it. The window holds none, so it sends the person there; the browser asks for the passkey.
+  const stepUpElsewhere = inWindow && approval.step_up_url ? approval.step_up_url : null;
 
   const go = async (request: DecisionRequest) => {
     setBusy(true);
@@ -290,6 +293,10 @@ function Decide({
     if ('error' in built) {
       setError(built.error);
       if (isDeny) reasonRef.current?.focus();
+      return;
+    }
+    if (stepUpElsewhere && built.ok.decision === 'approve') {
+      setError(`Approving this needs your passkey: confirm it in the browser at ${stepUpElsewhere}`);
       return;
     }
     if (deliberate && built.ok.decision === 'approve') {
@@ -352,7 +359,13 @@ function Decide({
               Assent is out of reach: decisions wait until it is back.
             </p>
           )}
-          {deliberate && (
+          {stepUpElsewhere && (
+            <p class="sub deliberate" data-testid="step-up-note">
+              Approving this needs your passkey: confirm it in the browser at{' '}
+              <code class="step-up-url" data-testid="step-up-url">{stepUpElsewhere}</code> (a click on its notification opens it). Deny works here.
+            </p>
+          )}
+          {deliberate && !stepUpElsewhere && (
             <p class="sub deliberate" data-testid="deliberate-note">
               {approval.risk === 'critical' ? 'Critical' : 'High'} risk: approving asks you to confirm what is granted.
             </p>
@@ -385,7 +398,7 @@ function Decide({
             </div>
           )}
           <div class="buttons" data-testid="quick-decisions">
-            {quick.map((q) => (
+            {!stepUpElsewhere && quick.map((q) => (
               <button
                 type="button"
                 key={`${q.scope}-${q.expires_in_seconds}`}
@@ -404,7 +417,7 @@ function Decide({
               Deny <kbd>d</kbd>
             </button>
           </div>
-          <details class="custom">
+          {!stepUpElsewhere && <details class="custom">
             <summary>Another scope, expiry or use limit{form.maxUses.trim() !== '' ? ` (at most ${form.maxUses.trim()} uses)` : ''}</summary>
             <div class="fields">
               <label>
@@ -438,7 +451,7 @@ function Decide({
                 {longest === null ? 'this scope is not offered' : `empty means ${durationLabel(longest)}, the longest the policy allows`}
               </span>
             </div>
-          </details>
+          </details>}
         </>
       )}
       {error && (

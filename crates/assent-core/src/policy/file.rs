@@ -245,6 +245,7 @@ impl PolicyFile {
             }
             p.approvals.required.insert(key, count);
         }
+        p.approvals.step_up = self.approvals.step_up;
         self.diff
             .apply(&mut p.diff)
             .map_err(|(key, message)| at(key, message))?;

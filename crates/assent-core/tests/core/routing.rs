@@ -112,3 +112,40 @@ fn bad_escalate_after_values_are_refused_with_what_to_write() {
         "a longer timeout leaves room to escalate: {longer:?}"
     );
 }
+
+#[test]
+fn step_up_is_off_by_default_and_read_from_the_approvals_section() {
+    use assent_core::types::RiskLevel;
+    assert_eq!(
+        Policy::default().approvals.step_up,
+        None,
+        "no approval needs a passkey unless the policy says so"
+    );
+    let p = Policy::from_toml("[approvals]\nstep_up = \"high\"\n").unwrap();
+    assert_eq!(
+        p.approvals.step_up,
+        Some(RiskLevel::High),
+        "`step_up = \"high\"` written in policy.toml is the policy the service enforces, \
+         not a key accepted and then dropped"
+    );
+    assert_ne!(
+        p.version(),
+        Policy::default().version(),
+        "turning step-up on is a change of policy"
+    );
+    let shown = p.to_toml();
+    assert!(
+        shown.contains("step_up = \"high\""),
+        "`assent policy show` shows the step-up threshold: {shown}"
+    );
+    assert_eq!(
+        Policy::from_toml(&shown).unwrap().approvals.step_up,
+        Some(RiskLevel::High),
+        "show's output reads back with step-up on"
+    );
+    let err = Policy::from_toml("[approvals]\nstep_up = \"extreme\"\n").unwrap_err();
+    assert!(
+        err.to_string().contains("step_up") || err.to_string().contains("extreme"),
+        "an unknown risk level is refused, naming what was wrong: {err}"
+    );
+}

@@ -198,6 +198,76 @@ fn hook_configuration_is_never_changed() {
     check_blocked(rows, &env());
 }
 
+/// The other agents `assent install` wires in (Gemini CLI, Cursor, Copilot CLI, opencode): an
+/// agent that rewrites its own hook file leaves Assent's gate, so each is blocked like Claude
+/// Code's settings, by edit, shell redirection, deletion and move.
+#[test]
+fn other_agents_hook_configuration_is_never_changed() {
+    let rows: Vec<Row> = vec![
+        (
+            "Edit of ~/.gemini/settings.json",
+            file(ActionKind::FileWrite, "/home/dev/.gemini/settings.json"),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "the repo's .gemini/settings.json overwritten",
+            shell("echo '{}' > .gemini/settings.json"),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "Write of .cursor/hooks.json",
+            file(ActionKind::FileWrite, "/home/dev/shop/.cursor/hooks.json"),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "~/.cursor/hooks.json deleted",
+            shell("rm ~/.cursor/hooks.json"),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "a Copilot hook file in .github/hooks",
+            file(
+                ActionKind::FileWrite,
+                "/home/dev/shop/.github/hooks/assent.json",
+            ),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "Copilot's home hooks emptied",
+            shell("rm -rf ~/.copilot/hooks"),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "Copilot's repo settings rewritten",
+            shell("sed -i 's/assent/true/' .github/copilot/settings.json"),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "opencode's project plugin replaced",
+            file(
+                ActionKind::FileWrite,
+                "/home/dev/shop/.opencode/plugin/assent.js",
+            ),
+            HOOKS,
+            HOOK,
+        ),
+        (
+            "opencode's user plugin moved away",
+            shell("mv ~/.config/opencode/plugin/assent.js /tmp/"),
+            HOOKS,
+            HOOK,
+        ),
+    ];
+    check_blocked(rows, &env());
+}
+
 const ROUTES: &str = "Assent's approver route";
 
 #[test]

@@ -28,12 +28,16 @@ const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification";
 /// service refused it, the prompt settled since it was shown, or it does not offer that
 /// button — raises a notification saying why.
 pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
-    if action == PromptAction::Open {
-        open_window(shell, Some(&approval_id));
-        return;
-    }
     let hub = Arc::clone(&shell.hub);
     let listed = locked(&hub.desk).pending(&approval_id).cloned();
+    if action == PromptAction::Open {
+        // Held for a passkey (`[approvals] step_up`): only the browser's desk can approve it.
+        match listed.as_ref().and_then(|a| a.step_up_url.as_deref()) {
+            Some(url) => open_in_browser(url),
+            None => open_window(shell, Some(&approval_id)),
+        }
+        return;
+    }
     tokio::spawn(async move {
         let client = hub.client();
         let refuse = |approval: Option<&Approval>, message: &str| {
@@ -104,6 +108,10 @@ fn step_up_url(err: &assent_client::ClientError) -> Option<String> {
 /// Opens `url` in the person's browser (`xdg-open`); a failure leaves the notification's
 /// words, which name the same page.
 fn open_in_browser(url: &str) {
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        tracing::warn!(%url, "not a web page: not opened");
+        return;
+    }
     if let Err(err) = std::process::Command::new("xdg-open")
         .arg(url)
         .stdin(std::process::Stdio::null())

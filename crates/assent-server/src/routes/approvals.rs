@@ -45,7 +45,7 @@ pub async fn approval_get(
     let wait = Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT_SECONDS));
     let mut approval = wait_for_settlement(&state, &caller, &id, wait).await?;
     with_waiting(&state, &mut approval);
-    approval.quick_up_to = state.inner.policy.current().desk.quick_up_to;
+    with_policy_lines(&state.inner, &state.inner.policy.current(), &mut approval);
     Ok(Json(approval))
 }
 
@@ -65,12 +65,33 @@ pub async fn approval_list(
     let shared = &state.inner;
     shared.workflow.expire_due(shared.clock.now()).await?;
     let mut approvals = shared.store.approvals(pending_only).await?;
-    let quick_up_to = shared.policy.current().desk.quick_up_to;
+    let policy = shared.policy.current();
     for approval in &mut approvals {
         with_waiting(&state, approval);
-        approval.quick_up_to = quick_up_to;
+        with_policy_lines(shared, &policy, approval);
     }
     Ok(Json(ApprovalList { approvals }))
+}
+
+/// What the policy in force says of deciding `approval` on a desk: its one-act line
+/// (`[desk] quick_up_to`) and, while `[approvals] step_up` holds it, the web desk's page where
+/// a passkey confirms it — so no desk offers a click the service would refuse.
+pub(crate) fn with_policy_lines(
+    shared: &crate::state::Shared,
+    policy: &assent_core::Policy,
+    approval: &mut Approval,
+) {
+    approval.quick_up_to = policy.desk.quick_up_to;
+    let held = policy.approvals.step_up.is_some_and(|level| {
+        approval.risk >= level && approval.status == ApprovalStatus::Requested
+    });
+    approval.step_up_url = held.then(|| {
+        format!(
+            "{}/desk/#/pending/{}",
+            crate::web::origin::desk_base(shared),
+            approval.approval_id
+        )
+    });
 }
 
 /// Who waits on `approval` now, and when the last agent stopped (a settled one: nobody).

@@ -72,12 +72,17 @@ async fn step_up(
         .await
 }
 
+/// The approval and every action in it: a batch that grew after the step-up started (a new
+/// member joined) is not what the person confirmed, so the proof no longer fits.
 fn binding_of(approval: &assent_protocol::Approval) -> String {
-    let hash = approval
+    let mut hashes: Vec<&str> = approval
         .members
-        .first()
-        .map_or("", |member| member.action_hash.as_str());
-    crate::web::passkeys::step_up_binding(&approval.approval_id, hash)
+        .iter()
+        .map(|member| member.action_hash.as_str())
+        .collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    crate::web::passkeys::step_up_binding(&approval.approval_id, &hashes.join(","))
 }
 
 #[utoipa::path(post, path = "/v1/approvals/{id}/step-up", tag = "approvals",

@@ -87,8 +87,8 @@ struct Tail {
 async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tail)> {
     loop {
         if let Some(mut envelope) = tail.backlog.pop_front() {
-            let line = tail.state.inner.policy.current().desk.quick_up_to;
-            with_desk_line(&mut envelope, line);
+            let policy = tail.state.inner.policy.current();
+            with_desk_line(&tail.state.inner, &policy, &mut envelope);
             return Some((Ok(to_sse(&envelope)), tail));
         }
         if *tail.shutdown.borrow() {
@@ -145,14 +145,19 @@ fn waiting_event(tail: &Tail, change: WaitChange) -> EventEnvelope {
     }
 }
 
-/// An approval in an event carries the policy's one-act line (`[desk] quick_up_to`) as the
-/// list does, so a desk never offers one click on a prompt the policy wants confirmed.
-fn with_desk_line(envelope: &mut EventEnvelope, line: assent_core::RiskLevel) {
+/// An approval in an event carries the policy's one-act line (`[desk] quick_up_to`) and its
+/// step-up page as the list does, so a desk never offers one click on a prompt the policy
+/// wants confirmed.
+fn with_desk_line(
+    shared: &crate::state::Shared,
+    policy: &assent_core::Policy,
+    envelope: &mut EventEnvelope,
+) {
     if let Event::ApprovalRequested { approval }
     | Event::ApprovalUpdated { approval }
     | Event::ApprovalSettled { approval } = &mut envelope.event
     {
-        approval.quick_up_to = line;
+        crate::routes::approvals::with_policy_lines(shared, policy, approval);
     }
 }
 

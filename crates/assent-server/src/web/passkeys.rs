@@ -288,8 +288,8 @@ pub async fn sign_in_finish(
 
 /// What a step-up is bound to: the approval and the action that opened it. A proof made for
 /// one approval never decides another, nor the same id after its action changed.
-pub fn step_up_binding(approval_id: &str, action_hash: &str) -> String {
-    format!("{approval_id}:{action_hash}")
+pub fn step_up_binding(approval_id: &str, action_hashes: &str) -> String {
+    format!("{approval_id}:{action_hashes}")
 }
 
 /// Starts a step-up for `person` on the approval `binding` names: an assertion by one of

@@ -893,6 +893,13 @@ export interface components {
             run_id: string;
             /** @description One of the nine approval states; `requested` is pending. */
             status: components["schemas"]["ApprovalStatus"];
+            /**
+             * @description Where a passkey confirms this prompt, when the policy's `[approvals] step_up` holds it
+             *     (its risk is at or above the line, and it is pending): the web desk's page for it. A
+             *     token, a session or the desktop's credential alone cannot approve it, so a desk offers
+             *     no approve button and sends the person there. Filled in like `quick_up_to`.
+             */
+            step_up_url?: string | null;
             task_id: string;
             /** Format: date-time */
             updated_at: string;
@@ -1130,6 +1137,15 @@ export interface components {
             event_id: string;
             /** @enum {string} */
             kind: "uncovered";
+        } | {
+            event_id: string;
+            /** @enum {string} */
+            kind: "before_chain";
+            why: string;
+        } | {
+            /** @enum {string} */
+            kind: "chain_start";
+            why: string;
         };
         /** @description A fleet campaign, stored as one document. */
         Campaign: {
@@ -1944,7 +1960,9 @@ export interface components {
         Report: {
             /**
              * Format: int64
-             * @description Rows written before the chain started (at the upgrade): not covered by it.
+             * @description Rows written before the chain started (at the upgrade): not covered by its links, but
+             *     fixed by the signed record written when it started (a row added, changed or removed
+             *     among them is a break).
              */
             before_chain: number;
             breaks: components["schemas"]["Break"][];

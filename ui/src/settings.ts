@@ -41,6 +41,10 @@ export function describeBreak(b: AuditBreak): string {
       return `checkpoint ${b.id}: its signature does not verify with key ${b.key_id}`;
     case 'uncovered':
       return `event ${b.chain_seq} (${b.event_id}): an execution no auto decision, grant or approval covered`;
+    case 'before_chain':
+      return `event ${b.event_id} from before the chain: ${b.why}`;
+    case 'chain_start':
+      return `the signed record of the events before the chain: ${b.why}`;
   }
 }
 

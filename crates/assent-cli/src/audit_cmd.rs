@@ -211,7 +211,7 @@ fn render(report: &Report) -> String {
     out.push_str(&format!(
         "{}: {} events linked (head {} {}), {} checkpoints (the last signs event {}; \
          events after it are not yet signed), {} events from before the chain started \
-         (not covered)\n",
+         (fixed by its signed start record, not covered)\n",
         if report.ok { "OK" } else { "BROKEN" },
         report.events,
         report.head_seq,
@@ -251,6 +251,12 @@ fn describe(b: &Break) -> String {
         } => format!(
             "event {chain_seq} ({event_id}): an execution no auto decision, grant or approval covered"
         ),
+        Break::BeforeChain { event_id, why } => {
+            format!("event {event_id} from before the chain: {why}")
+        }
+        Break::ChainStart { why } => {
+            format!("the signed record of the events before the chain: {why}")
+        }
     }
 }
 

@@ -24,6 +24,12 @@ pub enum Break {
     Signature { id: i64, key_id: String },
     /// An execution that no earlier auto decision, grant use or approval covered.
     Uncovered { chain_seq: i64, event_id: String },
+    /// A row from before the chain no longer matches the links it was given when the chain
+    /// started: changed, or the row before it removed or moved.
+    BeforeChain { event_id: String, why: String },
+    /// The signed record of the rows from before the chain (written when the chain started)
+    /// is missing, does not match those rows, or its signature does not verify.
+    ChainStart { why: String },
 }
 
 /// What `verify` found.
@@ -33,7 +39,9 @@ pub struct Report {
     pub ok: bool,
     /// Linked rows walked.
     pub events: u64,
-    /// Rows written before the chain started (at the upgrade): not covered by it.
+    /// Rows written before the chain started (at the upgrade): not covered by its links, but
+    /// fixed by the signed record written when it started (a row added, changed or removed
+    /// among them is a break).
     pub before_chain: u64,
     /// The last chain position and its hash.
     pub head_seq: i64,

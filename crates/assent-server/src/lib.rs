@@ -168,8 +168,10 @@ impl App {
                 every,
                 clock: self.config.clock.clone(),
             }));
-        // Sign the head at start (covers what a previous run left unsigned), every interval,
-        // and at shutdown (after the last request), so a truncated tail is caught up to then.
+        // Fix the rows from before the chain once (an upgraded store; a fresh one signs none),
+        // then sign the head at start (covers what a previous run left unsigned), every
+        // interval, and at shutdown (after the last request), so a truncated tail is caught.
+        self.sign_chain_start().await;
         self.checkpoint().await;
         let checkpointer = tokio::spawn(audit_checkpoints(
             self.store.clone(),
@@ -221,6 +223,19 @@ impl App {
             clock: self.config.clock.clone(),
             store: self.store.clone(),
         })
+    }
+
+    /// Signs the record of the audit rows from before the chain when the store has none yet
+    /// (logged, not fatal: until it is written, `verify` reports those rows as unsigned).
+    async fn sign_chain_start(&self) {
+        let now = self.config.clock.now();
+        if let Err(err) = self
+            .store
+            .audit_sign_chain_start(&self.audit_key, now)
+            .await
+        {
+            tracing::warn!(%err, "cannot sign the start of the audit chain");
+        }
     }
 
     /// Signs the audit chain's head now (logged, not fatal: the chain itself is intact).

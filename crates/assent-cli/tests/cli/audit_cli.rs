@@ -30,13 +30,18 @@ fn event(n: i64, decision: &str) -> ApprovalAuditEvent {
     .unwrap()
 }
 
-/// A data dir holding five audit events (the third a denial) and a checkpoint of them, as
-/// the service leaves it; returns the public key.
+/// A data dir holding the chain's start record, five audit events (the third a denial) and a
+/// checkpoint of them, as the service leaves it; returns the public key.
 fn data_dir(dir: &Path) -> String {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let key = AuditKey::load_or_create(&dir.join("audit-key")).unwrap();
         let store = SqliteStore::open(&dir.join("assent.db")).await.unwrap();
+        // As the service's start does: the record of the rows before the chain (none here).
+        store
+            .audit_sign_chain_start(&key, Utc::now())
+            .await
+            .unwrap();
         for (n, d) in [
             (1, "auto"),
             (2, "auto"),
@@ -151,7 +156,7 @@ fn an_edited_export_is_caught_at_the_edited_event() {
 }
 
 #[test]
-fn csv_export_has_one_line_per_event_and_checkpoint() {
+fn csv_export_has_one_line_per_event_checkpoint_and_the_chain_start() {
     let dir = tempfile::tempdir().unwrap();
     data_dir(dir.path());
     let out = assent(&[
@@ -163,11 +168,26 @@ fn csv_export_has_one_line_per_event_and_checkpoint() {
         "csv",
     ]);
     assert!(out.status.success());
-    let lines = text(&out).lines().count();
+    let csv = text(&out);
+    let kinds: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
     assert_eq!(
-        lines,
-        1 + 1 + 1 + 5,
-        "the column names, the export's header, the checkpoint, the five events"
+        kinds,
+        [
+            "header",
+            "chain_start",
+            "checkpoint",
+            "event",
+            "event",
+            "event",
+            "event",
+            "event"
+        ],
+        "after the column names: the export's header, the chain's start record (so \
+         `verify --from` checks the rows before the chain too), the checkpoint, the five events"
     );
 }
 

@@ -3,7 +3,9 @@
 //! then checked as an operator checks: `assent audit verify` on the database, and
 //! `assent audit export` (JSONL and CSV) followed by `assent audit verify --from FILE`. Each
 //! must fail (exit 1) with its first break at the tampered event, the same on the database
-//! and on its export.
+//! and on its export. Also on a database upgraded from before the chain: its older rows are
+//! fixed by the record signed when the chain started, so adding, changing or removing one is
+//! caught too.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -41,6 +43,9 @@ fn event(n: i64, decision: &str, action: &str, approval: Option<&str>) -> Approv
 /// denial, an approval whose action ran, a policy change; checkpoints after event 4 and 6.
 /// Returns the stored rows (what an attacker reads before rewriting them).
 async fn story(store: &dyn Store, key: &AuditKey) -> Vec<ChainRow> {
+    // What the service does when it starts: sign the rows from before the chain (none on a
+    // fresh store, the upgraded ones otherwise).
+    store.audit_sign_chain_start(key, t0()).await.unwrap();
     let first = [
         event(1, "auto", "a1", None),
         event(2, "executed", "a1", None),
@@ -102,8 +107,9 @@ fn forged_with_links(rows: &[ChainRow]) -> String {
     )
 }
 
-/// One tampering: the SQL both `sqlite3` and `psql` run (given the stored rows), and what
-/// the first break must say.
+/// One tampering: the SQL both `sqlite3` and `psql` run (given the stored rows; `{overriding}`
+/// is where PostgreSQL needs `OVERRIDING SYSTEM VALUE` to take an explicit `seq`), and what
+/// the first break must say (`{key_id}`: the id of the key that signed).
 struct Tamper {
     name: &'static str,
     sql: fn(&[ChainRow]) -> String,
@@ -137,6 +143,11 @@ fn tampers() -> Vec<Tamper> {
                 "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
                   VALUES ('forged', 0, 'r1', 'approved', '{\"event_id\":\"forged\",\"decision\":\"approved\"}')".to_owned()
             },
+            first: json!({"kind": "unlinked", "event_id": "forged"}),
+        },
+        Tamper {
+            name: "a forged event inserted before the chain (a low seq, on a store whose chain started empty)",
+            sql: |_| FORGED_BEFORE.to_owned(),
             first: json!({"kind": "unlinked", "event_id": "forged"}),
         },
         Tamper {
@@ -206,6 +217,101 @@ fn export(store_args: &[&str], format: &str, extra: &[&str], dir: &Path) -> Stri
     file.to_str().unwrap().to_owned()
 }
 
+/// A forged approval "from last month" slipped in at table row 0, before every other row,
+/// with no link (what an attacker without the key can write).
+const FORGED_BEFORE: &str = "INSERT INTO audit_events (seq, event_id, occurred_at, run_id, decision, body) \
+    {overriding} VALUES (0, 'forged', 0, 'r1', 'approved', \
+    '{\"event_id\":\"forged\",\"decision\":\"approved\",\"reason\":\"alice approved it last month\"}')";
+
+/// Three audit rows as the service wrote them before the chain existed (no link columns):
+/// what a database upgraded from then holds, below the rows written since.
+fn before_chain_rows() -> String {
+    (1..=3)
+        .map(|n| {
+            let mut e = event(n - 10, "policy_changed", &format!("old{n}"), None);
+            e.event_id = format!("old-{n}");
+            format!(
+                "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+                 VALUES ({}, 0, 'r0', 'policy_changed', {});",
+                lit(&e.event_id),
+                lit(&serde_json::to_string(&e).unwrap())
+            )
+        })
+        .collect()
+}
+
+/// The tamperings of the rows from before the chain (the story on an upgraded store: three
+/// such rows, then events 1..6).
+fn tampers_before_the_chain() -> Vec<Tamper> {
+    vec![
+        Tamper {
+            name: "a forged approval inserted before the chain, at a low seq",
+            sql: |_| FORGED_BEFORE.to_owned(),
+            first: json!({"kind": "unlinked", "event_id": "forged"}),
+        },
+        Tamper {
+            name: "a row from before the chain changed",
+            sql: |_| {
+                "UPDATE audit_events SET body = replace(body, 'reason--8', 'nothing to see') WHERE event_id = 'old-2'".to_owned()
+            },
+            first: json!({"kind": "before_chain", "event_id": "old-2",
+                "why": "it was changed: its hash is not the hash of what it holds"}),
+        },
+        Tamper {
+            name: "a row from before the chain deleted",
+            sql: |_| "DELETE FROM audit_events WHERE event_id = 'old-2'".to_owned(),
+            first: json!({"kind": "before_chain", "event_id": "old-3",
+                "why": "it does not follow the row before it (that row was removed, or this one moved)"}),
+        },
+        Tamper {
+            name: "the last row from before the chain deleted",
+            sql: |_| "DELETE FROM audit_events WHERE event_id = 'old-3'".to_owned(),
+            first: json!({"kind": "chain_start",
+                "why": "it signs 3 events from before the chain, there are 2"}),
+        },
+        Tamper {
+            name: "the last row from before the chain deleted and the start record edited to match",
+            sql: |_| {
+                "UPDATE audit_chain_start SET events = 2, \
+                   last_seq = (SELECT seq FROM audit_events WHERE event_id = 'old-2'), \
+                   head_hash = (SELECT hash FROM audit_events WHERE event_id = 'old-2'); \
+                 DELETE FROM audit_events WHERE event_id = 'old-3'"
+                    .to_owned()
+            },
+            first: json!({"kind": "chain_start",
+                "why": "its signature does not verify with key {key_id}"}),
+        },
+        Tamper {
+            name: "the start record deleted",
+            sql: |_| "DELETE FROM audit_chain_start".to_owned(),
+            first: json!({"kind": "chain_start",
+                "why": "no signed record of the 3 events from before the chain (the service writes it when it first starts after the upgrade)"}),
+        },
+    ]
+}
+
+/// `tamper` for `backend` signed with `key`: its SQL in that dialect, its break with the key id.
+fn for_backend(
+    tamper: &Tamper,
+    backend: &str,
+    key: &AuditKey,
+    rows: &[ChainRow],
+) -> (String, Tamper) {
+    let overriding = if backend == "postgres" {
+        "OVERRIDING SYSTEM VALUE"
+    } else {
+        ""
+    };
+    let sql = (tamper.sql)(rows).replace("{overriding}", overriding);
+    let first = tamper.first.to_string().replace("{key_id}", &key.key_id());
+    let tamper = Tamper {
+        name: tamper.name,
+        sql: tamper.sql,
+        first: serde_json::from_str(&first).unwrap(),
+    };
+    (sql, tamper)
+}
+
 /// The checks after one tampering of the store `store_args` names.
 fn assert_caught(tamper: &Tamper, backend: &str, store_args: &[&str], key: &str, dir: &Path) {
     let (code, db) = verify(store_args, key);
@@ -232,13 +338,14 @@ fn assert_caught(tamper: &Tamper, backend: &str, store_args: &[&str], key: &str,
     }
 }
 
-/// Before any tampering: the story verifies on the database and on both exports.
-fn assert_clean(backend: &str, store_args: &[&str], key: &str, dir: &Path) {
+/// Before any tampering: the story (on a store with `before` rows from before the chain)
+/// verifies on the database and on both exports.
+fn assert_clean(backend: &str, store_args: &[&str], key: &str, dir: &Path, before: u64) {
     let (code, db) = verify(store_args, key);
     assert_eq!(
-        (code, &db["events"], &db["checkpoints"]),
-        (Some(0), &json!(6), &json!(2)),
-        "[{backend}] the untouched story verifies: {db}"
+        (code, &db["events"], &db["checkpoints"], &db["before_chain"]),
+        (Some(0), &json!(6), &json!(2), &json!(before)),
+        "[{backend}] the untouched story verifies, its rows from before the chain counted: {db}"
     );
     for format in ["jsonl", "csv"] {
         let file = export(store_args, format, &[], dir);
@@ -276,12 +383,76 @@ fn every_tampering_of_the_sqlite_file_is_caught_on_the_database_and_on_its_expor
         });
         let d = dir.path().to_str().unwrap();
         let args = ["--data-dir", d];
-        assert_clean("sqlite", &args, &key.public_hex(), dir.path());
+        assert_clean("sqlite", &args, &key.public_hex(), dir.path(), 0);
 
-        sqlite3(&db, &(tamper.sql)(&rows));
+        let (sql, tamper) = for_backend(&tamper, "sqlite", &key, &rows);
+        sqlite3(&db, &sql);
 
         assert_caught(&tamper, "sqlite", &args, &key.public_hex(), dir.path());
     }
+}
+
+#[test]
+fn every_tampering_before_the_chain_of_an_upgraded_sqlite_file_is_caught() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    for tamper in tampers_before_the_chain() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("assent.db");
+        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        rt.block_on(async { SqliteStore::open(&db).await.unwrap().close().await });
+        sqlite3(&db, &before_chain_rows());
+        let rows = rt.block_on(async {
+            let store = SqliteStore::open(&db).await.unwrap();
+            let rows = story(&store, &key).await;
+            store.close().await;
+            rows
+        });
+        let d = dir.path().to_str().unwrap();
+        let args = ["--data-dir", d];
+        assert_clean("sqlite", &args, &key.public_hex(), dir.path(), 3);
+
+        let (sql, tamper) = for_backend(&tamper, "sqlite", &key, &rows);
+        sqlite3(&db, &sql);
+
+        assert_caught(&tamper, "sqlite", &args, &key.public_hex(), dir.path());
+    }
+}
+
+#[test]
+fn an_honest_upgraded_database_verifies_and_says_how_many_rows_came_before_the_chain() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("assent.db");
+    let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+    rt.block_on(async { SqliteStore::open(&db).await.unwrap().close().await });
+    sqlite3(&db, &before_chain_rows());
+    let d = dir.path().to_str().unwrap();
+
+    let unsigned = assent(&["audit", "verify", "--data-dir", d]);
+    assert_eq!(
+        unsigned.status.code(),
+        Some(1),
+        "until the service has started once, nothing fixes the old rows (a forged one would \
+         look the same): {}",
+        String::from_utf8_lossy(&unsigned.stdout)
+    );
+
+    rt.block_on(async {
+        let store = SqliteStore::open(&db).await.unwrap();
+        story(&store, &key).await;
+        store.close().await;
+    });
+    let out = assent(&["audit", "verify", "--data-dir", d]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "after the service's start signed them, the upgraded database verifies: {text}"
+    );
+    assert!(
+        text.contains("3 events from before the chain started"),
+        "the operator sees how many rows the chain's links do not cover: {text}"
+    );
 }
 
 #[test]
@@ -298,9 +469,35 @@ fn every_tampering_of_the_postgres_database_is_caught_on_the_database_and_on_its
             rows
         });
         let args = ["--database", url.as_str()];
-        assert_clean("postgres", &args, &key.public_hex(), dir.path());
+        assert_clean("postgres", &args, &key.public_hex(), dir.path(), 0);
 
-        psql(&url, &(tamper.sql)(&rows));
+        let (sql, tamper) = for_backend(&tamper, "postgres", &key, &rows);
+        psql(&url, &sql);
+
+        assert_caught(&tamper, "postgres", &args, &key.public_hex(), dir.path());
+    }
+}
+
+#[test]
+fn every_tampering_before_the_chain_of_an_upgraded_postgres_database_is_caught() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    for tamper in tampers_before_the_chain() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        let url = crate::pg::database();
+        rt.block_on(async { PgStore::open(&url).await.unwrap().close().await });
+        psql(&url, &before_chain_rows());
+        let rows = rt.block_on(async {
+            let store = PgStore::open(&url).await.unwrap();
+            let rows = story(&store, &key).await;
+            store.close().await;
+            rows
+        });
+        let args = ["--database", url.as_str()];
+        assert_clean("postgres", &args, &key.public_hex(), dir.path(), 3);
+
+        let (sql, tamper) = for_backend(&tamper, "postgres", &key, &rows);
+        psql(&url, &sql);
 
         assert_caught(&tamper, "postgres", &args, &key.public_hex(), dir.path());
     }

@@ -1,12 +1,13 @@
 //! The export of the audit chain (`assent audit export`) and its reading back
-//! (`assent audit verify --from FILE`): a header, the checkpoints, then every event with its
-//! links, one per line, in JSONL or CSV. Both directions stream: rows are read from the store
-//! a page at a time and from the file a line at a time, so a large audit never sits in memory.
+//! (`assent audit verify --from FILE`): a header, the chain's start record, the checkpoints,
+//! then every event with its links, one per line, in JSONL or CSV. Both directions stream:
+//! rows are read from the store a page at a time and from the file a line at a time, so a
+//! large audit never sits in memory.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use super::{ChainRow, Checkpoint, Report, Start, Walk};
+use super::{ChainRow, ChainStart, Checkpoint, Report, Start, Walk};
 use crate::store::{Store, StoreError};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,8 @@ enum Line {
         format: String,
         start: String,
     },
+    /// The signed record of the rows from before the chain (none when the store has none).
+    ChainStart(ChainStart),
     Checkpoint(Checkpoint),
     Event(ChainRow),
 }
@@ -67,7 +70,9 @@ pub async fn export(
     format: Format,
     mut out: impl Write,
 ) -> Result<(), ExportError> {
-    // Checkpoints first (read before the rows, so every one signs a row the export holds).
+    // The start record and checkpoints first (read before the rows, so every checkpoint signs a
+    // row the export holds).
+    let chain_start = store.audit_chain_start().await?;
     let checkpoints = store.audit_checkpoints().await?;
     if let Format::Csv = format {
         writeln!(out, "{CSV_COLUMNS}")?;
@@ -82,10 +87,14 @@ pub async fn export(
         start: start.to_owned(),
     };
     write_line(&mut out, format, &header)?;
+    if let Some(record) = chain_start {
+        write_line(&mut out, format, &Line::ChainStart(record))?;
+    }
     for cp in checkpoints {
         write_line(&mut out, format, &Line::Checkpoint(cp))?;
     }
-    let mut after = 0;
+    // From the lowest table row: a row inserted by hand may carry any `seq`, 0 or below too.
+    let mut after = i64::MIN;
     let mut started = since.is_none();
     loop {
         let page = store.audit_chain_page(after, PAGE).await?;
@@ -124,6 +133,12 @@ fn write_line(out: &mut impl Write, format: Format, line: &Line) -> Result<(), E
             cp.head_hash,
             csv_field(&serde_json::to_string(cp)?)
         )?,
+        (Format::Csv, Line::ChainStart(record)) => writeln!(
+            out,
+            "chain_start,,,{},{}",
+            record.head_hash,
+            csv_field(&serde_json::to_string(record)?)
+        )?,
         (Format::Csv, header @ Line::Header { .. }) => writeln!(
             out,
             "header,,,,{}",
@@ -147,6 +162,7 @@ pub fn verify_export(
 ) -> Result<Report, ExportError> {
     let file = std::io::BufReader::new(std::fs::File::open(path)?);
     let mut checkpoints = Vec::new();
+    let mut chain_start = None;
     let mut walk: Option<Walk> = None;
     let mut start = Start::Genesis;
     let mut csv = false;
@@ -171,14 +187,15 @@ pub fn verify_export(
                     start = Start::Anywhere;
                 }
             }
-            // Checkpoints come first in an export: the walk needs their positions.
+            // The start record and checkpoints come first in an export: the walk needs them.
+            Line::ChainStart(record) => chain_start = Some(record),
             Line::Checkpoint(cp) => checkpoints.push(cp),
             Line::Event(row) => walk
-                .get_or_insert_with(|| Walk::new(&checkpoints, start))
-                .push(&row),
+                .get_or_insert_with(|| Walk::new(&checkpoints, chain_start.take(), start))
+                .push(None, &row),
         }
     }
-    let walk = walk.unwrap_or_else(|| Walk::new(&checkpoints, start));
+    let walk = walk.unwrap_or_else(|| Walk::new(&checkpoints, chain_start, start));
     Ok(walk.finish(&checkpoints, keys))
 }
 
@@ -205,6 +222,15 @@ fn read_csv(text: &str) -> Result<Line, String> {
                 ));
             }
             Ok(Line::Checkpoint(cp))
+        }
+        "chain_start" => {
+            let record: ChainStart = serde_json::from_str(&body).map_err(json)?;
+            if hash != record.head_hash {
+                return Err(
+                    "the chain's start record: its columns do not match what it signs".to_owned(),
+                );
+            }
+            Ok(Line::ChainStart(record))
         }
         "event" => {
             let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
 use sha2::{Digest, Sha256};
 
-use super::Checkpoint;
+use super::{ChainStart, Checkpoint};
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
@@ -99,6 +99,13 @@ impl AuditKey {
         checkpoint.key_id = self.key_id();
         checkpoint.signature = hex::encode(self.signing.sign(&checkpoint.message()).to_bytes());
         checkpoint
+    }
+
+    /// Fills in `key_id` and `signature` of the chain's start record.
+    pub fn sign_start(&self, mut start: ChainStart) -> ChainStart {
+        start.key_id = self.key_id();
+        start.signature = hex::encode(self.signing.sign(&start.message()).to_bytes());
+        start
     }
 }
 

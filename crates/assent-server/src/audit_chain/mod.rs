@@ -1,12 +1,14 @@
 //! The audit chain (docs/security.md, "The audit chain"): every audit row carries its place in
 //! the chain, the hash of the row before it and its own hash over its canonical form; signed
-//! checkpoints name the head of the chain and the checkpoint before them. Pure: the store
+//! checkpoints name the head of the chain and the checkpoint before them; rows from before the
+//! chain are fixed by one signed record written when it started ([`ChainStart`]). Pure: the store
 //! appends the links (`store/sql/chain.rs`), [`walk`] checks rows and checkpoints read from a
 //! database or an export, [`export`] writes and reads exports.
 
 mod by_count;
 mod export;
 mod key;
+mod start;
 mod verify;
 mod walk;
 
@@ -16,6 +18,7 @@ pub use assent_protocol::{AuditKeyInfo, AuditVerification};
 pub use by_count::{CountSigner, SignerSlot};
 pub use export::{export, verify_export, ExportError, Format};
 pub use key::{public_from_hex, AuditKey, KeyError};
+pub use start::{before_chain_hash, ChainStart};
 pub use verify::verify;
 pub use walk::{Break, Report, Start, Walk};
 

@@ -1,16 +1,16 @@
 //! Walks the chain in `chain_seq` order and says where it breaks: a changed row (its hash no
 //! longer matches its body), a missing, reordered or inserted row (a gap, or a `prev_hash`
 //! that is not the hash before it), a checkpoint that no longer matches the chain or its
-//! signature; and, from the verified rows, every execution no auto decision, grant use or
-//! approval covered.
+//! signature, a row from before the chain added, changed or removed (`start.rs`); and, from
+//! the verified rows, every execution no auto decision, grant use or approval covered.
 
 use std::collections::{HashMap, HashSet};
 
-use ed25519_dalek::{Signature, VerifyingKey};
+use ed25519_dalek::VerifyingKey;
 use serde::Deserialize;
 
-use super::key::key_id;
-use super::{link_hash, ChainRow, Checkpoint, GENESIS};
+use super::start::{signed, Before};
+use super::{link_hash, ChainRow, ChainStart, Checkpoint, GENESIS};
 pub use assent_protocol::{Break, Report};
 
 /// What the walk expects of its first linked row.
@@ -44,7 +44,8 @@ pub struct Walk {
     anchor: i64,
     seen_linked: bool,
     events: u64,
-    before_chain: u64,
+    /// The rows before the first link, and the record that signs them.
+    before: Before,
     /// The hash at each position a checkpoint signs (only those: a million rows stay small).
     heads: HashMap<i64, Option<String>>,
     allowed_actions: HashSet<String>,
@@ -53,8 +54,9 @@ pub struct Walk {
 }
 
 impl Walk {
-    /// A walk that will check `checkpoints` at [`Walk::finish`].
-    pub fn new(checkpoints: &[Checkpoint], start: Start) -> Self {
+    /// A walk that will check `checkpoints` and the chain's start record `chain_start` (`None`:
+    /// there is none) at [`Walk::finish`].
+    pub fn new(checkpoints: &[Checkpoint], chain_start: Option<ChainStart>, start: Start) -> Self {
         Walk {
             last_seq: 0,
             last_hash: GENESIS.to_owned(),
@@ -62,7 +64,7 @@ impl Walk {
             anchor: 0,
             seen_linked: false,
             events: 0,
-            before_chain: 0,
+            before: Before::new(chain_start, start == Start::Anywhere),
             heads: checkpoints.iter().map(|c| (c.chain_seq, None)).collect(),
             allowed_actions: HashSet::new(),
             approved: HashSet::new(),
@@ -72,7 +74,8 @@ impl Walk {
 }
 
 impl Walk {
-    pub fn push(&mut self, row: &ChainRow) {
+    /// The next row, at table row `seq` when known (a database; an export does not carry it).
+    pub fn push(&mut self, table_seq: Option<i64>, row: &ChainRow) {
         let facts: Option<Facts> = serde_json::from_str(&row.body).ok();
         let event_id = facts
             .as_ref()
@@ -82,7 +85,7 @@ impl Walk {
             if self.seen_linked {
                 self.breaks.push(Break::Unlinked { event_id });
             } else {
-                self.before_chain += 1;
+                self.before.push(table_seq, row, event_id, &mut self.breaks);
             }
             return;
         };
@@ -150,6 +153,7 @@ impl Walk {
     /// Checks `checkpoints` (in id order) against the walked chain with `keys` (public keys);
     /// an empty `keys` checks the links of the checkpoints but not their signatures' keys.
     pub fn finish(mut self, checkpoints: &[Checkpoint], keys: &[VerifyingKey]) -> Report {
+        self.before.finish(keys, &mut self.breaks);
         let mut prev_signature = String::new();
         let mut last_checkpoint_seq = 0;
         let mut last_checkpoint_at = None;
@@ -191,7 +195,7 @@ impl Walk {
         Report {
             ok: self.breaks.is_empty(),
             events: self.events,
-            before_chain: self.before_chain,
+            before_chain: self.before.events,
             head_seq: self.last_seq,
             head_hash: self.last_hash,
             checkpoints: u64::try_from(checkpoints.len()).unwrap_or(u64::MAX),
@@ -203,14 +207,5 @@ impl Walk {
 }
 
 fn signed_by(cp: &Checkpoint, keys: &[VerifyingKey]) -> bool {
-    let Some(key) = keys.iter().find(|k| key_id(k) == cp.key_id) else {
-        return false;
-    };
-    let Ok(bytes) = hex::decode(&cp.signature) else {
-        return false;
-    };
-    let Ok(sig) = Signature::from_slice(&bytes) else {
-        return false;
-    };
-    key.verify_strict(&cp.message(), &sig).is_ok()
+    signed(&cp.message(), &cp.key_id, &cp.signature, keys)
 }

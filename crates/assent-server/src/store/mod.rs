@@ -57,6 +57,8 @@ macro_rules! statement_files {
         pub mod campaigns;
         #[path = "sql/chain.rs"]
         pub mod chain;
+        #[path = "sql/chain_start.rs"]
+        pub mod chain_start;
         #[path = "sql/db_rows.rs"]
         pub mod db_rows;
         #[path = "sql/desk.rs"]
@@ -407,6 +409,16 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         key: &crate::audit_chain::AuditKey,
         now: DateTime<Utc>,
     ) -> Result<Option<crate::audit_chain::Checkpoint>, StoreError>;
+    /// The signed record of the rows from before the chain (`None`: not written yet).
+    async fn audit_chain_start(&self)
+        -> Result<Option<crate::audit_chain::ChainStart>, StoreError>;
+    /// Writes that record with `key` when there is none (the service's start): links the rows
+    /// from before the chain among themselves and signs them. `None` when it was there.
+    async fn audit_sign_chain_start(
+        &self,
+        key: &crate::audit_chain::AuditKey,
+        now: DateTime<Utc>,
+    ) -> Result<Option<crate::audit_chain::ChainStart>, StoreError>;
 
     /// Appends one audit record written outside a request (e.g. a policy change).
     async fn audit_record(&self, event: &ApprovalAuditEvent) -> Result<(), StoreError> {

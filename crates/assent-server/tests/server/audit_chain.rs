@@ -254,6 +254,7 @@ async fn an_execution_without_cover_is_reported_from_the_chain() {
 async fn rows_from_before_the_upgrade_are_counted_not_covered() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("assent.db");
+    let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
     let store = SqliteStore::open(&db).await.unwrap();
     store.close().await;
     // An audit row as the service wrote it before the chain existed (no link columns).
@@ -263,15 +264,37 @@ async fn rows_from_before_the_upgrade_are_counted_not_covered() {
          VALUES ('old', 0, 'r0', 'policy_changed', '{\"event_id\":\"old\",\"decision\":\"policy_changed\"}')",
     );
     let store = SqliteStore::open(&db).await.unwrap();
+    let unsigned = audit_chain::verify(&store, &[key.public()]).await.unwrap();
+    let signed = store
+        .audit_sign_chain_start(&key, t0())
+        .await
+        .unwrap()
+        .expect("the first start after the upgrade writes the record");
+    let again = store.audit_sign_chain_start(&key, t0()).await.unwrap();
     store
         .audit_record(&event(1, "policy_changed", None, None))
         .await
         .unwrap();
-    let report = audit_chain::verify(&store, &[]).await.unwrap();
+    let report = audit_chain::verify(&store, &[key.public()]).await.unwrap();
     store.close().await;
+    assert_eq!(
+        unsigned.breaks,
+        vec![Break::ChainStart {
+            why: "no signed record of the 1 events from before the chain (the service writes \
+                  it when it first starts after the upgrade)"
+                .to_owned()
+        }],
+        "before the service signs them, nothing tells an old row from one inserted by hand"
+    );
+    assert_eq!(
+        (signed.events, signed.last_seq),
+        (1, 1),
+        "the record signs the one old row, at table row 1"
+    );
+    assert_eq!(again, None, "the record is written once, never re-signed");
     assert!(
         report.ok,
-        "old rows before the first link are no break: {report:?}"
+        "old rows before the first link, signed at the start, are no break: {report:?}"
     );
     assert_eq!(
         report.before_chain, 1,
@@ -280,6 +303,48 @@ async fn rows_from_before_the_upgrade_are_counted_not_covered() {
     assert_eq!(
         report.events, 1,
         "the chain starts at the first row written after the upgrade"
+    );
+}
+
+#[tokio::test]
+async fn a_store_whose_chain_started_empty_takes_no_row_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("assent.db");
+    let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let signed = store
+        .audit_sign_chain_start(&key, t0())
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .audit_record(&event(1, "policy_changed", None, None))
+        .await
+        .unwrap();
+    store.close().await;
+    sqlite3(
+        &db,
+        "INSERT INTO audit_events (seq, event_id, occurred_at, run_id, decision, body) \
+         VALUES (0, 'forged', 0, 'r1', 'approved', '{\"event_id\":\"forged\",\"decision\":\"approved\"}')",
+    );
+    let store = SqliteStore::open(&db).await.unwrap();
+    let report = audit_chain::verify(&store, &[key.public()]).await.unwrap();
+    store.close().await;
+    assert_eq!(
+        (signed.events, signed.head_hash.as_str()),
+        (0, audit_chain::GENESIS),
+        "a fresh store's record signs no row"
+    );
+    assert_eq!(
+        report.breaks,
+        vec![Break::Unlinked {
+            event_id: "forged".to_owned()
+        }],
+        "so a row without a link at a low seq is one inserted by hand, named"
+    );
+    assert_eq!(
+        report.before_chain, 0,
+        "and it is not counted as an old row"
     );
 }
 
@@ -461,4 +526,55 @@ async fn an_audit_key_kept_outside_the_data_dir_is_blocked_like_the_data_dir() {
         );
     }
     svc.stop().await;
+}
+
+/// Runs `sql` on the database the test backend keeps for `data_dir`, as an attacker would.
+fn tamper_backend(data_dir: &Path, sql: &str) {
+    match crate::common::backend::backend().as_str() {
+        "postgres" => run(Command::new("psql").args([
+            &pg::shared().database_for(data_dir),
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-qc",
+            &sql.replace("{overriding}", "OVERRIDING SYSTEM VALUE"),
+        ])),
+        _ => sqlite3(
+            &data_dir.join("assent.db"),
+            &sql.replace("{overriding}", ""),
+        ),
+    }
+}
+
+#[tokio::test]
+async fn the_service_signs_the_rows_from_before_the_chain_when_it_starts() {
+    use crate::common::{backend, Service};
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    // A store upgraded from before the chain: migrated, with one row written without links.
+    backend::open_store(dir.path()).await.close().await;
+    tamper_backend(
+        dir.path(),
+        "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
+         VALUES ('old', 0, 'r0', 'policy_changed', '{\"event_id\":\"old\",\"decision\":\"policy_changed\"}')",
+    );
+    let svc = Service::start_in(dir, Arc::new(assent_server::FakeClock::new(t0())), |_| {}).await;
+    let (_, honest) = svc.get("/v1/audit/verify", &svc.approver).await;
+    let (dir, clock) = svc.stop().await;
+    tamper_backend(
+        dir.path(),
+        "INSERT INTO audit_events (seq, event_id, occurred_at, run_id, decision, body) {overriding} \
+         VALUES (0, 'forged', 0, 'r1', 'approved', '{\"event_id\":\"forged\",\"decision\":\"approved\"}')",
+    );
+    let svc = Service::start_in(dir, clock, |_| {}).await;
+    let (_, forged) = svc.get("/v1/audit/verify", &svc.approver).await;
+    svc.stop().await;
+    assert_eq!(
+        (&honest["report"]["ok"], &honest["report"]["before_chain"]),
+        (&json!(true), &json!(1)),
+        "the start signed the old row, so the upgraded store verifies: {honest}"
+    );
+    assert_eq!(
+        forged["report"]["breaks"],
+        json!([{"kind": "unlinked", "event_id": "forged"}]),
+        "a row slipped in below it later is named, and a restart does not sign it: {forged}"
+    );
 }

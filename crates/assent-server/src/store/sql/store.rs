@@ -122,6 +122,23 @@ impl Store for StoreImpl {
         Ok(signed)
     }
 
+    async fn audit_chain_start(
+        &self,
+    ) -> Result<Option<crate::audit_chain::ChainStart>, StoreError> {
+        super::chain_start::get(self.reads()).await
+    }
+
+    async fn audit_sign_chain_start(
+        &self,
+        key: &crate::audit_chain::AuditKey,
+        now: DateTime<Utc>,
+    ) -> Result<Option<crate::audit_chain::ChainStart>, StoreError> {
+        let mut tx = self.begin_tx().await?;
+        let signed = super::chain_start::write(&mut tx.tx, key, now).await?;
+        tx.finish().await?;
+        Ok(signed)
+    }
+
     async fn audit(
         &self,
         since: Option<DateTime<Utc>>,

@@ -444,12 +444,17 @@ async fn a_person_holds_several_passkeys_and_removes_them() {
         .unwrap();
     click(&laptop.client, "[data-testid=enrol-passkey]").await;
     element(&laptop.client, "[data-testid=me]").await;
+    // The phone's link is made in the laptop's Settings, as a person adding their phone does.
+    laptop.client.goto(&desk).await.unwrap();
+    click(&laptop.client, "[data-testid=tab-settings]").await;
+    click(&laptop.client, "[data-testid=invite-make]").await;
+    let shown = text_of(&laptop.client, "[data-testid=invite-link] code").await;
+    assert!(
+        shown.starts_with(&format!("http://localhost:{}/desk/enrol#", svc.port)),
+        "Settings makes a one-time enrolment link on the desk's own origin: {shown}"
+    );
     let phone = Browser::start().await;
-    phone
-        .client
-        .goto(&invite(&svc, "alice").await)
-        .await
-        .unwrap();
+    phone.client.goto(&shown).await.unwrap();
     click(&phone.client, "[data-testid=enrol-passkey]").await;
     element(&phone.client, "[data-testid=me]").await;
 

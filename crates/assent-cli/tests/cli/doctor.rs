@@ -305,3 +305,51 @@ fn a_token_the_service_does_not_know_fails() {
         "the service itself answers; only the token is wrong"
     );
 }
+
+/// Gemini CLI, opencode, Cursor and Copilot CLI installed beside Claude Code and Codex:
+/// `doctor` finds each one's hooks and runs the canary through the very command each agent
+/// would run, in that agent's own payload; with the gate gone, each one's hooks fail.
+#[test]
+fn every_installed_agent_is_checked_with_its_own_canary() {
+    let home = Home::new(None);
+    let agents = ["gemini", "opencode", "cursor", "copilot"];
+    for agent in agents {
+        let ran = home.run(&["install", agent, "--user", "--bin", BIN]);
+        assert_eq!(ran.code, 0, "install {agent} succeeds: {}", ran.stderr);
+    }
+
+    let (code, doc) = home.doctor_json();
+    assert_eq!(failed(&doc), Vec::<String>::new(), "nothing fails: {doc:#}");
+    assert_eq!(code, 0, "all six agents guarded: exit 0");
+    for agent in agents {
+        assert_eq!(
+            check(&doc, &format!("{agent}.canary"))["status"],
+            "pass",
+            "{agent}'s installed hook answered the harmless canary in {agent}'s shape: {doc:#}"
+        );
+    }
+
+    // A gate that is gone: every hook naming it is reported. Installed through a link to the
+    // binary (install refuses a path that does not exist), then the link removed.
+    let bins = tempfile::tempdir().unwrap();
+    let link = bins.path().join("assent");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    for agent in agents {
+        let ran = home.run(&["install", agent, "--user", "--bin", &link.to_string_lossy()]);
+        assert_eq!(
+            ran.code, 0,
+            "re-install {agent} naming the link: {}",
+            ran.stderr
+        );
+    }
+    std::fs::remove_file(&link).unwrap();
+    let (code, doc) = home.doctor_json();
+    assert_ne!(code, 0, "a hook that cannot run is a failure: {doc:#}");
+    let failing = failed(&doc);
+    for agent in agents {
+        assert!(
+            failing.iter().any(|c| c.starts_with(&format!("{agent}."))),
+            "{agent}: a hook naming a missing gate fails a check: {failing:?}"
+        );
+    }
+}

@@ -40,6 +40,7 @@ mod gate_fast_binary;
 mod gate_pr_after_commit;
 mod gate_self_protection;
 mod gate_timeout_fallback;
+mod install_agents;
 mod install_claude_code;
 mod install_codex;
 mod mcp_permission_tool;

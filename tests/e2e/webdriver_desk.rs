@@ -436,6 +436,7 @@ async fn a_prompt_held_for_a_passkey_is_approved_only_where_a_passkey_is() {
                 note.contains("passkey") && note.contains(&url),
                 "the window says a passkey in the browser approves it, and where: {note}"
             );
+            ui.screenshot("step-up-window.png");
             for button in ["allow-once", "allow-run", "approve"] {
                 assert!(
                     client

@@ -240,3 +240,69 @@ fn an_execution_nothing_covered_is_reported_next_to_the_links_and_exits_1() {
         "the JSON report lists it among the breaks: {report}"
     );
 }
+
+/// `assent audit verify --data-dir DIR --json`: the report.
+fn report_of(data_dir: &Path) -> serde_json::Value {
+    let out = assent(&[
+        "audit",
+        "verify",
+        "--data-dir",
+        &data_dir.to_string_lossy(),
+        "--json",
+    ]);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("verify --json prints JSON ({e}): {}", text(&out)))
+}
+
+/// The real service signs the chain's head when it stops: decisions made since the last
+/// checkpoint (fewer than `--audit-checkpoint-events`, before the minute's timer) are under a
+/// signature once it has shut down, so a tail truncated afterwards is caught.
+#[test]
+fn the_service_signs_the_chains_head_when_it_stops() {
+    use crate::gate_support::{finish, payload, spawn_with_stdin, Service};
+    let mut service = Service::start();
+    let repo = tempfile::tempdir().unwrap();
+    let env = [
+        ("ASSENT_URL", service.url.as_str()),
+        ("ASSENT_TOKEN", service.requester.as_str()),
+    ];
+    for n in 0..3 {
+        let hook = payload(
+            "PreToolUse",
+            "run-stop",
+            &format!("tool-{n}"),
+            "Bash",
+            json!({ "command": "git status" }),
+            repo.path(),
+        );
+        let ran = finish(spawn_with_stdin(
+            &["gate", "claude-code"],
+            &env,
+            hook.to_string().as_bytes(),
+        ));
+        assert_eq!(ran.code, 0, "an auto read is answered: {}", ran.stderr);
+    }
+    let running = report_of(&service.data_dir);
+    let events = running["events"].as_i64().unwrap();
+    assert!(
+        events >= 3,
+        "the three decisions are in the chain: {running}"
+    );
+    assert!(
+        running["last_checkpoint_seq"].as_i64().unwrap_or(0) < events,
+        "precondition: while it runs, the newest decisions are not yet signed: {running}"
+    );
+
+    let status = service.terminate();
+    assert!(status.success(), "SIGTERM is a clean stop: {status}");
+    let stopped = report_of(&service.data_dir);
+    assert_eq!(
+        stopped["ok"], true,
+        "the chain verifies after the stop: {stopped}"
+    );
+    assert_eq!(
+        stopped["last_checkpoint_seq"].as_i64(),
+        Some(events),
+        "the stop signed the head: every decision is under a signature: {stopped}"
+    );
+}

@@ -146,6 +146,15 @@ impl Service {
         panic!("assent serve did not become healthy");
     }
 
+    /// Stops the service as a logout or `systemctl stop` does (SIGTERM) and waits for it to
+    /// exit; its exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success(), "SIGTERM sent to assent serve");
+        self.child.wait().unwrap()
+    }
+
     /// An async approver client and a runtime to drive it.
     pub fn approver_client(&self) -> assent_client::Client {
         assent_client::Client::new(&self.url, &self.approver).unwrap()

@@ -132,6 +132,20 @@ async fn assert_reachable(ui: &Ui, screen: Screen, css: &str) {
     }
 }
 
+/// Evidence a person reads before deciding: once scrolled to, it is on screen and nothing
+/// (the decide bar, a toast) is drawn over it — a command hidden under the buttons is false
+/// evidence.
+async fn assert_readable(ui: &Ui, screen: Screen, css: &str) {
+    let b = reachable(ui, css).await;
+    assert!(
+        b["top"].as_f64().is_some_and(|t| t >= 0.0)
+            && b["bottom"].as_f64() <= b["innerHeight"].as_f64().map(|h| h + 1.0)
+            && b["tappable"] == json!(true),
+        "on the {} {css} can be read: on screen, nothing drawn over it: {b}",
+        screen.name()
+    );
+}
+
 /// The text of `css`, hidden or not.
 async fn text_content(ui: &Ui, css: &str) -> String {
     let answer = ui
@@ -190,6 +204,12 @@ async fn every_view_works_on(screen: Screen) {
         "the long command is shown: {command}"
     );
     fits(&ui, screen, "pending (a long command)").await;
+    assert_readable(
+        &ui,
+        screen,
+        &format!("{} [data-testid=ev-command]", detail(&long)),
+    )
+    .await;
     assert_reachable(
         &ui,
         screen,
@@ -207,6 +227,14 @@ async fn every_view_works_on(screen: Screen) {
     click(page, &item(&batch)).await;
     let count = text_of(page, &format!("{} [data-testid=ev-count]", detail(&batch))).await;
     assert_eq!(count, "2", "the batch says how many requests it holds");
+    for evidence in ["ev-command", "ev-count"] {
+        assert_readable(
+            &ui,
+            screen,
+            &format!("{} [data-testid={evidence}]", detail(&batch)),
+        )
+        .await;
+    }
     let members = text_content(&ui, &format!("{} details", detail(&batch))).await;
     assert!(
         members.contains("2 requests in this batch")

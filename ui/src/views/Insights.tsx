@@ -146,9 +146,9 @@ function Charts({ data, pending, now, clock }: { data: Data; pending: Approval[]
             </button>
           </div>
           {range === 'days' ? (
-            <Chart title={`Prompts per day, last ${DAYS} days`} spec={specs.perDay} testid="chart-per-day" />
+            <Chart key="per-day" title={`Prompts per day, last ${DAYS} days`} spec={specs.perDay} testid="chart-per-day" />
           ) : (
-            <Chart title={`Prompts per hour, last ${HOURS} hours`} spec={specs.perHour} testid="chart-per-hour" />
+            <Chart key="per-hour" title={`Prompts per hour, last ${HOURS} hours`} spec={specs.perHour} testid="chart-per-hour" />
           )}
           <p class="sub" data-testid="per-day-context">
             {`In ${period}: ${total.approved} approved, ${total.denied} denied, ${total.timedOut} nobody answered in time; ` +

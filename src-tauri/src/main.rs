@@ -71,6 +71,11 @@ async fn grant_revoke(
 }
 
 #[tauri::command]
+async fn step_up_open(bridge: Shared<'_>, approval_id: String) -> Result<Value, CommandError> {
+    bridge.call(WindowCall::StepUpOpen { approval_id }).await
+}
+
+#[tauri::command]
 async fn run_resume(bridge: Shared<'_>, run_id: String) -> Result<Value, CommandError> {
     bridge.call(WindowCall::RunResume { run_id }).await
 }
@@ -206,6 +211,7 @@ fn main() -> ExitCode {
             approval_decide,
             grant_revoke,
             run_resume,
+            step_up_open,
             campaign_list,
             campaign_resume,
             audit_list,

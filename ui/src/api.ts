@@ -21,6 +21,8 @@ const windowApi = {
   /** The revoked grant, with how often it was used before. */
   revoke: (grantId: string, reason: string) => invoke<Grant>('grant_revoke', { grantId, reason }),
   resumeRun: (runId: string) => invoke<void>('run_resume', { runId }),
+  /** A prompt the policy's step-up holds: the tray opens its page in the person's browser. */
+  openStepUp: (approvalId: string) => invoke<void>('step_up_open', { approvalId }),
   audit: (runId: string | null) => invoke<AuditEvent[]>('audit_list', { runId }),
   /** A run's remembered denials (each answers equivalent requests without asking). */
   denials: (runId: string) => invoke<Approval[]>('denial_list', { runId }),

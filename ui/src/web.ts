@@ -183,6 +183,10 @@ export const webApi = {
   snapshot,
   decide,
   revoke: (grantId: string, reason: string) => call<Grant>('POST', `/v1/grants/${encodeURIComponent(grantId)}/revoke`, { reason }),
+  /** Already in the browser, which holds the passkey: the prompt's own page. */
+  openStepUp: async (approvalId: string) => {
+    window.location.hash = `#/pending/${encodeURIComponent(approvalId)}`;
+  },
   resumeRun: async (runId: string) => {
     await call<unknown>('POST', `/v1/runs/${encodeURIComponent(runId)}/resume`, {});
   },

@@ -112,6 +112,14 @@ pub(crate) async fn handle(
                 .map_err(|_| CommandError::local("the app is shutting down"))?;
             Ok(serde_json::Value::Null)
         }
+        WindowCall::StepUpOpen { approval_id } => {
+            let listed = locked(&hub.desk).pending(&approval_id).cloned();
+            let url = listed
+                .and_then(|approval| approval.step_up_url)
+                .ok_or_else(|| CommandError::invalid("this prompt needs no passkey, or is gone"))?;
+            crate::live::open_in_browser(&url);
+            Ok(serde_json::Value::Null)
+        }
         WindowCall::SettingsGet => to_json(&view(shell)),
         WindowCall::AuditKeyGet => to_json(&hub.client().audit_key().await?),
         WindowCall::AuditVerify => to_json(&hub.client().audit_verify().await?),

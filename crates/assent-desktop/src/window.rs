@@ -123,6 +123,11 @@ pub enum WindowCall {
     },
     /// "Retry now" on the lost-service banner: reconnect at once instead of after the backoff.
     ServiceRetry,
+    /// "Confirm in the browser" on a prompt the policy's step-up holds: the tray opens the web
+    /// desk's page the service named for it (never an address the page supplies).
+    StepUpOpen {
+        approval_id: String,
+    },
 }
 
 /// Whether `id` is safe to hand to the window (it becomes part of the page's URL).

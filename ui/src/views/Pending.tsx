@@ -362,8 +362,15 @@ function Decide({
           {stepUpElsewhere && (
             <p class="sub deliberate" data-testid="step-up-note">
               Approving this needs your passkey: confirm it in the browser at{' '}
-              <code class="step-up-url" data-testid="step-up-url">{stepUpElsewhere}</code> (a click on its notification opens it). Deny works here.
+              <code class="step-up-url" data-testid="step-up-url">{stepUpElsewhere}</code>. Deny works here.
             </p>
+          )}
+          {stepUpElsewhere && (
+            <div class="buttons">
+              <button type="button" data-testid="step-up-open" disabled={busy} onClick={() => void api.openStepUp(approval.approval_id).catch((err: CommandError) => setError(err.message))}>
+                Confirm in the browser
+              </button>
+            </div>
           )}
           {deliberate && !stepUpElsewhere && (
             <p class="sub deliberate" data-testid="deliberate-note">

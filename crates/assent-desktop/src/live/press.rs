@@ -107,7 +107,7 @@ fn step_up_url(err: &assent_client::ClientError) -> Option<String> {
 
 /// Opens `url` in the person's browser (`xdg-open`); a failure leaves the notification's
 /// words, which name the same page.
-fn open_in_browser(url: &str) {
+pub(crate) fn open_in_browser(url: &str) {
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         tracing::warn!(%url, "not a web page: not opened");
         return;

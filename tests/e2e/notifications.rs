@@ -59,12 +59,18 @@ impl Drop for App {
 }
 
 fn start_app(desk: &Desk) -> App {
+    start_app_with(desk, &[])
+}
+
+/// [`start_app`] with more environment for the app (say a `PATH` with a recording opener).
+fn start_app_with(desk: &Desk, env: &[(&str, &str)]) -> App {
     let mut command = Command::new(app_binary());
     command
         .arg("--tray")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     desk.configure(&mut command);
+    command.envs(env.iter().copied());
     App(command.spawn().expect("start assent-desktop"))
 }
 
@@ -591,28 +597,8 @@ async fn a_saved_service_without_a_token_is_not_a_silent_fallback() {
 async fn a_prompt_held_for_a_passkey_opens_the_browser_not_an_allow_button() {
     let mut server = NotificationServer::start().await;
     let desk = Desk::with_policy("[approvals]\nstep_up = \"low\"\n");
-    let bin = desk.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let opened = desk.dir.path().join("opened.txt");
-    let opener = bin.join("xdg-open");
-    std::fs::write(
-        &opener,
-        format!(
-            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
-            opened.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let mut command = Command::new(app_binary());
-    command
-        .arg("--tray")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
-    desk.configure(&mut command);
-    let path = std::env::var("PATH").unwrap_or_default();
-    command.env("PATH", format!("{}:{path}", bin.display()));
-    let _app = App(command.spawn().expect("start assent-desktop"));
+    let opener = common::Opener::in_dir(desk.dir.path());
+    let _app = start_app_with(&desk, &[("PATH", &opener.path())]);
     let (requester, approver) = desk.wait_ready(WAIT).await;
     let approval_id = submit_pending(
         &requester,
@@ -645,16 +631,7 @@ async fn a_prompt_held_for_a_passkey_opens_the_browser_not_an_allow_button() {
         "http://localhost:{}/desk/#/pending/{approval_id}",
         desk.port
     );
-    let line = eventually(
-        "the browser to be asked to open the prompt",
-        WAIT,
-        || async {
-            std::fs::read_to_string(&opened)
-                .ok()
-                .filter(|text| !text.is_empty())
-        },
-    )
-    .await;
+    let line = opener.first_opened().await;
     assert_eq!(
         line.trim(),
         page,

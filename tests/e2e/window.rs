@@ -185,24 +185,8 @@ async fn esc_with_nothing_to_cancel_closes_the_window_and_the_desk_stays() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn confirm_in_the_browser_opens_the_prompts_page_from_the_window() {
     let desk = Desk::with_policy("[approvals]\nstep_up = \"low\"\n");
-    let bin = desk.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let opened = desk.dir.path().join("opened.txt");
-    let opener = bin.join("xdg-open");
-    std::fs::write(
-        &opener,
-        format!(
-            "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
-            opened.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let opener = common::Opener::in_dir(desk.dir.path());
+    let path = opener.path();
     let _driver = start_driver_with(&desk, &[("PATH", path.as_str())]).await;
     let client = session().await;
     let (requester, reviewer) = desk.wait_ready(WAIT).await;
@@ -214,16 +198,7 @@ async fn confirm_in_the_browser_opens_the_prompts_page_from_the_window() {
     let detail = format!("[data-testid=prompt-detail][data-approval-id='{id}']");
     click(&client, &format!("{detail} [data-testid=step-up-open]")).await;
     let page = format!("http://localhost:{}/desk/#/pending/{id}", desk.port);
-    let line = eventually(
-        "the browser to be asked to open the prompt",
-        WAIT,
-        || async {
-            std::fs::read_to_string(&opened)
-                .ok()
-                .filter(|text| !text.is_empty())
-        },
-    )
-    .await;
+    let line = opener.first_opened().await;
     assert_eq!(
         line.trim(),
         page,

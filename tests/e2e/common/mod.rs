@@ -448,3 +448,53 @@ pub async fn status_of(approver: &Client, approval_id: &str) -> assent_core::App
         .expect("the approval exists")
         .status
 }
+
+/// The person's browser as the app reaches it, `xdg-open` on `PATH`: here a program that
+/// writes down each address it is asked to open (no browser runs for the tray's suites).
+pub struct Opener {
+    bin: PathBuf,
+    opened: PathBuf,
+}
+
+impl Opener {
+    /// A recording `xdg-open` in `dir` (a test's own temp dir).
+    pub fn in_dir(dir: &Path) -> Opener {
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).expect("the opener's dir");
+        let opened = dir.join("opened.txt");
+        let program = bin.join("xdg-open");
+        std::fs::write(
+            &program,
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n",
+                opened.display()
+            ),
+        )
+        .expect("write xdg-open");
+        std::fs::set_permissions(
+            &program,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .expect("make xdg-open runnable");
+        Opener { bin, opened }
+    }
+
+    /// `PATH` for the app: this `xdg-open` first, then this test's own `PATH`.
+    pub fn path(&self) -> String {
+        let inherited = std::env::var("PATH").unwrap_or_default();
+        format!("{}:{inherited}", self.bin.display())
+    }
+
+    /// The first address the app asked to open, once it has.
+    pub async fn first_opened(&self) -> String {
+        eventually(
+            "the browser to be asked to open a page",
+            Duration::from_secs(30),
+            || async {
+                let text = std::fs::read_to_string(&self.opened).ok()?;
+                text.lines().next().map(str::to_owned)
+            },
+        )
+        .await
+    }
+}

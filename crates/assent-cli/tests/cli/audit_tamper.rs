@@ -368,54 +368,102 @@ fn psql(url: &str, sql: &str) {
     run(Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-qc", sql]));
 }
 
-#[test]
-fn every_tampering_of_the_sqlite_file_is_caught_on_the_database_and_on_its_exports() {
+/// A fresh store of one backend, and the tool an attacker with write access edits it with:
+/// the data dir's file with `sqlite3`, a database of the suite's cluster with `psql`.
+enum Backend {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+impl Backend {
+    fn name(&self) -> &'static str {
+        match self {
+            Backend::Sqlite(_) => "sqlite",
+            Backend::Postgres(_) => "postgres",
+        }
+    }
+
+    /// How `assent audit` names the store (`data_dir` is the SQLite file's directory).
+    fn args<'a>(&'a self, data_dir: &'a str) -> [&'a str; 2] {
+        match self {
+            Backend::Sqlite(_) => ["--data-dir", data_dir],
+            Backend::Postgres(url) => ["--database", url],
+        }
+    }
+
+    /// An edit made outside the service.
+    fn edit(&self, sql: &str) {
+        match self {
+            Backend::Sqlite(db) => sqlite3(db, sql),
+            Backend::Postgres(url) => psql(url, sql),
+        }
+    }
+
+    async fn open(&self) -> Box<dyn Store> {
+        match self {
+            Backend::Sqlite(db) => Box::new(SqliteStore::open(db).await.unwrap()),
+            Backend::Postgres(url) => Box::new(PgStore::open(url).await.unwrap()),
+        }
+    }
+}
+
+/// Each of `tampers`, done to a fresh store that holds the story (after three rows from
+/// before the chain when `upgraded`), is caught on the store and on its exports.
+fn every_tampering_is_caught(
+    fresh: impl Fn(&Path) -> Backend,
+    tampers: Vec<Tamper>,
+    upgraded: bool,
+) {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    for tamper in tampers() {
+    for tamper in tampers {
         let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("assent.db");
         let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
+        let backend = fresh(dir.path());
+        if upgraded {
+            // The schema first (the migrations), then rows as a version before the chain wrote them.
+            rt.block_on(async { backend.open().await.close().await });
+            backend.edit(&before_chain_rows());
+        }
         let rows = rt.block_on(async {
-            let store = SqliteStore::open(&db).await.unwrap();
-            let rows = story(&store, &key).await;
+            let store = backend.open().await;
+            let rows = story(store.as_ref(), &key).await;
             store.close().await;
             rows
         });
         let d = dir.path().to_str().unwrap();
-        let args = ["--data-dir", d];
-        assert_clean("sqlite", &args, &key.public_hex(), dir.path(), 0);
+        let args = backend.args(d);
+        let before = if upgraded { 3 } else { 0 };
+        assert_clean(backend.name(), &args, &key.public_hex(), dir.path(), before);
 
-        let (sql, tamper) = for_backend(&tamper, "sqlite", &key, &rows);
-        sqlite3(&db, &sql);
+        let (sql, tamper) = for_backend(&tamper, backend.name(), &key, &rows);
+        backend.edit(&sql);
 
-        assert_caught(&tamper, "sqlite", &args, &key.public_hex(), dir.path());
+        assert_caught(
+            &tamper,
+            backend.name(),
+            &args,
+            &key.public_hex(),
+            dir.path(),
+        );
     }
+}
+
+fn sqlite(dir: &Path) -> Backend {
+    Backend::Sqlite(dir.join("assent.db"))
+}
+
+fn postgres(_dir: &Path) -> Backend {
+    Backend::Postgres(crate::pg::database())
+}
+
+#[test]
+fn every_tampering_of_the_sqlite_file_is_caught_on_the_database_and_on_its_exports() {
+    every_tampering_is_caught(sqlite, tampers(), false);
 }
 
 #[test]
 fn every_tampering_before_the_chain_of_an_upgraded_sqlite_file_is_caught() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    for tamper in tampers_before_the_chain() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("assent.db");
-        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
-        rt.block_on(async { SqliteStore::open(&db).await.unwrap().close().await });
-        sqlite3(&db, &before_chain_rows());
-        let rows = rt.block_on(async {
-            let store = SqliteStore::open(&db).await.unwrap();
-            let rows = story(&store, &key).await;
-            store.close().await;
-            rows
-        });
-        let d = dir.path().to_str().unwrap();
-        let args = ["--data-dir", d];
-        assert_clean("sqlite", &args, &key.public_hex(), dir.path(), 3);
-
-        let (sql, tamper) = for_backend(&tamper, "sqlite", &key, &rows);
-        sqlite3(&db, &sql);
-
-        assert_caught(&tamper, "sqlite", &args, &key.public_hex(), dir.path());
-    }
+    every_tampering_is_caught(sqlite, tampers_before_the_chain(), true);
 }
 
 #[test]
@@ -457,50 +505,12 @@ fn an_honest_upgraded_database_verifies_and_says_how_many_rows_came_before_the_c
 
 #[test]
 fn every_tampering_of_the_postgres_database_is_caught_on_the_database_and_on_its_exports() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    for tamper in tampers() {
-        let dir = tempfile::tempdir().unwrap();
-        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
-        let url = crate::pg::database();
-        let rows = rt.block_on(async {
-            let store = PgStore::open(&url).await.unwrap();
-            let rows = story(&store, &key).await;
-            store.close().await;
-            rows
-        });
-        let args = ["--database", url.as_str()];
-        assert_clean("postgres", &args, &key.public_hex(), dir.path(), 0);
-
-        let (sql, tamper) = for_backend(&tamper, "postgres", &key, &rows);
-        psql(&url, &sql);
-
-        assert_caught(&tamper, "postgres", &args, &key.public_hex(), dir.path());
-    }
+    every_tampering_is_caught(postgres, tampers(), false);
 }
 
 #[test]
 fn every_tampering_before_the_chain_of_an_upgraded_postgres_database_is_caught() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    for tamper in tampers_before_the_chain() {
-        let dir = tempfile::tempdir().unwrap();
-        let key = AuditKey::load_or_create(&dir.path().join("audit-key")).unwrap();
-        let url = crate::pg::database();
-        rt.block_on(async { PgStore::open(&url).await.unwrap().close().await });
-        psql(&url, &before_chain_rows());
-        let rows = rt.block_on(async {
-            let store = PgStore::open(&url).await.unwrap();
-            let rows = story(&store, &key).await;
-            store.close().await;
-            rows
-        });
-        let args = ["--database", url.as_str()];
-        assert_clean("postgres", &args, &key.public_hex(), dir.path(), 3);
-
-        let (sql, tamper) = for_backend(&tamper, "postgres", &key, &rows);
-        psql(&url, &sql);
-
-        assert_caught(&tamper, "postgres", &args, &key.public_hex(), dir.path());
-    }
+    every_tampering_is_caught(postgres, tampers_before_the_chain(), true);
 }
 
 #[test]

@@ -173,6 +173,14 @@ pub struct Approvals {
     pub step_up: Option<crate::types::RiskLevel>,
 }
 
+impl Approvals {
+    /// Whether approving a prompt of `risk` needs a passkey made for it (`step_up`): the one
+    /// rule the decision, the desks' buttons and the push's actions all follow.
+    pub fn step_up_holds(&self, risk: crate::types::RiskLevel) -> bool {
+        self.step_up.is_some_and(|level| risk >= level)
+    }
+}
+
 /// `[diff]` of the policy: which edits need a diff review besides CI, security and dependency
 /// files (see [`crate::evidence::DiffFlag`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,10 +15,7 @@ const MAX_TTL: i64 = 28 * 24 * 3600;
 /// The message about `approval` for a notification.
 pub fn payload(approval: &Approval, policy: &Policy) -> PushPayload {
     let quick = policy.desk.quick_up_to.min(RiskLevel::Medium);
-    let stepped = policy
-        .approvals
-        .step_up
-        .is_some_and(|level| approval.risk >= level);
+    let stepped = policy.approvals.step_up_holds(approval.risk);
     let once = approval
         .offered_scopes
         .contains(&assent_core::ScopeKind::Once);

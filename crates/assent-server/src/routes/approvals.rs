@@ -82,9 +82,8 @@ pub(crate) fn with_policy_lines(
     approval: &mut Approval,
 ) {
     approval.quick_up_to = policy.desk.quick_up_to;
-    let held = policy.approvals.step_up.is_some_and(|level| {
-        approval.risk >= level && approval.status == ApprovalStatus::Requested
-    });
+    let held = approval.status == ApprovalStatus::Requested
+        && policy.approvals.step_up_holds(approval.risk);
     approval.step_up_url = held.then(|| {
         format!(
             "{}/desk/#/pending/{}",

@@ -51,13 +51,14 @@ async fn step_up(
         return Ok(());
     };
     let shared = &state.inner;
-    let Some(level) = shared.policy.current().approvals.step_up else {
-        return Ok(());
-    };
+    let policy = shared.policy.current();
+    if policy.approvals.step_up.is_none() {
+        return Ok(()); // no read of the prompt when the policy asks no step-up at all
+    }
     let Some(record) = current(state, id).await? else {
         return Ok(()); // the decision answers 404 / 409 itself
     };
-    if record.approval.risk < level {
+    if !policy.approvals.step_up_holds(record.approval.risk) {
         return Ok(());
     }
     let Some(proof) = proof else {

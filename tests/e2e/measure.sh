@@ -16,7 +16,6 @@ tmp="$(mktemp -d)"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 export ASSENT_DESKTOP_SETTINGS="$tmp/config/desktop.json" ASSENT_DESKTOP_LISTEN="127.0.0.1:$port"
-export WEBKIT_DISABLE_DMABUF_RENDERER=1
 unset ASSENT_URL ASSENT_TOKEN
 
 "$app" --tray 2>"$tmp/app.log" &
@@ -56,7 +55,8 @@ measure() {
   sleep "$settle"
   echo "$label: PSS $(pss_mib) MiB over [$(names)]"
   for p in $(procs); do
-    awk -v name="$(cat /proc/"$p"/comm)" '/^Pss_(Anon|File|Shmem):/ {printf "  %s %s %d MiB\n", name, $1, $2 / 1024}' /proc/"$p"/smaps_rollup
+    awk -v name="$(cat /proc/"$p"/comm)" '/^Pss:/ {printf "  %s Pss: %.1f MiB\n", name, $2 / 1024}
+      /^Pss_(Anon|File|Shmem):/ {printf "  %s %s %.1f MiB\n", name, $1, $2 / 1024}' /proc/"$p"/smaps_rollup
   done
   if [ -n "${BREAKDOWN:-}" ]; then # the largest mappings of each process, by PSS
     for p in $(procs); do

@@ -4,8 +4,9 @@
 # main's), and a minimal Python hook making the same HTTP call; all against one release
 # `assent serve` on loopback. Payloads: a Claude Code PreToolUse for `git status` (auto) and an
 # Edit of a 300-line file with its diff (auto), both in a real git repository.
-# BEFORE_GATE (an earlier assent-gate) adds it to the run; `/bin/true` is the floor: starting
-# any process here.
+# BEFORE_GATE (an earlier assent-gate) adds it to the run; BEFORE_SERVICE=1 also starts
+# BEFORE_BIN's `assent serve` and times this tree's assent-gate against it (the same gate, the
+# two services side by side); `/bin/true` is the floor: starting any process here.
 # Usage: BEFORE_BIN=/tmp/assent-main [BEFORE_GATE=/tmp/assent-gate-main] \
 #          crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
 set -euo pipefail
@@ -24,6 +25,16 @@ trap 'kill $SERVE; rm -rf "$WORK"' EXIT
 export ASSENT_URL="http://127.0.0.1:$PORT"
 for _ in $(seq 100); do curl -sf "$ASSENT_URL/healthz" >/dev/null && break; sleep 0.05; done
 export ASSENT_TOKEN="$(cat "$WORK/data/requester.token")"
+before_service=() before_auto=() before_edit=()
+if [ -n "${BEFORE_SERVICE:-}" ]; then
+  BPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  "$BEFORE" serve --listen "127.0.0.1:$BPORT" --data-dir "$WORK/before-data" >"$WORK/before-serve.log" 2>&1 &
+  BSERVE=$!
+  trap 'kill $SERVE $BSERVE; rm -rf "$WORK"' EXIT
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$BPORT/healthz" >/dev/null && break; sleep 0.05; done
+  BTOKEN="$(cat "$WORK/before-data/requester.token")"
+  before_service=(--url "http://127.0.0.1:$BPORT" --token "$BTOKEN")
+fi
 
 REPO="$WORK/repo"
 mkdir -p "$REPO/src"
@@ -60,10 +71,14 @@ grep -q '"allow"' <("$PY" crates/assent-cli/benches/python_hook.py "$WORK/auto.j
 
 # -N: no shell in between; the payload comes from a file (`--payload`, argv[1] for Python)
 # because hyperfine 1.15 has no --input.
-before_auto=() before_edit=()
+if [ -n "${BEFORE_SERVICE:-}" ]; then
+  grep -q '"allow"' <("$FAST" claude-code "${before_service[@]}" --payload "$WORK/auto.json") || { echo "before's service: not allowed" >&2; exit 1; }
+  before_auto+=(-n "assent-gate → before's service (auto)" "$FAST claude-code ${before_service[*]} --payload $WORK/auto.json")
+  before_edit+=(-n "assent-gate → before's service (edit + diff)" "$FAST claude-code ${before_service[*]} --payload $WORK/edit.json")
+fi
 if [ -n "${BEFORE_GATE:-}" ]; then
-  before_auto=(-n "before: assent-gate (auto)" "$BEFORE_GATE claude-code --payload $WORK/auto.json")
-  before_edit=(-n "before: assent-gate (edit + diff)" "$BEFORE_GATE claude-code --payload $WORK/edit.json")
+  before_auto+=(-n "before: assent-gate (auto)" "$BEFORE_GATE claude-code --payload $WORK/auto.json")
+  before_edit+=(-n "before: assent-gate (edit + diff)" "$BEFORE_GATE claude-code --payload $WORK/edit.json")
 fi
 hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
   -n "floor: /bin/true" "/bin/true" \

@@ -36,6 +36,12 @@ pub struct ServeArgs {
     /// at shutdown); 0 signs by time only.
     #[arg(long, value_name = "N", default_value_t = assent_server::DEFAULT_CHECKPOINT_EVENTS)]
     audit_checkpoint_events: u64,
+    /// Fsync every decision the policy makes alone (auto, block) before answering it, not
+    /// only those a person makes. By default they are committed before the answer (the
+    /// service's crash loses none) and on disk within a quarter second; this makes each such
+    /// tool call wait for the disk.
+    #[arg(long, env = "ASSENT_SYNC_POLICY_DECISIONS")]
+    sync_policy_decisions: bool,
     #[command(flatten)]
     reach: ReachArgs,
 }
@@ -135,6 +141,7 @@ fn serve(args: ServeArgs) -> Result<(), ServeError> {
         config.database = database;
         config.audit_key = args.audit_key;
         config.audit_checkpoint_events = args.audit_checkpoint_events;
+        config.sync_policy_decisions = args.sync_policy_decisions;
         let app = App::open(config).await?;
         reach.warn_exposure(addr);
         println!("assent: listening on {}://{addr}", reach.scheme());

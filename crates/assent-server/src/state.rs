@@ -85,7 +85,7 @@ impl AppState {
             .unwrap_or_else(|| config.data_dir.join(POLICY_FILE));
         AppState {
             inner: Arc::new(Shared {
-                workflow: Workflow::new(store.clone()),
+                workflow: Workflow::new(store.clone(), config.sync_policy_decisions),
                 identities: crate::identity_cache::IdentityCache::default(),
                 store,
                 policy: Arc::new(LivePolicy::new(

@@ -306,3 +306,66 @@ fn the_service_signs_the_chains_head_when_it_stops() {
         "the stop signed the head: every decision is under a signature: {stopped}"
     );
 }
+
+/// The policy's own decisions are answered once committed, before the disk has them (the WAL
+/// is fsynced a moment later): a crash of the service right after the answer must still lose
+/// none of them. Killed with SIGKILL at once after the last answer, no shutdown code running,
+/// every decision the gate was answered is in the chain, which verifies.
+#[test]
+fn auto_decisions_answered_survive_the_service_being_killed() {
+    use crate::gate_support::{finish, payload, spawn_with_stdin, Service};
+    let mut service = Service::start();
+    let repo = tempfile::tempdir().unwrap();
+    let env = [
+        ("ASSENT_URL", service.url.as_str()),
+        ("ASSENT_TOKEN", service.requester.as_str()),
+    ];
+    for n in 0..5 {
+        let hook = payload(
+            "PreToolUse",
+            "run-crash",
+            &format!("tool-{n}"),
+            "Bash",
+            json!({ "command": "git status" }),
+            repo.path(),
+        );
+        let ran = finish(spawn_with_stdin(
+            &["gate", "claude-code"],
+            &env,
+            hook.to_string().as_bytes(),
+        ));
+        assert_eq!(ran.code, 0, "an auto read is answered: {}", ran.stderr);
+        assert_eq!(ran.decision(), "allow", "git status is auto-allowed");
+    }
+    let status = service.kill_hard();
+    assert!(
+        !status.success(),
+        "precondition: the service was killed, not stopped: {status}"
+    );
+
+    let report = report_of(&service.data_dir);
+    assert_eq!(
+        report["ok"], true,
+        "the chain verifies after the crash: {report}"
+    );
+    let out = assent(&[
+        "audit",
+        "export",
+        "--data-dir",
+        &service.data_dir.to_string_lossy(),
+    ]);
+    let exported = text(&out);
+    let decided = exported
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|line| line["kind"] == "event")
+        .map(|line| {
+            serde_json::from_str::<serde_json::Value>(line["body"].as_str().unwrap()).unwrap()
+        })
+        .filter(|body| body["run_id"] == "run-crash" && body["decision"] == "auto")
+        .count();
+    assert_eq!(
+        decided, 5,
+        "each of the five answered auto decisions is in the audit after the crash:\n{exported}"
+    );
+}

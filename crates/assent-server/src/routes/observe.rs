@@ -116,6 +116,12 @@ pub async fn metrics_prometheus(
         "# HELP assent_policy_file_error 1 when the policy file's last edit did not load (the previous policy stays in force)\n# TYPE assent_policy_file_error gauge\nassent_policy_file_error {}",
         u8::from(broken)
     );
+    // Nor this: how durable the submissions' commits were when their callers were answered.
+    let (fsynced, committed) = shared.workflow.commit_counts();
+    let _ = writeln!(
+        text,
+        "# HELP assent_submission_commits_total Commits of submitted actions: fsynced before the answer, or committed only (the policy's own decisions, on disk a moment later)\n# TYPE assent_submission_commits_total counter\nassent_submission_commits_total{{durability=\"fsynced\"}} {fsynced}\nassent_submission_commits_total{{durability=\"committed\"}} {committed}"
+    );
     Ok(([(CONTENT_TYPE, "text/plain; version=0.0.4")], text))
 }
 

@@ -15,7 +15,11 @@ impl PgStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<PgTx, StoreError> {
-        PgTx::begin(&self.events, self.signer.get()).await
+        PgTx::begin(&self.events, self.signer.get(), false).await
+    }
+
+    pub(super) async fn begin_relaxed_tx(&self) -> Result<PgTx, StoreError> {
+        PgTx::begin(&self.events, self.signer.get(), true).await
     }
 
     /// A plain write transaction, for the identity rows (their locks are the rows').

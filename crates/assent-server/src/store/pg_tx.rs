@@ -29,16 +29,22 @@ pub struct PgTx {
 }
 
 impl PgTx {
-    /// Begins a write transaction holding [`WRITE_LOCK`].
+    /// Begins a write transaction holding [`WRITE_LOCK`]; `relaxed`: its commit does not
+    /// wait for the WAL flush (`synchronous_commit = off` for this transaction only, see
+    /// [`super::Store::begin_relaxed`]).
     pub async fn begin(
         events: &PgEvents,
         signer: Option<std::sync::Arc<crate::audit_chain::CountSigner>>,
+        relaxed: bool,
     ) -> Result<PgTx, StoreError> {
         let mut tx = events.pool.begin().await?;
-        sqlx::query("SELECT pg_advisory_xact_lock($1)")
-            .bind(WRITE_LOCK)
-            .execute(&mut *tx)
-            .await?;
+        // One round trip: the lock, and the commit's durability when relaxed.
+        let lock = if relaxed {
+            "SELECT pg_advisory_xact_lock($1), set_config('synchronous_commit', 'off', true)"
+        } else {
+            "SELECT pg_advisory_xact_lock($1)"
+        };
+        sqlx::query(lock).bind(WRITE_LOCK).execute(&mut *tx).await?;
         Ok(PgTx {
             tx,
             newest_event: None,

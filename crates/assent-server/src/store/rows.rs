@@ -369,7 +369,8 @@ pub trait Tx: Send {
     /// Appends an event to the log; its id, from the database, is the SSE id on every replica.
     async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError>;
 
-    /// Commits; then the event bus moves to the newest event this wrote.
+    /// Commits; then the event bus moves to the newest event this wrote. On disk (fsynced)
+    /// before it returns, unless begun with [`super::Store::begin_relaxed`].
     async fn commit(self: Box<Self>) -> Result<(), StoreError>;
 }
 

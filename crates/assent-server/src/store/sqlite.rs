@@ -1,5 +1,6 @@
-//! The SQLite backend: WAL, `synchronous=FULL`, one writer connection taking
-//! `BEGIN IMMEDIATE` transactions, a small pool of readers. Its [`Store`](super::Store)
+//! The SQLite backend: WAL, `synchronous=FULL` (but for the policy's own decisions: see
+//! `sqlite_tx.rs`), one writer connection taking `BEGIN IMMEDIATE` transactions, a small pool
+//! of readers. Its [`Store`](super::Store)
 //! methods are shared with PostgreSQL's (`sql/store.rs`); here is what is SQLite's own.
 
 use std::path::Path;
@@ -8,14 +9,22 @@ use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
-use tokio::sync::{watch, Notify};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::sqlite_checkpoint;
+use super::sqlite_checkpoint::{self, Writes};
 use super::sqlite_events::{bounds, SqliteEvents};
 use super::sqlite_tx::SqliteTx;
 use super::sqlite_version::VersionReader;
 use super::StoreError;
+
+/// How every write transaction begins: SQLite takes `synchronous` only outside a transaction,
+/// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
+/// transaction was, this one's commit is fsynced…
+const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
+/// …or, for what the policy alone decided, written to the WAL but not fsynced (the
+/// checkpointer's fsync follows within [`sqlite_checkpoint`]'s settle time).
+const BEGIN_RELAXED: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
@@ -29,8 +38,8 @@ pub struct SqliteStore {
     checkpoint: SqlitePool,
     checkpointer: JoinHandle<()>,
     pub(super) events: SqliteEvents,
-    /// Told after every commit, so the checkpointer runs soon after writes.
-    writes: Arc<Notify>,
+    /// Told after every commit, so the checkpointer flushes (and checkpoints) soon after.
+    writes: Arc<Writes>,
     /// The identity version, read on every request without the pool.
     version: VersionReader,
     /// Signs a checkpoint every N events, inside the appending transaction.
@@ -64,8 +73,9 @@ impl SqliteStore {
             .max_connections(1)
             .connect_with(options.pragma("journal_size_limit", JOURNAL_SIZE_LIMIT))
             .await?;
-        let writes = Arc::new(Notify::new());
-        let checkpointer = sqlite_checkpoint::spawn(checkpoint.clone(), writes.clone());
+        let writes = Arc::new(Writes::default());
+        let checkpointer =
+            sqlite_checkpoint::spawn(checkpoint.clone(), wal_path(path), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
         let events = SqliteEvents {
@@ -84,15 +94,15 @@ impl SqliteStore {
         })
     }
 
-    /// A raw write transaction, for the identity rows.
+    /// A raw write transaction, for the identity rows; its commit is fsynced.
     pub(super) async fn write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+        Ok(self.writer.begin_with(BEGIN_SYNCED).await?)
     }
 
     /// Commits a raw transaction and schedules a checkpoint.
     pub(super) async fn done(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
         tx.commit().await?;
-        self.writes.notify_one();
+        self.writes.committed();
         Ok(())
     }
 }
@@ -104,8 +114,17 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
+        self.tx(self.write().await?)
+    }
+
+    /// A write transaction whose commit is not fsynced (see `Store::begin_relaxed`).
+    pub(super) async fn begin_relaxed_tx(&self) -> Result<SqliteTx, StoreError> {
+        self.tx(self.writer.begin_with(BEGIN_RELAXED).await?)
+    }
+
+    fn tx(&self, tx: Transaction<'static, Sqlite>) -> Result<SqliteTx, StoreError> {
         Ok(SqliteTx {
-            tx: self.write().await?,
+            tx,
             newest_event: None,
             events: self.events.clone(),
             writes: self.writes.clone(),
@@ -124,5 +143,63 @@ impl SqliteStore {
         self.writer.close().await;
         self.reader.close().await;
         self.checkpoint.close().await;
+    }
+}
+
+/// The WAL file SQLite keeps beside the database at `db`.
+fn wal_path(db: &Path) -> std::path::PathBuf {
+    let mut wal = db.as_os_str().to_owned();
+    wal.push("-wal");
+    wal.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn synchronous(tx: &mut SqliteTx) -> i64 {
+        sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&mut *tx.tx)
+            .await
+            .unwrap()
+    }
+
+    /// SQLite fixes `synchronous` per connection and refuses to change it inside a
+    /// transaction, so each transaction sets its own as it begins: a relaxed one runs at
+    /// NORMAL (1), and whatever ran before, every other one runs at FULL (2) — a person's
+    /// decision is never committed at the policy's relaxed level.
+    #[tokio::test]
+    async fn each_transaction_begins_at_its_own_durability() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
+        let mut tx = store.begin_tx().await.unwrap();
+        assert_eq!(synchronous(&mut tx).await, 2, "a plain transaction is FULL");
+        tx.finish().await.unwrap();
+
+        let mut relaxed = store.begin_relaxed_tx().await.unwrap();
+        assert_eq!(
+            synchronous(&mut relaxed).await,
+            1,
+            "a relaxed one is NORMAL"
+        );
+        relaxed.finish().await.unwrap();
+
+        let mut after = store.begin_tx().await.unwrap();
+        assert_eq!(
+            synchronous(&mut after).await,
+            2,
+            "the one writer connection goes back to FULL for the next transaction"
+        );
+        drop(after);
+        let mut raw = store.write().await.unwrap();
+        let level: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&mut *raw)
+            .await
+            .unwrap();
+        assert_eq!(level, 2, "so do the identities' raw transactions");
+        drop(raw); // closing the pool waits for its connection
+        store.shut().await;
     }
 }

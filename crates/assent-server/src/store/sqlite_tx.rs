@@ -1,11 +1,15 @@
 //! One SQLite write transaction (`BEGIN IMMEDIATE` on the one writer connection): the [`Tx`]
 //! methods are shared (`sql/tx.rs`); here is how it commits. After the commit the
 //! checkpointer is told, and the event watch moves to the newest event written.
+//!
+//! A commit is fsynced (`synchronous=FULL`), except a relaxed transaction's
+//! (`SqliteStore::begin_relaxed_tx`): the policy's own decisions are committed to the WAL (a
+//! crash of the service loses nothing) and reach the disk with the checkpointer's fsync a
+//! moment later, or with the next synced commit, whichever comes first.
 
 use std::sync::Arc;
 
 use sqlx::{Sqlite, Transaction};
-use tokio::sync::Notify;
 
 use super::sqlite_events::SqliteEvents;
 use super::StoreError;
@@ -17,7 +21,7 @@ pub struct SqliteTx {
     pub newest_event: Option<i64>,
     pub events: SqliteEvents,
     /// Told after every commit (the checkpointer).
-    pub writes: Arc<Notify>,
+    pub writes: Arc<super::sqlite_checkpoint::Writes>,
     /// Signs the chain's head when this transaction's appends cross a multiple of N events.
     pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
 }
@@ -33,7 +37,7 @@ impl SqliteTx {
             signer: _,
         } = self;
         tx.commit().await?;
-        writes.notify_one();
+        writes.committed();
         if let Some(newest) = newest_event {
             // One writer: the newest id this transaction wrote is the newest committed.
             events.newest.send_if_modified(|current| {

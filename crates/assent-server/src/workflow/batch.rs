@@ -3,12 +3,15 @@
 //! covers a burst of decisions. Every caller is answered only after the commit that holds
 //! its decision.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
 use super::{expire, submit};
-use crate::store::{Store, StoreError, Submission, Submitted};
+use assent_core::Decision;
+
+use crate::store::{Store, StoreError, Submission, Submitted, Tx};
 
 /// How many submissions may wait for the writer.
 pub const QUEUE_DEPTH: usize = 4096;
@@ -31,14 +34,84 @@ impl std::fmt::Debug for Queued {
     }
 }
 
+/// When a batch that only the policy decided (auto and block records) is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// Once committed: a crash of the service loses none of it; the disk has it a moment
+    /// later ([`crate::store::Tx::commit_relaxed`]). The default: the agent's tool call waits
+    /// for no fsync, and what that call then changes is no more durable than this.
+    Committed,
+    /// Once fsynced, like everything a person decides (`--sync-policy-decisions`).
+    Synced,
+}
+
+impl Durability {
+    pub fn of(sync_policy_decisions: bool) -> Durability {
+        if sync_policy_decisions {
+            Durability::Synced
+        } else {
+            Durability::Committed
+        }
+    }
+}
+
+/// The submissions' commits so far, by how durable each was when its callers were answered
+/// (`/metrics`: `assent_submission_commits_total`).
+#[derive(Debug, Default)]
+pub struct Commits {
+    fsynced: AtomicU64,
+    committed: AtomicU64,
+}
+
+impl Commits {
+    /// (fsynced, committed only).
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.fsynced.load(Ordering::Relaxed),
+            self.committed.load(Ordering::Relaxed),
+        )
+    }
+
+    fn count(&self, relaxed: bool) {
+        let counter = if relaxed {
+            &self.committed
+        } else {
+            &self.fsynced
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// How a batch is written: the durability the policy's own decisions get, and where commits
+/// are counted.
+#[derive(Clone, Copy)]
+struct Writing<'a> {
+    durability: Durability,
+    commits: &'a Commits,
+}
+
 /// Runs until every sender is gone: takes what is queued, writes it, answers.
-pub async fn group_commit(store: Arc<dyn Store>, mut queue: mpsc::Receiver<Queued>) {
+pub async fn group_commit(
+    store: Arc<dyn Store>,
+    mut queue: mpsc::Receiver<Queued>,
+    durability: Durability,
+    commits: Arc<Commits>,
+) {
     let mut batch = Vec::with_capacity(BATCH);
     while queue.recv_many(&mut batch, BATCH).await > 0 {
         let queued: Vec<Queued> = std::mem::take(&mut batch);
         let (submissions, replies): (Vec<_>, Vec<_>) =
             queued.into_iter().map(|q| (*q.submission, q.reply)).unzip();
-        match write_batch(store.as_ref(), &submissions).await {
+        match write_batch(
+            store.as_ref(),
+            &submissions,
+            Writing {
+                durability,
+                commits: &commits,
+            },
+        )
+        .await
+        {
             Ok(outcomes) => {
                 for (reply, outcome) in replies.into_iter().zip(outcomes) {
                     let _ = reply.send(outcome);
@@ -61,18 +134,19 @@ type Outcomes = Vec<Result<Submitted, StoreError>>;
 async fn write_batch(
     store: &dyn Store,
     submissions: &[Submission],
+    how: Writing<'_>,
 ) -> Result<Outcomes, StoreError> {
-    match write_together(store, submissions).await {
+    match write_together(store, submissions, how).await {
         Ok(written) => Ok(written),
-        Err(err) if submissions.len() <= 1 => write_alone_again(store, submissions, err).await,
+        Err(err) if submissions.len() <= 1 => write_alone_again(store, submissions, err, how).await,
         Err(err) => {
             tracing::warn!(error = %err, "batch failed; writing its submissions one by one");
             let mut outcomes = Vec::with_capacity(submissions.len());
             for submission in submissions {
                 let one = std::slice::from_ref(submission);
-                match write_together(store, one).await {
+                match write_together(store, one, how).await {
                     Ok(mut written) => outcomes.append(&mut written),
-                    Err(err) => match write_alone_again(store, one, err).await {
+                    Err(err) => match write_alone_again(store, one, err, how).await {
                         Ok(mut written) => outcomes.append(&mut written),
                         Err(err) => outcomes.push(Err(err)),
                     },
@@ -89,23 +163,69 @@ async fn write_alone_again(
     store: &dyn Store,
     one: &[Submission],
     err: StoreError,
+    how: Writing<'_>,
 ) -> Result<Outcomes, StoreError> {
     match err {
-        StoreError::Conflict(_) => write_together(store, one).await,
+        StoreError::Conflict(_) => write_together(store, one, how).await,
         other => Err(other),
     }
 }
 
+/// Writes `submissions` in one transaction. When only the policy decides them (and
+/// `durability` allows), the transaction is a relaxed one (`Store::begin_relaxed`): committed
+/// before anyone is answered, not waited on to reach the disk. Should recording them write
+/// more than that (a held run's prompt, an expiry, a grant's use), it is rolled back and
+/// written again, fsynced, as everything a person decides is.
 async fn write_together(
     store: &dyn Store,
     submissions: &[Submission],
+    how: Writing<'_>,
 ) -> Result<Outcomes, StoreError> {
+    let Writing {
+        durability,
+        commits,
+    } = how;
+    if durability == Durability::Committed && submissions.iter().all(policy_decides) {
+        let mut tx = store.begin_relaxed().await?;
+        let recorded = record_all(tx.as_mut(), submissions).await?;
+        if recorded.policy_only {
+            tx.commit().await?;
+            commits.count(true);
+            return Ok(recorded.outcomes);
+        }
+        // Dropped: rolled back.
+    }
     let mut tx = store.begin().await?;
+    let recorded = record_all(tx.as_mut(), submissions).await?;
+    tx.commit().await?;
+    commits.count(false);
+    Ok(recorded.outcomes)
+}
+
+/// The policy alone decides `s`: auto, or a block no exception can set aside.
+fn policy_decides(s: &Submission) -> bool {
+    match s.eval.decision.decision {
+        Decision::Auto => true,
+        Decision::Block => !s.eval.exceptionable,
+        Decision::Ask | Decision::Escalate => false,
+    }
+}
+
+/// What recording a batch gave: each submission's outcome, and whether every row written was
+/// a plain (auto or block) record of the policy's — the rest being replays.
+struct Recorded {
+    outcomes: Outcomes,
+    policy_only: bool,
+}
+
+async fn record_all(tx: &mut dyn Tx, submissions: &[Submission]) -> Result<Recorded, StoreError> {
     // Expiry is checked on every match: a prompt past its time settles (and its fallback
     // holds its run) before anything of this batch could join it or slip past the hold.
+    let mut expired = false;
     if let Some(now) = submissions.iter().map(|s| s.now).max() {
         if tx.next_deadline().await?.is_some_and(|at| at <= now) {
-            expire::due_in(tx.as_mut(), now).await?;
+            expire::due_in(tx, now).await?;
+            expired = true;
         }
     }
     let mut run_ids: Vec<&str> = submissions
@@ -119,10 +239,17 @@ async fn write_together(
     let mut outcomes = Vec::with_capacity(submissions.len());
     for submission in submissions {
         let hold = holds.get(&submission.request.run_id);
-        let outcome = submit::record(tx.as_mut(), submission, hold, &mut deferred).await?;
+        let outcome = submit::record(tx, submission, hold, &mut deferred).await?;
         outcomes.push(Ok(outcome));
     }
-    deferred.flush(tx.as_mut()).await?;
-    tx.commit().await?;
-    Ok(outcomes)
+    let replays = outcomes
+        .iter()
+        .filter(|o| matches!(o, Ok(Submitted::Replayed(_))))
+        .count();
+    let policy_only = !expired && deferred.len() + replays == submissions.len();
+    deferred.flush(tx).await?;
+    Ok(Recorded {
+        outcomes,
+        policy_only,
+    })
 }

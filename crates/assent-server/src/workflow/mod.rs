@@ -45,15 +45,33 @@ use crate::store::{
 pub struct Workflow {
     store: Arc<dyn Store>,
     submissions: mpsc::Sender<batch::Queued>,
+    commits: Arc<batch::Commits>,
 }
 
 impl Workflow {
     /// The workflow over `store`; starts the group-commit writer, which ends when the last
-    /// clone is dropped. Needs a Tokio runtime.
-    pub fn new(store: Arc<dyn Store>) -> Workflow {
+    /// clone is dropped. Needs a Tokio runtime. `sync_policy_decisions`: the policy's own
+    /// decisions are fsynced before they are answered too (see [`crate::Config`]).
+    pub fn new(store: Arc<dyn Store>, sync_policy_decisions: bool) -> Workflow {
         let (submissions, queue) = mpsc::channel(batch::QUEUE_DEPTH);
-        tokio::spawn(batch::group_commit(store.clone(), queue));
-        Workflow { store, submissions }
+        let commits = Arc::new(batch::Commits::default());
+        tokio::spawn(batch::group_commit(
+            store.clone(),
+            queue,
+            batch::Durability::of(sync_policy_decisions),
+            commits.clone(),
+        ));
+        Workflow {
+            store,
+            submissions,
+            commits,
+        }
+    }
+
+    /// How many of the submissions' commits were fsynced before their answers, and how many
+    /// only committed (the policy's own decisions), since the service started.
+    pub fn commit_counts(&self) -> (u64, u64) {
+        self.commits.counts()
     }
 
     /// Records a submission: idempotency, run hold, grant use, remembered denial or prompt,

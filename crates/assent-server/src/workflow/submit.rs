@@ -21,6 +21,11 @@ pub struct Deferred {
 }
 
 impl Deferred {
+    /// How many plain decisions are held back.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
     /// Writes what was held back, in the caller's transaction.
     pub async fn flush(&mut self, tx: &mut dyn Tx) -> Result<(), StoreError> {
         tx.insert_actions(&self.actions).await?;

@@ -27,6 +27,8 @@ mod capabilities;
 mod decide;
 #[path = "../server/diff_pr.rs"]
 mod diff_pr;
+#[path = "../server/durability.rs"]
+mod durability;
 #[path = "../server/escalation.rs"]
 mod escalation;
 #[path = "../server/events.rs"]

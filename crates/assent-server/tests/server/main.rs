@@ -17,6 +17,7 @@ mod audit_chain;
 mod capabilities;
 mod decide;
 mod diff_pr;
+mod durability;
 mod escalation;
 mod events;
 mod exceptions;

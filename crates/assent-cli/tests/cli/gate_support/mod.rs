@@ -155,6 +155,12 @@ impl Service {
         self.child.wait().unwrap()
     }
 
+    /// Kills the service outright (SIGKILL: a crash, no shutdown code runs) and waits.
+    pub fn kill_hard(&mut self) -> std::process::ExitStatus {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap()
+    }
+
     /// An async approver client and a runtime to drive it.
     pub fn approver_client(&self) -> assent_client::Client {
         assent_client::Client::new(&self.url, &self.approver).unwrap()

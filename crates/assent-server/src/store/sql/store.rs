@@ -20,6 +20,10 @@ impl Store for StoreImpl {
         Ok(Box::new(self.begin_tx().await?))
     }
 
+    async fn begin_relaxed(&self) -> Result<Box<dyn Tx>, StoreError> {
+        Ok(Box::new(self.begin_relaxed_tx().await?))
+    }
+
     fn events(&self) -> &dyn EventBus {
         &self.events
     }

@@ -1,6 +1,6 @@
 -- wrk script: POST /v1/actions with an action the policy decides `auto` (ls in a trusted repo).
--- Every answer is an audited decision: an actions row and an audit row, committed with
--- synchronous=FULL before the answer is sent.
+-- Every answer is an audited decision: an actions row and an audit row, committed before the
+-- answer is sent (fsynced too only with `assent serve --sync-policy-decisions`).
 local token = os.getenv("ASSENT_TOKEN")
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"

@@ -35,13 +35,27 @@ pub struct Desk {
     pub remote: Option<(String, String)>,
 }
 
+/// A free port for a desk to listen on, picked below the kernel's ephemeral range
+/// (32768–60999). The desk binds it only once the app starts, after WebKitWebDriver has picked
+/// its inspector's port for the window — by binding port 0, from the ephemeral range. A port
+/// picked the same way here was seen to be handed to both (the window's inspector then fails
+/// to bind and the session never starts).
+fn desk_port() -> u16 {
+    // A different start per test process and per call, so suites running side by side
+    // rarely probe the same ports.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let offset =
+        std::process::id() * 7919 + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) * 101;
+    (0..12_000)
+        .map(|i| 20_000 + ((offset + i) % 12_000) as u16)
+        .find(|port| std::net::TcpListener::bind(("127.0.0.1", *port)).is_ok())
+        .expect("a free port in 20000-31999")
+}
+
 impl Desk {
     pub fn new() -> Desk {
         let dir = tempfile::tempdir().expect("temp dir");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("free port")
-            .port();
+        let port = desk_port();
         std::fs::create_dir_all(dir.path().join("data")).expect("data dir");
         std::fs::create_dir_all(dir.path().join(".config")).expect("config dir");
         Desk {

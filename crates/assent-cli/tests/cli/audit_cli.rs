@@ -254,22 +254,19 @@ fn report_of(data_dir: &Path) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("verify --json prints JSON ({e}): {}", text(&out)))
 }
 
-/// The real service signs the chain's head when it stops: decisions made since the last
-/// checkpoint (fewer than `--audit-checkpoint-events`, before the minute's timer) are under a
-/// signature once it has shut down, so a tail truncated afterwards is caught.
-#[test]
-fn the_service_signs_the_chains_head_when_it_stops() {
-    use crate::gate_support::{finish, payload, spawn_with_stdin, Service};
-    let mut service = Service::start();
+/// Runs the real `assent gate claude-code` `n` times for `git status` in run `run` against
+/// `service`; each must be answered allow (an auto read).
+fn gate_git_status(service: &crate::gate_support::Service, run: &str, n: usize) {
+    use crate::gate_support::{finish, payload, spawn_with_stdin};
     let repo = tempfile::tempdir().unwrap();
     let env = [
         ("ASSENT_URL", service.url.as_str()),
         ("ASSENT_TOKEN", service.requester.as_str()),
     ];
-    for n in 0..3 {
+    for n in 0..n {
         let hook = payload(
             "PreToolUse",
-            "run-stop",
+            run,
             &format!("tool-{n}"),
             "Bash",
             json!({ "command": "git status" }),
@@ -281,7 +278,18 @@ fn the_service_signs_the_chains_head_when_it_stops() {
             hook.to_string().as_bytes(),
         ));
         assert_eq!(ran.code, 0, "an auto read is answered: {}", ran.stderr);
+        assert_eq!(ran.decision(), "allow", "git status is auto-allowed");
     }
+}
+
+/// The real service signs the chain's head when it stops: decisions made since the last
+/// checkpoint (fewer than `--audit-checkpoint-events`, before the minute's timer) are under a
+/// signature once it has shut down, so a tail truncated afterwards is caught.
+#[test]
+fn the_service_signs_the_chains_head_when_it_stops() {
+    use crate::gate_support::Service;
+    let mut service = Service::start();
+    gate_git_status(&service, "run-stop", 3);
     let running = report_of(&service.data_dir);
     let events = running["events"].as_i64().unwrap();
     assert!(
@@ -313,30 +321,9 @@ fn the_service_signs_the_chains_head_when_it_stops() {
 /// every decision the gate was answered is in the chain, which verifies.
 #[test]
 fn auto_decisions_answered_survive_the_service_being_killed() {
-    use crate::gate_support::{finish, payload, spawn_with_stdin, Service};
+    use crate::gate_support::Service;
     let mut service = Service::start();
-    let repo = tempfile::tempdir().unwrap();
-    let env = [
-        ("ASSENT_URL", service.url.as_str()),
-        ("ASSENT_TOKEN", service.requester.as_str()),
-    ];
-    for n in 0..5 {
-        let hook = payload(
-            "PreToolUse",
-            "run-crash",
-            &format!("tool-{n}"),
-            "Bash",
-            json!({ "command": "git status" }),
-            repo.path(),
-        );
-        let ran = finish(spawn_with_stdin(
-            &["gate", "claude-code"],
-            &env,
-            hook.to_string().as_bytes(),
-        ));
-        assert_eq!(ran.code, 0, "an auto read is answered: {}", ran.stderr);
-        assert_eq!(ran.decision(), "allow", "git status is auto-allowed");
-    }
+    gate_git_status(&service, "run-crash", 5);
     let status = service.kill_hard();
     assert!(
         !status.success(),

@@ -102,7 +102,7 @@ impl SqliteStore {
     /// Commits a raw transaction and schedules a checkpoint.
     pub(super) async fn done(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
         tx.commit().await?;
-        self.writes.committed();
+        self.writes.committed(false);
         Ok(())
     }
 }
@@ -114,17 +114,18 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(self.write().await?)
+        self.tx(self.write().await?, false)
     }
 
     /// A write transaction whose commit is not fsynced (see `Store::begin_relaxed`).
     pub(super) async fn begin_relaxed_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(self.writer.begin_with(BEGIN_RELAXED).await?)
+        self.tx(self.writer.begin_with(BEGIN_RELAXED).await?, true)
     }
 
-    fn tx(&self, tx: Transaction<'static, Sqlite>) -> Result<SqliteTx, StoreError> {
+    fn tx(&self, tx: Transaction<'static, Sqlite>, relaxed: bool) -> Result<SqliteTx, StoreError> {
         Ok(SqliteTx {
             tx,
+            relaxed,
             newest_event: None,
             events: self.events.clone(),
             writes: self.writes.clone(),

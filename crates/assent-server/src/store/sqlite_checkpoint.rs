@@ -2,7 +2,7 @@
 //!
 //! **Flush.** Every commit but the policy's own decisions is fsynced by the committing
 //! transaction (`synchronous=FULL`). Those (`SqliteStore::begin_relaxed_tx`) are only written
-//! to the WAL: this task fsyncs the WAL file [`SETTLE`] after writes, so a relaxed commit is on
+//! to the WAL: this task fsyncs the WAL file [`SETTLE`] after a relaxed commit, so it is on
 //! disk within that settle time (or sooner, with the next fsynced commit).
 //!
 //! **Checkpoint.** SQLite checkpoints inside the COMMIT that pushes the WAL past 1,000 pages, on
@@ -23,7 +23,7 @@
 //! pages into the main file; durability is the flush's and the commits'.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,12 +45,18 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
 pub struct Writes {
     wake: Notify,
     commits: AtomicU64,
+    /// A relaxed commit wrote WAL frames no fsync has covered yet (an fsynced commit's are on
+    /// disk already: flushing after those only would be a second fsync of the same frames).
+    unflushed: AtomicBool,
 }
 
 impl Writes {
-    /// Called after every commit.
-    pub fn committed(&self) {
+    /// Called after every commit; `relaxed`: it was not fsynced.
+    pub fn committed(&self, relaxed: bool) {
         self.commits.fetch_add(1, Ordering::Relaxed);
+        if relaxed {
+            self.unflushed.store(true, Ordering::Release);
+        }
         self.wake.notify_one();
     }
 }
@@ -63,7 +69,11 @@ pub fn spawn(connection: SqlitePool, wal: PathBuf, writes: Arc<Writes>) -> JoinH
         loop {
             writes.wake.notified().await;
             tokio::time::sleep(SETTLE).await;
-            flush(&wal).await;
+            // Taken before the fsync: a relaxed commit landing during it sets the flag again
+            // (and wakes this task), so its frames are flushed on the next round.
+            if writes.unflushed.swap(false, Ordering::AcqRel) {
+                flush(&wal).await;
+            }
             let commits = writes.commits.load(Ordering::Relaxed);
             let due = commits - commits_then >= CHECKPOINT_COMMITS
                 || checkpointed_at.elapsed() >= CHECKPOINT_EVERY;

@@ -24,6 +24,8 @@ pub struct SqliteTx {
     pub writes: Arc<super::sqlite_checkpoint::Writes>,
     /// Signs the chain's head when this transaction's appends cross a multiple of N events.
     pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
+    /// Begun at `synchronous=NORMAL`: its commit is not fsynced (the checkpointer flushes it).
+    pub relaxed: bool,
 }
 
 impl SqliteTx {
@@ -35,9 +37,10 @@ impl SqliteTx {
             events,
             writes,
             signer: _,
+            relaxed,
         } = self;
         tx.commit().await?;
-        writes.committed();
+        writes.committed(relaxed);
         if let Some(newest) = newest_event {
             // One writer: the newest id this transaction wrote is the newest committed.
             events.newest.send_if_modified(|current| {

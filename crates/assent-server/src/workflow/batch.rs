@@ -38,7 +38,7 @@ impl std::fmt::Debug for Queued {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Durability {
     /// Once committed: a crash of the service loses none of it; the disk has it a moment
-    /// later ([`crate::store::Tx::commit_relaxed`]). The default: the agent's tool call waits
+    /// later ([`crate::store::Store::begin_relaxed`]). The default: the agent's tool call waits
     /// for no fsync, and what that call then changes is no more durable than this.
     Committed,
     /// Once fsynced, like everything a person decides (`--sync-policy-decisions`).

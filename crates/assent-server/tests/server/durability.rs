@@ -8,16 +8,7 @@ use crate::common::{maven, shell, Service};
 
 /// (fsynced, committed only) submission commits so far.
 async fn commits(svc: &Service) -> (u64, u64) {
-    let text = svc
-        .http
-        .get(format!("{}/metrics", svc.url))
-        .bearer_auth(&svc.approver)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = svc.prometheus().await;
     let sample = |durability: &str| -> u64 {
         let name = format!("assent_submission_commits_total{{durability=\"{durability}\"}} ");
         text.lines()

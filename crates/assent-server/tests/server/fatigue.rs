@@ -281,16 +281,7 @@ async fn metrics_show_where_the_prompts_come_from() {
     assert_eq!(m["remembered_denials"], 1, "{m}");
     assert_eq!(m["rubber_stamps"], 1, "{m}");
 
-    let text = svc
-        .http
-        .get(format!("{}/metrics", svc.url))
-        .bearer_auth(&svc.approver)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = svc.prometheus().await;
     assert!(
         text.contains("assent_profile_prompts_total{profile=\"maven-test\"} 1"),
         "Prometheus carries the per-profile counts: {text}"

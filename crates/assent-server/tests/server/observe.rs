@@ -206,19 +206,8 @@ async fn metrics_count_decisions_prompts_and_grants() {
         "decided after 30 s on the fake clock"
     );
 
-    let resp = svc
-        .http
-        .get(format!("{}/metrics", svc.url))
-        .bearer_auth(&svc.approver)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        resp.status(),
-        StatusCode::OK,
-        "Prometheus text for the approver"
-    );
-    let text = resp.text().await.unwrap();
+    // Answered 200 to the approver (the helper checks it).
+    let text = svc.prometheus().await;
     assert!(
         text.contains("assent_actions_total{decision=\"auto\"} 2"),
         "actions by decision: {text}"

@@ -276,16 +276,7 @@ async fn an_edit_by_someone_else_is_reloaded_and_a_broken_one_keeps_the_old_poli
         broken["version"], trusted_version,
         "a broken edit keeps the policy in force: {broken}"
     );
-    let prometheus = svc
-        .http
-        .get(format!("{}/metrics", svc.url))
-        .bearer_auth(&svc.approver)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let prometheus = svc.prometheus().await;
     assert!(
         prometheus.contains("assent_policy_file_error 1"),
         "monitoring sees the broken file too: {prometheus}"

@@ -116,6 +116,23 @@ impl Service {
         read(resp).await
     }
 
+    /// `GET /metrics` as the approver: the Prometheus text.
+    pub async fn prometheus(&self) -> String {
+        let resp = self
+            .http
+            .get(format!("{}/metrics", self.url))
+            .bearer_auth(&self.approver)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status(),
+            StatusCode::OK,
+            "Prometheus text for the approver"
+        );
+        resp.text().await.unwrap()
+    }
+
     pub async fn submit(&self, body: &Value) -> Value {
         let (status, answer) = self.post("/v1/actions", &self.requester, body).await;
         assert_eq!(

@@ -35,6 +35,9 @@ cargo_profile=()
 echo "==> cargo build ($profile): assent, assent-gate, assent-desktop, assent-window"
 cargo build "${cargo_profile[@]}" --locked -p assent-cli -p assent-desktop
 cargo build "${cargo_profile[@]}" --locked -p assent-window --features custom-protocol
+# The gate every tool call starts: static and at a fixed address (no loader, no libc.so), last,
+# since a plain `cargo build` puts the dynamic one back.
+./scripts/build-gate.sh "${cargo_profile[@]}"
 
 # The build lands where cargo puts it (CARGO_TARGET_DIR, as scripts/setup.sh reads it).
 bin="${CARGO_TARGET_DIR:-$root/target}/$profile"

@@ -83,6 +83,14 @@ printf '{"session_id":"pkg","cwd":"%s","hook_event_name":"PreToolUse","tool_name
 fast="$(ASSENT_URL="$url" ASSENT_TOKEN="$(cat "$data/requester.token")" /usr/bin/assent-gate claude-code --payload "$payload")" \
   || fail "the installed assent-gate must answer a hook payload (exit 0), got: $fast"
 grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the installed assent-gate must allow 'git status', got: $fast"
+# Every tool call starts it: the package ships the static, fixed-address build
+# (scripts/build-gate.sh), which starts like /bin/true, not the dynamic one cargo leaves.
+python3 scripts/lib/static-exe.py /usr/bin/assent-gate \
+  || fail "the installed assent-gate must be the static build (scripts/build-gate.sh), or every tool call pays the dynamic loader"
+# A static glibc resolves host names without the system's NSS modules: localhost must still work.
+fast="$(ASSENT_URL="http://localhost:$port" ASSENT_TOKEN="$(cat "$data/requester.token")" /usr/bin/assent-gate claude-code --payload "$payload")" \
+  || fail "the installed assent-gate must reach the service by the name localhost, got: $fast"
+grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the static assent-gate must resolve localhost and be allowed 'git status', got: $fast"
 
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq --purge assent >/dev/null || fail "apt-get could not remove the package"

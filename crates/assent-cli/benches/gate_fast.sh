@@ -6,7 +6,8 @@
 # Edit of a 300-line file with its diff (auto), both in a real git repository.
 # BEFORE_GATE (an earlier assent-gate) adds it to the run; BEFORE_SERVICE=1 also starts
 # BEFORE_BIN's `assent serve` and times this tree's assent-gate against it (the same gate, the
-# two services side by side); `/bin/true` is the floor: starting any process here.
+# two services side by side); `/bin/true` is the floor of starting any process here, and
+# benches/post_floor.c (static C, the Python hook's request sent whole) of any gate's auto call.
 # Usage: BEFORE_BIN=/tmp/assent-main [BEFORE_GATE=/tmp/assent-gate-main] \
 #          crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
 set -euo pipefail
@@ -16,7 +17,9 @@ BIN="${ASSENT_BIN:-$DIR/assent}"
 FAST="${ASSENT_GATE_BIN:-$(dirname "$BIN")/assent-gate}"
 BEFORE="${BEFORE_BIN:-$BIN}"
 PY="$(python3 -c 'import sys; print(sys.executable)')"   # the interpreter itself, not a shim
-[ -x "$BIN" ] && [ -x "$FAST" ] || cargo build --release --locked -p assent-cli
+[ -x "$BIN" ] || cargo build --release --locked -p assent-cli
+# The gate as scripts/setup.sh and the .deb install it: static, at a fixed address.
+[ -n "${ASSENT_GATE_BIN:-}" ] || scripts/build-gate.sh --release >&2
 WORK="$(mktemp -d)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/serve.log" 2>&1 &
@@ -58,6 +61,22 @@ for name, payload in payloads.items():
     with open(f"{work}/{name}.json", "w") as f:
         json.dump(payload, f)
 PY
+# The floor of a gate that does one submit: a static C program sending the Python hook's
+# request, prepared whole (benches/post_floor.c).
+cc -O2 -static -o "$WORK/post_floor" crates/assent-cli/benches/post_floor.c
+python3 - "$WORK" "$PORT" "$ASSENT_TOKEN" <<'PY'
+import json, sys
+work, port, token = sys.argv[1:]
+payload = json.load(open(f"{work}/auto.json"))
+body = json.dumps({"run_id": payload["session_id"], "task_id": payload["session_id"],
+                   "requested_by": "agent",
+                   "action": {"kind": "shell", "command": payload["tool_input"]["command"], "cwd": payload["cwd"]},
+                   "context": {"repo": payload["cwd"]}, "reason": payload["tool_input"]["description"]}).encode()
+head = (f"POST /v1/actions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+open(f"{work}/auto.http", "wb").write(head + body)
+PY
+"$WORK/post_floor" "$WORK/auto.http" "$PORT" || { echo "post_floor: not allowed" >&2; exit 1; }
 git -C "$REPO" -c user.name=b -c user.email=b@example.invalid add -A
 git -C "$REPO" -c user.name=b -c user.email=b@example.invalid commit -qm bench
 
@@ -82,6 +101,7 @@ if [ -n "${BEFORE_GATE:-}" ]; then
 fi
 hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
   -n "floor: /bin/true" "/bin/true" \
+  -n "floor: static C, one submit (auto)" "$WORK/post_floor $WORK/auto.http $PORT" \
   "${before_auto[@]}" \
   -n "before: assent gate (auto)" "$BEFORE gate claude-code --payload $WORK/auto.json" \
   -n "assent gate (auto)" "$BIN gate claude-code --payload $WORK/auto.json" \

@@ -80,13 +80,7 @@ enum ServeError {
 
 /// Runs the service until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    assent_server::logging::init("RUST_LOG");
     match serve(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(ServeError::Reach(err)) if err.is_usage() => {

@@ -65,13 +65,7 @@ enum StartError {
 
 /// Logs to stderr (both processes: the window's stdout is its link), filtered by `ASSENT_LOG`.
 pub fn init_logging() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ASSENT_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    assent_server::logging::init("ASSENT_LOG");
 }
 
 /// The binary's entry point.

@@ -15,6 +15,7 @@ mod guard;
 pub mod identities;
 mod identity_cache;
 mod json;
+pub mod logging;
 mod policy_watch;
 mod public_url;
 mod push;

@@ -56,7 +56,7 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
-        let writer = SqlitePoolOptions::new()
+        let writer = pool()
             .max_connections(1)
             .connect_with(
                 options
@@ -65,11 +65,11 @@ impl SqliteStore {
             )
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
-        let reader = SqlitePoolOptions::new()
+        let reader = pool()
             .max_connections(4)
             .connect_with(options.clone())
             .await?;
-        let checkpoint = SqlitePoolOptions::new()
+        let checkpoint = pool()
             .max_connections(1)
             .connect_with(options.pragma("journal_size_limit", JOURNAL_SIZE_LIMIT))
             .await?;
@@ -145,6 +145,14 @@ impl SqliteStore {
         self.reader.close().await;
         self.checkpoint.close().await;
     }
+}
+
+/// A pool of connections to the database file. sqlx pings a connection before lending it out,
+/// to find a server that hung up; a file does not hang up, and on SQLite each ping is one more
+/// round trip to the connection's thread before every transaction and read (a submission's
+/// answer waits for it), so none is made.
+fn pool() -> SqlitePoolOptions {
+    SqlitePoolOptions::new().test_before_acquire(false)
 }
 
 /// The WAL file SQLite keeps beside the database at `db`.

@@ -186,6 +186,11 @@ async fn grant_guards_count_uses_revocations_and_announcements_once() {
     })
     .await
     .unwrap();
+    assert_eq!(
+        tx.next_deadline().await.unwrap(),
+        Some(now + Duration::minutes(5)),
+        "the next deadline is the earlier of the pending prompt's (10 min) and the grant's (5 min)"
+    );
     let candidates = tx.grant_candidates("r1", now).await.unwrap();
     assert_eq!(
         candidates.len(),
@@ -217,6 +222,11 @@ async fn grant_guards_count_uses_revocations_and_announcements_once() {
     assert!(
         !tx.mark_grant_announced("g1").await.unwrap(),
         "a second sweep does not"
+    );
+    assert_eq!(
+        tx.next_deadline().await.unwrap(),
+        Some(now + Duration::minutes(10)),
+        "an announced grant's expiry is past: the prompt's is the next deadline"
     );
     assert!(
         tx.revoke_grant("g1", "owner", "done", now).await.unwrap(),

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 
@@ -100,31 +100,50 @@ pub async fn session() -> Client {
         .expect("a WebDriver session on the app")
 }
 
-/// Waits for `css`; on a timeout the panic carries the page, to see what was shown instead.
+/// Waits for `css`; on a timeout the panic carries the page, to see what was shown instead. A
+/// find the page's own navigation cut short (the desk reloads itself after a passkey is
+/// enrolled or a person signs in) is asked again on the new page.
 pub async fn element(client: &Client, css: &str) -> fantoccini::elements::Element {
-    match client
-        .wait()
-        .at_most(WAIT)
-        .for_element(Locator::Css(css))
-        .await
-    {
-        Ok(element) => element,
-        Err(err) => {
-            let page = client.source().await.unwrap_or_default();
-            let page: String = page.chars().take(4000).collect();
-            panic!("{css} must appear: {err}\npage:\n{page}")
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match client
+            .wait()
+            .at_most(left)
+            .for_element(Locator::Css(css))
+            .await
+        {
+            Ok(element) => return element,
+            Err(err) if navigated(&err) && Instant::now() < deadline => continue,
+            Err(err) => {
+                let page = client.source().await.unwrap_or_default();
+                let page: String = page.chars().take(4000).collect();
+                panic!("{css} must appear: {err}\npage:\n{page}")
+            }
         }
     }
+}
+
+/// WebDriver's answer when the page navigated under a find ("aborted by navigation"), or the
+/// element found belongs to the page before it ("stale element"): nothing was done yet.
+fn navigated(err: &fantoccini::error::CmdError) -> bool {
+    let text = err.to_string();
+    text.contains("aborted by navigation") || text.contains("stale element")
 }
 
 pub async fn text_of(client: &Client, css: &str) -> String {
     element(client, css).await.text().await.expect("text")
 }
 
+/// Clicks `css` once it is there; an element gone stale before the click (the page reloaded
+/// between find and click) is found again on the new page.
 pub async fn click(client: &Client, css: &str) {
-    element(client, css)
-        .await
-        .click()
-        .await
-        .unwrap_or_else(|err| panic!("{css} must be clickable: {err}"));
+    let deadline = Instant::now() + WAIT;
+    loop {
+        match element(client, css).await.click().await {
+            Ok(()) => return,
+            Err(err) if err.to_string().contains("stale element") && Instant::now() < deadline => {}
+            Err(err) => panic!("{css} must be clickable: {err}"),
+        }
+    }
 }

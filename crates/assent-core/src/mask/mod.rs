@@ -141,9 +141,10 @@ static NEEDLES: LazyLock<Needles> = LazyLock::new(|| {
         .flat_map(|(i, rule)| rule.needles.iter().map(move |n| (i, *n)))
         .collect();
     // A contiguous NFA, not the DFA the builder would pick for so few needles: the gate (a
-    // process per tool call) builds this on every start, and the DFA took ≈200 µs to build
-    // against the NFA's ≈70 µs, while a short text's scan costs ≈60–90 ns instead of ≈40 ns
-    // (docs/benchmarks.md) — noise next to a decision's ≈125 µs in the service.
+    // process per tool call) builds this on every start, and the DFA takes twice as long to
+    // build (≈68 µs against ≈31 µs warm, ≈200 against ≈70 µs in a fresh process), while a
+    // short text's scan costs ≈70 ns instead of ≈37 ns (docs/benchmarks.md) — noise next to a
+    // decision's ≈125 µs in the service.
     let automaton = AhoCorasick::builder()
         .kind(Some(AhoCorasickKind::ContiguousNFA))
         .ascii_case_insensitive(true)

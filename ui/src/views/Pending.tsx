@@ -384,6 +384,7 @@ function Decide({
                 ref={reasonRef}
                 data-testid="reason"
                 placeholder="required to deny; sent to the agent (Enter denies)"
+                title="Required to deny; sent to the agent (Enter denies)"
                 value={form.reason}
                 onInput={(e) => set({ reason: e.currentTarget.value })}
                 onKeyDown={(e) => {

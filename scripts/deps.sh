@@ -9,6 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 apt_packages=(
   build-essential pkg-config curl ca-certificates git
+  openssl                                                  # the package test's private CA (https:// gate)
   libwebkit2gtk-4.1-dev                                    # the window (Tauri) builds against WebKitGTK
   xvfb xauth dbus webkit2gtk-driver fonts-dejavu-core      # headless desktop tests
   imagemagick                                              # screenshots of the e2e run

@@ -48,7 +48,7 @@ echo "==> apt-get install ./$(basename "$deb")"
 
 for b in assent assent-gate assent-desktop assent-window; do
   [ -x "/usr/bin/$b" ] || fail "/usr/bin/$b must be installed and executable"
-  missing_libs="$(ldd "/usr/bin/$b" | grep 'not found' || true)"
+  missing_libs="$(ldd "/usr/bin/$b" 2>/dev/null | grep 'not found' || true)"
   [ -z "$missing_libs" ] || fail "/usr/bin/$b links libraries the package's Depends did not pull in: $missing_libs"
 done
 desktop_file="$(dpkg -L assent | grep 'usr/share/applications/.*\.desktop$' | head -n 1)"
@@ -91,6 +91,29 @@ python3 scripts/lib/static-exe.py /usr/bin/assent-gate \
 fast="$(ASSENT_URL="http://localhost:$port" ASSENT_TOKEN="$(cat "$data/requester.token")" /usr/bin/assent-gate claude-code --payload "$payload")" \
   || fail "the installed assent-gate must reach the service by the name localhost, got: $fast"
 grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the static assent-gate must resolve localhost and be allowed 'git status', got: $fast"
+
+# A team's service over https:// (a certificate from a private CA, ASSENT_CA_FILE): the static
+# gate's TLS and name resolution, as a team member's machine runs it.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+  -subj "/CN=Assent package test CA" -keyout "$work/ca.key" -out "$work/ca.pem" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
+  -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$work/ext"
+openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial \
+  -days 2 -extfile "$work/ext" -out "$work/server.pem" 2>/dev/null
+tls_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+/usr/bin/assent serve --data-dir "$work/tls-data" --listen "127.0.0.1:$tls_port" \
+  --tls-cert "$work/server.pem" --tls-key "$work/server.key" >"$work/tls-serve.log" 2>&1 &
+tls_pid=$!
+for _ in $(seq 1 100); do
+  curl -fsS --cacert "$work/ca.pem" "https://localhost:$tls_port/healthz" >/dev/null 2>&1 && break
+  kill -0 "$tls_pid" 2>/dev/null || { cat "$work/tls-serve.log" >&2; fail "the installed 'assent serve' with TLS exited at start"; }
+  sleep 0.1
+done
+fast="$(ASSENT_URL="https://localhost:$tls_port" ASSENT_CA_FILE="$work/ca.pem" ASSENT_TOKEN="$(cat "$work/tls-data/requester.token")" \
+  /usr/bin/assent-gate claude-code --payload "$payload")" || true
+kill "$tls_pid"; wait "$tls_pid" 2>/dev/null || true
+grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the static assent-gate must reach an https:// service trusted by ASSENT_CA_FILE and be allowed 'git status', got: $fast"
 
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq --purge assent >/dev/null || fail "apt-get could not remove the package"

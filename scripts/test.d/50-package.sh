@@ -11,8 +11,10 @@ fail() { echo "package test FAILED: $*" >&2; exit 1; }
 
 work="$(mktemp -d)"
 server_pid=""
+tls_pid=""
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$tls_pid" ] && kill "$tls_pid" 2>/dev/null || true
   if dpkg-query -W -f='${Status}' assent 2>/dev/null | grep -q "install ok installed"; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get remove -y -qq --purge assent >/dev/null || true
   fi
@@ -57,17 +59,26 @@ grep -q '^Exec=/usr/bin/assent-desktop' "$desktop_file" \
 grep -q '^ExecStart=/usr/bin/assent serve' /usr/lib/systemd/user/assent.service \
   || fail "the systemd user unit must run the installed 'assent serve'"
 
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Waits for the installed service started as PID (its log LOG) to answer URL/healthz; any more
+# arguments go to curl (--cacert for https://).
+await_health() {
+  local pid=$1 log=$2 url=$3
+  shift 3
+  for _ in $(seq 1 100); do
+    curl -fsS "$@" "$url/healthz" >/dev/null 2>&1 && return
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; fail "the installed 'assent serve' at $url exited at start"; }
+    sleep 0.1
+  done
+}
+
 # Start the service the way the unit does (no systemd here), on a free port, in a fresh data dir.
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 data="$work/data"
 /usr/bin/assent serve --data-dir "$data" --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
 server_pid=$!
 url="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do
-  curl -fsS "$url/healthz" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.log" >&2; fail "the installed 'assent serve' exited at start"; }
-  sleep 0.1
-done
+await_health "$server_pid" "$work/serve.log" "$url"
 health="$(curl -fsS "$url/healthz")" || { cat "$work/serve.log" >&2; fail "the installed service never answered /healthz"; }
 grep -q '"ok"' <<<"$health" || fail "the installed service's health must say ok, got: $health"
 [ "$(stat -c %a "$data/requester.token")" = 600 ] || fail "the requester token must be private (0600)"
@@ -94,25 +105,17 @@ grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the static assent-gat
 
 # A team's service over https:// (a certificate from a private CA, ASSENT_CA_FILE): the static
 # gate's TLS and name resolution, as a team member's machine runs it.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-  -subj "/CN=Assent package test CA" -keyout "$work/ca.key" -out "$work/ca.pem" 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
-  -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$work/ext"
-openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial \
-  -days 2 -extfile "$work/ext" -out "$work/server.pem" 2>/dev/null
-tls_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+# shellcheck source=scripts/lib/private-ca.sh
+. scripts/lib/private-ca.sh
+private_ca "$work"
+tls_port="$(free_port)"
 /usr/bin/assent serve --data-dir "$work/tls-data" --listen "127.0.0.1:$tls_port" \
   --tls-cert "$work/server.pem" --tls-key "$work/server.key" >"$work/tls-serve.log" 2>&1 &
 tls_pid=$!
-for _ in $(seq 1 100); do
-  curl -fsS --cacert "$work/ca.pem" "https://localhost:$tls_port/healthz" >/dev/null 2>&1 && break
-  kill -0 "$tls_pid" 2>/dev/null || { cat "$work/tls-serve.log" >&2; fail "the installed 'assent serve' with TLS exited at start"; }
-  sleep 0.1
-done
+await_health "$tls_pid" "$work/tls-serve.log" "https://localhost:$tls_port" --cacert "$work/ca.pem"
 fast="$(ASSENT_URL="https://localhost:$tls_port" ASSENT_CA_FILE="$work/ca.pem" ASSENT_TOKEN="$(cat "$work/tls-data/requester.token")" \
   /usr/bin/assent-gate claude-code --payload "$payload")" || true
-kill "$tls_pid"; wait "$tls_pid" 2>/dev/null || true
+kill "$tls_pid"; wait "$tls_pid" 2>/dev/null || true; tls_pid=""
 grep -q '"permissionDecision":"allow"' <<<"$fast" || fail "the static assent-gate must reach an https:// service trusted by ASSENT_CA_FILE and be allowed 'git status', got: $fast"
 
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""

@@ -256,16 +256,6 @@ async fn layout(client: &fantoccini::Client) -> serde_json::Value {
         .expect("measure the page")
 }
 
-/// The page's height in CSS pixels (the window's, less a browser's own bars).
-async fn inner_height(client: &fantoccini::Client) -> i64 {
-    client
-        .execute("return window.innerHeight;", Vec::new())
-        .await
-        .expect("measure the page")
-        .as_i64()
-        .expect("innerHeight is a number")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() {
     let ui = Ui::own(crate::SHELL, None).await;
@@ -286,14 +276,17 @@ async fn at_800_by_600_one_column_no_horizontal_overflow_and_the_queue_by_tab() 
         .set_window_size(800, 600)
         .await
         .expect("resize the window");
-    eventually("the window to be 800 px wide", WAIT, || async {
+    let resized = eventually("the window to be 800 px wide", WAIT, || async {
         let m = layout(&client).await;
         (m["width"].as_i64().is_some_and(|w| w <= 800)).then_some(m)
     })
     .await;
     // A browser's own bars take part of its window (Chromium's, 143 px here): the window grows
     // by them, so the page itself is 800×600 as in the desk's window.
-    let bars = 600 - inner_height(&client).await;
+    let bars = 600
+        - resized["height"]
+            .as_i64()
+            .expect("the page's height is measured");
     if bars > 0 {
         client
             .set_window_size(800, 600 + u32::try_from(bars).expect("bars are positive"))

@@ -64,14 +64,11 @@ PY
 # The floor of a gate that does one submit: a static C program sending the Python hook's
 # request, prepared whole (benches/post_floor.c).
 cc -O2 -static -o "$WORK/post_floor" crates/assent-cli/benches/post_floor.c
-python3 - "$WORK" "$PORT" "$ASSENT_TOKEN" <<'PY'
+PYTHONPATH=crates/assent-cli/benches python3 - "$WORK" "$PORT" "$ASSENT_TOKEN" <<'PY'
 import json, sys
+from python_hook import request_of
 work, port, token = sys.argv[1:]
-payload = json.load(open(f"{work}/auto.json"))
-body = json.dumps({"run_id": payload["session_id"], "task_id": payload["session_id"],
-                   "requested_by": "agent",
-                   "action": {"kind": "shell", "command": payload["tool_input"]["command"], "cwd": payload["cwd"]},
-                   "context": {"repo": payload["cwd"]}, "reason": payload["tool_input"]["description"]}).encode()
+body = json.dumps(request_of(json.load(open(f"{work}/auto.json")))).encode()
 head = (f"POST /v1/actions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
 open(f"{work}/auto.http", "wb").write(head + body)

@@ -13,13 +13,9 @@ WORK="$(mktemp -d)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # A private CA and a server certificate for localhost signed by it, as a team would make them.
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-  -subj "/CN=Assent bench CA" -keyout "$WORK/ca.key" -out "$WORK/ca.pem" 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
-  -keyout "$WORK/server.key" -out "$WORK/server.csr" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$WORK/ext"
-openssl x509 -req -in "$WORK/server.csr" -CA "$WORK/ca.pem" -CAkey "$WORK/ca.key" -CAcreateserial \
-  -days 2 -extfile "$WORK/ext" -out "$WORK/server.pem" 2>/dev/null
+# shellcheck source=scripts/lib/private-ca.sh
+. scripts/lib/private-ca.sh
+private_ca "$WORK"
 
 HTTP_PORT="$(free_port)"
 HTTPS_PORT="$(free_port)"

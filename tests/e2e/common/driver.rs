@@ -125,10 +125,14 @@ pub async fn element(client: &Client, css: &str) -> fantoccini::elements::Elemen
 }
 
 /// WebDriver's answer when the page navigated under a find ("aborted by navigation"), or the
-/// element found belongs to the page before it ("stale element"): nothing was done yet.
+/// element found belongs to the page before it: nothing was done yet.
 fn navigated(err: &fantoccini::error::CmdError) -> bool {
-    let text = err.to_string();
-    text.contains("aborted by navigation") || text.contains("stale element")
+    err.to_string().contains("aborted by navigation") || stale(err)
+}
+
+/// The element belongs to a page the desk has since reloaded.
+fn stale(err: &fantoccini::error::CmdError) -> bool {
+    err.to_string().contains("stale element")
 }
 
 pub async fn text_of(client: &Client, css: &str) -> String {
@@ -142,7 +146,7 @@ pub async fn click(client: &Client, css: &str) {
     loop {
         match element(client, css).await.click().await {
             Ok(()) => return,
-            Err(err) if err.to_string().contains("stale element") && Instant::now() < deadline => {}
+            Err(err) if stale(&err) && Instant::now() < deadline => {}
             Err(err) => panic!("{css} must be clickable: {err}"),
         }
     }

@@ -247,6 +247,10 @@ interface Confirming {
   sentence: string;
 }
 
+/** What the reason field is for: its placeholder, and its tooltip where a short window cuts
+ * the placeholder. */
+const REASON_HINT = 'required to deny; sent to the agent (Enter denies)';
+
 function Decide({
   approval,
   denyReasons,
@@ -383,8 +387,8 @@ function Decide({
               <input
                 ref={reasonRef}
                 data-testid="reason"
-                placeholder="required to deny; sent to the agent (Enter denies)"
-                title="Required to deny; sent to the agent (Enter denies)"
+                placeholder={REASON_HINT}
+                title={REASON_HINT}
                 value={form.reason}
                 onInput={(e) => set({ reason: e.currentTarget.value })}
                 onKeyDown={(e) => {

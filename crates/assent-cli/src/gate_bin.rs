@@ -78,7 +78,7 @@ fn main() -> ExitCode {
     if !ours {
         return hand_over(argv.get(1..).unwrap_or_default());
     }
-    match Gate::parse_from(argv) {
+    match parse(argv) {
         Gate::ClaudeCode(args) => claude_code::run(&args),
         Gate::Codex(args) => codex::run(&args),
         Gate::Gemini(args) => gemini::run(&args),
@@ -86,6 +86,39 @@ fn main() -> ExitCode {
         Gate::Copilot(args) => copilot::run(&args),
         Gate::Opencode(args) => opencode::run(&args),
     }
+}
+
+/// The gate `argv` asks for. The agent's own flags are parsed by its subcommand's parser
+/// alone: building every agent's parser to use one was half of an auto decision's
+/// instructions (≈90 k of ≈330 k, clap's `augment_subcommands`). Whatever that does not parse
+/// (`--help`, `--version`, a typo) goes to the whole parser, which answers as it always has.
+fn parse(argv: Vec<OsString>) -> Gate {
+    by_agent(&argv).unwrap_or_else(|| Gate::parse_from(argv))
+}
+
+/// `argv` parsed by its agent's subcommand alone; `None` when that parser has something else
+/// to say (help, an error) or `argv` names no agent.
+fn by_agent(argv: &[OsString]) -> Option<Gate> {
+    match argv.get(1)?.to_str()? {
+        "claude-code" => alone("claude-code", argv).map(Gate::ClaudeCode),
+        "codex" => alone("codex", argv).map(Gate::Codex),
+        "gemini" => alone("gemini", argv).map(Gate::Gemini),
+        "cursor" => alone("cursor", argv).map(Gate::Cursor),
+        "copilot" => alone("copilot", argv).map(Gate::Copilot),
+        "opencode" => alone("opencode", argv).map(Gate::Opencode),
+        _ => None,
+    }
+}
+
+/// `argv[1..]` (the agent's word and its flags) parsed by the agent's subcommand alone.
+fn alone<A: clap::Args + clap::FromArgMatches>(
+    agent: &'static str,
+    argv: &[OsString],
+) -> Option<A> {
+    let matches = A::augment_args(clap::Command::new(agent))
+        .try_get_matches_from(argv.get(1..)?)
+        .ok()?;
+    A::from_arg_matches(&matches).ok()
 }
 
 /// `assent gate ARGS` beside this binary, in this process (exec). It returns only when that

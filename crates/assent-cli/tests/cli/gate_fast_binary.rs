@@ -331,3 +331,86 @@ fn install_names_the_fast_gate_for_every_agent() {
         );
     }
 }
+
+/// Each agent's flags are parsed by its own subcommand alone (the whole parser is half of an
+/// auto decision's start-up): flags given on the command line, not in the environment, still
+/// reach the service, in either form (`--url URL`, `--url=URL`).
+#[test]
+fn flags_on_the_command_line_are_read_as_the_help_says() {
+    let service = Service::start();
+    let (_tmp, root) = repo();
+    let safe = pre(
+        "toolu_fast_flags",
+        "Bash",
+        json!({"command": "git status", "description": "status"}),
+        &root,
+    );
+    let payload = root.join("payload.json");
+    std::fs::write(&payload, safe.to_string()).unwrap();
+    let payload = payload.to_str().unwrap();
+    let url = format!("--url={}", service.url);
+    for args in [
+        vec![
+            "claude-code",
+            "--url",
+            &service.url,
+            "--token",
+            &service.requester,
+            "--payload",
+            payload,
+        ],
+        vec![
+            "claude-code",
+            &url,
+            "--payload",
+            payload,
+            "--token",
+            &service.requester,
+        ],
+    ] {
+        let ran = finish(spawn_program_with_stdin(Path::new(FAST), &args, &[], b""));
+        assert_eq!(
+            (ran.code, ran.decision()),
+            (0, "allow".to_owned()),
+            "{args:?}: the service named by --url, with --token, answered `git status`: {}",
+            ran.stderr
+        );
+    }
+}
+
+/// What an agent's parser alone does not read — help, a flag it does not know, a bad value —
+/// is answered by the whole parser, as `assent-gate --help` describes the gate: its usage line
+/// names `assent-gate AGENT`, and an error exits 2 (which Claude Code and Codex read as "block").
+#[test]
+fn help_and_flag_errors_are_the_whole_parsers() {
+    let service = Service::start();
+    let help = run(Path::new(FAST), &["claude-code", "--help"], &service, b"");
+    assert_eq!(help.code, 0, "help is not an error: {}", help.stderr);
+    assert!(
+        help.stdout.contains("Usage: assent-gate claude-code"),
+        "the usage line names the binary and the agent: {}",
+        help.stdout
+    );
+    for (args, says) in [
+        (
+            &["claude-code", "--no-such-flag"][..],
+            "unexpected argument '--no-such-flag' found\n\nUsage: assent-gate claude-code [OPTIONS]",
+        ),
+        (
+            &["codex", "--on-unavailable", "maybe"],
+            "invalid value 'maybe' for '--on-unavailable <ON_UNAVAILABLE>'\n  [possible values: deny, ask]",
+        ),
+        (
+            &["gemini", "extra"],
+            "unexpected argument 'extra' found\n\nUsage: assent-gate gemini [OPTIONS]",
+        ),
+    ] {
+        let ran = run(Path::new(FAST), args, &service, b"");
+        assert_eq!(ran.code, 2, "{args:?}: a usage error exits 2: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(says),
+            "{args:?}: the whole parser's error, naming the gate as its usage does: {}",
+            ran.stderr
+        );
+    }
+}

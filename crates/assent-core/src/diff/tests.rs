@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use super::*;
+use proptest::strategy::Strategy;
 use sha2::{Digest, Sha256};
 
 fn one(path: &str, old: Side<'_>, new: Side<'_>) -> ChangeSet {
@@ -141,5 +142,162 @@ fn secret_files_are_known_by_name() {
     }
     for path in ["src/lib.rs", ".env.example", "keys/id_rsa.pub", "README.md"] {
         assert!(!is_secret_file(path), "{path} is an ordinary file");
+    }
+}
+
+/// What the policy's own glob sets (`globset`, as `policy.toml` patterns are built, on `/` +
+/// the path) say of `path`: the reference [`is_secret_file`] must agree with.
+fn secret_by_policy_globs(path: &str) -> bool {
+    let set = |patterns: &'static [&'static str]| {
+        let globs: Vec<String> = in_repository(patterns).map(str::to_owned).collect();
+        crate::policy::glob::glob_set(&globs, true).unwrap()
+    };
+    let candidate = format!("/{path}");
+    set(SENSITIVE).is_match(&candidate) && !set(NOT_SENSITIVE).is_match(&candidate)
+}
+
+#[test]
+fn secret_files_match_the_policy_globs_on_known_names() {
+    for path in [
+        ".env",
+        "a/.env",
+        ".env.local",
+        "a/b/.env.production",
+        "x.env",
+        ".envrc",
+        "k.pem",
+        "a/k.key",
+        "id_rsa",
+        "id_rsa.pub",
+        "a/id_ed25519",
+        "authorized_keys",
+        "a/.ssh/config",
+        ".ssh/known_hosts",
+        "ssh/config",
+        "service-account-prod.json",
+        "a/service-account.json",
+        "credentials.json",
+        "a/credentials.json.bak",
+        ".env.example",
+        "a/.env.sample",
+        "x.pub",
+        "k.keychain-db",
+        "store.jks",
+        "a.p12",
+        ".htpasswd",
+        "src/lib.rs",
+        "env",
+        ".env/x",
+        "a/.envrc/b",
+        "[x].env",
+        "a/{b}/.env",
+        "a\\b/.env",
+        "é/.env",
+        "",
+    ] {
+        assert_eq!(
+            is_secret_file(path),
+            secret_by_policy_globs(path),
+            "{path:?}: the gate's matcher and the policy's glob sets must agree, or a secret \
+             file's content would reach the service"
+        );
+    }
+}
+
+proptest::proptest! {
+    /// Paths built from secret names, their near misses, separators and glob metacharacters:
+    /// the matcher without a compile step answers as the policy's glob sets do.
+    #[test]
+    fn secret_files_match_the_policy_globs(
+        parts in proptest::collection::vec(proptest::prop_oneof![
+            proptest::sample::select(vec![
+                ".env", ".env.", ".envrc", "env", ".ssh", "ssh", "id_rsa", "id_dsa", "id_ecdsa",
+                "id_ed25519", ".pub", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore",
+                ".keychain", "-db", "authorized_keys", ".htpasswd", "credentials", ".json",
+                "service-account", ".example", ".sample", ".template", ".dist", "/", "/", "/",
+                ".", "*", "?", "[", "]", "{", "}", ",", "\\", "é", "src", "lib.rs",
+            ]).prop_map(str::to_owned),
+            "[a-z0-9._-]{0,4}",
+        ], 0..8)
+    ) {
+        let path = parts.concat();
+        proptest::prop_assert_eq!(is_secret_file(&path), secret_by_policy_globs(&path), "{:?}", path);
+    }
+}
+
+/// The diff of the whole files, as `push_text` made it before it cut their common ends.
+fn whole_files_diff(old: &str, new: &str) -> String {
+    let mut config = TextDiff::configure();
+    config.algorithm(Algorithm::Myers);
+    let text = config
+        .diff_lines(old, new)
+        .unified_diff()
+        .context_radius(CONTEXT_LINES)
+        .header("a/f", "b/f")
+        .to_string();
+    let mut set = ChangeSet::new();
+    set.push_raw(&text);
+    set.diff().to_owned()
+}
+
+fn pushed_diff(old: &str, new: &str) -> String {
+    one(
+        "f",
+        Side::Bytes(old.as_bytes()),
+        Side::Bytes(new.as_bytes()),
+    )
+    .diff()
+    .to_owned()
+}
+
+#[test]
+fn an_edit_deep_in_a_file_is_numbered_as_in_the_whole_file() {
+    let old: String = (1..=300).map(|i| format!("line {i}\n")).collect();
+    let new = old.replace("line 150\n", "line 150, edited\nand one more\n");
+    let diff = pushed_diff(&old, &new);
+    assert!(
+        diff.contains("@@ -147,7 +147,8 @@\n line 147\n"),
+        "the hunk starts three lines above line 150, numbered in the whole file: {diff}"
+    );
+    assert_eq!(
+        diff,
+        whole_files_diff(&old, &new),
+        "and it is the whole files' diff"
+    );
+    let at_the_end = old.replace("line 299\nline 300\n", "line 299\nline 300");
+    assert_eq!(
+        pushed_diff(&old, &at_the_end),
+        whole_files_diff(&old, &at_the_end),
+        "a newline lost at the end is shown as the whole files' diff shows it"
+    );
+    assert!(pushed_diff(&old, &old).is_empty(), "no change, no hunk");
+}
+
+proptest::proptest! {
+    /// Files of repeated lines (so a change could be placed in more than one way), every line
+    /// ending (`\n`, `\r\n`, a lone `\r`, none at the end), edited in a few places: the diff of
+    /// the lines around the change is the whole files' diff, byte for byte — a grant bound to
+    /// a diff's fingerprint still binds to the same change.
+    #[test]
+    fn a_diff_of_the_lines_around_the_change_is_the_whole_files_diff(
+        old in proptest::collection::vec(
+            proptest::sample::select(vec!["a\n", "b\n", "a\n", "\n", "c\r\n", "d\r", "}\n"]), 0..60),
+        last in proptest::sample::select(vec!["", "tail", "a\n"]),
+        edits in proptest::collection::vec((
+            proptest::sample::select((0..64).collect::<Vec<usize>>()),
+            0..4usize,
+            proptest::collection::vec(proptest::sample::select(vec!["a\n", "x\n", "\n", "c\r\n", "e\r"]), 0..4),
+        ), 0..4),
+    ) {
+        let mut old: Vec<&str> = old;
+        old.push(last);
+        let mut new = old.clone();
+        for (at, deleted, inserted) in edits {
+            let at = at.min(new.len());
+            let end = (at + deleted).min(new.len());
+            new.splice(at..end, inserted);
+        }
+        let (old, new) = (old.concat(), new.concat());
+        proptest::prop_assert_eq!(pushed_diff(&old, &new), whole_files_diff(&old, &new));
     }
 }

@@ -4,7 +4,8 @@
 pub mod stream;
 
 use std::borrow::Cow;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use regex::Regex;
@@ -134,34 +135,83 @@ const _: () = assert!(
     "candidates() keeps a bit per rule"
 );
 
-static NEEDLES: LazyLock<Needles> = LazyLock::new(|| {
-    let patterns: Vec<(usize, &'static str)> = SECRET_RULES
-        .iter()
-        .enumerate()
-        .flat_map(|(i, rule)| rule.needles.iter().map(move |n| (i, *n)))
-        .collect();
-    // A contiguous NFA, not the DFA the builder would pick for so few needles: the gate (a
-    // process per tool call) builds this on every start, and the DFA takes twice as long to
-    // build (≈68 µs against ≈31 µs warm, ≈200 against ≈70 µs in a fresh process), while a
-    // short text's scan costs ≈70 ns instead of ≈37 ns (docs/benchmarks.md) — noise next to a
-    // decision's ≈125 µs in the service.
-    let automaton = AhoCorasick::builder()
-        .kind(Some(AhoCorasickKind::ContiguousNFA))
-        .ascii_case_insensitive(true)
-        .build(patterns.iter().map(|(_, needle)| needle))
-        .ok();
-    Needles {
-        automaton,
-        patterns,
-    }
-});
+/// Texts searched one needle at a time before the automaton is built. Building it is ≈395 k
+/// instructions in a fresh process, while searching a short text for each of the ≈40 needles
+/// alone is ≈15 k: a gate (a process per tool call) masks one to a few texts and never builds
+/// it; a service has built it by its second decision.
+const TEXTS_BEFORE_AUTOMATON: usize = 16;
+
+/// Texts searched so far (counts only up to [`TEXTS_BEFORE_AUTOMATON`] matters).
+static TEXTS_SEARCHED: AtomicUsize = AtomicUsize::new(0);
+
+static NEEDLES: OnceLock<Needles> = OnceLock::new();
+
+fn needles() -> &'static Needles {
+    NEEDLES.get_or_init(|| {
+        let patterns: Vec<(usize, &'static str)> = SECRET_RULES
+            .iter()
+            .enumerate()
+            .flat_map(|(i, rule)| rule.needles.iter().map(move |n| (i, *n)))
+            .collect();
+        // A contiguous NFA, not the DFA the builder would pick for so few needles: it builds
+        // in half the time (≈31 against ≈68 µs warm), while a short text's scan costs ≈70 ns
+        // instead of ≈37 ns (docs/benchmarks.md) — noise next to a decision's ≈125 µs.
+        let automaton = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
+            .ascii_case_insensitive(true)
+            .build(patterns.iter().map(|(_, needle)| needle))
+            .ok();
+        Needles {
+            automaton,
+            patterns,
+        }
+    })
+}
 
 /// The rules that could match `text`, as a bit per rule. A case-sensitive rule's needle must
 /// be there in its exact case; a case-insensitive rule's in any ASCII case, and in non-ASCII
-/// text it always could match. Without the automaton (it cannot fail to build from these
-/// needles) every rule could match.
+/// text it always could match. The first texts a process masks are searched needle by
+/// needle, the rest with the automaton; both answer alike
+/// (`both_searches_find_the_same_rules`).
 fn candidates(text: &str) -> u32 {
-    let Some(automaton) = &NEEDLES.automaton else {
+    if NEEDLES.get().is_none()
+        && TEXTS_SEARCHED.fetch_add(1, Ordering::Relaxed) < TEXTS_BEFORE_AUTOMATON
+    {
+        candidates_one_by_one(text)
+    } else {
+        candidates_at_once(text)
+    }
+}
+
+/// [`candidates`] by searching for each needle alone (`memmem`), in a lowercase copy of an
+/// ASCII text for the case-insensitive rules (whose needles are lowercase).
+fn candidates_one_by_one(text: &str) -> u32 {
+    let lower = text.is_ascii().then(|| text.to_ascii_lowercase());
+    let any_in = |haystack: &str, needles: &[&str]| {
+        needles
+            .iter()
+            .any(|needle| memchr::memmem::find(haystack.as_bytes(), needle.as_bytes()).is_some())
+    };
+    let mut rules = 0u32;
+    for (i, rule) in SECRET_RULES.iter().enumerate() {
+        let could = match (rule.folded, &lower) {
+            (false, _) => any_in(text, rule.needles),
+            (true, Some(lower)) => any_in(lower, rule.needles),
+            // Unicode case folding matches more than the needles.
+            (true, None) => true,
+        };
+        if could {
+            rules |= 1 << i;
+        }
+    }
+    rules
+}
+
+/// [`candidates`] in one scan of the automaton. Without the automaton (it cannot fail to
+/// build from these needles) every rule could match.
+fn candidates_at_once(text: &str) -> u32 {
+    let needles = needles();
+    let Some(automaton) = &needles.automaton else {
         return u32::MAX;
     };
     let ascii = text.is_ascii();
@@ -177,7 +227,7 @@ fn candidates(text: &str) -> u32 {
         }
     }
     for found in automaton.find_overlapping_iter(text) {
-        let Some(&(i, needle)) = NEEDLES.patterns.get(found.pattern().as_usize()) else {
+        let Some(&(i, needle)) = needles.patterns.get(found.pattern().as_usize()) else {
             continue;
         };
         let folded = SECRET_RULES.get(i).is_some_and(|rule| rule.folded);
@@ -303,6 +353,19 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_case_insensitive_rules_needles_are_lowercase() {
+        for rule in SECRET_RULES.iter().filter(|rule| rule.folded) {
+            for needle in rule.needles {
+                assert_eq!(
+                    *needle,
+                    needle.to_ascii_lowercase(),
+                    "the one-by-one search looks for a folded rule's needles in a lowercased text"
+                );
+            }
+        }
+    }
+
     use proptest::strategy::Strategy;
 
     proptest::proptest! {
@@ -325,6 +388,22 @@ mod tests {
         ) {
             let text = parts.concat();
             proptest::prop_assert_eq!(mask_secrets(&text), mask_unfiltered(&text));
+        }
+
+        /// A gate searches needle by needle, a service with the automaton: for every text
+        /// both find the same rules, so a text masks alike in either.
+        #[test]
+        fn both_searches_find_the_same_rules(
+            parts in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(SECRET_RULES.iter().flat_map(|rule| rule.needles.iter().copied()).collect::<Vec<_>>())
+                    .prop_map(str::to_owned),
+                proptest::sample::select(vec!["PASSWORD", "Bearer", "Token", "KEY", "GHP_", "akia",
+                    "Github_Pat_", "\u{212a}", "é", " ", "\n"]).prop_map(str::to_owned),
+                "[a-zA-Z0-9_=:/@ -]{0,12}",
+            ], 0..12)
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(candidates_one_by_one(&text), candidates_at_once(&text), "{:?}", text);
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Building and matching the automata the gate builds on every start: the secret-file glob set
-//! (the default policy's sensitive paths) and the secret-masking needles, both kinds.
+//! (the default policy's sensitive paths) and the secret-masking needles, both kinds; and what
+//! the gate does instead since 2026-12-04, with nothing to build: the `**/` secret-file patterns
+//! matched as written (fast-glob) against repository paths, each needle searched alone (memmem).
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
@@ -62,7 +64,49 @@ fn globs() -> GlobSet {
     builder.build().expect("the glob set builds")
 }
 
+/// The `**/` patterns (`diff::is_secret_file`) and the exceptions among the policy's paths.
+fn in_repository() -> Vec<&'static str> {
+    GLOBS.iter().copied().filter(|g| g.starts_with("**/")).collect()
+}
+const EXCEPT: &[&str] = &["**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "**/*.pub"];
+/// Paths relative to a repository, as the gate asks about an edited file.
+const REPO_PATHS: &[&str] = &["src/lib.rs", "Cargo.toml", "deploy/.env.production", "keys/id_rsa.pub", "README.md"];
+
+fn glob_set(globs: &[&str]) -> GlobSet {
+    let mut builder = GlobSetBuilder::new();
+    for glob in globs {
+        builder.add(GlobBuilder::new(glob).literal_separator(true).backslash_escape(true).build().expect("the globs parse"));
+    }
+    builder.build().expect("the glob set builds")
+}
+
 fn bench(c: &mut Criterion) {
+    let secret = in_repository();
+    c.bench_function("secret files, glob sets: build + 5 repo paths", |b| {
+        b.iter(|| {
+            let (yes, no) = (glob_set(&secret), glob_set(EXCEPT));
+            REPO_PATHS.iter().filter(|p| { let p = format!("/{p}"); yes.is_match(&p) && !no.is_match(&p) }).count()
+        })
+    });
+    c.bench_function("secret files, fast-glob: 5 repo paths", |b| {
+        b.iter(|| {
+            REPO_PATHS.iter().filter(|p| {
+                secret.iter().any(|g| fast_glob::glob_match(g, black_box(**p)))
+                    && !EXCEPT.iter().any(|g| fast_glob::glob_match(g, **p))
+            }).count()
+        })
+    });
+    // The real search keeps a case-sensitive needle as it is and looks for it in the text
+    // itself; one lowercased copy of each text, searched for every needle, costs the same.
+    let lowered: Vec<String> = NEEDLES.iter().map(|n| n.to_ascii_lowercase()).collect();
+    c.bench_function("needles one by one: 6 texts", |b| {
+        b.iter(|| {
+            TEXTS.iter().filter(|t| {
+                let lower = black_box(**t).to_ascii_lowercase();
+                lowered.iter().any(|n| memchr::memmem::find(lower.as_bytes(), n.as_bytes()).is_some())
+            }).count()
+        })
+    });
     c.bench_function("glob set: build", |b| b.iter(globs));
     let set = globs();
     c.bench_function("glob set: match 5 paths", |b| {

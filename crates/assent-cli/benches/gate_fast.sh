@@ -2,8 +2,9 @@
 # Whole-process time of the fast gate (`assent-gate claude-code`) side by side in one hyperfine
 # run with `assent gate claude-code` of this tree and of an earlier build (BEFORE_BIN, e.g.
 # main's), and a minimal Python hook making the same HTTP call; all against one release
-# `assent serve` on loopback. Payloads: a Claude Code PreToolUse for `git status` (auto) and an
-# Edit of a 300-line file with its diff (auto), both in a real git repository.
+# `assent serve` on loopback. Payloads: a Claude Code PreToolUse for `git status` (auto), an
+# Edit of a 300-line file with its diff (auto), and one of a 15,000-line file (the gate's diff
+# should grow with the change, not the file), all in a real git repository.
 # BEFORE_GATE (an earlier assent-gate) adds it to the run; BEFORE_SERVICE=1 also starts
 # BEFORE_BIN's `assent serve` and times this tree's assent-gate against it (the same gate, the
 # two services side by side); `/bin/true` is the floor of starting any process here, and
@@ -28,7 +29,7 @@ trap 'kill $SERVE; rm -rf "$WORK"' EXIT
 export ASSENT_URL="http://127.0.0.1:$PORT"
 for _ in $(seq 100); do curl -sf "$ASSENT_URL/healthz" >/dev/null && break; sleep 0.05; done
 export ASSENT_TOKEN="$(cat "$WORK/data/requester.token")"
-before_service=() before_auto=() before_edit=()
+before_service=() before_auto=() before_edit=() before_large=()
 if [ -n "${BEFORE_SERVICE:-}" ]; then
   BPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
   "$BEFORE" serve --listen "127.0.0.1:$BPORT" --data-dir "$WORK/before-data" >"$WORK/before-serve.log" 2>&1 &
@@ -48,6 +49,9 @@ repo, work = sys.argv[1], sys.argv[2]
 with open(f"{repo}/src/lib.rs", "w") as f:
     for i in range(100):
         f.write(f"pub fn f{i}(x: i32) -> i32 {{\n    x + {i}\n}}\n")
+with open(f"{repo}/src/big.rs", "w") as f:
+    for i in range(5000):
+        f.write(f"pub fn g{i}(x: i32) -> i32 {{\n    x * {i}\n}}\n")
 # No tool_use_id: every run is a fresh submit (an idempotent replay would be cheaper).
 def hook(tool, tool_input):
     return {"session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": repo,
@@ -56,6 +60,7 @@ def hook(tool, tool_input):
 payloads = {
     "auto": hook("Bash", {"command": "git status", "description": "bench"}),
     "edit": hook("Edit", {"file_path": f"{repo}/src/lib.rs", "old_string": "    x + 50\n", "new_string": "    x.wrapping_add(50)\n"}),
+    "large": hook("Edit", {"file_path": f"{repo}/src/big.rs", "old_string": "    x * 2500\n", "new_string": "    x.wrapping_mul(2500)\n"}),
 }
 for name, payload in payloads.items():
     with open(f"{work}/{name}.json", "w") as f:
@@ -77,7 +82,7 @@ PY
 git -C "$REPO" -c user.name=b -c user.email=b@example.invalid add -A
 git -C "$REPO" -c user.name=b -c user.email=b@example.invalid commit -qm bench
 
-for p in auto edit; do
+for p in auto edit large; do
   for gate in "$BEFORE gate" "$BIN gate" "$FAST"; do
     # shellcheck disable=SC2086 # "$BIN gate" is two words on purpose
     grep -q '"allow"' <($gate claude-code --payload "$WORK/$p.json") || { echo "$gate: $p not allowed" >&2; exit 1; }
@@ -95,6 +100,7 @@ fi
 if [ -n "${BEFORE_GATE:-}" ]; then
   before_auto+=(-n "before: assent-gate (auto)" "$BEFORE_GATE claude-code --payload $WORK/auto.json")
   before_edit+=(-n "before: assent-gate (edit + diff)" "$BEFORE_GATE claude-code --payload $WORK/edit.json")
+  before_large+=(-n "before: assent-gate (edit of 15,000 lines)" "$BEFORE_GATE claude-code --payload $WORK/large.json")
 fi
 hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
   -n "floor: /bin/true" "/bin/true" \
@@ -106,4 +112,6 @@ hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENC
   -n "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py $WORK/auto.json" \
   "${before_edit[@]}" \
   -n "before: assent gate (edit + diff)" "$BEFORE gate claude-code --payload $WORK/edit.json" \
-  -n "assent-gate (edit + diff)" "$FAST claude-code --payload $WORK/edit.json"
+  -n "assent-gate (edit + diff)" "$FAST claude-code --payload $WORK/edit.json" \
+  "${before_large[@]}" \
+  -n "assent-gate (edit of 15,000 lines)" "$FAST claude-code --payload $WORK/large.json"

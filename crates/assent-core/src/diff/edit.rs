@@ -92,17 +92,40 @@ fn apply_edit(
         }
         return Ok(new.to_owned());
     }
-    let count = content.matches(old).count();
+    // One pass over the file finds every occurrence (a file can be large; `memmem` is SIMD).
+    let at: Vec<usize> = memchr::memmem::find_iter(content.as_bytes(), old.as_bytes()).collect();
     let replace_all = edit
         .get("replace_all")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    match count {
+    match at.len() {
         0 => Err(EditError::NotFound { index }),
-        1 => Ok(content.replacen(old, new, 1)),
-        _ if replace_all => Ok(content.replace(old, new)),
-        _ => Err(EditError::NotUnique { index, count }),
+        count if count == 1 || replace_all => Ok(replaced_at(content, old, new, &at)),
+        count => Err(EditError::NotUnique { index, count }),
     }
+}
+
+/// `content` with `new` in place of the occurrences of `old` that start at `at` (in order,
+/// not overlapping, as `memmem` finds them) — `str::replace`'s result, without searching again.
+fn replaced_at(content: &str, old: &str, new: &str, at: &[usize]) -> String {
+    let mut out =
+        String::with_capacity(content.len() - at.len() * old.len() + at.len() * new.len());
+    let mut from = 0;
+    for &start in at {
+        // An occurrence of a whole string in a string starts and ends on character boundaries.
+        let (Some(before), Some(after)) = (content.get(from..start), start.checked_add(old.len()))
+        else {
+            return content.replace(old, new);
+        };
+        out.push_str(before);
+        out.push_str(new);
+        from = after;
+    }
+    match content.get(from..) {
+        Some(rest) => out.push_str(rest),
+        None => return content.replace(old, new),
+    }
+    out
 }
 
 fn notebook_edit(old: &str, input: &Value) -> Result<String, EditError> {

@@ -132,3 +132,34 @@ fn the_written_path_is_the_tools_own_field() {
         "only file tools write a file"
     );
 }
+
+proptest::proptest! {
+    /// An edit is applied where `memmem` found `old_string`, not by searching again: the file
+    /// written is `str::replace`'s (every occurrence, or the one there is), whatever the text
+    /// (overlapping candidates such as `aa` in `aaa`, characters of several bytes).
+    #[test]
+    fn an_edit_replaces_what_str_replace_replaces(
+        content in proptest::collection::vec(proptest::sample::select(vec!["a", "b", "é", "ab", "\n"]), 0..30),
+        old in proptest::sample::select(vec!["a", "aa", "ab", "é", "bé", "\na"]),
+        new in proptest::sample::select(vec!["", "x", "aa", "ü\n"]),
+    ) {
+        let content = content.concat();
+        let edit = serde_json::json!({"old_string": old, "new_string": new, "replace_all": true});
+        let count = content.matches(old).count();
+        let all = apply_edit(&content, true, 0, &edit);
+        let once = apply_edit(&content, true, 0, &serde_json::json!({"old_string": old, "new_string": new}));
+        if count == 0 {
+            proptest::prop_assert!(all.is_err() && once.is_err(), "nothing to replace is an error");
+        } else {
+            proptest::prop_assert_eq!(all.ok(), Some(content.replace(old, new)));
+            if count == 1 {
+                proptest::prop_assert_eq!(once.ok(), Some(content.replacen(old, new, 1)));
+            } else {
+                proptest::prop_assert!(
+                    matches!(once, Err(EditError::NotUnique { count: c, .. }) if c == count),
+                    "{count} occurrences without replace_all is refused, naming the count"
+                );
+            }
+        }
+    }
+}

@@ -203,52 +203,126 @@ struct Part<'a> {
 /// common, but for [`CONTEXT_LINES`] and [`SLIDE_LINES`] on each side of the change. An edit
 /// changes a few lines of a file; the diff of the rest is the same hunks (Myers strips the
 /// common ends first), but finding that out costs a hash of every line — most of an edit's
-/// diff, and growing with the file. `a_diff_of_the_lines_around_the_change_is_the_whole_files_diff`
-/// checks the two agree.
+/// diff, and growing with the file. So the common ends are found byte by byte (`memcmp`
+/// speed) and cut only right after a `\n` they share: the lines before such a cut split the
+/// same way in both texts whatever ends them (`\n`, `\r\n`, a lone `\r`), and so do the lines
+/// after one. `a_diff_of_the_lines_around_the_change_is_the_whole_files_diff` checks the
+/// diff of what is kept against the whole files'.
 fn around_the_change<'a>(old: &'a str, new: &'a str) -> Part<'a> {
-    // Lines as the diff splits them (`\n`, `\r\n` and a lone `\r` end one).
-    let (old_lines, new_lines) = (old.tokenize_lines(), new.tokenize_lines());
-    let same = |(a, b): &(&&str, &&str)| a == b;
-    let prefix = old_lines.iter().zip(&new_lines).take_while(same).count();
-    let suffix = old_lines
-        .iter()
-        .skip(prefix)
-        .rev()
-        .zip(new_lines.iter().skip(prefix).rev())
-        .take_while(same)
-        .count();
-    let skipped = prefix.saturating_sub(CONTEXT_LINES + SLIDE_LINES);
-    let dropped = suffix.saturating_sub(CONTEXT_LINES + SLIDE_LINES);
-    let middle = |text: &'a str, lines: &[&str]| {
-        let start = lines
-            .iter()
-            .take(skipped)
-            .map(|line| line.len())
-            .sum::<usize>();
-        let after = lines
+    let whole = Part {
+        old,
+        new,
+        skipped: 0,
+        dropped: 0,
+    };
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let kept = CONTEXT_LINES + SLIDE_LINES;
+    let same_start = common_prefix(a, b);
+    // The common end is looked for after the common start, so the two never overlap.
+    let same_end = match (a.get(same_start..), b.get(same_start..)) {
+        (Some(a), Some(b)) => common_suffix(a, b),
+        _ => return whole,
+    };
+    // The start: up to `kept` lines before the last line the texts share whole.
+    let shared_lines = a
+        .get(..same_start)
+        .and_then(|start| memchr::memrchr(b'\n', start))
+        .map_or(0, |newline| newline + 1);
+    let start = a
+        .get(..shared_lines)
+        .map_or(0, |shared| lines_back(shared, kept));
+    // The end: `kept` lines after the first line the texts' common end holds whole (one that
+    // starts after a shared `\n`).
+    let end_in_old = a.len() - same_end;
+    let end = a
+        .get(end_in_old..)
+        .and_then(|tail| memchr::memchr(b'\n', tail))
+        .map(|newline| end_in_old + newline + 1)
+        .and_then(|first| lines_on(a, first, kept))
+        .unwrap_or(a.len());
+    let cut_from_end = a.len() - end;
+    match (
+        old.get(start..end),
+        new.get(start..new.len() - cut_from_end),
+    ) {
+        (Some(old_part), Some(new_part)) => Part {
+            old: old_part,
+            new: new_part,
+            skipped: a.get(..start).map_or(0, lines_in),
+            dropped: a.get(end..).map_or(0, lines_in),
+        },
+        // Cuts are after a `\n`, on a character boundary; were one not, the whole files.
+        _ => whole,
+    }
+}
+
+/// How many bytes `a` and `b` start with in common: compared a block at a time (`memcmp`),
+/// then byte by byte in the first block that differs.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let blocks = a
+        .chunks_exact(BLOCK)
+        .zip(b.chunks_exact(BLOCK))
+        .take_while(|(a, b)| a == b)
+        .count()
+        * BLOCK;
+    let rest = match (a.get(blocks..), b.get(blocks..)) {
+        (Some(a), Some(b)) => a.iter().zip(b).take_while(|(a, b)| a == b).count(),
+        _ => 0,
+    };
+    blocks + rest
+}
+
+/// How many bytes `a` and `b` end with in common.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let blocks = a
+        .rchunks_exact(BLOCK)
+        .zip(b.rchunks_exact(BLOCK))
+        .take_while(|(a, b)| a == b)
+        .count()
+        * BLOCK;
+    let rest = match (a.get(..a.len() - blocks), b.get(..b.len() - blocks)) {
+        (Some(a), Some(b)) => a
             .iter()
             .rev()
-            .take(dropped)
-            .map(|line| line.len())
-            .sum::<usize>();
-        text.get(start..text.len() - after)
+            .zip(b.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count(),
+        _ => 0,
     };
-    match (middle(old, &old_lines), middle(new, &new_lines)) {
-        (Some(old), Some(new)) => Part {
-            old,
-            new,
-            skipped,
-            dropped,
-        },
-        // Whole lines are always in the text, on a character boundary; were they not, the
-        // whole files.
-        _ => Part {
-            old,
-            new,
-            skipped: 0,
-            dropped: 0,
-        },
-    }
+    blocks + rest
+}
+
+/// Where the `n`th line before the end of `text` starts, counting lines ended by `\n` (each
+/// holds one line of the diff's, or more when a lone `\r` ends one); 0 when it has fewer.
+/// `text` ends with a `\n` or is empty.
+fn lines_back(text: &[u8], n: usize) -> usize {
+    memchr::memrchr_iter(b'\n', text)
+        .nth(n)
+        .map_or(0, |newline| newline + 1)
+}
+
+/// Where the `n`th `\n`-ended line from `from` in `text` ends; `None` when fewer follow.
+fn lines_on(text: &[u8], from: usize, n: usize) -> Option<usize> {
+    let n = n.checked_sub(1)?;
+    let after = text.get(from..)?;
+    memchr::memchr_iter(b'\n', after)
+        .nth(n)
+        .map(|newline| from + newline + 1)
+}
+
+/// How many lines the diff splits `text` into: one per `\n`, per `\r\n` and per lone `\r`,
+/// and one for a last line with no ending.
+fn lines_in(text: &[u8]) -> usize {
+    let newlines = memchr::memchr_iter(b'\n', text).count();
+    let lone_returns = memchr::memchr_iter(b'\r', text)
+        .filter(|&at| text.get(at + 1) != Some(&b'\n'))
+        .count();
+    let unended = text
+        .last()
+        .is_some_and(|&last| last != b'\n' && last != b'\r');
+    newlines + lone_returns + usize::from(unended)
 }
 
 /// The unified diff of `old` and `new` by lines under `headers`, and whether a hunk reaches

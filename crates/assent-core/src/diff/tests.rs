@@ -273,20 +273,28 @@ fn an_edit_deep_in_a_file_is_numbered_as_in_the_whole_file() {
     assert!(pushed_diff(&old, &old).is_empty(), "no change, no hunk");
 }
 
+/// A line longer than the blocks `common_prefix` and `common_suffix` compare at once.
+const LONG_LINE: &str = "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\
+    0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\
+    0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\
+    0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\n";
+
 proptest::proptest! {
     /// Files of repeated lines (so a change could be placed in more than one way), every line
-    /// ending (`\n`, `\r\n`, a lone `\r`, none at the end), edited in a few places: the diff of
+    /// ending (`\n`, `\r\n`, a lone `\r`, none at the end), some longer than a block of the
+    /// byte comparison, edited in a few places — whole lines, or bytes inside a line (an `x`
+    /// or a `\r` without its `\n` joins the line after it): the diff of
     /// the lines around the change is the whole files' diff, byte for byte — a grant bound to
     /// a diff's fingerprint still binds to the same change.
     #[test]
     fn a_diff_of_the_lines_around_the_change_is_the_whole_files_diff(
         old in proptest::collection::vec(
-            proptest::sample::select(vec!["a\n", "b\n", "a\n", "\n", "c\r\n", "d\r", "}\n"]), 0..60),
+            proptest::sample::select(vec!["a\n", "b\n", "a\n", "\n", "c\r\n", "d\r", "}\n", LONG_LINE]), 0..60),
         last in proptest::sample::select(vec!["", "tail", "a\n"]),
         edits in proptest::collection::vec((
             proptest::sample::select((0..64).collect::<Vec<usize>>()),
             0..4usize,
-            proptest::collection::vec(proptest::sample::select(vec!["a\n", "x\n", "\n", "c\r\n", "e\r"]), 0..4),
+            proptest::collection::vec(proptest::sample::select(vec!["a\n", "x\n", "\n", "c\r\n", "e\r", "x", "\r", LONG_LINE]), 0..4),
         ), 0..4),
     ) {
         let mut old: Vec<&str> = old;
@@ -299,5 +307,18 @@ proptest::proptest! {
         }
         let (old, new) = (old.concat(), new.concat());
         proptest::prop_assert_eq!(pushed_diff(&old, &new), whole_files_diff(&old, &new));
+    }
+}
+
+proptest::proptest! {
+    /// `around_the_change` counts the lines it cuts as the diff splits them, so the hunks it
+    /// renumbers land on the whole files' line numbers.
+    #[test]
+    fn lines_are_counted_as_the_diff_splits_them(
+        text in proptest::collection::vec(
+            proptest::sample::select(vec!["a", "\n", "\r", "\r\n", "é"]), 0..40),
+    ) {
+        let text = text.concat();
+        proptest::prop_assert_eq!(lines_in(text.as_bytes()), text.tokenize_lines().len(), "{:?}", text);
     }
 }

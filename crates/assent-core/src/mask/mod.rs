@@ -136,7 +136,7 @@ const _: () = assert!(
 );
 
 /// Texts searched one needle at a time before the automaton is built. Building it is ≈395 k
-/// instructions in a fresh process, while searching a short text for each of the ≈40 needles
+/// instructions in a fresh process, while searching a short text for each of the 33 needles
 /// alone is ≈15 k: a gate (a process per tool call) masks one to a few texts and never builds
 /// it; a service has built it by its second decision.
 const TEXTS_BEFORE_AUTOMATON: usize = 16;

@@ -9,7 +9,12 @@
 # BEFORE_BIN's `assent serve` and times this tree's assent-gate against it (the same gate, the
 # two services side by side); `/bin/true` is the floor of starting any process here, and
 # benches/post_floor.c (static C, the Python hook's request sent whole) of any gate's auto call.
-# Usage: BEFORE_BIN=/tmp/assent-main [BEFORE_GATE=/tmp/assent-gate-main] \
+# INTERLEAVED=1 times the same rows with benches/interleaved.py instead (RUNS rounds, each row
+# once per round, in turn): hyperfine's rows drift with the machine, one after another.
+# Every binary timed is first copied into the run's directory, so all are in one page-cache
+# state (a file runs ≈ 0.15 ms faster right after a copy than as the linker left it or as read
+# back from disk: docs/benchmarks.md, "The gate's own 0.1–0.3 ms, and a measurement trap").
+# Usage: BEFORE_BIN=/tmp/assent-main [BEFORE_GATE=/tmp/assent-gate-main] [INTERLEAVED=1] \
 #          crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -22,6 +27,12 @@ PY="$(python3 -c 'import sys; print(sys.executable)')"   # the interpreter itsel
 # The gate as scripts/setup.sh and the .deb install it: static, at a fixed address.
 [ -n "${ASSENT_GATE_BIN:-}" ] || scripts/build-gate.sh --release >&2
 WORK="$(mktemp -d)"
+mkdir "$WORK/bin"
+copy() { cp "$1" "$WORK/bin/$2" && echo "$WORK/bin/$2"; }
+FAST="$(copy "$FAST" assent-gate)"
+BEFORE="$(copy "$BEFORE" before-assent)"
+BIN="$(copy "$BIN" assent)"
+[ -z "${BEFORE_GATE:-}" ] || BEFORE_GATE="$(copy "$BEFORE_GATE" before-assent-gate)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/serve.log" 2>&1 &
 SERVE=$!
@@ -91,27 +102,36 @@ done
 grep -q '"allow"' <("$PY" crates/assent-cli/benches/python_hook.py "$WORK/auto.json") || { echo "python hook not allowed" >&2; exit 1; }
 
 # -N: no shell in between; the payload comes from a file (`--payload`, argv[1] for Python)
-# because hyperfine 1.15 has no --input.
+# because hyperfine 1.15 has no --input. Rows are (name, command) pairs.
 if [ -n "${BEFORE_SERVICE:-}" ]; then
   grep -q '"allow"' <("$FAST" claude-code "${before_service[@]}" --payload "$WORK/auto.json") || { echo "before's service: not allowed" >&2; exit 1; }
-  before_auto+=(-n "assent-gate → before's service (auto)" "$FAST claude-code ${before_service[*]} --payload $WORK/auto.json")
-  before_edit+=(-n "assent-gate → before's service (edit + diff)" "$FAST claude-code ${before_service[*]} --payload $WORK/edit.json")
+  before_auto+=("assent-gate → before's service (auto)" "$FAST claude-code ${before_service[*]} --payload $WORK/auto.json")
+  before_edit+=("assent-gate → before's service (edit + diff)" "$FAST claude-code ${before_service[*]} --payload $WORK/edit.json")
 fi
 if [ -n "${BEFORE_GATE:-}" ]; then
-  before_auto+=(-n "before: assent-gate (auto)" "$BEFORE_GATE claude-code --payload $WORK/auto.json")
-  before_edit+=(-n "before: assent-gate (edit + diff)" "$BEFORE_GATE claude-code --payload $WORK/edit.json")
-  before_large+=(-n "before: assent-gate (edit of 15,000 lines)" "$BEFORE_GATE claude-code --payload $WORK/large.json")
+  before_auto+=("before: assent-gate (auto)" "$BEFORE_GATE claude-code --payload $WORK/auto.json")
+  before_edit+=("before: assent-gate (edit + diff)" "$BEFORE_GATE claude-code --payload $WORK/edit.json")
+  before_large+=("before: assent-gate (edit of 15,000 lines)" "$BEFORE_GATE claude-code --payload $WORK/large.json")
 fi
-hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" \
-  -n "floor: /bin/true" "/bin/true" \
-  -n "floor: static C, one submit (auto)" "$WORK/post_floor $WORK/auto.http $PORT" \
-  "${before_auto[@]}" \
-  -n "before: assent gate (auto)" "$BEFORE gate claude-code --payload $WORK/auto.json" \
-  -n "assent gate (auto)" "$BIN gate claude-code --payload $WORK/auto.json" \
-  -n "assent-gate (auto)" "$FAST claude-code --payload $WORK/auto.json" \
-  -n "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py $WORK/auto.json" \
-  "${before_edit[@]}" \
-  -n "before: assent gate (edit + diff)" "$BEFORE gate claude-code --payload $WORK/edit.json" \
-  -n "assent-gate (edit + diff)" "$FAST claude-code --payload $WORK/edit.json" \
-  "${before_large[@]}" \
-  -n "assent-gate (edit of 15,000 lines)" "$FAST claude-code --payload $WORK/large.json"
+rows=(
+  "floor: /bin/true" "/bin/true"
+  "floor: static C, one submit (auto)" "$WORK/post_floor $WORK/auto.http $PORT"
+  "${before_auto[@]}"
+  "before: assent gate (auto)" "$BEFORE gate claude-code --payload $WORK/auto.json"
+  "assent gate (auto)" "$BIN gate claude-code --payload $WORK/auto.json"
+  "assent-gate (auto)" "$FAST claude-code --payload $WORK/auto.json"
+  "python hook (auto)" "$PY crates/assent-cli/benches/python_hook.py $WORK/auto.json"
+  "${before_edit[@]}"
+  "before: assent gate (edit + diff)" "$BEFORE gate claude-code --payload $WORK/edit.json"
+  "assent-gate (edit + diff)" "$FAST claude-code --payload $WORK/edit.json"
+  "${before_large[@]}"
+  "assent-gate (edit of 15,000 lines)" "$FAST claude-code --payload $WORK/large.json"
+)
+args=()
+if [ -n "${INTERLEAVED:-}" ]; then
+  for ((i = 0; i < ${#rows[@]}; i += 2)); do args+=("${rows[i]}=${rows[i + 1]}"); done
+  python3 crates/assent-cli/benches/interleaved.py --warmup "${WARMUP:-10}" --rounds "${RUNS:-50}" "${args[@]}"
+else
+  for ((i = 0; i < ${#rows[@]}; i += 2)); do args+=(-n "${rows[i]}" "${rows[i + 1]}"); done
+  hyperfine -N --warmup "${WARMUP:-10}" --runs "${RUNS:-50}" --export-json "${BENCH_JSON:-/dev/null}" "$@" "${args[@]}"
+fi

@@ -41,11 +41,12 @@ def main():
             if round_ >= args.warmup:
                 times[name].append(elapsed)
     first = None
+    width = max(len(name) for name, _ in commands)
     for name, _ in commands:
         t = sorted(times[name])
         pick = lambda q: t[min(len(t) - 1, int(len(t) * q))] / 1e6
         first = first or pick(0.5)
-        print(f"{name:40s} p10 {pick(0.1):6.2f}  p50 {pick(0.5):6.2f}  p90 {pick(0.9):6.2f} ms"
+        print(f"{name:{width}s}  p10 {pick(0.1):6.2f}  p50 {pick(0.5):6.2f}  p90 {pick(0.9):6.2f} ms"
               f"  ×{pick(0.5) / first:.2f}")
 
 

@@ -323,6 +323,12 @@ pub trait Tx: Send {
     /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
     /// announced yet.
     async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError>;
+    /// [`Tx::next_deadline`] and [`Tx::run_holds`] in one statement (one round trip): what a
+    /// batch of submissions reads first.
+    async fn deadline_and_holds(
+        &mut self,
+        run_ids: &[&str],
+    ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError>;
 
     // Routing (`crate::routing`).
     /// Every person.

@@ -219,22 +219,25 @@ struct Recorded {
 }
 
 async fn record_all(tx: &mut dyn Tx, submissions: &[Submission]) -> Result<Recorded, StoreError> {
-    // Expiry is checked on every match: a prompt past its time settles (and its fallback
-    // holds its run) before anything of this batch could join it or slip past the hold.
-    let mut expired = false;
-    if let Some(now) = submissions.iter().map(|s| s.now).max() {
-        if tx.next_deadline().await?.is_some_and(|at| at <= now) {
-            expire::due_in(tx, now).await?;
-            expired = true;
-        }
-    }
     let mut run_ids: Vec<&str> = submissions
         .iter()
         .map(|s| s.request.run_id.as_str())
         .collect();
     run_ids.sort_unstable();
     run_ids.dedup();
-    let holds = tx.run_holds(&run_ids).await?;
+    // Expiry is checked on every match: a prompt past its time settles (and its fallback
+    // holds its run) before anything of this batch could join it or slip past the hold. The
+    // deadline and the holds are one read; when something expired, the holds are read again,
+    // after the fallbacks that may have held a run.
+    let (deadline, mut holds) = tx.deadline_and_holds(&run_ids).await?;
+    let mut expired = false;
+    if let Some(now) = submissions.iter().map(|s| s.now).max() {
+        if deadline.is_some_and(|at| at <= now) {
+            expire::due_in(tx, now).await?;
+            expired = true;
+            holds = tx.run_holds(&run_ids).await?;
+        }
+    }
     let mut deferred = submit::Deferred::default();
     let mut outcomes = Vec::with_capacity(submissions.len());
     for submission in submissions {
@@ -252,4 +255,85 @@ async fn record_all(tx: &mut dyn Tx, submissions: &[Submission]) -> Result<Recor
         outcomes,
         policy_only,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use assent_core::{Environment, FallbackOnTimeout, Policy};
+    use assent_protocol::{SubmitResponse, SubmitStatus};
+    use chrono::{DateTime, Duration, Utc};
+
+    use crate::store::{Store, Submission};
+    use crate::SqliteStore;
+
+    /// An ask (`mvn -B test` in an unknown repository) of run `run`, submitted at `now`;
+    /// unanswered, it pauses its run at its expiry, ten minutes on.
+    fn ask(id: &str, run: &str, now: DateTime<Utc>) -> Submission {
+        let request: assent_core::ActionRequest = serde_json::from_value(serde_json::json!({
+            "run_id": run, "task_id": run, "requested_by": "agent",
+            "action": {"kind": "shell", "command": "mvn -B test", "cwd": "/work/shop"},
+            "context": {"repo": "/work/shop"}
+        }))
+        .unwrap();
+        let eval =
+            assent_core::evaluate(&Policy::default(), &request, &Environment::new("/home/dev"))
+                .unwrap();
+        Submission {
+            action_id: id.to_owned(),
+            requester: "agent".to_owned(),
+            body_hash: String::new(),
+            request,
+            eval,
+            now,
+            approval_expires_at: now + Duration::minutes(10),
+            fallback_on_timeout: FallbackOnTimeout::Pause,
+            required_approvals: 1,
+            denials_since: None,
+            screen: false,
+            routed: false,
+        }
+    }
+
+    async fn write_one(store: &SqliteStore, submission: Submission) -> SubmitResponse {
+        let commits = Commits::default();
+        let how = Writing {
+            durability: Durability::Committed,
+            commits: &commits,
+        };
+        let mut outcomes = write_batch(store, &[submission], how).await.unwrap();
+        match outcomes.pop() {
+            Some(Ok(Submitted::Recorded(answer))) => answer,
+            other => unreachable!("one submission, recorded: {other:?}"),
+        }
+    }
+
+    /// The batch reads the deadline and its runs' holds in one statement, before expiry runs:
+    /// when the prompt that expires pauses this very run, the holds must be read again after
+    /// it, or the ask would slip past the pause it arrived after (no sweep ran in between).
+    #[tokio::test]
+    async fn an_ask_after_its_runs_prompt_paused_it_is_blocked_before_any_sweep() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
+        let start = DateTime::parse_from_rfc3339("2026-12-04T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let first = write_one(&store, ask("a1", "r1", start)).await;
+        assert_eq!(
+            first.status,
+            SubmitStatus::Pending,
+            "the ask opens a prompt: {first:?}"
+        );
+
+        let after = start + Duration::minutes(11);
+        let second = write_one(&store, ask("a2", "r1", after)).await;
+        assert_eq!(
+            (second.status, second.rule.as_str()),
+            (SubmitStatus::Blocked, "run.paused"),
+            "the first prompt expired unanswered and paused r1 in this batch: {second:?}"
+        );
+        store.close().await;
+    }
 }

@@ -277,6 +277,80 @@ async fn run_holds_and_resumes_keep_their_order() {
     );
 }
 
+type DeadlineAndHolds = (
+    Option<chrono::DateTime<chrono::Utc>>,
+    std::collections::HashMap<String, RunState>,
+);
+
+/// The deadline and `runs`' holds read together, and read apart.
+async fn both(
+    tx: &mut dyn assent_server::store::Tx,
+    runs: &[&str],
+) -> (DeadlineAndHolds, DeadlineAndHolds) {
+    let together = tx.deadline_and_holds(runs).await.unwrap();
+    let apart = (
+        tx.next_deadline().await.unwrap(),
+        tx.run_holds(runs).await.unwrap(),
+    );
+    (together, apart)
+}
+
+/// What a batch of submissions reads first, the deadline and its runs' holds, is one
+/// statement (one round trip); it must answer exactly as the two reads it replaces do, with
+/// and without a deadline, with and without a held run among those asked about.
+#[tokio::test]
+async fn deadline_and_holds_answer_as_the_two_reads_do() {
+    let (_dir, store) = store().await;
+    let now = start_time();
+    let mut tx = store.begin().await.unwrap();
+    let (together, apart) = both(tx.as_mut(), &["r1"]).await;
+    assert_eq!(together, apart, "an empty store: no deadline, no hold");
+    assert_eq!(
+        together,
+        (None, Default::default()),
+        "nothing expires, nothing is held"
+    );
+
+    tx.insert_approval(&prompt("ap1", "r1")).await.unwrap();
+    let hold = |run_id, status| HoldRow {
+        run_id,
+        status,
+        reason: "held",
+        approval_id: "ap1",
+        now,
+        campaign: None,
+    };
+    tx.hold_run(hold("r2", RunStatus::Paused)).await.unwrap();
+    tx.hold_run(hold("r3", RunStatus::Cancelled)).await.unwrap();
+    let (together, apart) = both(tx.as_mut(), &["r1", "r2", "r3", "r4"]).await;
+    assert_eq!(together, apart, "a deadline and two held runs among four");
+    assert_eq!(
+        together.0,
+        Some(now + Duration::minutes(10)),
+        "the pending prompt's expiry is the deadline"
+    );
+    let mut held: Vec<_> = together.1.keys().map(String::as_str).collect();
+    held.sort_unstable();
+    assert_eq!(
+        held,
+        vec!["r2", "r3"],
+        "each held run once, the running ones not at all"
+    );
+
+    let (together, apart) = both(tx.as_mut(), &["r1", "r4"]).await;
+    assert_eq!(
+        together, apart,
+        "a deadline, no held run among those asked about"
+    );
+    assert!(together.1.is_empty(), "r2 and r3 were not asked about");
+    let (together, apart) = both(tx.as_mut(), &[]).await;
+    assert_eq!(together, apart, "no run asked about: the deadline alone");
+    assert!(
+        together.0.is_some(),
+        "the deadline does not depend on the runs asked about"
+    );
+}
+
 #[tokio::test]
 async fn a_run_keeps_its_campaign_through_later_holds() {
     let (_dir, store) = store().await;

@@ -4,23 +4,39 @@
 use assent_core::ApprovalStatus;
 use chrono::{DateTime, Utc};
 
-use super::backend::Conn;
+use sqlx::{QueryBuilder, Row};
+
+use super::backend::{Conn, Db, DbRow};
 use super::db_rows::{from_micros, name_of};
 use super::StoreError;
 
 /// The earliest time something expires: a pending approval, or a grant whose expiry is not
-/// announced yet. Two index seeks in one statement: every submission's transaction asks this
-/// first, and on SQLite each statement is a round trip to the connection's thread.
+/// announced yet. Two index seeks in one statement: the sweep asks it often, and a batch of
+/// submissions asks it with its runs' holds (`runs::deadline_and_holds`).
 pub async fn next_deadline(conn: &mut Conn) -> Result<Option<DateTime<Utc>>, StoreError> {
-    let (approval, grant): (Option<i64>, Option<i64>) = sqlx::query_as(
-        "SELECT (SELECT expires_at FROM approval_requests WHERE status = $1 \
-                 ORDER BY expires_at LIMIT 1), \
-                (SELECT expires_at FROM approval_grants \
-                 WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1)",
-    )
-    .bind(name_of(&ApprovalStatus::Requested)?)
-    .fetch_one(&mut *conn)
-    .await?;
+    let mut query = QueryBuilder::<Db>::new("SELECT ");
+    push_deadlines(&mut query)?;
+    let row = query.build().fetch_one(&mut *conn).await?;
+    earliest_of(&row)
+}
+
+/// Pushes the two expiries a deadline is the earlier of, as the columns `approval_at` and
+/// `grant_at` (two scalar subqueries: two index seeks).
+pub fn push_deadlines(query: &mut QueryBuilder<'_, Db>) -> Result<(), StoreError> {
+    query.push("(SELECT expires_at FROM approval_requests WHERE status = ");
+    query.push_bind(name_of(&ApprovalStatus::Requested)?);
+    query.push(
+        " ORDER BY expires_at LIMIT 1) AS approval_at, \
+         (SELECT expires_at FROM approval_grants \
+         WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1) AS grant_at",
+    );
+    Ok(())
+}
+
+/// The earlier of a row's `approval_at` and `grant_at` ([`push_deadlines`]).
+pub fn earliest_of(row: &DbRow) -> Result<Option<DateTime<Utc>>, StoreError> {
+    let approval: Option<i64> = row.try_get("approval_at")?;
+    let grant: Option<i64> = row.try_get("grant_at")?;
     let earliest = match (approval, grant) {
         (Some(a), Some(g)) => Some(a.min(g)),
         (one, other) => one.or(other),

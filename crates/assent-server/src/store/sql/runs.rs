@@ -97,6 +97,46 @@ pub async fn holds(
         .collect()
 }
 
+/// The next deadline ([`super::expiry::next_deadline`]) and the held runs among `run_ids`
+/// ([`holds`]) in one statement: a batch of submissions reads both first, and every statement
+/// is a round trip (on SQLite a hand-off to the connection's thread and back, on PostgreSQL one
+/// over the network). The deadlines are one row and the held runs join it, so it comes back
+/// alone, its run columns NULL, when none is held.
+pub async fn deadline_and_holds(
+    conn: &mut Conn,
+    run_ids: &[&str],
+) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
+    let mut query = QueryBuilder::<Db>::new(
+        "SELECT d.approval_at, d.grant_at, \
+         r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT ",
+    );
+    super::expiry::push_deadlines(&mut query)?;
+    query.push(") AS d LEFT JOIN runs AS r ON ");
+    if run_ids.is_empty() {
+        query.push("1 = 0");
+    } else {
+        query.push("r.status <> ");
+        query.push_bind(name_of(&RunStatus::Running)?);
+        query.push(" AND r.run_id IN (");
+        let mut ids = query.separated(", ");
+        for run_id in run_ids {
+            ids.push_bind(*run_id);
+        }
+        query.push(")");
+    }
+    let rows = query.build().fetch_all(conn).await?;
+    let mut deadline = None;
+    let mut held = HashMap::new();
+    for row in &rows {
+        deadline = super::expiry::earliest_of(row)?;
+        if row.try_get::<Option<String>, _>("run_id")?.is_some() {
+            let state = state_of(row)?;
+            held.insert(state.run_id.clone(), state);
+        }
+    }
+    Ok((deadline, held))
+}
+
 /// Holds a run (`paused` or `cancelled`); a cancelled run stays cancelled.
 pub async fn hold(conn: &mut Conn, h: HoldRow<'_>) -> Result<RunState, StoreError> {
     sqlx::query(

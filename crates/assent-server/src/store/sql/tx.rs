@@ -271,6 +271,13 @@ impl Tx for WriteTx {
         super::expiry::next_deadline(&mut self.tx).await
     }
 
+    async fn deadline_and_holds(
+        &mut self,
+        run_ids: &[&str],
+    ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
+        super::runs::deadline_and_holds(&mut self.tx, run_ids).await
+    }
+
     async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError> {
         let (before, after) = insert_audits(&mut self.tx, audits).await?;
         if let Some(signer) = self.signer.as_ref().filter(|s| s.due(before, after)) {

@@ -1,11 +1,12 @@
 //! What the record of one auto decision costs, two ways, on the real schema (a SQLite file in
 //! WAL mode, migrated as the service migrates it). The record is the statements the group
 //! commit runs for a lone auto submission — `BEGIN` (at `synchronous=NORMAL`), the next
-//! deadline, the run's hold, the action row, the audit chain's head, the audit row, `COMMIT` —
+//! deadline with the run's hold (one statement), the action row, the audit chain's head, the
+//! audit row, `COMMIT` —
 //! each timed from the caller's `block_on` until it is answered:
 //!
 //! - **sqlx** (the store today): every statement is a round trip to the connection's worker
-//!   thread — seven hand-offs, and each wakes a thread on the way there and on the way back;
+//!   thread — six hand-offs, and each wakes a thread on the way there and on the way back;
 //! - **one hand-off**: a writer thread of its own owns a plain (rusqlite) connection and runs
 //!   the whole record where the data is; the caller sends it once and awaits one answer;
 //! - and, for the floor, the same statements on the caller's thread (no hand-off at all).
@@ -34,11 +35,13 @@ use tokio::sync::oneshot;
 
 /// As the store begins a transaction for the policy's own decisions (`sqlite.rs`).
 const BEGIN: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
-const NEXT_DEADLINE: &str = "SELECT (SELECT expires_at FROM approval_requests WHERE status = $1 \
-     ORDER BY expires_at LIMIT 1), (SELECT expires_at FROM approval_grants \
-     WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1)";
-const HOLDS: &str = "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs \
-     WHERE status <> $1 AND run_id IN ($2)";
+/// The next deadline and the run's hold, one statement (`store/sql/runs.rs`).
+const DEADLINE_AND_HOLDS: &str = "SELECT d.approval_at, d.grant_at, \
+     r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT \
+     (SELECT expires_at FROM approval_requests WHERE status = $1 \
+     ORDER BY expires_at LIMIT 1) AS approval_at, (SELECT expires_at FROM approval_grants \
+     WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1) AS grant_at) \
+     AS d LEFT JOIN runs AS r ON r.status <> $2 AND r.run_id IN ($3)";
 const INSERT_ACTION: &str = "INSERT INTO actions (id, requester, idempotency_key, body_hash, \
      run_id, task_id, action_hash, decision, status, approval_id, batch_position, grant_id, \
      command_line, response, created_at, action_kind, policy_version) \
@@ -95,14 +98,11 @@ async fn migrated(path: &Path) -> SqlitePool {
     pool
 }
 
-/// The record through sqlx: seven round trips to the connection's thread.
+/// The record through sqlx: six round trips to the connection's thread.
 async fn record_sqlx(pool: &SqlitePool, n: i64, response: &str, body: &str) -> sqlx::Result<()> {
     let mut tx = pool.begin_with(BEGIN).await?;
-    let _deadline: (Option<i64>, Option<i64>) = sqlx::query_as(NEXT_DEADLINE)
+    let _deadline_and_holds = sqlx::query(DEADLINE_AND_HOLDS)
         .bind("requested")
-        .fetch_one(&mut *tx)
-        .await?;
-    let _holds = sqlx::query(HOLDS)
         .bind("running")
         .bind(RUN)
         .fetch_all(&mut *tx)
@@ -139,13 +139,11 @@ fn record_in_place(
 ) -> rusqlite::Result<()> {
     conn.execute_batch(BEGIN)?;
     let written = (|| {
-        conn.prepare_cached(NEXT_DEADLINE)?
-            .query_row(["requested"], |row| {
-                Ok((row.get::<_, Option<i64>>(0)?, row.get::<_, Option<i64>>(1)?))
-            })?;
-        let mut holds = conn.prepare_cached(HOLDS)?;
-        let mut rows = holds.query(["running", RUN])?;
-        while rows.next()?.is_some() {}
+        let mut first = conn.prepare_cached(DEADLINE_AND_HOLDS)?;
+        let mut rows = first.query(["requested", "running", RUN])?;
+        while let Some(row) = rows.next()? {
+            row.get::<_, Option<i64>>(0)?;
+        }
         conn.prepare_cached(INSERT_ACTION)?
             .execute(rusqlite::params![
                 format!("action-{n}"),

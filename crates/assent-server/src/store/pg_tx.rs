@@ -26,6 +26,9 @@ pub struct PgTx {
     pub events: PgEvents,
     /// Signs the chain's head when this transaction's appends cross a multiple of N events.
     pub signer: Option<std::sync::Arc<crate::audit_chain::CountSigner>>,
+    /// The audit chain's head as this transaction last read or appended it (under the
+    /// writers' lock only its own appends move it); `None` until then.
+    pub chain_head: Option<(i64, String)>,
 }
 
 impl PgTx {
@@ -50,6 +53,7 @@ impl PgTx {
             newest_event: None,
             events: events.clone(),
             signer,
+            chain_head: None,
         })
     }
 }
@@ -63,6 +67,7 @@ impl PgTx {
             newest_event,
             events,
             signer: _,
+            chain_head: _,
         } = self;
         if let Some(newest) = newest_event {
             // Delivered to every replica's listener when (and only if) this commits.

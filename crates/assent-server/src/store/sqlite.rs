@@ -130,6 +130,7 @@ impl SqliteStore {
             events: self.events.clone(),
             writes: self.writes.clone(),
             signer: self.signer.get(),
+            chain_head: None,
         })
     }
 

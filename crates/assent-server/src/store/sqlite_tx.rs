@@ -26,6 +26,9 @@ pub struct SqliteTx {
     pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
     /// Begun at `synchronous=NORMAL`: its commit is not fsynced (the checkpointer flushes it).
     pub relaxed: bool,
+    /// The audit chain's head as this transaction last read or appended it (under the
+    /// writers' lock only its own appends move it); `None` until then.
+    pub chain_head: Option<(i64, String)>,
 }
 
 impl SqliteTx {
@@ -38,6 +41,7 @@ impl SqliteTx {
             writes,
             signer: _,
             relaxed,
+            chain_head: _,
         } = self;
         tx.commit().await?;
         writes.committed(relaxed);

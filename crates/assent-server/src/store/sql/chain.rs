@@ -3,24 +3,42 @@
 //! replicas), pages of rows in append order for `verify` and `export`, and checkpoints.
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
+use sqlx::{QueryBuilder, Row};
 
-use super::backend::{Conn, Pool};
+use super::backend::{Conn, Db, DbRow, Pool};
 use super::db_rows::micros;
 use super::StoreError;
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
 
 /// The last link: its position and hash (0 and [`GENESIS`] before the first).
 pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
-    let row = sqlx::query(
-        "SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL \
-         ORDER BY chain_seq DESC LIMIT 1",
-    )
-    .fetch_optional(conn)
-    .await?;
-    match row {
-        Some(row) => Ok((row.try_get("chain_seq")?, row.try_get("hash")?)),
-        None => Ok((0, GENESIS.to_owned())),
+    let mut query = QueryBuilder::<Db>::new("SELECT ");
+    push_head(&mut query);
+    let row = query.build().fetch_one(conn).await?;
+    head_of(&row)
+}
+
+/// Pushes the last link's position and hash as the columns `head_seq` and `head_hash` (two
+/// index seeks; NULL before the first link), for [`head`] and a batch's first read.
+pub fn push_head(query: &mut QueryBuilder<'_, Db>) {
+    query.push(
+        "(SELECT chain_seq FROM audit_events WHERE chain_seq IS NOT NULL \
+         ORDER BY chain_seq DESC LIMIT 1) AS head_seq, \
+         (SELECT hash FROM audit_events WHERE chain_seq IS NOT NULL \
+         ORDER BY chain_seq DESC LIMIT 1) AS head_hash",
+    );
+}
+
+/// The head a row's `head_seq` and `head_hash` ([`push_head`]) name.
+pub fn head_of(row: &DbRow) -> Result<(i64, String), StoreError> {
+    let seq: Option<i64> = row.try_get("head_seq")?;
+    let hash: Option<String> = row.try_get("head_hash")?;
+    match (seq, hash) {
+        (Some(seq), Some(hash)) => Ok((seq, hash)),
+        (None, None) => Ok((0, GENESIS.to_owned())),
+        _ => Err(StoreError::Corrupt(
+            "the audit chain's last link has a position without a hash".to_owned(),
+        )),
     }
 }
 
@@ -28,9 +46,13 @@ pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
 /// prev_hash, hash)` each.
 pub async fn links(
     conn: &mut Conn,
+    known: Option<(i64, String)>,
     bodies: &[String],
 ) -> Result<(i64, Vec<(i64, String, String)>), StoreError> {
-    let (mut seq, mut prev) = head(conn).await?;
+    let (mut seq, mut prev) = match known {
+        Some(head) => head,
+        None => head(conn).await?,
+    };
     let before = seq;
     let mut out = Vec::with_capacity(bodies.len());
     for body in bodies {

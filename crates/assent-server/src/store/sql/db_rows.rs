@@ -47,18 +47,27 @@ pub fn event_from_row(row: &DbRow) -> Result<EventEnvelope, StoreError> {
 const AUDITS_PER_INSERT: usize = 128;
 
 /// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement, each linked into the audit
-/// chain after the head this transaction reads (under the writers' lock); returns the chain
-/// position before and after.
+/// chain after the head: `known` when this transaction already holds it (read with its
+/// batch's first statement, or left by its last append), else read here (under the writers'
+/// lock either way). Returns the chain position before and after, and the new head.
 pub async fn insert_audits(
     conn: &mut Conn,
+    known: Option<(i64, String)>,
     audits: &[ApprovalAuditEvent],
-) -> Result<(i64, i64), StoreError> {
+) -> Result<(i64, i64, (i64, String)), StoreError> {
     let bodies = audits
         .iter()
         .map(serde_json::to_string)
         .collect::<Result<Vec<_>, _>>()?;
-    let (before, links) = super::chain::links(&mut *conn, &bodies).await?;
+    let (before, links) = super::chain::links(&mut *conn, known.clone(), &bodies).await?;
     let after = links.last().map_or(before, |l| l.0);
+    let head = match links.last() {
+        Some((seq, _, hash)) => (*seq, hash.clone()),
+        None => match known {
+            Some(head) => head,
+            None => super::chain::head(&mut *conn).await?,
+        },
+    };
     let mut rows = Vec::with_capacity(audits.len());
     for ((audit, body), link) in audits.iter().zip(bodies).zip(links) {
         rows.push((audit, name_of(&audit.decision)?, body, link));
@@ -80,5 +89,5 @@ pub async fn insert_audits(
         });
         insert.build().execute(&mut *conn).await?;
     }
-    Ok((before, after))
+    Ok((before, after, head))
 }

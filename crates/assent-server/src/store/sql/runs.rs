@@ -100,17 +100,20 @@ pub async fn holds(
 /// The next deadline ([`super::expiry::next_deadline`]) and the held runs among `run_ids`
 /// ([`holds`]) in one statement: a batch of submissions reads both first, and every statement
 /// is a round trip (on SQLite a hand-off to the connection's thread and back, on PostgreSQL one
-/// over the network). The deadlines are one row and the held runs join it, so it comes back
-/// alone, its run columns NULL, when none is held.
+/// over the network). The deadlines, with the audit chain's head the batch will append after,
+/// are one row and the held runs join it, so it comes back alone, its run columns NULL, when
+/// none is held.
 pub async fn deadline_and_holds(
     conn: &mut Conn,
     run_ids: &[&str],
-) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
+) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>, (i64, String)), StoreError> {
     let mut query = QueryBuilder::<Db>::new(
-        "SELECT d.approval_at, d.grant_at, \
+        "SELECT d.approval_at, d.grant_at, d.head_seq, d.head_hash, \
          r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT ",
     );
     super::expiry::push_deadlines(&mut query)?;
+    query.push(", ");
+    super::chain::push_head(&mut query);
     query.push(") AS d LEFT JOIN runs AS r ON ");
     if run_ids.is_empty() {
         query.push("1 = 0");
@@ -126,15 +129,20 @@ pub async fn deadline_and_holds(
     }
     let rows = query.build().fetch_all(conn).await?;
     let mut deadline = None;
+    let mut head = None;
     let mut held = HashMap::new();
     for row in &rows {
         deadline = super::expiry::earliest_of(row)?;
+        head = Some(super::chain::head_of(row)?);
         if row.try_get::<Option<String>, _>("run_id")?.is_some() {
             let state = state_of(row)?;
             held.insert(state.run_id.clone(), state);
         }
     }
-    Ok((deadline, held))
+    let head = head.ok_or_else(|| {
+        StoreError::Corrupt("the batch's first read returned no row".to_owned())
+    })?;
+    Ok((deadline, held, head))
 }
 
 /// Holds a run (`paused` or `cancelled`); a cancelled run stays cancelled.

@@ -275,11 +275,17 @@ impl Tx for WriteTx {
         &mut self,
         run_ids: &[&str],
     ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
-        super::runs::deadline_and_holds(&mut self.tx, run_ids).await
+        let (deadline, holds, head) = super::runs::deadline_and_holds(&mut self.tx, run_ids).await?;
+        // Under the writers' lock the head moves only with this transaction's own appends,
+        // which keep it (`insert_audits`): one read fewer at the batch's first append.
+        self.chain_head = Some(head);
+        Ok((deadline, holds))
     }
 
     async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError> {
-        let (before, after) = insert_audits(&mut self.tx, audits).await?;
+        let known = self.chain_head.take();
+        let (before, after, head) = insert_audits(&mut self.tx, known, audits).await?;
+        self.chain_head = Some(head);
         if let Some(signer) = self.signer.as_ref().filter(|s| s.due(before, after)) {
             // Every N events: the new head is signed before the decision commits.
             super::chain::checkpoint(&mut self.tx, &signer.key, signer.clock.now()).await?;

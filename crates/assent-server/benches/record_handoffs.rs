@@ -1,12 +1,12 @@
 //! What the record of one auto decision costs, two ways, on the real schema (a SQLite file in
 //! WAL mode, migrated as the service migrates it). The record is the statements the group
 //! commit runs for a lone auto submission — `BEGIN` (at `synchronous=NORMAL`), the next
-//! deadline with the run's hold (one statement), the action row, the audit chain's head, the
-//! audit row, `COMMIT` —
+//! deadline with the audit chain's head and the run's hold (one statement), the action row,
+//! the audit row, `COMMIT` —
 //! each timed from the caller's `block_on` until it is answered:
 //!
 //! - **sqlx** (the store today): every statement is a round trip to the connection's worker
-//!   thread — six hand-offs, and each wakes a thread on the way there and on the way back;
+//!   thread — five hand-offs, and each wakes a thread on the way there and on the way back;
 //! - **one hand-off**: a writer thread of its own owns a plain (rusqlite) connection and runs
 //!   the whole record where the data is; the caller sends it once and awaits one answer;
 //! - and, for the floor, the same statements on the caller's thread (no hand-off at all).
@@ -27,28 +27,30 @@ use std::thread;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use rusqlite::OptionalExtension;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::{Row, SqlitePool};
 use tokio::runtime::Runtime;
 use tokio::sync::oneshot;
 
 /// As the store begins a transaction for the policy's own decisions (`sqlite.rs`).
 const BEGIN: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
-/// The next deadline and the run's hold, one statement (`store/sql/runs.rs`).
-const DEADLINE_AND_HOLDS: &str = "SELECT d.approval_at, d.grant_at, \
+/// The next deadline, the audit chain's head and the run's hold, one statement
+/// (`store/sql/runs.rs`).
+const FIRST_READ: &str = "SELECT d.approval_at, d.grant_at, d.head_seq, d.head_hash, \
      r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT \
      (SELECT expires_at FROM approval_requests WHERE status = $1 \
      ORDER BY expires_at LIMIT 1) AS approval_at, (SELECT expires_at FROM approval_grants \
-     WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1) AS grant_at) \
+     WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1) AS grant_at, \
+     (SELECT chain_seq FROM audit_events WHERE chain_seq IS NOT NULL \
+     ORDER BY chain_seq DESC LIMIT 1) AS head_seq, \
+     (SELECT hash FROM audit_events WHERE chain_seq IS NOT NULL \
+     ORDER BY chain_seq DESC LIMIT 1) AS head_hash) \
      AS d LEFT JOIN runs AS r ON r.status <> $2 AND r.run_id IN ($3)";
 const INSERT_ACTION: &str = "INSERT INTO actions (id, requester, idempotency_key, body_hash, \
      run_id, task_id, action_hash, decision, status, approval_id, batch_position, grant_id, \
      command_line, response, created_at, action_kind, policy_version) \
      VALUES ($1, 'agent', NULL, '', $2, $2, $3, 'auto', 'allowed', NULL, NULL, NULL, \
      'git status', $4, $5, 'shell', 'default-1')";
-const HEAD: &str = "SELECT chain_seq, hash FROM audit_events WHERE chain_seq IS NOT NULL \
-     ORDER BY chain_seq DESC LIMIT 1";
 const INSERT_AUDIT: &str = "INSERT INTO audit_events \
      (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) \
      VALUES ($1, $2, $3, 'auto', $4, $5, $6, $7)";
@@ -98,15 +100,25 @@ async fn migrated(path: &Path) -> SqlitePool {
     pool
 }
 
-/// The record through sqlx: six round trips to the connection's thread.
+/// The record through sqlx: five round trips to the connection's thread.
 async fn record_sqlx(pool: &SqlitePool, n: i64, response: &str, body: &str) -> sqlx::Result<()> {
     let mut tx = pool.begin_with(BEGIN).await?;
-    let _deadline_and_holds = sqlx::query(DEADLINE_AND_HOLDS)
+    let first = sqlx::query(FIRST_READ)
         .bind("requested")
         .bind("running")
         .bind(RUN)
         .fetch_all(&mut *tx)
         .await?;
+    let head = first.first().map(|row| {
+        (
+            row.get::<Option<i64>, _>("head_seq"),
+            row.get::<Option<String>, _>("head_hash"),
+        )
+    });
+    let (seq, prev) = match head {
+        Some((Some(seq), Some(hash))) => (seq, hash),
+        _ => (0, String::new()),
+    };
     sqlx::query(INSERT_ACTION)
         .bind(format!("action-{n}"))
         .bind(RUN)
@@ -115,8 +127,6 @@ async fn record_sqlx(pool: &SqlitePool, n: i64, response: &str, body: &str) -> s
         .bind(n)
         .execute(&mut *tx)
         .await?;
-    let head: Option<(i64, String)> = sqlx::query_as(HEAD).fetch_optional(&mut *tx).await?;
-    let (seq, prev) = head.unwrap_or((0, String::new()));
     sqlx::query(INSERT_AUDIT)
         .bind(format!("event-{n}"))
         .bind(n)
@@ -139,11 +149,15 @@ fn record_in_place(
 ) -> rusqlite::Result<()> {
     conn.execute_batch(BEGIN)?;
     let written = (|| {
-        let mut first = conn.prepare_cached(DEADLINE_AND_HOLDS)?;
+        let mut first = conn.prepare_cached(FIRST_READ)?;
         let mut rows = first.query(["requested", "running", RUN])?;
+        let mut head = (0, String::new());
         while let Some(row) = rows.next()? {
-            row.get::<_, Option<i64>>(0)?;
+            if let (Some(seq), Some(hash)) = (row.get(2)?, row.get(3)?) {
+                head = (seq, hash);
+            }
         }
+        let (seq, prev) = head;
         conn.prepare_cached(INSERT_ACTION)?
             .execute(rusqlite::params![
                 format!("action-{n}"),
@@ -152,11 +166,6 @@ fn record_in_place(
                 response,
                 n
             ])?;
-        let head: Option<(i64, String)> = conn
-            .prepare_cached(HEAD)?
-            .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))
-            .optional()?;
-        let (seq, prev) = head.unwrap_or((0, String::new()));
         conn.prepare_cached(INSERT_AUDIT)?
             .execute(rusqlite::params![
                 format!("event-{n}"),

@@ -256,10 +256,12 @@ fn around_the_change<'a>(old: &'a str, new: &'a str) -> Part<'a> {
     }
 }
 
+/// Bytes `common_prefix` and `common_suffix` compare at once (a `memcmp`).
+const BLOCK: usize = 256;
+
 /// How many bytes `a` and `b` start with in common: compared a block at a time (`memcmp`),
 /// then byte by byte in the first block that differs.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
     let blocks = a
         .chunks_exact(BLOCK)
         .zip(b.chunks_exact(BLOCK))
@@ -275,7 +277,6 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// How many bytes `a` and `b` end with in common.
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
     let blocks = a
         .rchunks_exact(BLOCK)
         .zip(b.rchunks_exact(BLOCK))

@@ -321,10 +321,9 @@ pub trait Tx: Send {
     ) -> Result<RunState, StoreError>;
 
     /// The earliest `expires_at` of a pending approval or of a grant whose expiry is not
-    /// announced yet.
-    async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError>;
-    /// [`Tx::next_deadline`] and [`Tx::run_holds`] in one statement (one round trip): what a
-    /// batch of submissions reads first.
+    /// announced yet, and [`Tx::run_holds`], in one statement (one round trip): what a batch
+    /// of submissions reads first. The transaction also keeps the audit chain's head read
+    /// with them, for its first append.
     async fn deadline_and_holds(
         &mut self,
         run_ids: &[&str],

@@ -187,7 +187,7 @@ async fn grant_guards_count_uses_revocations_and_announcements_once() {
     .await
     .unwrap();
     assert_eq!(
-        tx.next_deadline().await.unwrap(),
+        tx.deadline_and_holds(&[]).await.unwrap().0,
         Some(now + Duration::minutes(5)),
         "the next deadline is the earlier of the pending prompt's (10 min) and the grant's (5 min)"
     );
@@ -224,7 +224,7 @@ async fn grant_guards_count_uses_revocations_and_announcements_once() {
         "a second sweep does not"
     );
     assert_eq!(
-        tx.next_deadline().await.unwrap(),
+        tx.deadline_and_holds(&[]).await.unwrap().0,
         Some(now + Duration::minutes(10)),
         "an announced grant's expiry is past: the prompt's is the next deadline"
     );
@@ -239,21 +239,28 @@ async fn grant_guards_count_uses_revocations_and_announcements_once() {
     tx.commit().await.unwrap();
 }
 
-#[tokio::test]
-async fn run_holds_and_resumes_keep_their_order() {
-    let (_dir, store) = store().await;
-    let now = start_time();
-    let mut tx = store.begin().await.unwrap();
-    tx.insert_approval(&prompt("ap1", "r1")).await.unwrap();
-    let hold = |run_id, status| HoldRow {
+/// `run_id` held as `status` by prompt `ap1` at `now`.
+fn hold(run_id: &str, status: RunStatus, now: chrono::DateTime<chrono::Utc>) -> HoldRow<'_> {
+    HoldRow {
         run_id,
         status,
         reason: "held",
         approval_id: "ap1",
         now,
         campaign: None,
-    };
-    let paused = tx.hold_run(hold("r1", RunStatus::Paused)).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn run_holds_and_resumes_keep_their_order() {
+    let (_dir, store) = store().await;
+    let now = start_time();
+    let mut tx = store.begin().await.unwrap();
+    tx.insert_approval(&prompt("ap1", "r1")).await.unwrap();
+    let paused = tx
+        .hold_run(hold("r1", RunStatus::Paused, now))
+        .await
+        .unwrap();
     assert_eq!(paused.status, RunStatus::Paused, "a timeout pauses the run");
     let resumed = tx.resume_run("r1", now).await.unwrap();
     assert_eq!(resumed.status, RunStatus::Running, "a paused run resumes");
@@ -262,8 +269,13 @@ async fn run_holds_and_resumes_keep_their_order() {
         matches!(again, Err(StoreError::Conflict(_))),
         "a running run cannot be resumed: {again:?}"
     );
-    tx.hold_run(hold("r2", RunStatus::Cancelled)).await.unwrap();
-    let still = tx.hold_run(hold("r2", RunStatus::Paused)).await.unwrap();
+    tx.hold_run(hold("r2", RunStatus::Cancelled, now))
+        .await
+        .unwrap();
+    let still = tx
+        .hold_run(hold("r2", RunStatus::Paused, now))
+        .await
+        .unwrap();
     assert_eq!(
         still.status,
         RunStatus::Cancelled,
@@ -277,57 +289,50 @@ async fn run_holds_and_resumes_keep_their_order() {
     );
 }
 
-type DeadlineAndHolds = (
-    Option<chrono::DateTime<chrono::Utc>>,
-    std::collections::HashMap<String, RunState>,
-);
-
-/// The deadline and `runs`' holds read together, and read apart.
-async fn both(
+/// The holds read with the deadline, checked against `run_holds` read alone; the deadline.
+async fn deadline_checking_holds(
     tx: &mut dyn assent_server::store::Tx,
     runs: &[&str],
-) -> (DeadlineAndHolds, DeadlineAndHolds) {
-    let together = tx.deadline_and_holds(runs).await.unwrap();
-    let apart = (
-        tx.next_deadline().await.unwrap(),
+) -> (
+    Option<chrono::DateTime<chrono::Utc>>,
+    std::collections::HashMap<String, RunState>,
+) {
+    let (deadline, holds) = tx.deadline_and_holds(runs).await.unwrap();
+    assert_eq!(
+        holds,
         tx.run_holds(runs).await.unwrap(),
+        "the holds read with the deadline are run_holds' for {runs:?}"
     );
-    (together, apart)
+    (deadline, holds)
 }
 
 /// What a batch of submissions reads first, the deadline and its runs' holds, is one
-/// statement (one round trip); it must answer exactly as the two reads it replaces do, with
-/// and without a deadline, with and without a held run among those asked about.
+/// statement (one round trip); it must answer as the reads of each do, with and without a
+/// deadline, with and without a held run among those asked about.
 #[tokio::test]
 async fn deadline_and_holds_answer_as_the_two_reads_do() {
     let (_dir, store) = store().await;
     let now = start_time();
     let mut tx = store.begin().await.unwrap();
-    let (together, apart) = both(tx.as_mut(), &["r1"]).await;
-    assert_eq!(together, apart, "an empty store: no deadline, no hold");
+    let together = deadline_checking_holds(tx.as_mut(), &["r1"]).await;
     assert_eq!(
         together,
         (None, Default::default()),
-        "nothing expires, nothing is held"
+        "an empty store: nothing expires, nothing is held"
     );
 
     tx.insert_approval(&prompt("ap1", "r1")).await.unwrap();
-    let hold = |run_id, status| HoldRow {
-        run_id,
-        status,
-        reason: "held",
-        approval_id: "ap1",
-        now,
-        campaign: None,
-    };
-    tx.hold_run(hold("r2", RunStatus::Paused)).await.unwrap();
-    tx.hold_run(hold("r3", RunStatus::Cancelled)).await.unwrap();
-    let (together, apart) = both(tx.as_mut(), &["r1", "r2", "r3", "r4"]).await;
-    assert_eq!(together, apart, "a deadline and two held runs among four");
+    tx.hold_run(hold("r2", RunStatus::Paused, now))
+        .await
+        .unwrap();
+    tx.hold_run(hold("r3", RunStatus::Cancelled, now))
+        .await
+        .unwrap();
+    let prompt_expiry = Some(now + Duration::minutes(10));
+    let together = deadline_checking_holds(tx.as_mut(), &["r1", "r2", "r3", "r4"]).await;
     assert_eq!(
-        together.0,
-        Some(now + Duration::minutes(10)),
-        "the pending prompt's expiry is the deadline"
+        together.0, prompt_expiry,
+        "a deadline and two held runs among four: the pending prompt's expiry is the deadline"
     );
     let mut held: Vec<_> = together.1.keys().map(String::as_str).collect();
     held.sort_unstable();
@@ -337,17 +342,16 @@ async fn deadline_and_holds_answer_as_the_two_reads_do() {
         "each held run once, the running ones not at all"
     );
 
-    let (together, apart) = both(tx.as_mut(), &["r1", "r4"]).await;
+    let together = deadline_checking_holds(tx.as_mut(), &["r1", "r4"]).await;
     assert_eq!(
-        together, apart,
+        together.0, prompt_expiry,
         "a deadline, no held run among those asked about"
     );
     assert!(together.1.is_empty(), "r2 and r3 were not asked about");
-    let (together, apart) = both(tx.as_mut(), &[]).await;
-    assert_eq!(together, apart, "no run asked about: the deadline alone");
-    assert!(
-        together.0.is_some(),
-        "the deadline does not depend on the runs asked about"
+    let together = deadline_checking_holds(tx.as_mut(), &[]).await;
+    assert_eq!(
+        together.0, prompt_expiry,
+        "no run asked about: the deadline alone, which does not depend on the runs asked about"
     );
 }
 

@@ -42,13 +42,14 @@ pub fn head_of(row: &DbRow) -> Result<(i64, String), StoreError> {
     }
 }
 
-/// The head's position, and the links of `bodies` appended after it: `(chain_seq,
-/// prev_hash, hash)` each.
+/// The head's position, the links of `bodies` appended after it (`(chain_seq, prev_hash,
+/// hash)` each) and the head they leave. The head is `known` when the caller holds it, else
+/// read.
 pub async fn links(
     conn: &mut Conn,
     known: Option<(i64, String)>,
     bodies: &[String],
-) -> Result<(i64, Vec<(i64, String, String)>), StoreError> {
+) -> Result<(i64, Vec<(i64, String, String)>, (i64, String)), StoreError> {
     let (mut seq, mut prev) = match known {
         Some(head) => head,
         None => head(conn).await?,
@@ -60,7 +61,7 @@ pub async fn links(
         let hash = link_hash(seq, &prev, body);
         out.push((seq, std::mem::replace(&mut prev, hash.clone()), hash));
     }
-    Ok((before, out))
+    Ok((before, out, (seq, prev)))
 }
 
 /// Up to `limit` audit rows after table row `after`, in append order, with their row ids.

@@ -59,15 +59,8 @@ pub async fn insert_audits(
         .iter()
         .map(serde_json::to_string)
         .collect::<Result<Vec<_>, _>>()?;
-    let (before, links) = super::chain::links(&mut *conn, known.clone(), &bodies).await?;
-    let after = links.last().map_or(before, |l| l.0);
-    let head = match links.last() {
-        Some((seq, _, hash)) => (*seq, hash.clone()),
-        None => match known {
-            Some(head) => head,
-            None => super::chain::head(&mut *conn).await?,
-        },
-    };
+    let (before, links, head) = super::chain::links(&mut *conn, known, &bodies).await?;
+    let after = head.0;
     let mut rows = Vec::with_capacity(audits.len());
     for ((audit, body), link) in audits.iter().zip(bodies).zip(links) {
         rows.push((audit, name_of(&audit.decision)?, body, link));

@@ -3,7 +3,6 @@
 
 use assent_core::ApprovalStatus;
 use chrono::{DateTime, Utc};
-
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow};

@@ -82,15 +82,10 @@ pub async fn holds(
         return Ok(HashMap::new());
     }
     let mut query = QueryBuilder::<Db>::new(
-        "SELECT run_id, status, reason, approval_id, updated_at, campaign FROM runs WHERE status <> ",
+        "SELECT r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign \
+         FROM runs AS r WHERE ",
     );
-    query.push_bind(name_of(&RunStatus::Running)?);
-    query.push(" AND run_id IN (");
-    let mut ids = query.separated(", ");
-    for run_id in run_ids {
-        ids.push_bind(*run_id);
-    }
-    query.push(")");
+    push_held_among(&mut query, run_ids)?;
     let rows = query.build().fetch_all(conn).await?;
     rows.iter()
         .map(|row| state_of(row).map(|state| (state.run_id.clone(), state)))
@@ -115,18 +110,7 @@ pub async fn deadline_and_holds(
     query.push(", ");
     super::chain::push_head(&mut query);
     query.push(") AS d LEFT JOIN runs AS r ON ");
-    if run_ids.is_empty() {
-        query.push("1 = 0");
-    } else {
-        query.push("r.status <> ");
-        query.push_bind(name_of(&RunStatus::Running)?);
-        query.push(" AND r.run_id IN (");
-        let mut ids = query.separated(", ");
-        for run_id in run_ids {
-            ids.push_bind(*run_id);
-        }
-        query.push(")");
-    }
+    push_held_among(&mut query, run_ids)?;
     let rows = query.build().fetch_all(conn).await?;
     let mut deadline = None;
     let mut head = None;
@@ -143,6 +127,27 @@ pub async fn deadline_and_holds(
         StoreError::Corrupt("the batch's first read returned no row".to_owned())
     })?;
     Ok((deadline, held, head))
+}
+
+/// Pushes the condition "run `r` is held and among `run_ids`" (false for no run ids: SQL has
+/// no empty `IN` list).
+fn push_held_among<'args>(
+    query: &mut QueryBuilder<'args, Db>,
+    run_ids: &[&'args str],
+) -> Result<(), StoreError> {
+    if run_ids.is_empty() {
+        query.push("1 = 0");
+        return Ok(());
+    }
+    query.push("r.status <> ");
+    query.push_bind(name_of(&RunStatus::Running)?);
+    query.push(" AND r.run_id IN (");
+    let mut ids = query.separated(", ");
+    for run_id in run_ids {
+        ids.push_bind(*run_id);
+    }
+    query.push(")");
+    Ok(())
 }
 
 /// Holds a run (`paused` or `cancelled`); a cancelled run stays cancelled.

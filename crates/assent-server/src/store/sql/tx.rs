@@ -267,10 +267,6 @@ impl Tx for WriteTx {
         super::campaigns::update(&mut self.tx, campaign).await
     }
 
-    async fn next_deadline(&mut self) -> Result<Option<DateTime<Utc>>, StoreError> {
-        super::expiry::next_deadline(&mut self.tx).await
-    }
-
     async fn deadline_and_holds(
         &mut self,
         run_ids: &[&str],

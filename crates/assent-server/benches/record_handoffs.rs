@@ -9,7 +9,9 @@
 //!   thread — five hand-offs, and each wakes a thread on the way there and on the way back;
 //! - **one hand-off**: a writer thread of its own owns a plain (rusqlite) connection and runs
 //!   the whole record where the data is; the caller sends it once and awaits one answer;
-//! - and, for the floor, the same statements on the caller's thread (no hand-off at all).
+//! - and, for the floor, the same statements on the caller's thread (no hand-off at all);
+//! - **the store's plain writer** (`store/sqlite_plain.rs`, what the service runs since): the
+//!   record through `Store::begin_relaxed` and the `Tx` calls the group commit makes, in place.
 //!
 //! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain,db_rows}.rs`), with the
 //! values a `git status` auto decision writes. It is what a synchronous SQLite writer would
@@ -26,6 +28,9 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
+use assent_core::ApprovalAuditEvent;
+use assent_server::store::rows::ActionRow;
+use assent_server::{SqliteStore, Store};
 use criterion::{criterion_group, criterion_main, Criterion};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
@@ -256,5 +261,69 @@ fn record_handoffs(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, record_handoffs);
+/// An auto decision's action row and audit record as the group commit writes them.
+fn decision(n: i64, response: &str, body: &str) -> (ActionRow, ApprovalAuditEvent) {
+    let answer: assent_protocol::SubmitResponse = serde_json::from_value(serde_json::json!({
+        "action_id": format!("action-{n}"), "action_hash": hash_of(n), "decision": "auto",
+        "risk": "low", "reasons": [response], "rule": "shell.read", "status": "allowed",
+    }))
+    .expect("an answer");
+    let row = ActionRow {
+        id: format!("action-{n}"),
+        requester: "agent".to_owned(),
+        idempotency_key: None,
+        body_hash: String::new(),
+        run_id: RUN.to_owned(),
+        task_id: RUN.to_owned(),
+        action_hash: hash_of(n),
+        decision: assent_core::Decision::Auto,
+        status: assent_protocol::SubmitStatus::Allowed,
+        approval_id: None,
+        batch_position: None,
+        grant_id: None,
+        command_line: Some("git status".to_owned()),
+        response: answer,
+        created_at: chrono::Utc::now(),
+        action_kind: assent_core::ActionKind::Shell,
+        policy_version: "default-1".to_owned(),
+    };
+    let audit = serde_json::from_value(serde_json::json!({
+        "event_id": format!("event-{n}"), "timestamp": chrono::Utc::now(),
+        "approval_id": null, "action_id": format!("action-{n}"), "run_id": RUN, "task_id": RUN,
+        "action_kind": "shell", "action_hash": hash_of(n), "requested_scope": null,
+        "decision": "auto", "reason": body, "policy_version": "default-1",
+        "evidence_artifact_id": format!("evidence-{n}"),
+    }))
+    .expect("an audit record");
+    (row, audit)
+}
+
+/// The record through the store: its plain writer, as the group commit calls it.
+async fn record_store(store: &SqliteStore, n: i64, response: &str, body: &str) {
+    let (row, audit) = decision(n, response, body);
+    let mut tx = store.begin_relaxed().await.expect("begin");
+    tx.deadline_and_holds(&[RUN]).await.expect("the first read");
+    tx.insert_actions(&[row]).await.expect("the action row");
+    tx.insert_audits(&[audit]).await.expect("the audit row");
+    tx.commit().await.expect("the record commits");
+}
+
+fn store_record(c: &mut Criterion) {
+    let runtime = Runtime::new().expect("a tokio runtime");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (response, body) = (response(), audit_body());
+    let store = runtime
+        .block_on(SqliteStore::open(&dir.path().join("store.db")))
+        .expect("open the store");
+    let mut n = 0_i64;
+    c.bench_function("auto record: the store's plain writer", |b| {
+        b.iter(|| {
+            n += 1;
+            runtime.block_on(record_store(&store, n, &response, &body));
+        });
+    });
+    runtime.block_on(store.close());
+}
+
+criterion_group!(benches, record_handoffs, store_record);
 criterion_main!(benches);

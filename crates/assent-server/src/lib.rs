@@ -190,10 +190,21 @@ impl App {
             shutdown.await;
             let _ = stop.send(true);
         });
-        let served = match &self.config.tls {
-            None => serve_until(listener, state, stopping).await,
-            Some(tls) => serve_until(tls::TlsListener::new(listener, tls), state, stopping).await,
-        };
+        // The accept loop runs on a worker thread, not on the caller's (`assent serve` blocks
+        // its main thread on this): a connection accepted on a worker starts there, where one
+        // accepted on the main thread wakes a parked worker first — a hand-off between threads
+        // on every request of a gate, which opens a connection per tool call.
+        let tls = self.config.tls.clone();
+        let served = tokio::spawn(async move {
+            match &tls {
+                None => serve_until(listener, state, stopping).await,
+                Some(tls) => {
+                    serve_until(tls::TlsListener::new(listener, tls), state, stopping).await
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|err| Err(std::io::Error::other(err)));
         sweeper.abort();
         let _ = sweeper.await;
         presence.abort();

@@ -102,6 +102,7 @@ pub mod rows;
 mod sqlite;
 mod sqlite_checkpoint;
 mod sqlite_events;
+mod sqlite_plain;
 #[allow(
     clippy::duplicate_mod,
     reason = "the statement files are compiled once per backend on purpose"
@@ -137,6 +138,11 @@ pub enum StoreError {
     Batch(String),
     #[error("the store is closed")]
     Closed,
+    /// A plain (SQLite, `sqlite_plain.rs`) transaction met more than the policy's plain
+    /// record: it rolls back, and the batch is written again the full way. Never reaches a
+    /// client.
+    #[error("this write is more than the policy's plain record")]
+    NotPlain,
 }
 
 impl From<serde_json::Error> for StoreError {

@@ -8,23 +8,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
-use tokio::sync::watch;
+use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
+use tokio::sync::{watch, Mutex, OwnedMutexGuard};
 use tokio::task::JoinHandle;
 
 use super::sqlite_checkpoint::{self, Writes};
 use super::sqlite_events::{bounds, SqliteEvents};
+use super::sqlite_plain::{PlainTx, Writers};
 use super::sqlite_tx::SqliteTx;
 use super::sqlite_version::VersionReader;
 use super::StoreError;
 
-/// How every write transaction begins: SQLite takes `synchronous` only outside a transaction,
-/// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
-/// transaction was, this one's commit is fsynced…
-const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
-/// …or, for what the policy alone decided, written to the WAL but not fsynced (the
-/// checkpointer's fsync follows within [`sqlite_checkpoint`]'s settle time).
-const BEGIN_RELAXED: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
+/// How every sqlx write transaction begins: its commit is fsynced. (What the policy alone
+/// decided is written by the plain writer, `sqlite_plain.rs`, at `synchronous=NORMAL`: to the
+/// WAL, the checkpointer's fsync following within [`sqlite_checkpoint`]'s settle time.)
+const BEGIN_SYNCED: &str = "BEGIN IMMEDIATE";
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
@@ -32,7 +30,11 @@ const JOURNAL_SIZE_LIMIT: &str = "33554432";
 /// The default store.
 #[derive(Debug)]
 pub struct SqliteStore {
+    /// The one writer connection of sqlx's…
     writer: SqlitePool,
+    /// …and the lock every write transaction holds, sqlx's and the plain writer's, with the
+    /// plain writer's connection (`sqlite_plain.rs`).
+    writers: Arc<Mutex<Writers>>,
     reader: SqlitePool,
     /// The checkpointer's own connection, and the task.
     checkpoint: SqlitePool,
@@ -78,12 +80,14 @@ impl SqliteStore {
             sqlite_checkpoint::spawn(checkpoint.clone(), wal_path(path), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
+        let plain = super::sqlite_plain::open(path, JOURNAL_SIZE_LIMIT)?;
         let events = SqliteEvents {
             pool: reader.clone(),
             newest: Arc::new(watch::channel(newest).0),
         };
         Ok(SqliteStore {
             writer,
+            writers: Arc::new(Mutex::new(Writers { plain: Some(plain) })),
             reader,
             checkpoint,
             checkpointer,
@@ -95,15 +99,40 @@ impl SqliteStore {
     }
 
     /// A raw write transaction, for the identity rows; its commit is fsynced.
-    pub(super) async fn write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with(BEGIN_SYNCED).await?)
+    pub(super) async fn write(&self) -> Result<Locked, StoreError> {
+        let writers = self.writers.clone().lock_owned().await;
+        let tx = self.writer.begin_with(BEGIN_SYNCED).await?;
+        Ok(Locked { tx, writers })
     }
 
     /// Commits a raw transaction and schedules a checkpoint.
-    pub(super) async fn done(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
+    pub(super) async fn done(&self, locked: Locked) -> Result<(), StoreError> {
+        let Locked { tx, writers } = locked;
         tx.commit().await?;
+        drop(writers);
         self.writes.committed(false);
         Ok(())
+    }
+}
+
+/// An sqlx write transaction and the writers' lock it holds until it ends (dropped
+/// uncommitted, its rollback is queued on the connection before the lock is let go).
+pub struct Locked {
+    pub tx: Transaction<'static, Sqlite>,
+    pub writers: OwnedMutexGuard<Writers>,
+}
+
+impl std::ops::Deref for Locked {
+    type Target = SqliteConnection;
+
+    fn deref(&self) -> &SqliteConnection {
+        &self.tx
+    }
+}
+
+impl std::ops::DerefMut for Locked {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        &mut self.tx
     }
 }
 
@@ -114,24 +143,23 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(self.write().await?, false)
-    }
-
-    /// A write transaction whose commit is not fsynced (see `Store::begin_relaxed`).
-    pub(super) async fn begin_relaxed_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(self.writer.begin_with(BEGIN_RELAXED).await?, true)
-    }
-
-    fn tx(&self, tx: Transaction<'static, Sqlite>, relaxed: bool) -> Result<SqliteTx, StoreError> {
+        let Locked { tx, writers } = self.write().await?;
         Ok(SqliteTx {
             tx,
-            relaxed,
             newest_event: None,
             events: self.events.clone(),
             writes: self.writes.clone(),
             signer: self.signer.get(),
             chain_head: None,
+            writers,
         })
+    }
+
+    /// A write transaction for what the policy alone decided (see `Store::begin_relaxed`):
+    /// the plain writer's, in place (`sqlite_plain.rs`).
+    pub(super) async fn begin_relaxed_tx(&self) -> Result<PlainTx, StoreError> {
+        let writers = self.writers.clone().lock_owned().await;
+        PlainTx::begin(writers, self.writes.clone(), self.signer.get())
     }
 
     /// The identity version, read without the pool (it is read on every request).
@@ -142,6 +170,7 @@ impl SqliteStore {
     pub(super) async fn shut(&self) {
         self.checkpointer.abort();
         self.version.close();
+        self.writers.lock().await.plain.take();
         self.writer.close().await;
         self.reader.close().await;
         self.checkpoint.close().await;
@@ -166,6 +195,7 @@ fn wal_path(db: &Path) -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Tx;
 
     async fn synchronous(tx: &mut SqliteTx) -> i64 {
         sqlx::query_scalar("PRAGMA synchronous")
@@ -174,12 +204,11 @@ mod tests {
             .unwrap()
     }
 
-    /// SQLite fixes `synchronous` per connection and refuses to change it inside a
-    /// transaction, so each transaction sets its own as it begins: a relaxed one runs at
-    /// NORMAL (1), and whatever ran before, every other one runs at FULL (2) — a person's
-    /// decision is never committed at the policy's relaxed level.
+    /// SQLite fixes `synchronous` per connection: the sqlx writer's transactions are FULL (2),
+    /// the plain writer's (what the policy alone decided) NORMAL (1), and however they
+    /// alternate, a person's decision is never committed at the policy's relaxed level.
     #[tokio::test]
-    async fn each_transaction_begins_at_its_own_durability() {
+    async fn each_writer_commits_at_its_own_durability() {
         let dir = tempfile::tempdir().unwrap();
         let store = SqliteStore::open(&dir.path().join("assent.db"))
             .await
@@ -188,19 +217,29 @@ mod tests {
         assert_eq!(synchronous(&mut tx).await, 2, "a plain transaction is FULL");
         tx.finish().await.unwrap();
 
-        let mut relaxed = store.begin_relaxed_tx().await.unwrap();
+        let relaxed = store.begin_relaxed_tx().await.unwrap();
         assert_eq!(
-            synchronous(&mut relaxed).await,
+            relaxed.pragma("synchronous").unwrap(),
             1,
-            "a relaxed one is NORMAL"
+            "the plain writer's is NORMAL"
         );
-        relaxed.finish().await.unwrap();
+        assert_eq!(
+            relaxed.pragma("busy_timeout").unwrap(),
+            0,
+            "and it never waits inside SQLite (its caller's thread would sleep)"
+        );
+        assert_eq!(
+            relaxed.pragma("foreign_keys").unwrap(),
+            1,
+            "it checks foreign keys as sqlx's connections do"
+        );
+        Box::new(relaxed).commit().await.unwrap();
 
         let mut after = store.begin_tx().await.unwrap();
         assert_eq!(
             synchronous(&mut after).await,
             2,
-            "the one writer connection goes back to FULL for the next transaction"
+            "the sqlx writer stays FULL after a plain commit"
         );
         drop(after);
         let mut raw = store.write().await.unwrap();

@@ -2,10 +2,10 @@
 //! methods are shared (`sql/tx.rs`); here is how it commits. After the commit the
 //! checkpointer is told, and the event watch moves to the newest event written.
 //!
-//! A commit is fsynced (`synchronous=FULL`), except a relaxed transaction's
-//! (`SqliteStore::begin_relaxed_tx`): the policy's own decisions are committed to the WAL (a
-//! crash of the service loses nothing) and reach the disk with the checkpointer's fsync a
-//! moment later, or with the next synced commit, whichever comes first.
+//! A commit is fsynced (`synchronous=FULL`). (The policy's own decisions are written by the
+//! plain writer instead, `sqlite_plain.rs`: committed to the WAL — a crash of the service
+//! loses nothing — and on disk with the checkpointer's fsync a moment later, or with the next
+//! synced commit, whichever comes first.)
 
 use std::sync::Arc;
 
@@ -24,11 +24,11 @@ pub struct SqliteTx {
     pub writes: Arc<super::sqlite_checkpoint::Writes>,
     /// Signs the chain's head when this transaction's appends cross a multiple of N events.
     pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
-    /// Begun at `synchronous=NORMAL`: its commit is not fsynced (the checkpointer flushes it).
-    pub relaxed: bool,
     /// The audit chain's head as this transaction last read or appended it (under the
     /// writers' lock only its own appends move it); `None` until then.
     pub chain_head: Option<(i64, String)>,
+    /// The writers' lock, let go after the commit (or the rollback `tx` queues when dropped).
+    pub writers: tokio::sync::OwnedMutexGuard<super::sqlite_plain::Writers>,
 }
 
 impl SqliteTx {
@@ -40,11 +40,12 @@ impl SqliteTx {
             events,
             writes,
             signer: _,
-            relaxed,
             chain_head: _,
+            writers,
         } = self;
         tx.commit().await?;
-        writes.committed(relaxed);
+        drop(writers);
+        writes.committed(false);
         if let Some(newest) = newest_event {
             // One writer: the newest id this transaction wrote is the newest committed.
             events.newest.send_if_modified(|current| {

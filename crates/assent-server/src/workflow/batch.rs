@@ -174,8 +174,9 @@ async fn write_alone_again(
 /// Writes `submissions` in one transaction. When only the policy decides them (and
 /// `durability` allows), the transaction is a relaxed one (`Store::begin_relaxed`): committed
 /// before anyone is answered, not waited on to reach the disk. Should recording them write
-/// more than that (a held run's prompt, an expiry, a grant's use), it is rolled back and
-/// written again, fsynced, as everything a person decides is.
+/// more than that (a held run's prompt, an expiry, a grant's use; on SQLite, anything its
+/// plain writer does not write: `StoreError::NotPlain`), it is rolled back and written again,
+/// fsynced, as everything a person decides is.
 async fn write_together(
     store: &dyn Store,
     submissions: &[Submission],
@@ -187,13 +188,21 @@ async fn write_together(
     } = how;
     if durability == Durability::Committed && submissions.iter().all(policy_decides) {
         let mut tx = store.begin_relaxed().await?;
-        let recorded = record_all(tx.as_mut(), submissions).await?;
-        if recorded.policy_only {
-            tx.commit().await?;
-            commits.count(true);
-            return Ok(recorded.outcomes);
+        match record_all(tx.as_mut(), submissions).await {
+            Ok(recorded) if recorded.policy_only => match tx.commit().await {
+                Ok(()) => {
+                    commits.count(true);
+                    return Ok(recorded.outcomes);
+                }
+                // Not committed: written again below.
+                Err(StoreError::NotPlain) => {}
+                Err(err) => return Err(err),
+            },
+            // More than the policy's plain record (SQLite's plain writer stops at the first
+            // such statement): dropped, rolled back, written again below.
+            Ok(_) | Err(StoreError::NotPlain) => drop(tx),
+            Err(err) => return Err(err),
         }
-        // Dropped: rolled back.
     }
     let mut tx = store.begin().await?;
     let recorded = record_all(tx.as_mut(), submissions).await?;
@@ -270,9 +279,14 @@ mod tests {
     /// An ask (`mvn -B test` in an unknown repository) of run `run`, submitted at `now`;
     /// unanswered, it pauses its run at its expiry, ten minutes on.
     fn ask(id: &str, run: &str, now: DateTime<Utc>) -> Submission {
+        shell(id, run, "mvn -B test", now)
+    }
+
+    /// `command` run in /work/shop by run `run`, submitted at `now`.
+    fn shell(id: &str, run: &str, command: &str, now: DateTime<Utc>) -> Submission {
         let request: assent_core::ActionRequest = serde_json::from_value(serde_json::json!({
             "run_id": run, "task_id": run, "requested_by": "agent",
-            "action": {"kind": "shell", "command": "mvn -B test", "cwd": "/work/shop"},
+            "action": {"kind": "shell", "command": command, "cwd": "/work/shop"},
             "context": {"repo": "/work/shop"}
         }))
         .unwrap();
@@ -296,10 +310,17 @@ mod tests {
     }
 
     async fn write_one(store: &SqliteStore, submission: Submission) -> SubmitResponse {
-        let commits = Commits::default();
+        write_counted(store, submission, &Commits::default()).await
+    }
+
+    async fn write_counted(
+        store: &SqliteStore,
+        submission: Submission,
+        commits: &Commits,
+    ) -> SubmitResponse {
         let how = Writing {
             durability: Durability::Committed,
-            commits: &commits,
+            commits,
         };
         let mut outcomes = write_batch(store, &[submission], how).await.unwrap();
         match outcomes.pop() {
@@ -308,18 +329,28 @@ mod tests {
         }
     }
 
+    /// A store in a new temporary directory (kept as long as the directory is).
+    async fn fresh() -> (tempfile::TempDir, SqliteStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
+    fn noon() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-12-04T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
     /// The batch reads the deadline and its runs' holds in one statement, before expiry runs:
     /// when the prompt that expires pauses this very run, the holds must be read again after
     /// it, or the ask would slip past the pause it arrived after (no sweep ran in between).
     #[tokio::test]
     async fn an_ask_after_its_runs_prompt_paused_it_is_blocked_before_any_sweep() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("assent.db"))
-            .await
-            .unwrap();
-        let start = DateTime::parse_from_rfc3339("2026-12-04T12:00:00Z")
-            .unwrap()
-            .with_timezone(&Utc);
+        let (_dir, store) = fresh().await;
+        let start = noon();
         let first = write_one(&store, ask("a1", "r1", start)).await;
         assert_eq!(
             first.status,
@@ -333,6 +364,40 @@ mod tests {
             (second.status, second.rule.as_str()),
             (SubmitStatus::Blocked, "run.paused"),
             "the first prompt expired unanswered and paused r1 in this batch: {second:?}"
+        );
+        store.close().await;
+    }
+
+    /// An auto decision is the plain record, committed without an fsync (on SQLite by the plain
+    /// writer); one arriving after a prompt expired is not (the expiry settles the prompt in
+    /// the same batch): the plain writer hands it back and it is written the full way,
+    /// fsynced, the expiry with it.
+    #[tokio::test]
+    async fn an_auto_decision_after_an_expiry_is_written_the_full_way() {
+        let (_dir, store) = fresh().await;
+        let start = noon();
+        let commits = Commits::default();
+        let asked = write_counted(&store, ask("a1", "r1", start), &commits).await;
+        assert_eq!(asked.status, SubmitStatus::Pending, "{asked:?}");
+        let auto = write_counted(&store, shell("a2", "r2", "ls", start), &commits).await;
+        assert_eq!(auto.status, SubmitStatus::Allowed, "ls is auto: {auto:?}");
+        assert_eq!(
+            commits.counts(),
+            (1, 1),
+            "the prompt fsynced, the auto decision committed by the plain writer"
+        );
+
+        let later = start + Duration::minutes(11);
+        let auto = write_counted(&store, shell("a3", "r2", "ls", later), &commits).await;
+        assert_eq!(auto.status, SubmitStatus::Allowed, "{auto:?}");
+        assert_eq!(
+            commits.counts(),
+            (2, 1),
+            "after the prompt's expiry the auto decision was written the full way, fsynced"
+        );
+        assert!(
+            store.approvals(true).await.unwrap().is_empty(),
+            "and the expired prompt was settled in that batch"
         );
         store.close().await;
     }

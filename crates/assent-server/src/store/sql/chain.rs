@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow, Pool};
-use super::db_rows::micros;
+use super::db_rows::{micros, Build};
 use super::StoreError;
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
 
@@ -20,8 +20,8 @@ pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
 
 /// Pushes the last link's position and hash as the columns `head_seq` and `head_hash` (two
 /// index seeks; NULL before the first link), for [`head`] and a batch's first read.
-pub fn push_head(query: &mut QueryBuilder<'_, Db>) {
-    query.push(
+pub fn push_head<'args>(query: &mut impl Build<'args>) {
+    query.sql(
         "(SELECT chain_seq FROM audit_events WHERE chain_seq IS NOT NULL \
          ORDER BY chain_seq DESC LIMIT 1) AS head_seq, \
          (SELECT hash FROM audit_events WHERE chain_seq IS NOT NULL \
@@ -42,26 +42,19 @@ pub fn head_of(row: &DbRow) -> Result<(i64, String), StoreError> {
     }
 }
 
-/// The head's position, the links of `bodies` appended after it (`(chain_seq, prev_hash,
-/// hash)` each) and the head they leave. The head is `known` when the caller holds it, else
-/// read.
-pub async fn links(
-    conn: &mut Conn,
-    known: Option<(i64, String)>,
-    bodies: &[String],
-) -> Result<(i64, Vec<(i64, String, String)>, (i64, String)), StoreError> {
-    let (mut seq, mut prev) = match known {
-        Some(head) => head,
-        None => head(conn).await?,
-    };
-    let before = seq;
+/// A link of the chain: `(chain_seq, prev_hash, hash)`.
+pub type Link = (i64, String, String);
+
+/// The links of `bodies` appended after `head` and the head they leave.
+pub fn link_after(head: (i64, String), bodies: &[String]) -> (Vec<Link>, (i64, String)) {
+    let (mut seq, mut prev) = head;
     let mut out = Vec::with_capacity(bodies.len());
     for body in bodies {
         seq += 1;
         let hash = link_hash(seq, &prev, body);
         out.push((seq, std::mem::replace(&mut prev, hash.clone()), hash));
     }
-    Ok((before, out, (seq, prev)))
+    (out, (seq, prev))
 }
 
 /// Up to `limit` audit rows after table row `after`, in append order, with their row ids.

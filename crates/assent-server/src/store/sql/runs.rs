@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow};
-use super::db_rows::{micros, name_of, opt_from_micros, parse_name};
+use super::db_rows::{micros, name_of, opt_from_micros, parse_name, Build};
 use super::rows::HoldRow;
 use super::StoreError;
 
@@ -102,15 +102,8 @@ pub async fn deadline_and_holds(
     conn: &mut Conn,
     run_ids: &[&str],
 ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>, (i64, String)), StoreError> {
-    let mut query = QueryBuilder::<Db>::new(
-        "SELECT d.approval_at, d.grant_at, d.head_seq, d.head_hash, \
-         r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT ",
-    );
-    super::expiry::push_deadlines(&mut query)?;
-    query.push(", ");
-    super::chain::push_head(&mut query);
-    query.push(") AS d LEFT JOIN runs AS r ON ");
-    push_held_among(&mut query, run_ids)?;
+    let mut query = QueryBuilder::<Db>::new("");
+    push_deadline_and_holds(&mut query, run_ids)?;
     let rows = query.build().fetch_all(conn).await?;
     let mut deadline = None;
     let mut head = None;
@@ -129,24 +122,42 @@ pub async fn deadline_and_holds(
     Ok((deadline, held, head))
 }
 
+/// The statement [`deadline_and_holds`] runs (the plain writer's too, `sqlite_plain.rs`).
+pub fn push_deadline_and_holds<'args>(
+    query: &mut impl Build<'args>,
+    run_ids: &[&'args str],
+) -> Result<(), StoreError> {
+    query.sql(
+        "SELECT d.approval_at, d.grant_at, d.head_seq, d.head_hash, \
+         r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT ",
+    );
+    super::expiry::push_deadlines(query)?;
+    query.sql(", ");
+    super::chain::push_head(query);
+    query.sql(") AS d LEFT JOIN runs AS r ON ");
+    push_held_among(query, run_ids)
+}
+
 /// Pushes the condition "run `r` is held and among `run_ids`" (false for no run ids: SQL has
 /// no empty `IN` list).
 fn push_held_among<'args>(
-    query: &mut QueryBuilder<'args, Db>,
+    query: &mut impl Build<'args>,
     run_ids: &[&'args str],
 ) -> Result<(), StoreError> {
     if run_ids.is_empty() {
-        query.push("1 = 0");
+        query.sql("1 = 0");
         return Ok(());
     }
-    query.push("r.status <> ");
-    query.push_bind(name_of(&RunStatus::Running)?);
-    query.push(" AND r.run_id IN (");
-    let mut ids = query.separated(", ");
-    for run_id in run_ids {
-        ids.push_bind(*run_id);
+    query.sql("r.status <> ");
+    query.bind(name_of(&RunStatus::Running)?);
+    query.sql(" AND r.run_id IN (");
+    for (i, run_id) in run_ids.iter().enumerate() {
+        if i > 0 {
+            query.sql(", ");
+        }
+        query.bind(*run_id);
     }
-    query.push(")");
+    query.sql(")");
     Ok(())
 }
 

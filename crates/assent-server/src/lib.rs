@@ -37,6 +37,7 @@ mod workflow;
 use std::future::Future;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -197,7 +198,7 @@ impl App {
         let tls = self.config.tls.clone();
         let served = tokio::spawn(async move {
             match &tls {
-                None => serve_until(listener, state, stopping).await,
+                None => serve_until(listener.tap_io(no_delay), state, stopping).await,
                 Some(tls) => {
                     serve_until(tls::TlsListener::new(listener, tls), state, stopping).await
                 }
@@ -281,6 +282,16 @@ async fn audit_checkpoints(
     }
 }
 
+/// Turns Nagle's algorithm off on an accepted connection (as the TLS listener does): an event
+/// stream writes one small event at a time, and with Nagle on, an event written while the
+/// previous one is unacknowledged waits for that ACK — which a client that delays its ACKs
+/// sends up to 40 ms later (docs/benchmarks.md, "Events held back by Nagle").
+fn no_delay(tcp: &mut tokio::net::TcpStream) {
+    if let Err(err) = tcp.set_nodelay(true) {
+        tracing::debug!(%err, "cannot turn Nagle off on a connection");
+    }
+}
+
 /// Serves the router on `listener` until `stopping` turns true.
 async fn serve_until<L>(
     listener: L,
@@ -305,4 +316,32 @@ pub async fn launch(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), LaunchError> {
     App::open(config).await?.serve(listener, shutdown).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection accepted through the listener `App::serve` uses for plain HTTP has Nagle
+    /// off, so no event waits on the client's delayed ACK of the one before (the effect is
+    /// measured by `bench/delayed_ack.sh`, not timed here).
+    #[tokio::test]
+    async fn accepted_connections_have_nagle_off() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut listener = listener.tap_io(no_delay);
+        let (accepted, client) = tokio::join!(
+            axum::serve::Listener::accept(&mut listener),
+            tokio::net::TcpStream::connect(addr)
+        );
+        let (stream, _) = accepted;
+        assert!(
+            client.unwrap().nodelay().is_ok_and(|on| !on),
+            "a fresh socket has Nagle on: the test would pass without no_delay otherwise"
+        );
+        assert!(
+            stream.nodelay().unwrap(),
+            "the accepted connection has TCP_NODELAY set"
+        );
+    }
 }

@@ -195,17 +195,22 @@ impl App {
         // its main thread on this): a connection accepted on a worker starts there, where one
         // accepted on the main thread wakes a parked worker first — a hand-off between threads
         // on every request of a gate, which opens a connection per tool call.
+        // Aborted if this future is dropped (as the loop was when it ran here); its panic is
+        // this function's.
         let tls = self.config.tls.clone();
-        let served = tokio::spawn(async move {
+        let mut accepting = AbortOnDrop(tokio::spawn(async move {
             match &tls {
-                None => serve_until(listener.tap_io(no_delay), state, stopping).await,
+                None => serve_until(plain_listener(listener), state, stopping).await,
                 Some(tls) => {
                     serve_until(tls::TlsListener::new(listener, tls), state, stopping).await
                 }
             }
-        })
-        .await
-        .unwrap_or_else(|err| Err(std::io::Error::other(err)));
+        }));
+        let served = match (&mut accepting.0).await {
+            Ok(served) => served,
+            Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+            Err(err) => Err(std::io::Error::other(err)),
+        };
         sweeper.abort();
         let _ = sweeper.await;
         presence.abort();
@@ -292,6 +297,22 @@ fn no_delay(tcp: &mut tokio::net::TcpStream) {
     }
 }
 
+/// The listener plain HTTP is served on: every accepted connection with Nagle off.
+fn plain_listener(
+    listener: TcpListener,
+) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = std::net::SocketAddr> {
+    listener.tap_io(no_delay)
+}
+
+/// A task aborted when this is dropped.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// Serves the router on `listener` until `stopping` turns true.
 async fn serve_until<L>(
     listener: L,
@@ -322,14 +343,14 @@ pub async fn launch(
 mod tests {
     use super::*;
 
-    /// A connection accepted through the listener `App::serve` uses for plain HTTP has Nagle
+    /// A connection accepted through the listener `App::serve` serves plain HTTP on has Nagle
     /// off, so no event waits on the client's delayed ACK of the one before (the effect is
     /// measured by `bench/delayed_ack.sh`, not timed here).
     #[tokio::test]
     async fn accepted_connections_have_nagle_off() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut listener = listener.tap_io(no_delay);
+        let mut listener = plain_listener(listener);
         let (accepted, client) = tokio::join!(
             axum::serve::Listener::accept(&mut listener),
             tokio::net::TcpStream::connect(addr)

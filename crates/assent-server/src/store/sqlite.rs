@@ -25,7 +25,7 @@ use super::StoreError;
 const BEGIN_SYNCED: &str = "BEGIN IMMEDIATE";
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
-const JOURNAL_SIZE_LIMIT: &str = "33554432";
+pub(super) const JOURNAL_SIZE_LIMIT: &str = "33554432";
 
 /// The default store.
 #[derive(Debug)]
@@ -39,6 +39,8 @@ pub struct SqliteStore {
     /// The checkpointer's own connection, and the task.
     checkpoint: SqlitePool,
     checkpointer: JoinHandle<()>,
+    /// The WAL file, flushed once more as the store shuts.
+    wal: std::path::PathBuf,
     pub(super) events: SqliteEvents,
     /// Told after every commit, so the checkpointer flushes (and checkpoints) soon after.
     writes: Arc<Writes>,
@@ -78,19 +80,21 @@ impl SqliteStore {
         let writes = Arc::new(Writes::default());
         let checkpointer =
             sqlite_checkpoint::spawn(checkpoint.clone(), wal_path(path), writes.clone());
+        let wal = wal_path(path);
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
-        let plain = super::sqlite_plain::open(path, JOURNAL_SIZE_LIMIT)?;
+        let writers = Writers::open(path)?;
         let events = SqliteEvents {
             pool: reader.clone(),
             newest: Arc::new(watch::channel(newest).0),
         };
         Ok(SqliteStore {
             writer,
-            writers: Arc::new(Mutex::new(Writers { plain: Some(plain) })),
+            writers: Arc::new(Mutex::new(writers)),
             reader,
             checkpoint,
             checkpointer,
+            wal,
             events,
             writes,
             version,
@@ -162,6 +166,13 @@ impl SqliteStore {
         PlainTx::begin(writers, self.writes.clone(), self.signer.get())
     }
 
+    /// Takes the plain writer's connection out of service (tests; see
+    /// `Writers::out_of_service`).
+    #[cfg(test)]
+    pub(crate) async fn plain_out_of_service(&self, reopen_at: Option<std::path::PathBuf>) {
+        self.writers.lock().await.out_of_service(reopen_at);
+    }
+
     /// The identity version, read without the pool (it is read on every request).
     pub(super) async fn current_identity_version(&self) -> Result<i64, StoreError> {
         self.version.read()
@@ -170,7 +181,9 @@ impl SqliteStore {
     pub(super) async fn shut(&self) {
         self.checkpointer.abort();
         self.version.close();
-        self.writers.lock().await.plain.take();
+        self.writers.lock().await.shut();
+        // The plain writer's last commits were not fsynced, and the checkpointer is gone.
+        sqlite_checkpoint::flush(&self.wal).await;
         self.writer.close().await;
         self.reader.close().await;
         self.checkpoint.close().await;

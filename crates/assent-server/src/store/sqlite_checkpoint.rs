@@ -98,7 +98,7 @@ pub fn spawn(connection: SqlitePool, wal: PathBuf, writes: Arc<Writes>) -> JoinH
 /// Fsyncs the WAL file: what relaxed commits wrote reaches the disk (an fsync covers the
 /// file, whichever descriptor wrote it). No WAL (never written, or removed at close): nothing
 /// to flush.
-async fn flush(wal: &std::path::Path) {
+pub async fn flush(wal: &std::path::Path) {
     let wal = wal.to_owned();
     let flushed = tokio::task::spawn_blocking(move || match std::fs::File::open(&wal) {
         Ok(file) => file.sync_data(),

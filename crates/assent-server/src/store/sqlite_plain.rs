@@ -12,7 +12,8 @@
 //! action and audit inserts — the statements sqlx runs, built by the same functions of `sql/`
 //! ([`Build`]) with the same values. Anything else a batch meets (an expired prompt, a held
 //! run's prompt, a checkpoint of the audit chain due, a lock taken by another process, any
-//! error of SQLite's) is [`StoreError::NotPlain`]: the transaction rolls back and the batch is
+//! error of SQLite's, a connection that cannot be opened) is [`StoreError::NotPlain`], from any
+//! statement or from the `BEGIN` itself: the transaction rolls back and the batch is
 //! written again through sqlx, fsynced, as before. Nothing is lost, and the full path gives the
 //! error if it persists.
 //!
@@ -22,8 +23,14 @@
 //! (`busy_timeout` 0), a lock held elsewhere sends the batch the full way.
 //!
 //! **Durability** is the relaxed one of `Store::begin_relaxed`: `synchronous=NORMAL`, committed
-//! before anyone is answered, flushed by the checkpointer ≤ 250 ms later. SQLite's automatic
-//! checkpoint stays the backstop, as on the sqlx writer (`sqlite_checkpoint.rs`).
+//! before anyone is answered, flushed by the checkpointer ≤ 250 ms later (and once more as the
+//! store shuts). SQLite's automatic checkpoint stays the backstop, as on the sqlx writer
+//! (`sqlite_checkpoint.rs`): in a burst that outruns the checkpointer it runs inside a plain
+//! `COMMIT`, on the caller's thread (under `wrk`, decisions/s and the p99 still improved:
+//! docs/benchmarks.md, "The policy's record in place").
+//!
+//! **Out of service.** A rollback that fails closes the connection (closing rolls back) rather
+//! than leave it holding SQLite's write lock; the next plain transaction opens it again.
 
 use std::sync::Arc;
 
@@ -42,22 +49,75 @@ use super::sqlite_sql::{actions, db_rows, runs};
 use super::{StoreError, Tx};
 
 /// The writers' lock: held by every write transaction, sqlx's and the plain one, and with it
-/// the plain connection (`None` once the store is closed).
+/// the plain connection.
 #[derive(Debug)]
 pub struct Writers {
-    pub plain: Option<Connection>,
+    /// `None` while out of service: never opened again once the store is shut (`path` `None`),
+    /// else opened again by the next plain transaction.
+    plain: Option<Connection>,
+    /// The database, while the store is open.
+    path: Option<std::path::PathBuf>,
+}
+
+impl Writers {
+    /// The writers' lock over the (existing, migrated, WAL) database at `path`, with the plain
+    /// connection open.
+    pub fn open(path: &std::path::Path) -> Result<Writers, StoreError> {
+        Ok(Writers {
+            plain: Some(open(path)?),
+            path: Some(path.to_owned()),
+        })
+    }
+
+    /// Closes the plain connection for good (the store shuts).
+    pub fn shut(&mut self) {
+        self.path = None;
+        self.plain = None;
+    }
+
+    /// Takes the plain connection out of service (tests): the next plain transaction opens
+    /// the database at `reopen_at` (`None`: the store's own).
+    #[cfg(test)]
+    pub fn out_of_service(&mut self, reopen_at: Option<std::path::PathBuf>) {
+        self.plain = None;
+        if let Some(path) = reopen_at {
+            self.path = Some(path);
+        }
+    }
+
+    /// The plain connection: `Closed` once shut; opened again when out of service, and
+    /// `NotPlain` when that fails (the full way writes meanwhile).
+    fn connection(&mut self) -> Result<&Connection, StoreError> {
+        let Some(path) = &self.path else {
+            return Err(StoreError::Closed);
+        };
+        if self.plain.is_none() {
+            match open(path) {
+                Ok(conn) => self.plain = Some(conn),
+                Err(err) => {
+                    tracing::warn!(%err, "the plain writer cannot open its connection");
+                    return Err(StoreError::NotPlain);
+                }
+            }
+        }
+        self.plain.as_ref().ok_or(StoreError::NotPlain)
+    }
 }
 
 /// Opens the plain writer's connection to the (existing, migrated, WAL) database at `path`.
-pub fn open(path: &std::path::Path, journal_size_limit: &str) -> Result<Connection, StoreError> {
+fn open(path: &std::path::Path) -> Result<Connection, StoreError> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(opening)?;
     // Never wait inside SQLite: a lock held by anyone else sends the batch the full way.
     conn.busy_timeout(std::time::Duration::ZERO)
         .map_err(opening)?;
+    // A batch's statements differ by how many rows and runs it has: keep more than the
+    // default 16 prepared, so a burst of mixed batch sizes does not prepare them again.
+    conn.set_prepared_statement_cache_capacity(64);
     conn.execute_batch(&format!(
         "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-         PRAGMA journal_size_limit = {journal_size_limit};"
+         PRAGMA journal_size_limit = {};",
+        super::sqlite::JOURNAL_SIZE_LIMIT
     ))
     .map_err(opening)?;
     Ok(conn)
@@ -127,9 +187,9 @@ impl PlainSql<'_> {
         conn: &'c Connection,
     ) -> Result<rusqlite::CachedStatement<'c>, StoreError> {
         if let Some(err) = &self.failed {
-            return Err(StoreError::Corrupt(format!(
-                "a value could not be encoded: {err}"
-            )));
+            // sqlx's builder fails the same value the same way: the full way reports it.
+            tracing::debug!(%err, "a value could not be encoded for the plain record");
+            return Err(StoreError::NotPlain);
         }
         let mut statement = conn.prepare_cached(&self.text).map_err(not_plain)?;
         for (i, value) in self.values.iter().enumerate() {
@@ -181,13 +241,14 @@ impl PlainTx {
         writes: Arc<Writes>,
         signer: Option<Arc<crate::audit_chain::CountSigner>>,
     ) -> Result<PlainTx, StoreError> {
-        let tx = PlainTx {
+        let mut tx = PlainTx {
             writers,
             writes,
             signer,
             chain_head: None,
         };
-        tx.conn()?
+        tx.writers
+            .connection()?
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(not_plain)?;
         Ok(tx)
@@ -202,7 +263,7 @@ impl PlainTx {
     }
 
     fn conn(&self) -> Result<&Connection, StoreError> {
-        self.writers.plain.as_ref().ok_or(StoreError::Closed)
+        self.writers.plain.as_ref().ok_or(StoreError::NotPlain)
     }
 
     fn execute(
@@ -217,14 +278,19 @@ impl PlainTx {
 
 impl Drop for PlainTx {
     /// Uncommitted (a batch that met more than the plain record, or an error): rolled back
-    /// before the writers' lock is let go.
+    /// before the writers' lock is let go. Should the rollback fail, the connection is closed
+    /// (which rolls back) rather than left holding SQLite's write lock; the next plain
+    /// transaction opens another.
     fn drop(&mut self) {
-        if let Some(conn) = self.writers.plain.as_ref() {
-            if !conn.is_autocommit() {
-                if let Err(err) = conn.execute_batch("ROLLBACK") {
-                    tracing::warn!(error = %err, "the plain writer's rollback failed");
-                }
-            }
+        let open = |conn: &Connection| !conn.is_autocommit();
+        let Some(conn) = self.writers.plain.as_ref().filter(|conn| open(conn)) else {
+            return;
+        };
+        if let Err(err) = conn.execute_batch("ROLLBACK") {
+            tracing::warn!(error = %err, "the plain writer's rollback failed");
+        }
+        if self.writers.plain.as_ref().is_some_and(open) {
+            self.writers.plain = None;
         }
     }
 }
@@ -320,7 +386,10 @@ plain_tx! {{
     ) -> Result<Option<KeyedAnswer>, StoreError> {
         let conn = self.conn()?;
         let mut statement = conn.prepare_cached(actions::KEYED).map_err(not_plain)?;
-        let mut rows = statement.query([requester, key]).map_err(not_plain)?;
+        // By name: `$1` and `$2` are the statement's own numbers, whatever their order.
+        let mut rows = statement
+            .query(rusqlite::named_params! {"$1": requester, "$2": key})
+            .map_err(not_plain)?;
         let Some(row) = rows.next().map_err(not_plain)? else {
             return Ok(None);
         };

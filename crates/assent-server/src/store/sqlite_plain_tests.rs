@@ -250,6 +250,12 @@ async fn beyond_the_plain_record_nothing_is_written_and_the_full_way_follows() {
         dump(&dir, "assent.db", "actions").is_empty(),
         "the dropped plain transaction wrote nothing"
     );
+    let again = store.begin_relaxed().await;
+    assert!(
+        again.is_ok(),
+        "and it was rolled back: the plain connection begins again"
+    );
+    drop(again);
     let mut full = store.begin().await.unwrap();
     full.deadline_and_holds(&["r1"]).await.unwrap();
     full.insert_actions(&[action(1)]).await.unwrap();
@@ -292,6 +298,15 @@ async fn a_checkpoint_due_sends_the_batch_the_full_way() {
         dump(&dir, "assent.db", "audit_events").len(),
         2,
         "two plain appends committed, the third handed back"
+    );
+    let mut full = store.begin().await.unwrap();
+    full.deadline_and_holds(&[]).await.unwrap();
+    full.insert_audits(&[audit(3)]).await.unwrap();
+    full.commit().await.unwrap();
+    assert_eq!(
+        store.audit_checkpoints().await.unwrap().len(),
+        1,
+        "the full way (its transaction could begin: the plain one rolled back) signed it"
     );
     store.close().await;
 }
@@ -363,6 +378,25 @@ async fn the_two_writers_take_turns() {
     assert!(
         matches!(&seen, Ok(Some(k)) if k.body_hash == "body-3"),
         "after the commit it begins, and reads the row committed: {seen:?}"
+    );
+    store.close().await;
+}
+
+/// A plain connection out of service (its rollback failed, and it was closed rather than left
+/// holding SQLite's lock) is opened again by the next plain transaction.
+#[tokio::test]
+async fn a_plain_connection_out_of_service_is_opened_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir, "assent.db").await;
+    store.plain_out_of_service(None).await;
+    let mut tx = store.begin_relaxed().await.unwrap();
+    tx.deadline_and_holds(&[]).await.unwrap();
+    tx.insert_actions(&[action(1)]).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(
+        dump(&dir, "assent.db", "actions").len(),
+        1,
+        "the connection opened again wrote the record"
     );
     store.close().await;
 }

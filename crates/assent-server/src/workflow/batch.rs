@@ -187,7 +187,13 @@ async fn write_together(
         commits,
     } = how;
     if durability == Durability::Committed && submissions.iter().all(policy_decides) {
-        let mut tx = store.begin_relaxed().await?;
+        let mut tx = match store.begin_relaxed().await {
+            Ok(tx) => tx,
+            // SQLite's plain writer cannot begin (its write lock is held elsewhere, or it is
+            // out of service): written the full way below.
+            Err(StoreError::NotPlain) => return write_full(store, submissions, commits).await,
+            Err(err) => return Err(err),
+        };
         match record_all(tx.as_mut(), submissions).await {
             Ok(recorded) if recorded.policy_only => match tx.commit().await {
                 Ok(()) => {
@@ -204,6 +210,15 @@ async fn write_together(
             Err(err) => return Err(err),
         }
     }
+    write_full(store, submissions, commits).await
+}
+
+/// Writes `submissions` in one fsynced transaction.
+async fn write_full(
+    store: &dyn Store,
+    submissions: &[Submission],
+    commits: &Commits,
+) -> Result<Outcomes, StoreError> {
     let mut tx = store.begin().await?;
     let recorded = record_all(tx.as_mut(), submissions).await?;
     tx.commit().await?;
@@ -398,6 +413,29 @@ mod tests {
         assert!(
             store.approvals(true).await.unwrap().is_empty(),
             "and the expired prompt was settled in that batch"
+        );
+        store.close().await;
+    }
+
+    /// When the plain writer cannot begin at all (here its database cannot be opened; in life,
+    /// SQLite's write lock held by another process), the batch is written the full way.
+    #[tokio::test]
+    async fn an_auto_decision_the_plain_writer_cannot_take_is_written_the_full_way() {
+        let (dir, store) = fresh().await;
+        store
+            .plain_out_of_service(Some(dir.path().join("missing").join("assent.db")))
+            .await;
+        let commits = Commits::default();
+        let auto = write_counted(&store, shell("a1", "r1", "ls", noon()), &commits).await;
+        assert_eq!(
+            auto.status,
+            SubmitStatus::Allowed,
+            "answered all the same: {auto:?}"
+        );
+        assert_eq!(
+            commits.counts(),
+            (1, 0),
+            "written the full way, fsynced, not by the plain writer"
         );
         store.close().await;
     }

@@ -78,9 +78,9 @@ impl SqliteStore {
             .connect_with(options.pragma("journal_size_limit", JOURNAL_SIZE_LIMIT))
             .await?;
         let writes = Arc::new(Writes::default());
-        let checkpointer =
-            sqlite_checkpoint::spawn(checkpoint.clone(), wal_path(path), writes.clone());
         let wal = wal_path(path);
+        let checkpointer =
+            sqlite_checkpoint::spawn(checkpoint.clone(), wal.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
         let writers = Writers::open(path)?;
@@ -111,9 +111,7 @@ impl SqliteStore {
 
     /// Commits a raw transaction and schedules a checkpoint.
     pub(super) async fn done(&self, locked: Locked) -> Result<(), StoreError> {
-        let Locked { tx, writers } = locked;
-        tx.commit().await?;
-        drop(writers);
+        locked.commit().await?;
         self.writes.committed(false);
         Ok(())
     }
@@ -124,6 +122,16 @@ impl SqliteStore {
 pub struct Locked {
     pub tx: Transaction<'static, Sqlite>,
     pub writers: OwnedMutexGuard<Writers>,
+}
+
+impl Locked {
+    /// Commits, then lets the writers' lock go.
+    pub async fn commit(self) -> Result<(), StoreError> {
+        let Locked { tx, writers } = self;
+        tx.commit().await?;
+        drop(writers);
+        Ok(())
+    }
 }
 
 impl std::ops::Deref for Locked {
@@ -147,15 +155,13 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
-        let Locked { tx, writers } = self.write().await?;
         Ok(SqliteTx {
-            tx,
+            tx: self.write().await?,
             newest_event: None,
             events: self.events.clone(),
             writes: self.writes.clone(),
             signer: self.signer.get(),
             chain_head: None,
-            writers,
         })
     }
 

@@ -42,7 +42,7 @@ use sqlx::sqlite::SqliteArgumentValue;
 use sqlx::{Encode, Sqlite};
 use tokio::sync::OwnedMutexGuard;
 
-use super::codec::{from_micros, opt_from_micros, parse_name, EncodedAction};
+use super::codec::EncodedAction;
 use super::rows::KeyedAnswer;
 use super::sqlite_checkpoint::Writes;
 use super::sqlite_sql::{actions, db_rows, runs};
@@ -295,52 +295,14 @@ impl Drop for PlainTx {
     }
 }
 
-/// The answer of the batch's first read ([`runs::push_deadline_and_holds`]), row by row.
-type FirstRead = (
-    Option<DateTime<Utc>>,
-    std::collections::HashMap<String, assent_protocol::RunState>,
-    (i64, String),
-);
-
-fn first_read(conn: &Connection, sql: &PlainSql<'_>) -> Result<FirstRead, StoreError> {
-    let mut statement = sql.prepare(conn)?;
-    let mut rows = statement.raw_query();
-    let mut deadline = None;
-    let mut head = None;
-    let mut held = std::collections::HashMap::new();
-    while let Some(row) = rows.next().map_err(not_plain)? {
-        let get_i64 = |col: &str| row.get::<_, Option<i64>>(col).map_err(not_plain);
-        let get_text = |col: &str| row.get::<_, Option<String>>(col).map_err(not_plain);
-        let earliest = match (get_i64("approval_at")?, get_i64("grant_at")?) {
-            (Some(a), Some(g)) => Some(a.min(g)),
-            (one, other) => one.or(other),
-        };
-        deadline = earliest.map(from_micros).transpose()?;
-        head = Some(match (get_i64("head_seq")?, get_text("head_hash")?) {
-            (Some(seq), Some(hash)) => (seq, hash),
-            (None, None) => (0, crate::audit_chain::GENESIS.to_owned()),
-            _ => {
-                return Err(StoreError::Corrupt(
-                    "the audit chain's last link has a position without a hash".to_owned(),
-                ))
-            }
-        });
-        if let Some(run_id) = get_text("run_id")? {
-            let status = get_text("status")?.unwrap_or_default();
-            let state = assent_protocol::RunState {
-                run_id: run_id.clone(),
-                status: parse_name(&status)?,
-                reason: get_text("reason")?,
-                approval_id: get_text("approval_id")?,
-                updated_at: opt_from_micros(get_i64("updated_at")?)?,
-                campaign: get_text("campaign")?,
-            };
-            held.insert(run_id, state);
-        }
+impl db_rows::Columns for rusqlite::Row<'_> {
+    fn int(&self, col: &str) -> Result<Option<i64>, StoreError> {
+        self.get(col).map_err(not_plain)
     }
-    let head = head
-        .ok_or_else(|| StoreError::Corrupt("the batch's first read returned no row".to_owned()))?;
-    Ok((deadline, held, head))
+
+    fn text(&self, col: &str) -> Result<Option<String>, StoreError> {
+        self.get(col).map_err(not_plain)
+    }
 }
 
 /// The [`Tx`] of [`PlainTx`]: the plain record's methods as written, and every other one
@@ -374,7 +336,15 @@ plain_tx! {{
     > {
         let mut sql = PlainSql::default();
         runs::push_deadline_and_holds(&mut sql, run_ids)?;
-        let (deadline, held, head) = first_read(self.conn()?, &sql)?;
+        let mut read = runs::FirstRead::default();
+        {
+            let mut statement = sql.prepare(self.conn()?)?;
+            let mut rows = statement.raw_query();
+            while let Some(row) = rows.next().map_err(not_plain)? {
+                read.add(row)?;
+            }
+        }
+        let (deadline, held, head) = read.finish()?;
         self.chain_head = Some(head);
         Ok((deadline, held))
     }

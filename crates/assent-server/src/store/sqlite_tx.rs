@@ -9,14 +9,14 @@
 
 use std::sync::Arc;
 
-use sqlx::{Sqlite, Transaction};
-
 use super::sqlite_events::SqliteEvents;
 use super::StoreError;
 
 /// An open write transaction.
 pub struct SqliteTx {
-    pub tx: Transaction<'static, Sqlite>,
+    /// The sqlx transaction, with the writers' lock it holds until it commits (or, dropped,
+    /// queues its rollback).
+    pub tx: super::sqlite::Locked,
     /// The newest event id this transaction wrote.
     pub newest_event: Option<i64>,
     pub events: SqliteEvents,
@@ -27,8 +27,6 @@ pub struct SqliteTx {
     /// The audit chain's head as this transaction last read or appended it (under the
     /// writers' lock only its own appends move it); `None` until then.
     pub chain_head: Option<(i64, String)>,
-    /// The writers' lock, let go after the commit (or the rollback `tx` queues when dropped).
-    pub writers: tokio::sync::OwnedMutexGuard<super::sqlite_plain::Writers>,
 }
 
 impl SqliteTx {
@@ -41,10 +39,8 @@ impl SqliteTx {
             writes,
             signer: _,
             chain_head: _,
-            writers,
         } = self;
         tx.commit().await?;
-        drop(writers);
         writes.committed(false);
         if let Some(newest) = newest_event {
             // One writer: the newest id this transaction wrote is the newest committed.

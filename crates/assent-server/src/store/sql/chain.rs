@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
-use super::backend::{Conn, Db, DbRow, Pool};
-use super::db_rows::{micros, Build};
+use super::backend::{Conn, Db, Pool};
+use super::db_rows::{micros, Build, Columns};
 use super::StoreError;
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
 
@@ -30,10 +30,8 @@ pub fn push_head<'args>(query: &mut impl Build<'args>) {
 }
 
 /// The head a row's `head_seq` and `head_hash` ([`push_head`]) name.
-pub fn head_of(row: &DbRow) -> Result<(i64, String), StoreError> {
-    let seq: Option<i64> = row.try_get("head_seq")?;
-    let hash: Option<String> = row.try_get("head_hash")?;
-    match (seq, hash) {
+pub fn head_of(row: &impl Columns) -> Result<(i64, String), StoreError> {
+    match (row.int("head_seq")?, row.text("head_hash")?) {
         (Some(seq), Some(hash)) => Ok((seq, hash)),
         (None, None) => Ok((0, GENESIS.to_owned())),
         _ => Err(StoreError::Corrupt(

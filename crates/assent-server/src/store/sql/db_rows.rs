@@ -70,6 +70,23 @@ pub fn push_rows<'args, B: Build<'args>, R>(
     }
 }
 
+/// A row's columns by name, whichever driver read it: sqlx's rows, and on SQLite the plain
+/// writer's (`sqlite_plain.rs`), so both decode a statement's answer one way.
+pub trait Columns {
+    fn int(&self, col: &str) -> Result<Option<i64>, StoreError>;
+    fn text(&self, col: &str) -> Result<Option<String>, StoreError>;
+}
+
+impl Columns for DbRow {
+    fn int(&self, col: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self.try_get(col)?)
+    }
+
+    fn text(&self, col: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(col)?)
+    }
+}
+
 pub fn json_col<T: DeserializeOwned>(row: &DbRow, col: &str) -> Result<T, StoreError> {
     let text: String = row.try_get(col)?;
     Ok(serde_json::from_str(&text)?)

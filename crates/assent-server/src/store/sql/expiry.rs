@@ -3,10 +3,10 @@
 
 use assent_core::ApprovalStatus;
 use chrono::{DateTime, Utc};
-use sqlx::{QueryBuilder, Row};
+use sqlx::QueryBuilder;
 
-use super::backend::{Conn, Db, DbRow};
-use super::db_rows::{from_micros, name_of, Build};
+use super::backend::{Conn, Db};
+use super::db_rows::{from_micros, name_of, Build, Columns};
 use super::StoreError;
 
 /// The earliest time something expires: a pending approval, or a grant whose expiry is not
@@ -33,10 +33,8 @@ pub fn push_deadlines<'args>(query: &mut impl Build<'args>) -> Result<(), StoreE
 }
 
 /// The earlier of a row's `approval_at` and `grant_at` ([`push_deadlines`]).
-pub fn earliest_of(row: &DbRow) -> Result<Option<DateTime<Utc>>, StoreError> {
-    let approval: Option<i64> = row.try_get("approval_at")?;
-    let grant: Option<i64> = row.try_get("grant_at")?;
-    let earliest = match (approval, grant) {
+pub fn earliest_of(row: &impl Columns) -> Result<Option<DateTime<Utc>>, StoreError> {
+    let earliest = match (row.int("approval_at")?, row.int("grant_at")?) {
         (Some(a), Some(g)) => Some(a.min(g)),
         (one, other) => one.or(other),
     };

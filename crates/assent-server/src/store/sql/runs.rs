@@ -5,22 +5,30 @@ use std::collections::HashMap;
 
 use assent_protocol::{RunState, RunStatus};
 use chrono::{DateTime, Utc};
-use sqlx::{QueryBuilder, Row};
+use sqlx::QueryBuilder;
 
 use super::backend::{Conn, Db, DbRow};
-use super::db_rows::{micros, name_of, opt_from_micros, parse_name, Build};
+use super::db_rows::{micros, name_of, opt_from_micros, parse_name, Build, Columns};
 use super::rows::HoldRow;
 use super::StoreError;
 
+/// The run a row names; `None` when its `run_id` is NULL (the first read's join, no run held).
+fn run_of(row: &impl Columns) -> Result<Option<RunState>, StoreError> {
+    let Some(run_id) = row.text("run_id")? else {
+        return Ok(None);
+    };
+    Ok(Some(RunState {
+        run_id,
+        status: parse_name(&row.text("status")?.unwrap_or_default())?,
+        reason: row.text("reason")?,
+        approval_id: row.text("approval_id")?,
+        updated_at: opt_from_micros(row.int("updated_at")?)?,
+        campaign: row.text("campaign")?,
+    }))
+}
+
 fn state_of(row: &DbRow) -> Result<RunState, StoreError> {
-    Ok(RunState {
-        run_id: row.try_get("run_id")?,
-        status: parse_name(&row.try_get::<String, _>("status")?)?,
-        reason: row.try_get("reason")?,
-        approval_id: row.try_get("approval_id")?,
-        updated_at: opt_from_micros(row.try_get("updated_at")?)?,
-        campaign: row.try_get("campaign")?,
-    })
+    run_of(row)?.ok_or_else(|| StoreError::Corrupt("a run's row without its id".to_owned()))
 }
 
 /// The state of one run (`running` when Assent holds nothing against it).
@@ -101,25 +109,47 @@ pub async fn holds(
 pub async fn deadline_and_holds(
     conn: &mut Conn,
     run_ids: &[&str],
-) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>, (i64, String)), StoreError> {
+) -> Result<DeadlineHoldsHead, StoreError> {
     let mut query = QueryBuilder::<Db>::new("");
     push_deadline_and_holds(&mut query, run_ids)?;
-    let rows = query.build().fetch_all(conn).await?;
-    let mut deadline = None;
-    let mut head = None;
-    let mut held = HashMap::new();
-    for row in &rows {
-        deadline = super::expiry::earliest_of(row)?;
-        head = Some(super::chain::head_of(row)?);
-        if row.try_get::<Option<String>, _>("run_id")?.is_some() {
-            let state = state_of(row)?;
-            held.insert(state.run_id.clone(), state);
-        }
+    let mut read = FirstRead::default();
+    for row in &query.build().fetch_all(conn).await? {
+        read.add(row)?;
     }
-    let head = head.ok_or_else(|| {
-        StoreError::Corrupt("the batch's first read returned no row".to_owned())
-    })?;
-    Ok((deadline, held, head))
+    read.finish()
+}
+
+/// The next deadline, the held runs and the audit chain's head: a batch's first read.
+pub type DeadlineHoldsHead = (Option<DateTime<Utc>>, HashMap<String, RunState>, (i64, String));
+
+/// A batch's first read ([`push_deadline_and_holds`]), gathered row by row: sqlx's rows here,
+/// the plain writer's in `sqlite_plain.rs`.
+#[derive(Default)]
+pub struct FirstRead {
+    deadline: Option<DateTime<Utc>>,
+    head: Option<(i64, String)>,
+    held: HashMap<String, RunState>,
+}
+
+impl FirstRead {
+    pub fn add(&mut self, row: &impl Columns) -> Result<(), StoreError> {
+        self.deadline = super::expiry::earliest_of(row)?;
+        self.head = Some(super::chain::head_of(row)?);
+        if let Some(state) = run_of(row)? {
+            self.held.insert(state.run_id.clone(), state);
+        }
+        Ok(())
+    }
+
+    /// The next deadline, the held runs and the audit chain's head.
+    pub fn finish(
+        self,
+    ) -> Result<DeadlineHoldsHead, StoreError> {
+        let head = self.head.ok_or_else(|| {
+            StoreError::Corrupt("the batch's first read returned no row".to_owned())
+        })?;
+        Ok((self.deadline, self.held, head))
+    }
 }
 
 /// The statement [`deadline_and_holds`] runs (the plain writer's too, `sqlite_plain.rs`).

@@ -20,27 +20,6 @@ use crate::bridge::Bridge;
 
 const MAIN: &str = "main";
 
-/// Defaults set before GTK and WebKit start (a value the person set wins); WebKit's web and
-/// network processes inherit them. GTK's own GL is not needed for this window's chrome (the
-/// webview renders in WebKit's process). The DMA-BUF renderer costs more while the window is
-/// open and shows the same page. JavaScriptCore's JIT costs ≈8 MiB in the web process (JIT
-/// worker threads, executable memory) for a page whose scripts are a few small views the
-/// interpreter runs fast enough (docs/benchmarks.md has the measurements).
-const PROCESS_DEFAULTS: [(&str, &str); 3] = [
-    ("GDK_GL", "disable"),
-    ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
-    ("JSC_useJIT", "0"),
-];
-
-fn set_process_defaults() {
-    for (name, value) in PROCESS_DEFAULTS {
-        if std::env::var_os(name).is_none() {
-            // Before any thread exists: nothing reads the environment concurrently.
-            std::env::set_var(name, value);
-        }
-    }
-}
-
 type Shared<'a> = State<'a, Arc<Bridge>>;
 
 #[tauri::command]
@@ -195,7 +174,7 @@ pub fn focus(app: &AppHandle, approval_id: Option<String>) {
 }
 
 fn main() -> ExitCode {
-    set_process_defaults();
+    assent_desktop::window::set_process_defaults();
     assent_desktop::init_logging();
     if std::io::stdin().is_terminal() {
         eprintln!("assent-window is the window of assent-desktop: run assent-desktop to open it");

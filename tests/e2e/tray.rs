@@ -18,10 +18,11 @@ mod common;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
+use assent_desktop::window::WINDOW_PROCESS_DEFAULTS;
 use common::notification_server::{Call, NotificationServer};
 use common::status_notifier::{MenuNode, Registered, TrayHost};
 use common::{
-    app_binary, children, eventually, running, shell_request, submit_pending, window_process,
+    app_binary, children, comm, eventually, running, shell_request, submit_pending, window_process,
     x_window_titled, Desk, TestService, ASKED_COMMAND,
 };
 
@@ -40,6 +41,10 @@ impl App {
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         desk.configure(&mut command);
+        // The window sets these itself unless the person did (its memory defaults).
+        for (name, _) in WINDOW_PROCESS_DEFAULTS {
+            command.env_remove(name);
+        }
         if let Some(service) = remote {
             command
                 .env("ASSENT_URL", service.url())
@@ -425,6 +430,25 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
             .any(|entry| entry.starts_with("ASSENT_TOKEN=")),
         "no token variable in the window's environment"
     );
+    // The window's memory defaults reach WebKit's web process, which reads them: without
+    // JavaScriptCore's JIT it is ≈8 MiB lighter while the window is open (docs/benchmarks.md).
+    // App::start leaves them unset, so the window process set them.
+    let web = eventually("the window's WebKit web process", WAIT, || async {
+        children(window)
+            .into_iter()
+            .find(|pid| comm(*pid) == "WebKitWebProces")
+    })
+    .await;
+    let web_environ =
+        std::fs::read(format!("/proc/{web}/environ")).expect("the web process's environment");
+    let web_environ = String::from_utf8_lossy(&web_environ);
+    for (name, value) in WINDOW_PROCESS_DEFAULTS {
+        let entry = format!("{name}={value}");
+        assert!(
+            web_environ.split('\0').any(|set| set == entry),
+            "WebKit's web process runs with {entry}, the window's default"
+        );
+    }
 
     // The window process ending (a crash, or the window closed) leaves the tray running, and
     // the next Open starts a new one.

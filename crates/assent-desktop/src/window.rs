@@ -130,6 +130,28 @@ pub enum WindowCall {
     },
 }
 
+/// The window process's defaults, set before GTK and WebKit start (a value the person set
+/// wins); WebKit's web and network processes inherit them. GTK's own GL is not needed for the
+/// window's chrome (the webview renders in WebKit's process). The DMA-BUF renderer costs more
+/// while the window is open and shows the same page. JavaScriptCore's JIT costs ≈8 MiB in the
+/// web process (JIT worker threads, executable memory) for a page whose scripts are a few
+/// small views the interpreter runs fast enough (docs/benchmarks.md has the measurements).
+pub const WINDOW_PROCESS_DEFAULTS: [(&str, &str); 3] = [
+    ("GDK_GL", "disable"),
+    ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
+    ("JSC_useJIT", "0"),
+];
+
+/// Sets [`WINDOW_PROCESS_DEFAULTS`] the person has not set. Call first in `main`, before any
+/// thread exists: nothing may read the environment concurrently.
+pub fn set_process_defaults() {
+    for (name, value) in WINDOW_PROCESS_DEFAULTS {
+        if std::env::var_os(name).is_none() {
+            std::env::set_var(name, value);
+        }
+    }
+}
+
 /// Whether `id` is safe to hand to the window (it becomes part of the page's URL).
 pub fn plain_id(id: &str) -> bool {
     !id.is_empty()

@@ -437,8 +437,8 @@ pub fn running(pid: u32) -> bool {
         .unwrap_or(false)
 }
 
-/// The name of process `pid` (its `comm`).
-fn comm(pid: u32) -> String {
+/// The name of process `pid` (its `comm`, at most 15 bytes: `WebKitWebProces`).
+pub fn comm(pid: u32) -> String {
     std::fs::read_to_string(format!("/proc/{pid}/comm"))
         .map(|name| name.trim().to_owned())
         .unwrap_or_default()

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The floor of a Tauri 2 window here: PSS summed over a window process showing an empty page
+# (src-tauri/examples/blank_window.rs: assent-window's size and process defaults, no page, no
+# commands) and its WebKit children, ROUNDS times, each a fresh process. URL: `app:PATH` for
+# one of the app's assets (`app:index.html` is the desk's page, without its data: no bridge),
+# the default `app:floor.html` is none (an empty page); `about:blank` starts no web process. Compare with
+# tests/e2e/measure.sh's "window open" figure for the desk's window (docs/benchmarks.md,
+# "The floor of a Tauri 2 window").
+# Usage:
+#   cargo build --release --locked -p assent-window --features custom-protocol --example blank_window
+#   xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- src-tauri/bench/floor.sh \
+#     target/release/examples/blank_window [URL]
+set -euo pipefail
+app="$(realpath "$1")"
+url="${2:-app:floor.html}"
+settle="${SETTLE:-8}"
+rounds="${ROUNDS:-3}"
+
+descendants() {
+  local child
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+for round in $(seq "$rounds"); do
+  "$app" "$url" 2>/dev/null &
+  pid=$!
+  sleep "$settle"
+  total=0
+  line=""
+  for p in "$pid" $(descendants "$pid"); do
+    kb=$(awk '/^Pss:/ {print $2}' /proc/"$p"/smaps_rollup 2>/dev/null || echo 0)
+    total=$((total + ${kb:-0}))
+    line+="$(cat /proc/"$p"/comm 2>/dev/null || echo gone) $((kb / 1024)) MiB, "
+  done
+  echo "round $round: PSS $((total / 1024)) MiB over [${line%, }]"
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+done

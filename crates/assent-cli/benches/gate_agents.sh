@@ -16,7 +16,7 @@ export ASSENT_URL="http://127.0.0.1:$PORT"
 for _ in $(seq 100); do curl -sf "$ASSENT_URL/healthz" >/dev/null && break; sleep 0.05; done
 export ASSENT_TOKEN="$(cat "$WORK/data/requester.token")"
 R="$WORK/repo"
-mkdir -p "$R/.git"
+mkdir -p "$R/.git" && echo "ref: refs/heads/main" >"$R/.git/HEAD"
 echo "notes" >"$R/notes.txt"
 
 # Each agent's payload as it sends it (see the gate modules); no call id where the agent has

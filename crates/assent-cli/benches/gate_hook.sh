@@ -16,7 +16,7 @@ export ASSENT_URL="http://127.0.0.1:$PORT"
 for _ in $(seq 100); do curl -sf "$ASSENT_URL/healthz" >/dev/null && break; sleep 0.05; done
 export ASSENT_TOKEN="$(cat "$WORK/data/requester.token")"
 APPROVER="$(cat "$WORK/data/approver.token")"
-mkdir -p "$WORK/repo/.git"
+mkdir -p "$WORK/repo/.git" && echo "ref: refs/heads/main" >"$WORK/repo/.git/HEAD"
 
 # No tool_use_id: every run is a fresh submit (an idempotent replay would be cheaper).
 hook() { printf '{"session_id":"bench","transcript_path":"/tmp/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s","description":"bench"}}' "$WORK/repo" "$1"; }

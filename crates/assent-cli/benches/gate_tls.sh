@@ -34,7 +34,7 @@ for _ in $(seq 100); do
 done
 HTTP_TOKEN="$(cat "$WORK/http/requester.token")"
 HTTPS_TOKEN="$(cat "$WORK/https/requester.token")"
-mkdir -p "$WORK/repo/.git"
+mkdir -p "$WORK/repo/.git" && echo "ref: refs/heads/main" >"$WORK/repo/.git/HEAD"
 sed "s|@CWD@|$WORK/repo|" crates/assent-cli/benches/pretooluse_bash.json >"$WORK/payload.json"
 
 gate() { echo "$1 gate claude-code --url $2 --token $3 --payload $WORK/payload.json"; }

@@ -179,7 +179,9 @@ pub fn run_with(
     payloads: impl Fn(&Path, &str) -> (Value, Value),
 ) -> Ran {
     let dir = scratch();
+    // A repository as git (and the gate) takes one: a `.git` with a HEAD.
     let _ = std::fs::create_dir_all(dir.join(".git"));
+    let _ = std::fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n");
     let _ = std::fs::write(dir.join("README.md"), "assent doctor canary\n");
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

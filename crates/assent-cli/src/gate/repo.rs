@@ -6,12 +6,24 @@ use std::path::{Path, PathBuf};
 /// How many symbolic refs to follow before giving up (git's own limit is 5).
 const MAX_REF_DEPTH: usize = 5;
 
-/// The nearest ancestor of `dir` (itself included) holding a `.git` directory or file
-/// (worktrees and submodules have a file).
+/// The nearest ancestor of `dir` (itself included) holding a repository: a `.git` file
+/// (worktrees and submodules) or a `.git` directory with a `HEAD`. As for git itself, an empty
+/// `.git` directory is no repository: Codex's sandbox makes one in every writable root it
+/// protects, `/tmp` included, while it runs, and a repository of `/tmp` would widen a "this
+/// repository" grant to all of it.
 pub fn git_root(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
-        .find(|candidate| candidate.join(".git").exists())
+        .find(|candidate| is_repository(candidate))
         .map(Path::to_path_buf)
+}
+
+fn is_repository(dir: &Path) -> bool {
+    let dot_git = dir.join(".git");
+    match std::fs::metadata(&dot_git) {
+        Ok(meta) if meta.is_dir() => dot_git.join("HEAD").is_file(),
+        Ok(meta) => meta.is_file(),
+        Err(_) => false,
+    }
 }
 
 /// What HEAD of a repository is.

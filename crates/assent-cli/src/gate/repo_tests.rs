@@ -13,7 +13,7 @@ fn write(path: &Path, text: &str) {
 fn finds_the_nearest_repository_root() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(&repo.join(".git/HEAD"), "ref: refs/heads/main\n");
     let deep = repo.join("src").join("deep");
     std::fs::create_dir_all(&deep).unwrap();
     assert_eq!(
@@ -28,6 +28,29 @@ fn finds_the_nearest_repository_root() {
         git_root(&worktree),
         Some(worktree.clone()),
         "a .git file marks a worktree root"
+    );
+}
+
+#[test]
+fn an_empty_git_directory_is_no_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    write(&repo.join(".git/HEAD"), "ref: refs/heads/main\n");
+    let scratch = repo.join("tmp");
+    std::fs::create_dir_all(scratch.join(".git")).unwrap();
+    let inside = scratch.join("work");
+    std::fs::create_dir_all(&inside).unwrap();
+    assert_eq!(
+        git_root(&inside),
+        Some(repo.clone()),
+        "an empty .git (Codex's sandbox leaves one in /tmp) is passed over, as git does: \
+         the repository is the one above it"
+    );
+    std::fs::remove_dir_all(repo.join(".git")).unwrap();
+    assert_eq!(
+        git_root(&inside),
+        None,
+        "with only the empty .git above, the directory is in no repository"
     );
 }
 

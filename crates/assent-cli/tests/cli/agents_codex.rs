@@ -59,6 +59,11 @@ stream_max_retries = 0
 
 [analytics]
 enabled = false
+
+# Codex's sandbox protects `.git` under every writable root, creating an empty `/tmp/.git`
+# while it runs (and leaving it if killed); /tmp is not this project's to write.
+[sandbox_workspace_write]
+exclude_slash_tmp = true
 "#,
             model.url
         ),

@@ -46,7 +46,7 @@ fn home_with_repo() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let repo = home.join("src").join("shop");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    mark_repository(&repo);
     std::fs::create_dir_all(repo.join("src")).unwrap();
     std::fs::write(repo.join("src/main.rs"), "fn main() {}\n").unwrap();
     (tmp, home, repo)

@@ -36,7 +36,7 @@ fn hook(cwd: &str, tool: &str, input: Value) -> String {
 fn eval_answers_every_line_in_order() {
     let home = tempfile::tempdir().unwrap();
     let repo = home.path().join("shop");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    crate::gate_support::mark_repository(&repo);
     let cwd = repo.display().to_string();
     let native = json!({"run_id": "r1", "task_id": "t1", "requested_by": "agent",
         "action": {"kind": "shell", "command": "kubectl delete namespace prod", "cwd": cwd}});
@@ -150,7 +150,7 @@ fn eval_answers_every_line_in_order() {
 fn eval_with_a_policy_file_and_clean_exit() {
     let home = tempfile::tempdir().unwrap();
     let repo = home.path().join("shop");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    crate::gate_support::mark_repository(&repo);
     let policy = home.path().join("policy.toml");
     std::fs::write(
         &policy,
@@ -246,7 +246,7 @@ fn a_line_the_parser_panics_on_is_asked_without_a_panic_message() {
 fn eval_protects_assent_where_a_service_started_here_would_keep_it() {
     let home = tempfile::tempdir().unwrap();
     let repo = home.path().join("shop");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    crate::gate_support::mark_repository(&repo);
     let policy = home.path().join("policy.toml");
     std::fs::write(&policy, "approval_timeout_seconds = 900\n").unwrap();
     let cwd = repo.display().to_string();
@@ -284,7 +284,7 @@ fn eval_protects_assent_where_a_service_started_here_would_keep_it() {
 fn eval_answers_bare_actions_and_explains_each_malformed_line() {
     let home = tempfile::tempdir().unwrap();
     let repo = home.path().join("shop");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    crate::gate_support::mark_repository(&repo);
     std::fs::create_dir_all(repo.join("src")).unwrap();
     let cwd = repo.display().to_string();
     let src = repo.join("src").display().to_string();

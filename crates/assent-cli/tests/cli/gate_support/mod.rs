@@ -235,13 +235,20 @@ pub fn payload(
     p
 }
 
-/// A git-looking work tree (a `.git` dir) for the gate to find.
+/// A git-looking work tree (a `.git` dir with a `HEAD`) for the gate to find.
 pub fn repo() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("project");
-    std::fs::create_dir_all(root.join(".git")).unwrap();
+    mark_repository(&root);
     std::fs::create_dir_all(root.join("src")).unwrap();
     (tmp, root)
+}
+
+/// Makes `dir` (created if need be) the root of a git-looking repository: a `.git` directory
+/// with a `HEAD` on an unborn branch, which is what the gate (as git) takes for one.
+pub fn mark_repository(dir: &Path) {
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
 }
 
 /// Starts `assent <args>` with `payload` on stdin, not waiting for it.
@@ -249,11 +256,33 @@ pub fn repo() -> (tempfile::TempDir, PathBuf) {
 pub fn state_dir() -> &'static std::path::Path {
     static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("assent-gate-test-{}", std::process::id()));
+        let tmp = std::env::temp_dir();
+        remove_stale_state_dirs(&tmp);
+        let dir = tmp.join(format!("{STATE_DIR_PREFIX}{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
     })
+}
+
+const STATE_DIR_PREFIX: &str = "assent-gate-test-";
+
+/// A static is never dropped, so each test process's state directory outlives it: the next
+/// test process removes those whose process is gone (a running one's stays).
+fn remove_stale_state_dirs(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(STATE_DIR_PREFIX))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 pub fn spawn_with_stdin(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Child {

@@ -287,11 +287,12 @@ async fn audit_checkpoints(
     }
 }
 
-/// Turns Nagle's algorithm off on an accepted connection (as the TLS listener does): an event
-/// stream writes one small event at a time, and with Nagle on, an event written while the
-/// previous one is unacknowledged waits for that ACK — which a client that delays its ACKs
-/// sends up to 40 ms later (docs/benchmarks.md, "Events held back by Nagle").
-fn no_delay(tcp: &mut tokio::net::TcpStream) {
+/// Turns Nagle's algorithm off on an accepted connection, plain or TLS: an event stream writes
+/// one small event at a time, and with Nagle on, an event written while the previous one is
+/// unacknowledged waits for that ACK — which a client that delays its ACKs sends up to 40 ms
+/// later (docs/benchmarks.md, "Events held back by Nagle"); a TLS handshake's round trips
+/// would wait likewise.
+pub(crate) fn no_delay(tcp: &mut tokio::net::TcpStream) {
     if let Err(err) = tcp.set_nodelay(true) {
         tracing::debug!(%err, "cannot turn Nagle off on a connection");
     }

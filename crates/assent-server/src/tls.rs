@@ -122,9 +122,8 @@ impl TlsListener {
         }
     }
 
-    fn start_handshake(&mut self, stream: TcpStream, peer: SocketAddr) {
-        // Handshakes take several round trips; Nagle would add delay to each.
-        let _ = stream.set_nodelay(true);
+    fn start_handshake(&mut self, mut stream: TcpStream, peer: SocketAddr) {
+        crate::no_delay(&mut stream);
         let acceptor = self.acceptor.clone();
         self.handshakes.spawn(async move {
             match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {

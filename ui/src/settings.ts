@@ -1,5 +1,6 @@
 // The Settings view's logic. Pure and tested (Vitest).
 import type { AuditBreak, AuditReport } from './types';
+import { absolute } from './words';
 
 /**
  * What the screen says when `ASSENT_URL` and `ASSENT_TOKEN` in the environment choose the
@@ -55,7 +56,7 @@ export const BREAKS_SHOWN = 10;
  * says where and how it breaks when it does not. `when` formats a time (the page's locale). */
 export function auditSummary(
   report: AuditReport,
-  when: (iso: string) => string = (iso) => new Date(iso).toLocaleString(),
+  when: (iso: string) => string = absolute,
 ): { ok: boolean; headline: string; lines: string[] } {
   const n = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
   const old = report.before_chain > 0 ? ` ${n(report.before_chain, 'event')} from before the chain started are not covered.` : '';

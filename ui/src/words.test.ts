@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval } from './types';
-import { relative, repoName, roleWords, rolesWords, waitLine } from './words';
+import { absolute, relative, repoName, roleWords, rolesWords, waitLine } from './words';
 
 const NOW = new Date(2030, 0, 1, 19, 30, 0).getTime();
 
 describe('human words', () => {
+  it('writes an absolute time exactly as toLocaleString does, and keeps an unreadable one', () => {
+    for (const at of ['2030-01-01T19:30:00Z', '2029-12-31T23:59:59.999Z', '1999-07-04T00:00:01+02:00']) {
+      expect(absolute(at), `the hover reads as it did before the formatter was shared: ${at}`).toBe(
+        new Date(at).toLocaleString(),
+      );
+    }
+    expect(absolute(NOW), 'a time in milliseconds too').toBe(new Date(NOW).toLocaleString());
+    expect(absolute('not a time'), 'an unreadable time is shown as it came, not thrown on').toBe('not a time');
+  });
+
   it('names roles in words', () => {
     expect(roleWords('platform_admin'), 'a role').toBe('Platform admin');
     expect(rolesWords(['task_author', 'repo_maintainer']), 'several').toBe('Task author, Repository maintainer');

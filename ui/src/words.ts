@@ -40,10 +40,23 @@ export function relative(at: string, nowMs: number): string {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** The absolute time for a hover: local date and time. */
-export function absolute(at: string): string {
+/** Local date and time as `Date.prototype.toLocaleString()` writes them (its default fields),
+ * from one formatter made once: `toLocaleString()` builds ICU's date formatter anew on every
+ * call, and in the window's WebKit that was over half the page's work when a list of 200
+ * prompts rendered (docs/benchmarks.md, "Dates formatted once"). */
+const localDateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
+
+/** The absolute time for a hover: local date and time (an unreadable time as it came). */
+export function absolute(at: string | number): string {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? at : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? String(at) : localDateTime.format(d);
 }
 
 /** A repository by name (the last part of its path). */
@@ -212,7 +225,7 @@ export function runTitle(run: RunFacts): string {
   const seen =
     run.firstSeen === null
       ? ''
-      : `\nFirst seen ${new Date(run.firstSeen).toLocaleString()} (its earliest prompt or decision in view; the service does not say when a run started)`;
+      : `\nFirst seen ${absolute(run.firstSeen)} (its earliest prompt or decision in view; the service does not say when a run started)`;
   return `Run ${visible(run.runId)}${run.agent ? `\nAsked by ${run.agent}` : ''}${seen}`;
 }
 

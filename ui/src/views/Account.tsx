@@ -2,8 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { enrol, inviteMake, passkeyList, passkeyRemove, signOut } from '../passkeys';
 import { pushBlocker, pushCurrent, pushSubscribe, pushUnsubscribe } from '../push';
 import type { CommandError, Invite, Me, PasskeyInfo } from '../types';
+import { absolute } from '../words';
 
-const when = (at: string) => new Date(at).toLocaleString();
+const when = absolute;
 
 /** The browser's own settings: this person's passkeys, enrolment links, signing out. */
 export function Account({ me, onSignedOut }: { me: Me | null; onSignedOut: () => void }) {

@@ -33,7 +33,7 @@ import {
   type DecisionForm,
 } from '../logic';
 import type { Approval, CommandError, DecisionRequest, Grant, Me, QuickDecision, Scope } from '../types';
-import { factsOf, knownRuns, roleWords, runTitle, runWords, waitLine } from '../words';
+import { absolute, factsOf, knownRuns, roleWords, runTitle, runWords, waitLine } from '../words';
 import { Evidence } from './Evidence';
 
 interface Props {
@@ -194,7 +194,7 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
               {a.count > 1 && <span class="count">×{a.count}</span>}
               <span class="sub" data-testid="prompt-run" title={`${visible(a.repo ?? a.evidence.cwd)}\n${runTitle(factsOf(runs, a.run_id))}`}>
                 {placeOf(a)} · {runWords(factsOf(runs, a.run_id), now)} ·{' '}
-                <span title={new Date(a.created_at).toLocaleString()}>asked {waitingSince(a.created_at, now)} ago</span>
+                <span title={absolute(a.created_at)}>asked {waitingSince(a.created_at, now)} ago</span>
               </span>
               <NotYours approval={a} me={me} />
             </li>

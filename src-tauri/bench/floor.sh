@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # The floor of a Tauri 2 window here: PSS summed over a window process showing an empty page
 # (src-tauri/examples/blank_window.rs: assent-window's size and process defaults, no page, no
-# commands) and its WebKit children, ROUNDS times, each a fresh process. URL: `app:PATH` for
-# one of the app's assets (`app:index.html` is the desk's page, without its data: no bridge),
-# the default `app:floor.html` is none (an empty page); `about:blank` starts no web process. Compare with
+# commands) and its WebKit children, ROUNDS times, each a fresh process. PAGE: none for the
+# empty page the example serves itself; `app:index.html` for the desk's page without its data
+# (no bridge); any URL (`about:blank` starts no web process). Compare with
 # tests/e2e/measure.sh's "window open" figure for the desk's window (docs/benchmarks.md,
 # "The floor of a Tauri 2 window").
 # Usage:
 #   cargo build --release --locked -p assent-window --features custom-protocol --example blank_window
 #   xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- src-tauri/bench/floor.sh \
-#     target/release/examples/blank_window [URL]
+#     target/release/examples/blank_window [PAGE]
 set -euo pipefail
 app="$(realpath "$1")"
-url="${2:-app:floor.html}"
+page=("${@:2}")
 settle="${SETTLE:-8}"
 rounds="${ROUNDS:-3}"
 
@@ -25,7 +25,7 @@ descendants() {
 }
 
 for round in $(seq "$rounds"); do
-  "$app" "$url" 2>/dev/null &
+  "$app" "${page[@]}" 2>/dev/null &
   pid=$!
   sleep "$settle"
   total=0

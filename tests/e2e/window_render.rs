@@ -1,9 +1,9 @@
 //! Benchmark: how long the window takes to show the desk with JavaScriptCore's JIT off (the
 //! window's default, `assent_desktop::window::WINDOW_PROCESS_DEFAULTS`: ≈8 MiB less in the
 //! web process) and on (`JSC_useJIT=1`, which a person's environment may set). With N prompts
-//! pending: open → all N shown (the window process started by WebDriver), reload → all N
-//! shown, and one more prompt submitted → shown. ROUNDS rounds, the two modes alternated;
-//! medians printed. Under Xvfb + dbus-run-session (docs/benchmarks.md):
+//! pending: open (from asking WebDriver for a session, which starts the app, its window
+//! process and WebKit) → all N shown, reload → all N shown, and one more prompt submitted →
+//! shown. ROUNDS rounds, the two modes alternated; medians (the upper one of an even count). Under Xvfb + dbus-run-session (docs/benchmarks.md):
 //!   ASSENT_DESKTOP_BIN=target/release/assent-desktop N=200 ROUNDS=5 \
 //!     cargo bench -p assent-desktop --features e2e --bench window_render
 #![allow(
@@ -28,7 +28,8 @@ const PROMPTS: &str = "return document.querySelectorAll('[data-testid=prompt]').
 async fn shown(client: &Client, n: u64, since: Instant) -> Duration {
     let deadline = since + Duration::from_secs(60);
     loop {
-        // A reload in progress answers with an error or the old page's count: ask again.
+        // WebDriver's refresh returns once the new page has loaded; until the desk's data has
+        // arrived and rendered, the count is 0 (or the script errs): ask again.
         let count = client
             .execute(PROMPTS, vec![])
             .await

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Approval } from './types';
 import { absolute, relative, repoName, roleWords, rolesWords, waitLine } from './words';
 
@@ -13,6 +13,24 @@ describe('human words', () => {
     }
     expect(absolute(NOW), 'a time in milliseconds too').toBe(new Date(NOW).toLocaleString());
     expect(absolute('not a time'), 'an unreadable time is shown as it came, not thrown on').toBe('not a time');
+  });
+
+  it('follows a change of the time zone within a minute', () => {
+    const at = '2030-01-01T19:30:00Z';
+    vi.useFakeTimers();
+    try {
+      vi.stubEnv('TZ', 'UTC');
+      vi.setSystemTime(NOW);
+      expect(absolute(at), 'in UTC').toBe(new Date(at).toLocaleString());
+      vi.stubEnv('TZ', 'Asia/Tokyo');
+      vi.setSystemTime(NOW + 61_000);
+      expect(absolute(at), 'a minute after the zone changed, the hover is in the new zone').toBe(
+        new Date(at).toLocaleString(),
+      );
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllEnvs();
+    }
   });
 
   it('names roles in words', () => {

@@ -40,23 +40,33 @@ export function relative(at: string, nowMs: number): string {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** Local date and time as `Date.prototype.toLocaleString()` writes them (its default fields),
- * from one formatter made once: `toLocaleString()` builds ICU's date formatter anew on every
- * call, and in the window's WebKit that was over half the page's work when a list of 200
- * prompts rendered (docs/benchmarks.md, "Dates formatted once"). */
-const localDateTime = new Intl.DateTimeFormat(undefined, {
+/** The fields `Date.prototype.toLocaleString()` writes by default: local date and time. */
+const DATE_TIME: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   month: 'numeric',
   day: 'numeric',
   hour: 'numeric',
   minute: 'numeric',
   second: 'numeric',
-});
+};
+
+/** One formatter for every absolute time, made again once a minute so a change of the
+ * system's time zone or language shows within one. `toLocaleString()` builds ICU's date
+ * formatter anew on every call: in the window's WebKit that was over half of the web process's
+ * CPU while prompts arrived into a list of 200 (docs/benchmarks.md, "Dates formatted once"). */
+let localDateTime: { made: number; format: Intl.DateTimeFormat } | null = null;
+
+function localFormat(nowMs: number): Intl.DateTimeFormat {
+  if (localDateTime === null || Math.abs(nowMs - localDateTime.made) > 60_000) {
+    localDateTime = { made: nowMs, format: new Intl.DateTimeFormat(undefined, DATE_TIME) };
+  }
+  return localDateTime.format;
+}
 
 /** The absolute time for a hover: local date and time (an unreadable time as it came). */
 export function absolute(at: string | number): string {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? String(at) : localDateTime.format(d);
+  return Number.isNaN(d.getTime()) ? String(at) : localFormat(Date.now()).format(d);
 }
 
 /** A repository by name (the last part of its path). */

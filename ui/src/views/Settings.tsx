@@ -40,6 +40,9 @@ export function Settings({
   const overridden = envOverride(view.env_overrides);
   const save = async (patch: Partial<SettingsView>, newToken: string | null = null, denyReasons?: string[]) => {
     const next = { ...view, ...patch };
+    // The choice shows at once and stays while it is saved (a desk update re-rendering this
+    // view meanwhile would otherwise put a just-ticked box back); a failed save puts it back.
+    setView(next);
     try {
       const saved = await api.saveSettings({
         service_url: url,
@@ -54,6 +57,7 @@ export function Settings({
       onSaved(saved);
       setMessage(overridden ? `Saved. ${overridden}` : 'Saved.');
     } catch (err) {
+      setView(view);
       setMessage((err as CommandError).message);
     }
   };

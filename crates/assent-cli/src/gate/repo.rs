@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 const MAX_REF_DEPTH: usize = 5;
 
 /// The nearest ancestor of `dir` (itself included) holding a repository: a `.git` file
-/// (worktrees and submodules) or a `.git` directory with a `HEAD`. As for git itself, an empty
-/// `.git` directory is no repository: Codex's sandbox makes one in every writable root it
+/// (worktrees and submodules) or a `.git` directory with a `HEAD`. An empty `.git` directory is
+/// no repository (git agrees; it also checks `objects/` and `refs/`, which this does not): Codex's sandbox makes one in every writable root it
 /// protects, `/tmp` included, while it runs, and a repository of `/tmp` would widen a "this
 /// repository" grant to all of it.
 pub fn git_root(dir: &Path) -> Option<PathBuf> {

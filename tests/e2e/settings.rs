@@ -114,6 +114,48 @@ async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_at_login_that_cannot_be_written_says_why_and_shows_off() {
+    let desk = Desk::new();
+    // A file where the autostart directory goes: the entry cannot be written.
+    std::fs::create_dir_all(desk.config_dir()).unwrap();
+    std::fs::write(desk.config_dir().join("autostart"), "not a directory").unwrap();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    desk.wait_ready(WAIT).await;
+
+    click(&client, "[data-testid=tab-settings]").await;
+    click(&client, "[data-testid=autostart]").await;
+    let message = eventually("the save's answer", WAIT, || async {
+        let text = element(&client, "[data-testid=settings-message]")
+            .await
+            .text()
+            .await
+            .ok()?;
+        text.starts_with("Saved.").then_some(text)
+    })
+    .await;
+    assert!(
+        message.contains("Start at login was not changed: cannot write the autostart entry"),
+        "the person is told start at login did not take, and why (it was silent): {message}"
+    );
+    let checked = element(&client, "[data-testid=autostart]")
+        .await
+        .prop("checked")
+        .await
+        .expect("checked");
+    assert_eq!(
+        checked.as_deref(),
+        Some("false"),
+        "the box shows what holds: start at login is off"
+    );
+    assert!(
+        autostart_entries(&desk).is_empty(),
+        "no entry anywhere else either"
+    );
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_service_url_and_token_apply_at_once() {
     let desk = Desk::new();
     let other = TestService::start().await;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditSummary, describeBreak, envOverride, fingerprint, reasonLines } from './settings';
+import { auditSummary, describeBreak, envOverride, fingerprint, reasonLines, savedWords } from './settings';
 import type { AuditReport } from './types';
 
 describe('settings', () => {
@@ -7,6 +7,15 @@ describe('settings', () => {
     expect(envOverride(['ASSENT_URL', 'ASSENT_TOKEN']), 'both set: the screen says they win').toContain('they choose the service');
     expect(envOverride(['ASSENT_URL']), 'one alone overrides nothing').toBeNull();
     expect(envOverride([]), 'none set').toBeNull();
+  });
+
+  it('says a save went through, and what of it did not', () => {
+    expect(savedWords(undefined, null), 'all of it').toBe('Saved.');
+    const failed = savedWords('cannot write the autostart entry /h/.config/autostart/Assent.desktop: Not a directory', null);
+    expect(failed, 'start at login that did not change is said, with why').toBe(
+      'Saved. Start at login was not changed: cannot write the autostart entry /h/.config/autostart/Assent.desktop: Not a directory.',
+    );
+    expect(savedWords(undefined, 'The environment wins.'), 'the override still said').toBe('Saved. The environment wins.');
   });
 
   it('reads deny reasons one per line', () => {

@@ -12,6 +12,12 @@ export function envOverride(names: string[]): string | null {
   return 'ASSENT_URL and ASSENT_TOKEN are set in the environment: they choose the service, so the URL and token saved here apply only when Assent starts without them.';
 }
 
+/** What a save says: "Saved.", then what did not take (start at login) and what overrides it. */
+export function savedWords(autostartError: string | undefined, overridden: string | null): string {
+  const autostart = autostartError ? ` Start at login was not changed: ${autostartError}.` : '';
+  return `Saved.${autostart}${overridden ? ` ${overridden}` : ''}`;
+}
+
 /** The deny reasons typed one per line: trimmed, blank lines dropped. */
 export function reasonLines(text: string): string[] {
   return text

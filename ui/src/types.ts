@@ -99,6 +99,8 @@ export interface SettingsView {
   env_overrides: string[];
   /** Why part of the configured service is not used (a saved URL without a token…); null when all of it is. */
   service_warning: string | null;
+  /** In the answer to a save only: why "start at login" could not be changed (the rest was saved). */
+  autostart_error?: string;
   /** `browser`: the desk at `/desk/` (no tray, no token, no notifications of its own). */
   shell?: 'window' | 'browser';
 }

@@ -153,6 +153,10 @@ pub struct SettingsView {
     /// Why part of the configured service is not used (a saved URL without a token, half of
     /// the environment's pair), in words; `None` when all of it is.
     pub service_warning: Option<String>,
+    /// In the answer to a save only: why "start at login" could not be changed (the rest was
+    /// saved; `autostart` says what holds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autostart_error: Option<String>,
 }
 
 /// The names of `ASSENT_URL` and `ASSENT_TOKEN` that are set (non-empty) in `env`.
@@ -184,6 +188,7 @@ fn view(shell: &Shell) -> SettingsView {
         deny_reasons,
         env_overrides: env_overrides(|name| std::env::var(name).ok()),
         service_warning,
+        autostart_error: None,
     }
 }
 
@@ -226,15 +231,19 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     settings.notifications_off = !input.notifications;
     settings.autostart = input.autostart;
     follow_service(shell, &settings).await?;
-    if let Err(err) = shell.autostart.set(input.autostart) {
+    let autostart_error = shell.autostart.set(input.autostart).err().map(|err| {
         tracing::warn!(%err, "cannot change autostart");
-    }
+        err.to_string()
+    });
     settings
         .save(&hub.settings_path)
         .map_err(|err| CommandError::local(err.to_string()))?;
     hub.set_settings(settings);
     let _ = hub.inputs.send(Input::Redraw).await;
-    Ok(view(shell))
+    Ok(SettingsView {
+        autostart_error,
+        ..view(shell)
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { signedIn } from '../logic';
-import { envOverride, reasonLines } from '../settings';
+import { envOverride, reasonLines, savedWords } from '../settings';
 import type { CommandError, Me, SettingsView } from '../types';
 import { rolesWords } from '../words';
 import { Account } from './Account';
@@ -55,7 +55,7 @@ export function Settings({
       setToken('');
       setReasons(saved.deny_reasons.join('\n'));
       onSaved(saved);
-      setMessage(overridden ? `Saved. ${overridden}` : 'Saved.');
+      setMessage(savedWords(saved.autostart_error, overridden));
     } catch (err) {
       setView(view);
       setMessage((err as CommandError).message);

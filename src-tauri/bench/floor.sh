@@ -16,13 +16,8 @@ page=("${@:2}")
 settle="${SETTLE:-8}"
 rounds="${ROUNDS:-3}"
 
-descendants() {
-  local child
-  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-    echo "$child"
-    descendants "$child"
-  done
-}
+# shellcheck source=../../tests/e2e/lib/procs.sh
+. "$(dirname "$0")/../../tests/e2e/lib/procs.sh"
 
 for round in $(seq "$rounds"); do
   "$app" "${page[@]}" 2>/dev/null &
@@ -31,8 +26,8 @@ for round in $(seq "$rounds"); do
   total=0
   line=""
   for p in "$pid" $(descendants "$pid"); do
-    kb=$(awk '/^Pss:/ {print $2}' /proc/"$p"/smaps_rollup 2>/dev/null || echo 0)
-    total=$((total + ${kb:-0}))
+    kb=$(pss_kb "$p")
+    total=$((total + kb))
     line+="$(cat /proc/"$p"/comm 2>/dev/null || echo gone) $((kb / 1024)) MiB, "
   done
   echo "round $round: PSS $((total / 1024)) MiB over [${line%, }]"

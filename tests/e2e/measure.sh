@@ -22,19 +22,13 @@ unset ASSENT_URL ASSENT_TOKEN
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
-descendants() {
-  local child
-  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-    echo "$child"
-    descendants "$child"
-  done
-}
+# shellcheck source=lib/procs.sh
+. "$(dirname "$0")/lib/procs.sh"
 procs() { echo "$pid" $(descendants "$pid"); }
 pss_mib() {
-  local total=0 p kb
+  local total=0 p
   for p in $(procs); do
-    kb=$(awk '/^Pss:/ {print $2}' /proc/"$p"/smaps_rollup 2>/dev/null || echo 0)
-    total=$((total + ${kb:-0}))
+    total=$((total + $(pss_kb "$p")))
   done
   echo "$((total / 1024))"
 }

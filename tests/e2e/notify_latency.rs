@@ -17,12 +17,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::notification_server::{Call, NotificationServer};
-use common::{app_binary, shell_request, submit_pending, Desk, ASKED_COMMAND};
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[rank.min(sorted.len() - 1)]
-}
+use common::{app_binary, percentile, shell_request, submit_pending, Desk, ASKED_COMMAND};
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {

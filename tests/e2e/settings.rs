@@ -18,7 +18,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::driver::{click, element, session, start_driver, text_of, WAIT};
+use common::driver::{click, element, prop_of, session, start_driver, text_of, WAIT};
 use common::{
     app_binary, eventually, shell_request, submit_pending, Desk, TestService, ASKED_COMMAND,
 };
@@ -97,11 +97,7 @@ async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
         text.contains("Type=Application"),
         "a valid XDG autostart entry: {text}"
     );
-    let checked = element(&client, "[data-testid=autostart]")
-        .await
-        .prop("checked")
-        .await
-        .expect("checked");
+    let checked = prop_of(&client, "[data-testid=autostart]", "checked").await;
     assert_eq!(checked.as_deref(), Some("true"), "the setting shows as on");
 
     click(&client, "[data-testid=autostart]").await;
@@ -138,11 +134,7 @@ async fn a_start_at_login_that_cannot_be_written_says_why_and_shows_off() {
         message.contains("Start at login was not changed: cannot write the autostart entry"),
         "the person is told start at login did not take, and why (it was silent): {message}"
     );
-    let checked = element(&client, "[data-testid=autostart]")
-        .await
-        .prop("checked")
-        .await
-        .expect("checked");
+    let checked = prop_of(&client, "[data-testid=autostart]", "checked").await;
     assert_eq!(
         checked.as_deref(),
         Some("false"),
@@ -274,11 +266,7 @@ async fn the_audit_key_shows_and_a_tampered_store_shows_a_warning() {
         grouped.join(" "),
         "the fingerprint is the key id every checkpoint names, in groups of four"
     );
-    let shown = element(&client, "[data-testid=audit-key]")
-        .await
-        .prop("value")
-        .await
-        .expect("the key field");
+    let shown = prop_of(&client, "[data-testid=audit-key]", "value").await;
     assert_eq!(
         shown.as_deref(),
         Some(key.public_hex().as_str()),

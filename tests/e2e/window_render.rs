@@ -19,7 +19,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::driver::{session, start_driver_with};
-use common::{shell_request, submit_pending, Desk, TestService, ASKED_COMMAND};
+use common::{percentile, shell_request, submit_pending, Desk, TestService, ASKED_COMMAND};
 use fantoccini::Client;
 
 const PROMPTS: &str = "return document.querySelectorAll('[data-testid=prompt]').length";
@@ -48,7 +48,7 @@ async fn shown(client: &Client, n: u64, since: Instant) -> Duration {
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
-    samples[samples.len() / 2]
+    percentile(&samples, 0.5)
 }
 
 fn ms(d: Duration) -> f64 {

@@ -135,6 +135,15 @@ fn stale(err: &fantoccini::error::CmdError) -> bool {
     err.to_string().contains("stale element")
 }
 
+/// The DOM property `name` of `css` once it is there (`checked`, `value`…).
+pub async fn prop_of(client: &Client, css: &str, name: &str) -> Option<String> {
+    element(client, css)
+        .await
+        .prop(name)
+        .await
+        .unwrap_or_else(|err| panic!("the {name} of {css}: {err}"))
+}
+
 pub async fn text_of(client: &Client, css: &str) -> String {
     element(client, css).await.text().await.expect("text")
 }

@@ -512,3 +512,10 @@ impl Opener {
         .await
     }
 }
+
+/// The `p` quantile of `sorted` (nearest rank, half rounded up: the upper middle of an even
+/// count for the median), for the benches.
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}

@@ -237,6 +237,137 @@ async fn a_new_service_url_and_token_apply_at_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ticking_a_box_saves_only_the_box_not_what_is_half_typed_elsewhere() {
+    let desk = Desk::new();
+    // A stored token without a URL: the embedded service, until a URL is saved beside it.
+    std::fs::write(
+        desk.config_dir().join("desktop.json"),
+        r#"{"token": "a-stored-token"}"#,
+    )
+    .unwrap();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    desk.wait_ready(WAIT).await;
+
+    click(&client, "[data-testid=tab-settings]").await;
+    let half_url = "http://127.0.0.1:9";
+    element(&client, "[data-testid=service-url]")
+        .await
+        .send_keys(half_url)
+        .await
+        .expect("type a URL, not saved");
+    element(&client, "[data-testid=deny-reasons-edit]")
+        .await
+        .send_keys("\nnot before the relea")
+        .await
+        .expect("type a reason, not saved");
+    let reasons_typed = prop_of(&client, "[data-testid=deny-reasons-edit]", "value").await;
+    click(&client, "[data-testid=notifications]").await;
+    let message = eventually("the save's answer", WAIT, || async {
+        let text = text_of(&client, "[data-testid=settings-message]").await;
+        (!text.is_empty()).then_some(text)
+    })
+    .await;
+    assert_eq!(
+        message, "Saved.",
+        "the box's save does not try the URL typed above (with the stored token it was a \
+         service to connect to)"
+    );
+    assert_eq!(
+        text_of(&client, "[data-testid=connected-url]").await,
+        desk.url(),
+        "still on the embedded service: only \"Save and connect\" connects"
+    );
+    let stored: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(desk.config_dir().join("desktop.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        stored["notifications_off"], true,
+        "the box's choice is saved: {stored}"
+    );
+    assert!(
+        stored["service_url"].is_null(),
+        "the half-typed URL is not saved: {stored}"
+    );
+    assert_eq!(
+        prop_of(&client, "[data-testid=service-url]", "value")
+            .await
+            .as_deref(),
+        Some(half_url),
+        "what the person is typing stays in the field"
+    );
+    assert_eq!(
+        prop_of(&client, "[data-testid=deny-reasons-edit]", "value").await,
+        reasons_typed,
+        "the reasons being typed are not replaced by the saved ones"
+    );
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_save_that_cannot_be_written_says_why_and_puts_the_box_back() {
+    let desk = Desk::new();
+    // A directory where the settings file goes: the desk starts on its defaults, and no save
+    // can replace it.
+    std::fs::create_dir_all(desk.config_dir().join("desktop.json")).unwrap();
+    let _driver = start_driver(&desk).await;
+    let client = session().await;
+    desk.wait_ready(WAIT).await;
+
+    click(&client, "[data-testid=tab-settings]").await;
+    assert_eq!(
+        prop_of(&client, "[data-testid=notifications]", "checked")
+            .await
+            .as_deref(),
+        Some("true"),
+        "notifications are on by default"
+    );
+    click(&client, "[data-testid=notifications]").await;
+    let message = eventually("the save's answer", WAIT, || async {
+        let text = text_of(&client, "[data-testid=settings-message]").await;
+        (!text.is_empty()).then_some(text)
+    })
+    .await;
+    assert!(
+        message.contains("desktop.json"),
+        "the person is told the settings could not be written, and where: {message}"
+    );
+    assert_eq!(
+        prop_of(&client, "[data-testid=notifications]", "checked")
+            .await
+            .as_deref(),
+        Some("true"),
+        "the box shows what holds: notifications are still on"
+    );
+    // Settings again from another tab: a fresh page with no message yet.
+    click(&client, "[data-testid=tab-pending]").await;
+    click(&client, "[data-testid=tab-settings]").await;
+    click(&client, "[data-testid=autostart]").await;
+    let message = eventually("the second save's answer", WAIT, || async {
+        let text = text_of(&client, "[data-testid=settings-message]").await;
+        (!text.is_empty()).then_some(text)
+    })
+    .await;
+    assert!(
+        message.contains("desktop.json"),
+        "start at login is not saved either: {message}"
+    );
+    assert_eq!(
+        prop_of(&client, "[data-testid=autostart]", "checked")
+            .await
+            .as_deref(),
+        Some("false"),
+        "the box shows what holds: start at login is off"
+    );
+    assert!(
+        autostart_entries(&desk).is_empty(),
+        "a save that failed changes nothing: no autostart entry was written"
+    );
+    client.close().await.expect("end the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_audit_key_shows_and_a_tampered_store_shows_a_warning() {
     let desk = Desk::new();
     let _driver = start_driver(&desk).await;

@@ -231,13 +231,15 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     settings.notifications_off = !input.notifications;
     settings.autostart = input.autostart;
     follow_service(shell, &settings).await?;
+    // Written before start at login changes, so a save that fails changes nothing the page
+    // then shows as it was.
+    settings
+        .save(&hub.settings_path)
+        .map_err(|err| CommandError::local(err.to_string()))?;
     let autostart_error = shell.autostart.set(input.autostart).err().map(|err| {
         tracing::warn!(%err, "cannot change autostart");
         err.to_string()
     });
-    settings
-        .save(&hub.settings_path)
-        .map_err(|err| CommandError::local(err.to_string()))?;
     hub.set_settings(settings);
     let _ = hub.inputs.send(Input::Redraw).await;
     Ok(SettingsView {

@@ -38,22 +38,24 @@ export function Settings({
   if (!view) return <p role="status">{message ?? 'Loading…'}</p>;
 
   const overridden = envOverride(view.env_overrides);
-  const save = async (patch: Partial<SettingsView>, newToken: string | null = null, denyReasons?: string[]) => {
+  /** `service`: the URL and token typed above, only from "Save and connect"; every other save
+   * keeps the saved ones, so a half-typed URL is not connected to by ticking a box. */
+  const save = async (patch: Partial<SettingsView>, service: { url: string; token: string | null } | null = null, denyReasons?: string[]) => {
     const next = { ...view, ...patch };
     // The choice shows at once and stays while it is saved (a desk update re-rendering this
     // view meanwhile would otherwise put a just-ticked box back); a failed save puts it back.
     setView(next);
     try {
       const saved = await api.saveSettings({
-        service_url: url,
-        token: newToken,
+        service_url: service ? service.url : view.service_url,
+        token: service ? service.token : null,
         notifications: next.notifications,
         autostart: next.autostart,
         ...(denyReasons ? { deny_reasons: denyReasons } : {}),
       });
       setView(saved);
-      setToken('');
-      setReasons(saved.deny_reasons.join('\n'));
+      if (service) setToken('');
+      if (denyReasons) setReasons(saved.deny_reasons.join('\n'));
       onSaved(saved);
       setMessage(savedWords(saved.autostart_error, overridden));
     } catch (err) {
@@ -109,7 +111,7 @@ export function Settings({
           Approver token {view.has_token ? '(stored)' : ''}
           <input data-testid="token" type="password" autocomplete="off" value={token} onInput={(e) => setToken(e.currentTarget.value)} />
         </label>
-        <button data-testid="save-service" onClick={() => void save({}, token === '' ? null : token)}>
+        <button data-testid="save-service" onClick={() => void save({}, { url, token: token === '' ? null : token })}>
           Save and connect
         </button>
         <p class="sub">A new URL or token takes effect at once. An embedded service keeps running until Quit.</p>

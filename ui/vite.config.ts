@@ -6,5 +6,5 @@ export default defineConfig({
   // Relative asset paths: the same build serves the Tauri window and the browser at /desk/.
   base: './',
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, modulePreload: { polyfill: false } },
-  test: { environment: 'node', include: ['src/**/*.test.ts'] },
+  test: { environment: 'node', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'] },
 } as never);

@@ -516,3 +516,77 @@ async fn a_maintainer_decides_only_what_the_service_lets_them() {
 
     client.close().await.expect("end the session");
 }
+
+/// The service dies with a prompt on screen, then comes back: the prompt stays listed (not an
+/// empty "Nothing waiting") under a banner that says the service is out of reach — in the
+/// window, that agents asking now are refused; in the browser, only what a browser knows:
+/// that *it* cannot reach the service — the decision buttons wait, and once the service is
+/// back the banner goes and the prompt is decided as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_that_dies_leaves_its_prompts_on_screen_until_it_is_back() {
+    let mut service = TestService::start().await;
+    let bob = service.person("bob", &[Role::RepoMaintainer]).await;
+    let ui = Ui::on(crate::SHELL, &service, "bob", &bob).await;
+    let client = ui.client.clone();
+    signed_in(&client).await;
+    let id = submit_pending(
+        &service.requester(),
+        &shell_request("run-dies", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    let item = format!("[data-testid=prompt][data-approval-id='{id}']");
+    text_of(&client, &item).await;
+
+    service.stop().await;
+    let banner = text_of(&client, "[data-testid=link-banner-text]").await;
+    let says = match crate::SHELL {
+        common::ui::Shell::Window => "agents asking now are refused",
+        common::ui::Shell::Browser => "This browser can't reach Assent",
+    };
+    assert!(
+        banner.contains(says),
+        "the banner says the service is out of reach, in words true of this shell: {banner}"
+    );
+    assert!(
+        client.find(Locator::Css(&item)).await.is_ok(),
+        "the prompt stays listed while the service is away, not an empty queue"
+    );
+    let once = element(&client, "[data-testid=allow-once]").await;
+    assert_eq!(
+        once.attr("disabled").await.expect("attribute").as_deref(),
+        Some("true"),
+        "nothing can be decided while the service is away"
+    );
+
+    service.restart().await;
+    eventually(
+        "the banner to go once the service is back",
+        WAIT,
+        || async {
+            client
+                .find(Locator::Css("[data-testid=link-banner]"))
+                .await
+                .is_err()
+                .then_some(())
+        },
+    )
+    .await;
+    eventually("the buttons to come back", WAIT, || async {
+        let once = element(&client, "[data-testid=allow-once]").await;
+        once.attr("disabled")
+            .await
+            .ok()
+            .flatten()
+            .is_none()
+            .then_some(once)
+    })
+    .await
+    .click()
+    .await
+    .expect("allow once");
+    eventually("the decision to settle it", WAIT, || async {
+        (status_of(&service.approver(), &id).await == ApprovalStatus::ApprovedOnce).then_some(())
+    })
+    .await;
+    client.close().await.expect("end the session");
+}

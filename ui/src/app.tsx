@@ -104,7 +104,7 @@ export function App() {
   }
 
   const link = desk.link;
-  const banner = linkBanner(link, settings?.connected_url ?? null);
+  const banner = linkBanner(link, settings?.connected_url ?? null, !inWindow);
   const activeGrants = desk.grants.filter((g) => g.status === 'active').length;
   const tabs: [Tab, string][] = [
     ['pending', `Pending (${desk.pending.length})`],
@@ -157,6 +157,7 @@ export function App() {
         {tab === 'pending' && (
           <Pending
             pending={desk.pending}
+            loaded={desk !== EMPTY_DESK && link.state === 'connected'}
             me={desk.me}
             focus={focus}
             onFocused={() => setFocus(null)}

@@ -13,6 +13,14 @@ describe('the lost-service banner', () => {
     expect(linkBanner({ state: 'connecting' }, 'http://x'), 'connecting: no alarm yet').toBeNull();
     expect(linkBanner({ state: 'disconnected', reason: '' }, null)?.text, 'without a URL it still reads').toBe("Can't reach Assent; agents asking now are refused; retrying…");
   });
+
+  it('in a browser says what the browser knows: its own link, not the agents', () => {
+    const text = linkBanner({ state: 'disconnected', reason: 'Failed to fetch' }, 'https://assent.example', true)?.text ?? '';
+    expect(text, 'the browser lost the service, which may still answer agents').toBe(
+      "This browser can't reach Assent at https://assent.example; the prompts shown are as last seen and wait until it is back; retrying…",
+    );
+    expect(text, 'no claim about agents it cannot know').not.toContain('agents');
+  });
 });
 
 describe('keys that close the window', () => {

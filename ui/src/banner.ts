@@ -13,11 +13,14 @@ export interface Banner {
  * it retries. None while connected (an error clears as soon as the link is back) or while the
  * first connection is being made.
  */
-export function linkBanner(link: Link, url: string | null): Banner | null {
+export function linkBanner(link: Link, url: string | null, browser = false): Banner | null {
   if (link.state !== 'disconnected') return null;
   const where = url ? ` at ${url}` : '';
   return {
-    text: `Can't reach Assent${where}; agents asking now are refused; retrying…`,
+    // A browser that lost its network knows nothing of the agents: it says what it knows.
+    text: browser
+      ? `This browser can't reach Assent${where}; the prompts shown are as last seen and wait until it is back; retrying…`
+      : `Can't reach Assent${where}; agents asking now are refused; retrying…`,
     details: link.reason.trim() === '' ? null : link.reason,
   };
 }

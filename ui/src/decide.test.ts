@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvedToast, clock, grantSentence, oneAct, placeOf, plainTitle, subjectOf, successor, undoneToast } from './decide';
+import { approvedToast, clock, grantSentence, notDecidedToast, oneAct, placeOf, plainTitle, shownPrompt, subjectOf, successor, undoLabel, undoneToast } from './decide';
 import type { Approval, Grant, Risk } from './types';
 
 const NOW = new Date(2030, 0, 1, 14, 0, 0).getTime();
@@ -70,6 +70,15 @@ describe('the selection after a decision', () => {
     expect(successor(['a', 'b', 'c'], ['new', 'a', 'c'], 'b'), 'a new prompt arriving on top does not steal the selection').toBe('c');
     expect(successor(['a'], [], 'a'), 'nothing left').toBeNull();
   });
+
+  it('keeps the prompt on screen while others arrive, and follows a notification once its prompt is listed', () => {
+    expect(shownPrompt(['new', 'a'], ['a'], 'a', null), 'an arrival listed first does not replace the prompt shown').toBe('a');
+    expect(shownPrompt(['new', 'b'], ['a', 'b'], 'a', null), 'the prompt shown left: its successor in the order seen').toBe('b');
+    expect(shownPrompt(['x', 'a'], ['a'], 'a', 'x'), 'the prompt a notification asked for, once listed').toBe('x');
+    expect(shownPrompt(['a'], ['a'], 'a', 'x'), 'not listed (yet): the prompt shown stays').toBe('a');
+    expect(shownPrompt(['new', 'a'], [], null, null), 'nothing shown before: the top').toBe('new');
+    expect(shownPrompt([], ['a'], 'a', null), 'nothing left').toBeNull();
+  });
 });
 
 describe('the toast after a decision, and Undo', () => {
@@ -95,5 +104,33 @@ describe('the toast after a decision, and Undo', () => {
     expect(undoneToast(grant({ used_count: 0, status: 'revoked' })), 'unused').toContain('before the agent used it');
     expect(undoneToast(grant({ used_count: 1, status: 'revoked' })), 'used once').toContain('already used it once');
     expect(undoneToast(grant({ used_count: 3, status: 'revoked' })), 'used more').toContain('already used it 3 times');
+  });
+
+  it('never says the agent did not go ahead when the approval itself released waiting agents', () => {
+    const toast = approvedToast(approval({ agents_waiting: 2 }), { decision: 'approve', scope: 'run', expires_in_seconds: 3600 }, grant(), NOW);
+    expect(toast.released, 'the two gates waiting went ahead on the approval').toBe(2);
+    expect(undoLabel(toast), 'the button revokes: it cannot undo what ran').toBe('Revoke');
+    const said = undoneToast(grant({ used_count: 0, status: 'revoked' }), 2);
+    expect(said, 'a grant unused since is still no grant unused by the agent').not.toContain('before the agent used it');
+    expect(said, 'what went ahead is said').toBe('Revoked for later requests — but the 2 requests that were waiting went ahead when you approved; what ran stays done.');
+    expect(undoneToast(grant({ used_count: 1, status: 'revoked' }), 1), 'and the uses since').toBe(
+      'Revoked for later requests — but the request that was waiting went ahead when you approved, and the grant was used once since; what ran stays done.',
+    );
+    const quiet = approvedToast(approval({ agents_waiting: 0 }), { decision: 'approve', scope: 'run', expires_in_seconds: 3600 }, grant(), NOW);
+    expect(undoLabel(quiet), 'nobody waiting: Undo takes it back before anything ran').toBe('Undo');
+  });
+
+  it('names the rest of a batched prompt in what is granted', () => {
+    const batch = approval({ count: 3 });
+    const request = { decision: 'approve', scope: 'run', expires_in_seconds: 3600 } as const;
+    expect(grantSentence(batch, request, NOW), 'one decision settles all three').toContain('Allow mvn -q test and 2 more maven-test requests in shop for this run');
+    expect(grantSentence(approval({ count: 2, profile: null }), request, NOW), 'one more, no profile').toContain('Allow mvn -q test and 1 more request in shop');
+    expect(grantSentence(approval(), request, NOW), 'a single request says nothing more').toContain('Allow mvn -q test in shop for this run');
+  });
+
+  it('says a decision that did not go through, with why', () => {
+    const toast = notDecidedToast(approval(), 'It was already settled: expired');
+    expect(toast.text, 'what was not decided, where, and why').toBe('Not decided: mvn -q test in shop. It was already settled: expired');
+    expect([toast.grantId, toast.deniedId], 'nothing to undo').toEqual([null, null]);
   });
 });

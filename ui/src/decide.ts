@@ -62,11 +62,20 @@ export function clock(at: number, nowMs: number): string {
  * (run-1, agent codex) until 16:20 · 8 h". Said in the confirm step and in the toast.
  */
 export function grantSentence(approval: Approval, request: DecisionRequest, nowMs: number): string {
-  if (request.decision !== 'approve') return `Deny ${subjectOf(approval)} in ${placeOf(approval)}`;
+  if (request.decision !== 'approve') return `Deny ${subjectOf(approval)}${othersOf(approval)} in ${placeOf(approval)}`;
   const seconds = request.expires_in_seconds;
   const until = clock(nowMs + seconds * 1000, nowMs);
   const uses = request.max_uses ? ` · at most ${request.max_uses} ${request.max_uses === 1 ? 'use' : 'uses'}` : '';
-  return `Allow ${subjectOf(approval)} in ${placeOf(approval)} ${SCOPE_WORDS[request.scope]} (${whoAsked(approval)}) until ${until} · ${durationLabel(seconds)}${uses}`;
+  return `Allow ${subjectOf(approval)}${othersOf(approval)} in ${placeOf(approval)} ${SCOPE_WORDS[request.scope]} (${whoAsked(approval)}) until ${until} · ${durationLabel(seconds)}${uses}`;
+}
+
+/** The rest of a batched prompt, which one decision settles too: " and 2 more maven-test
+ * requests" (a command profile's batch may hold other command lines than the first). */
+export function othersOf(approval: Approval): string {
+  const more = approval.count - 1;
+  if (!(more > 0)) return '';
+  const profile = approval.profile ? `${visible(approval.profile)} ` : '';
+  return ` and ${more} more ${profile}${more === 1 ? 'request' : 'requests'}`;
 }
 
 /** "run run-1 of agent default" — to whom the grant goes. */
@@ -84,6 +93,18 @@ export function shortId(id: string): string {
  * the person saw (`before`), else the one before it — never the top of the list, which may be
  * a riskier prompt the person was not looking at.
  */
+/**
+ * The prompt the detail shows: the one a notification or link asked for (`wanted`) once it is
+ * listed; else the one shown before (`selected`), or its successor when it left; the top only
+ * when nothing was shown. A prompt arriving never takes the place of the one on screen.
+ */
+export function shownPrompt(ids: string[], seen: string[], selected: string | null, wanted: string | null): string | null {
+  if (wanted !== null && ids.includes(wanted)) return wanted;
+  if (selected !== null && ids.includes(selected)) return selected;
+  if (selected !== null && seen.includes(selected)) return successor(seen, ids, selected);
+  return ids[0] ?? null;
+}
+
 export function successor(before: string[], now: string[], gone: string): string | null {
   const at = before.indexOf(gone);
   if (at === -1) return now[0] ?? null;
@@ -99,6 +120,9 @@ export interface Toast {
   grantId: string | null;
   /** The denied approval Undo forgets (its next equivalent request asks again). */
   deniedId: string | null;
+  /** How many agents were waiting on the prompt when it was approved: the approval itself let
+   * them go ahead, so revoking the grant cannot take that back. */
+  released?: number;
 }
 
 export function approvedToast(approval: Approval, request: DecisionRequest, grant: Grant | null | undefined, nowMs: number): Toast {
@@ -110,16 +134,34 @@ export function approvedToast(approval: Approval, request: DecisionRequest, gran
     return { text: `Your approval of ${subjectOf(approval)} is counted; it waits for the others.`, grantId: null, deniedId: null };
   }
   const sentence = grantSentence(approval, { ...request, expires_in_seconds: secondsUntil(grant.expires_at, nowMs) }, nowMs);
-  return { text: `${sentence.replace(/^Allow/, 'Allowed')}.`, grantId: grant.grant_id, deniedId: null };
+  return { text: `${sentence.replace(/^Allow/, 'Allowed')}.`, grantId: grant.grant_id, deniedId: null, released: approval.agents_waiting };
+}
+
+/** The toast's button for a grant: Undo while nothing went ahead on it, else Revoke (what
+ * already ran stays done). */
+export function undoLabel(toast: Toast): string {
+  return (toast.released ?? 0) > 0 ? 'Revoke' : 'Undo';
+}
+
+/** What the toast says when a decision could not be sent and its prompt has left the screen
+ * meanwhile (settled elsewhere, expired): said, never lost with the view that sent it. */
+export function notDecidedToast(approval: Approval, why: string): Toast {
+  return { text: `Not decided: ${subjectOf(approval)} in ${placeOf(approval)}. ${why}`, grantId: null, deniedId: null };
 }
 
 function secondsUntil(at: string, nowMs: number): number {
   return Math.max(60, Math.round((Date.parse(at) - nowMs) / 1000));
 }
 
-/** The toast after Undo revoked the grant: whether the agent had used it already. */
-export function undoneToast(grant: Grant): string {
+/** The toast after Undo revoked the grant: whether the agent had used it already, or had
+ * gone ahead on the approval itself (`released`: the agents that were waiting on it). */
+export function undoneToast(grant: Grant, released = 0): string {
   const used = grant.used_count;
+  if (released > 0) {
+    const waiting = released === 1 ? 'the request that was waiting' : `the ${released} requests that were waiting`;
+    const since = used > 0 ? `, and the grant was used ${used === 1 ? 'once' : `${used} times`} since` : '';
+    return `Revoked for later requests — but ${waiting} went ahead when you approved${since}; what ran stays done.`;
+  }
   if (used === 0) return 'Undone: the grant is revoked before the agent used it.';
   return `Revoked — but the agent already used it ${used === 1 ? 'once' : `${used} times`}; what ran stays done.`;
 }

@@ -272,7 +272,8 @@ export function waitingSince(createdAt: string, nowMs: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-/** Control, bidi and zero-width characters shown as visible escapes (`\n`, `\u{202e}`). */
+/** Control, bidi, zero-width and tag characters shown as visible escapes (`\n`, `\u{202e}`);
+ * the service's `assent_core::is_invisible` is the same list. */
 export function visible(text: string): string {
   let out = '';
   for (const ch of text) {
@@ -290,7 +291,9 @@ function isHidden(code: number): boolean {
   return (
     code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x200b && code <= 0x200f) ||
     (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2064) || (code >= 0x2066 && code <= 0x2069) ||
-    code === 0x061c || code === 0x180e || code === 0xfeff || code === 0x00ad
+    code === 0x061c || code === 0x180e || code === 0xfeff || code === 0x00ad ||
+    // Tag characters and supplementary variation selectors: a whole string can hide in them.
+    (code >= 0xe0000 && code <= 0xe007f) || (code >= 0xe0100 && code <= 0xe01ef)
   );
 }
 

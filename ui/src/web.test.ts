@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { inviteCode, passkeyBlocker } from './passkeys';
 import { commandError } from './http';
+import { EMPTY_DESK } from './logic';
+import type { Approval } from './types';
+import { unreachable } from './web';
 
 const page = (hostname: string, protocol = 'http:', port = '7391', isSecureContext = true) => ({
   isSecureContext,
@@ -52,5 +55,15 @@ describe('push on the web desk', () => {
     expect(pushBlocker({ isSecureContext: true }, all)).toBeNull();
     expect(pushBlocker({ isSecureContext: false }, all)).toContain('https://');
     expect(pushBlocker({ isSecureContext: true }, { ...all, pushManager: false })).toContain('cannot receive');
+  });
+});
+
+describe('the web desk out of reach', () => {
+  it('keeps the prompts it last read on screen, marked out of reach, instead of an empty queue', () => {
+    const last = { ...EMPTY_DESK, pending: [{ approval_id: 'ap-1' } as Approval], link: { state: 'connected' as const } };
+    const shown = unreachable(last, 'Failed to fetch');
+    expect(shown.pending.map((a) => a.approval_id), 'the queue as last seen: not "Nothing waiting for you"').toEqual(['ap-1']);
+    expect(shown.link, 'the link says it is down, and why').toEqual({ state: 'disconnected', reason: 'Failed to fetch' });
+    expect(unreachable(EMPTY_DESK, 'x').pending, 'never read: nothing to keep').toEqual([]);
   });
 });

@@ -122,6 +122,8 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
   let reading = false;
   let again = false;
   let stopped = false;
+  // What the desk showed last: a failed read keeps it on screen, marked out of reach.
+  let last: DeskSnapshot = EMPTY_DESK;
   const read = async () => {
     if (reading) {
       again = true;
@@ -131,14 +133,15 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
     do {
       again = false;
       try {
-        handler({ type: 'state', snapshot: await snapshot() });
+        last = await snapshot();
+        handler({ type: 'state', snapshot: last });
       } catch (err) {
         const error = err as CommandError;
         if (error.code === 'signed_out') {
           handler({ type: 'signed_out' });
           source?.close();
         } else {
-          handler({ type: 'state', snapshot: { ...EMPTY_DESK, link: { state: 'disconnected', reason: error.message } } });
+          handler({ type: 'state', snapshot: unreachable(last, error.message) });
         }
       }
     } while (again && !stopped);
@@ -163,6 +166,12 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
 }
 
 let reconnect: () => void = () => {};
+
+/** The desk as last read, while the service is out of reach: the prompts stay listed (nothing
+ * can be decided while the link is down) instead of an empty queue that says nothing waits. */
+export function unreachable(last: DeskSnapshot, reason: string): DeskSnapshot {
+  return { ...last, link: { state: 'disconnected', reason } };
+}
 
 
 /** A decision; when the policy asks a passkey for this approval (`step_up_required`), the

@@ -78,6 +78,6 @@ pub use request::{
 };
 pub use review::pr::publishes;
 pub use scope::ScopeError;
-pub use shell::word::{has_suspicious_chars, quiet_parser_panics};
+pub use shell::word::{has_suspicious_chars, is_invisible, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};
 pub use types::*;

@@ -83,6 +83,15 @@ impl Notices {
                 Some(_) => continue,
             };
             if paused {
+                // No pop-ups while paused. One on screen whose batch changed is closed rather
+                // than left offering buttons for the batch it showed (a press acts on the
+                // prompt as it is now); it is shown anew after resuming.
+                if let Some(notification_id) = replaces {
+                    ops.push(NoticeOp::Close {
+                        approval_id: approval.approval_id.clone(),
+                        notification_id,
+                    });
+                }
                 continue;
             }
             if let Some(notice) = toast(approval, me) {

@@ -133,6 +133,40 @@ fn paused_means_no_popups_but_settled_ones_still_close() {
 }
 
 #[test]
+fn paused_a_notification_whose_batch_changed_is_closed_not_left_stale() {
+    let mut notices = Notices::default();
+    let mut a = approval("a");
+    notices.shown("a", 10, 1, at(0));
+    a.count = 4;
+    a.updated_at = at(5);
+    let ops = notices.plan(&[&a], true, Some(&owner()));
+    assert!(
+        shows(&ops).is_empty(),
+        "paused: no pop-up for the grown batch"
+    );
+    assert_eq!(
+        closes(&ops),
+        vec![("a".to_owned(), 10)],
+        "its buttons were for 1 request and would now decide 4: the notification is closed"
+    );
+    notices.forget("a");
+    assert!(
+        notices.plan(&[&a], true, Some(&owner())).is_empty(),
+        "still paused: nothing more"
+    );
+    let ops = notices.plan(&[&a], false, Some(&owner()));
+    assert_eq!(
+        shows(&ops),
+        vec![("a".to_owned(), None)],
+        "after resuming, the prompt is shown anew, as it is now"
+    );
+    assert!(
+        matches!(ops.first(), Some(NoticeOp::Show { count: 4, .. })),
+        "with its current count: {ops:?}"
+    );
+}
+
+#[test]
 fn the_listener_map_follows_replacements() {
     let mut notices = Notices::default();
     notices.shown("a", 10, 1, at(0));

@@ -3,11 +3,13 @@ import { api, inWindow } from '../api';
 import {
   approvedToast,
   grantSentence,
+  notDecidedToast,
   oneAct,
-  placeOf,
   plainTitle,
+  placeOf,
+  shownPrompt,
   subjectOf,
-  successor,
+  undoLabel,
   undoneToast,
   type Toast,
 } from '../decide';
@@ -17,7 +19,6 @@ import {
   decidability,
   defaultForm,
   durationLabel,
-  keepSelection,
   keyIntent,
   longestSeconds,
   moveSelection,
@@ -38,6 +39,8 @@ import { Evidence } from './Evidence';
 
 interface Props {
   pending: Approval[];
+  /** Whether the desk has been read at least once (before that, `pending` is empty). */
+  loaded: boolean;
   /** Who the desk signs in as (the service's answer); decides which buttons are offered. */
   me: Me | null;
   focus: string | null;
@@ -57,7 +60,7 @@ interface Decided {
   grant: Grant | null;
 }
 
-export function Pending({ pending, me, focus, onFocused, denyReasons, online }: Props) {
+export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, online }: Props) {
   const batches = useMemo(() => newestFirst(pending), [pending]);
   const runs = useMemo(() => knownRuns(pending), [pending]);
   const ids = batches.map((a) => a.approval_id);
@@ -71,26 +74,41 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
   const now = Date.now();
   for (const a of batches) if (a.agents_waiting > 0) waited.current.set(a.approval_id, now);
 
-  // A prompt the person saw that left (decided here or elsewhere): the next one in order. A
-  // focus on a prompt not listed yet stays wanted until it arrives.
-  let current = focus ?? selected;
-  if (current !== null && !ids.includes(current) && seen.current.includes(current)) {
-    current = successor(seen.current, ids, current);
-  }
-  current = keepSelection(ids, current);
+  // The prompt a notification or link asked for, until it is listed. Before the desk's first
+  // read it may arrive after the focus does (`waitFor`: the list then); once read, a focus on a
+  // prompt not listed was settled meanwhile, and the person is told.
+  const [wanted, setWanted] = useState<{ id: string; waitFor: string | null } | null>(null);
+  // When the detail last moved to another prompt by itself (the one shown left): a key within
+  // SETTLE_MS of that was meant for the prompt that left, and decides nothing.
+  const movedAt = useRef(0);
+  const shown = useRef<string | null>(null);
+  const [settling, setSettling] = useState(false);
+  const list = ids.join(',');
 
-  useEffect(() => {
-    const left = selected !== null && seen.current.includes(selected) && !ids.includes(selected);
-    seen.current = ids;
-    if (left) setSelected(current);
-  }, [ids.join(',')]);
+  const current = shownPrompt(ids, seen.current, selected, focus ?? wanted?.id ?? null);
 
   useEffect(() => {
     if (focus !== null) {
-      setSelected(focus);
+      setWanted({ id: focus, waitFor: loaded ? null : list });
       onFocused();
     }
   }, [focus]);
+
+  useEffect(() => {
+    // The prompt on screen stays pinned: later arrivals (listed first) never take its place.
+    if (current !== selected) setSelected(current);
+    if (shown.current !== null && current !== shown.current && !ids.includes(shown.current)) movedAt.current = Date.now();
+    if (current !== shown.current) setSettling(false);
+    shown.current = current;
+    seen.current = ids;
+    if (wanted !== null && (ids.includes(wanted.id) || wanted.waitFor !== list)) {
+      setWanted(null);
+      if (!ids.includes(wanted.id)) {
+        setToastNote(null);
+        setToast({ text: 'The prompt you opened is no longer waiting: it was decided elsewhere or expired (History has it).', grantId: null, deniedId: null });
+      }
+    }
+  });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -100,26 +118,46 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
       const intent = keyIntent(event.key, typing);
       if (intent?.kind === 'move') {
         event.preventDefault();
-        setSelected(moveSelection(ids, current, intent.by));
+        pick(moveSelection(ids, current, intent.by));
       } else if (intent?.kind === 'shortcut') {
         event.preventDefault();
+        // A held key repeats, and a key pressed twice lands on the prompt that replaced the one
+        // it decided: neither decides the prompt now on screen.
+        if (event.repeat) return;
+        if (Date.now() - movedAt.current < SETTLE_MS) {
+          setSettling(true);
+          return;
+        }
+        setSettling(false);
         window.dispatchEvent(new CustomEvent('assent-shortcut', { detail: intent.shortcut }));
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [ids.join(','), current]);
+  }, [list, current]);
+
+  // The person chose what is on screen: their next key is meant for it.
+  const pick = (id: string | null) => {
+    movedAt.current = 0;
+    setWanted(null);
+    setSelected(id);
+  };
 
   const decided = (d: Decided) => {
     setToastNote(null);
     setToast(approvedToast(d.approval, d.request, d.grant, Date.now()));
   };
 
+  const lost = (approval: Approval, why: string) => {
+    setToastNote(null);
+    setToast(notDecidedToast(approval, why));
+  };
+
   const undo = async (t: Toast) => {
     try {
       if (t.grantId) {
         const revoked = await api.revoke(t.grantId, 'undone from the desk right after approving');
-        setToastNote(undoneToast(revoked));
+        setToastNote(undoneToast(revoked, t.released ?? 0));
       } else if (t.deniedId) {
         await api.forgetDenial(t.deniedId);
         setToastNote('Undone: the denial is forgotten; the agent’s next equivalent request asks you again.');
@@ -140,7 +178,7 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
       )}
       {(toast.grantId || toast.deniedId) && (
         <button type="button" data-testid="undo" onClick={() => void undo(toast)}>
-          Undo
+          {undoLabel(toast)}
         </button>
       )}
       <button type="button" class="plain" aria-label="Dismiss" data-testid="toast-close" onClick={() => setToast(null)}>
@@ -179,11 +217,11 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
               tabIndex={0}
               aria-selected={a.approval_id === approval.approval_id}
               class={`item risk-${a.risk}${a.approval_id === approval.approval_id ? ' sel' : ''}`}
-              onClick={() => setSelected(a.approval_id)}
+              onClick={() => pick(a.approval_id)}
               onKeyDown={(e) => {
                 if (e.key === 'Enter' || e.key === ' ') {
                   e.preventDefault();
-                  setSelected(a.approval_id);
+                  pick(a.approval_id);
                 }
               }}
             >
@@ -218,8 +256,13 @@ export function Pending({ pending, me, focus, onFocused, denyReasons, online }: 
             )}
             <Evidence approval={approval} now={now} runs={runs} />
           </div>
+          {settling && (
+            <p class="sub deliberate" role="status" data-testid="just-shown">
+              This prompt just took the place of the one that left: nothing was decided. Press again to decide it.
+            </p>
+          )}
           {may.decide ? (
-            <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} online={online} />
+            <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} onLost={lost} online={online} />
           ) : (
             <p class="not-decidable decide-bar">
               Not yours to decide: <span data-testid="not-decidable">{may.why}</span>
@@ -255,11 +298,14 @@ function Decide({
   approval,
   denyReasons,
   onDecided,
+  onLost,
   online,
 }: {
   approval: Approval;
   denyReasons: string[];
   onDecided: (d: Decided) => void;
+  /** A decision that failed after its prompt left the screen: said by the list, not lost. */
+  onLost: (approval: Approval, why: string) => void;
   online: boolean;
 }) {
   const [form, setForm] = useState<DecisionForm>(() => defaultForm(approval));
@@ -268,7 +314,15 @@ function Decide({
   const busy = sending || !online;
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const reasonRef = useRef<HTMLInputElement>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // False once this prompt's bar is gone (the prompt left, or another is shown).
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
   const set = (patch: Partial<DecisionForm>) => setForm((f) => ({ ...f, ...patch }));
   const deliberate = !oneAct(approval);
   // The policy's `[approvals] step_up` holds it: only a passkey, in the browser's desk, approves
@@ -283,9 +337,11 @@ function Decide({
       onDecided({ approval, request, grant: answer?.grant ?? null });
     } catch (err) {
       const e = err as CommandError;
-      setError(e.code === 'conflict' ? 'Already decided elsewhere.' : e.message);
+      const why = e.code === 'conflict' ? 'Already decided elsewhere.' : e.message;
+      if (mounted.current) setError(why);
+      else onLost(approval, e.code === 'conflict' ? `It was already settled: ${e.message}` : why);
     } finally {
-      setBusy(false);
+      if (mounted.current) setBusy(false);
     }
   };
 
@@ -313,13 +369,15 @@ function Decide({
   };
 
   useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
+    // Cancel takes the focus, not the grant: Enter or Space (a scroll key) must not confirm.
+    if (confirming) cancelRef.current?.focus();
   }, [confirming]);
 
   useEffect(() => {
     const onShortcut = (event: Event) => {
       const shortcut = (event as CustomEvent<'once' | 'run' | 'deny'>).detail;
       if (confirming) return; // a key never confirms: only the confirm button does
+      if (sending) return; // one decision at a time: a second key waits for the first's answer
       void send(shortcutDecision(approval, form, shortcut), shortcut === 'deny');
     };
     const onEscape = (event: KeyboardEvent) => {
@@ -335,7 +393,7 @@ function Decide({
       window.removeEventListener('assent-shortcut', onShortcut);
       window.removeEventListener('keydown', onEscape, true);
     };
-  }, [approval, form, confirming]);
+  }, [approval, form, confirming, sending]);
 
   const quick = quickChoices(approval);
   const longest = longestSeconds(approval, form.scope);
@@ -348,10 +406,10 @@ function Decide({
             <strong>{approval.risk.toUpperCase()} risk.</strong> This grants: <span data-testid="confirm-text">{confirming.sentence}</span>
           </p>
           <div class="buttons">
-            <button type="button" ref={confirmRef} class="grant" data-testid="confirm-grant" disabled={busy} onClick={() => void go(confirming.request)}>
+            <button type="button" class="grant" data-testid="confirm-grant" disabled={busy} onClick={() => void go(confirming.request)}>
               Confirm: grant it
             </button>
-            <button type="button" class="plain" data-testid="confirm-cancel" onClick={() => setConfirming(null)}>
+            <button type="button" ref={cancelRef} class="plain" data-testid="confirm-cancel" onClick={() => setConfirming(null)}>
               Cancel <kbd>Esc</kbd>
             </button>
           </div>
@@ -474,6 +532,10 @@ function Decide({
     </form>
   );
 }
+
+/** How long after the detail moved by itself a key decides nothing (the key was meant for the
+ * prompt that left). */
+const SETTLE_MS = 600;
 
 /** The once and run buttons keep the ids the keys and tests know them by. */
 function quickTestId(quick: QuickDecision): string {

@@ -275,10 +275,30 @@ pub(crate) fn quote(word: &str) -> String {
     }
 }
 
-/// Whether `text` carries NUL, control, bidi or zero-width characters.
+/// Whether `text` carries NUL, control, bidi, zero-width or other invisible characters
+/// ([`is_invisible`]).
 pub fn has_suspicious_chars(text: &str) -> bool {
-    text.chars().any(|c| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}')
-    })
+    text.chars()
+        .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_invisible(c))
+}
+
+/// Whether `c` changes how text reads, or carries text, without being seen: bidi overrides,
+/// isolates and marks, zero-width characters, the soft hyphen, and the tag characters and
+/// supplementary variation selectors that can smuggle a whole hidden string behind a visible
+/// one (U+E0000–U+E007F, U+E0100–U+E01EF). One list for the policy and every surface that
+/// shows text to a person.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{FEFF}'
+            | '\u{00AD}'
+            | '\u{E0000}'..='\u{E007F}'
+            | '\u{E0100}'..='\u{E01EF}'
+    )
 }

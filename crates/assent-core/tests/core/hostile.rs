@@ -130,6 +130,10 @@ fn hidden_characters_are_flagged() {
         ("escape char", "echo \u{1b}[2J"),
         ("ansi-c NUL", "echo $'a\\x00b'"),
         ("ansi-c bidi", "echo $'\\u202e'"),
+        // "cat notes" with "; rm -rf ~" spelled in tag characters, which show as nothing.
+        ("tag characters", "cat notes\u{E003B}\u{E0072}\u{E006D}"),
+        ("variation selector supplement", "ls re\u{E0101}port"),
+        ("soft hyphen", "ls pass\u{AD}wd"),
     ] {
         let e = eval_default(&shell(line));
         assert!(
@@ -145,6 +149,12 @@ fn hidden_characters_are_flagged() {
     assert!(
         !eval_default(&shell("ls -la")).evidence.suspicious_text,
         "plain text is not suspicious"
+    );
+    assert!(
+        !eval_default(&shell("git commit -m '✅ done: café ü 日本 ✨'"))
+            .evidence
+            .suspicious_text,
+        "emoji and non-ASCII letters are ordinary text"
     );
 }
 

@@ -52,26 +52,10 @@ pub fn strip_ansi(text: &str) -> String {
 /// masked display text; this is the same function, applied again to what arrives).
 pub use assent_core::mask::mask_secrets;
 
-/// Whether `c` changes how surrounding text reads without being visible: bidi overrides,
-/// isolates and marks, and zero-width characters.
-pub fn is_bidi_or_zero_width(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{FEFF}'
-            | '\u{00AD}'
-    )
-}
-
 /// Whether `c` must be shown as an escape: control characters (C0, DEL, C1), bidi and
 /// zero-width characters.
 pub fn is_hidden(c: char) -> bool {
-    c.is_control() || is_bidi_or_zero_width(c)
+    c.is_control() || assent_core::is_invisible(c)
 }
 
 /// Whether the text carries anything [`visible_escapes`] would rewrite.

@@ -40,6 +40,9 @@ fn control_and_bidi_characters_become_visible_escapes() {
         ("joiner\u{200d}", "joiner\\u{200d}"),
         ("bom\u{feff}", "bom\\u{feff}"),
         ("mark\u{200f}", "mark\\u{200f}"),
+        ("tag\u{e0041}", "tag\\u{e0041}"),
+        ("selector\u{e0101}", "selector\\u{e0101}"),
+        ("soft\u{ad}hyphen", "soft\\u{00ad}hyphen"),
     ];
     for (input, want) in cases {
         assert_eq!(

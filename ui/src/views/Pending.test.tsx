@@ -1,0 +1,185 @@
+// @vitest-environment happy-dom
+// The Pending view as a person uses it: what stays on screen while prompts come and go, and
+// which key presses decide what. Rendered with Preact into happy-dom; the desk's calls are
+// stubbed (what each test answers is in the test), the clock is Vitest's fake one.
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Approval, CommandError, DecisionRequest, DecisionResponse, Me } from '../types';
+
+const sent: [string, DecisionRequest][] = [];
+let answer: (id: string) => Promise<DecisionResponse> = async () => ({}) as DecisionResponse;
+
+vi.mock('../api', () => ({
+  inWindow: true,
+  api: {
+    decide: (id: string, request: DecisionRequest) => {
+      sent.push([id, request]);
+      return answer(id);
+    },
+    revoke: async () => {
+      throw new Error('not in these tests');
+    },
+    forgetDenial: async () => undefined,
+    openStepUp: async () => undefined,
+  },
+}));
+
+const { Pending } = await import('./Pending');
+
+const T0 = new Date(2030, 0, 1, 14, 0, 0).getTime();
+
+function prompt(id: string, agoSeconds: number, extra: Partial<Approval> = {}): Approval {
+  const at = new Date(T0 - agoSeconds * 1000).toISOString();
+  return {
+    approval_id: id, run_id: `run-${id}`, task_id: 't', repo: '/work/shop', requested_by: 'agent', action_kind: 'shell',
+    status: 'requested', decision: 'ask', risk: 'medium', reasons: ['r'], rule: 'profile.maven-test',
+    recommendation: { decision: 'approve', scope: 'run', text: 'Allow for this run' }, profile: 'maven-test',
+    evidence: { type: 'tool', summary: `Run ${id}`, command_line: `mvn test -Dwhich=${id}`, cwd: '/work/shop', paths: [], network: [], policy_findings: [], suspicious_text: false },
+    offered_scopes: ['once', 'run'], batch_key: `b-${id}`, count: 1, members: [], reason: 'why',
+    created_at: at, updated_at: at, expires_at: new Date(T0 + 3600_000).toISOString(), requester: 'claude', required_approvals: 1, approvals: [],
+    quick_decisions: [], approval_type: 'tool', agents_waiting: 1, quick_up_to: 'medium', fallback_on_timeout: 'deny', ...extra,
+  };
+}
+
+const me: Me = { kind: 'person', name: 'owner', roles: ['task_author'] };
+let root: HTMLElement;
+
+async function show(pending: Approval[], focus: string | null = null, loaded = true) {
+  await act(() => {
+    render(<Pending pending={pending} loaded={loaded} me={me} focus={focus} onFocused={() => {}} denyReasons={['out of scope']} grants={[]} online />, root);
+  });
+  await settle();
+}
+
+/** Lets effects, state updates and stubbed answers run out. */
+async function settle() {
+  for (let i = 0; i < 4; i++) await act(async () => await Promise.resolve());
+}
+
+async function key(name: string, repeat = false) {
+  await act(() => {
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: name, repeat, bubbles: true }));
+  });
+  await settle();
+}
+
+const onScreen = () => root.querySelector('[data-testid=prompt-detail]')?.getAttribute('data-approval-id');
+const decidedIds = () => sent.map(([id]) => id);
+const text = (testid: string) => root.querySelector(`[data-testid=${testid}]`)?.textContent ?? null;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(T0);
+  sent.length = 0;
+  answer = async () => ({}) as DecisionResponse;
+  root = document.createElement('div');
+  document.body.appendChild(root);
+});
+
+afterEach(async () => {
+  await act(() => render(null, root));
+  root.remove();
+  vi.useRealTimers();
+});
+
+describe('what stays on screen', () => {
+  it('a prompt arriving never takes the place of the one being read', async () => {
+    await show([prompt('A', 60)]);
+    expect(onScreen(), 'the only prompt is shown').toBe('A');
+    // B is newer, so it is listed first; the person has not clicked anything.
+    await show([prompt('A', 60), prompt('B', 0)]);
+    expect(onScreen(), 'A stays: the person was reading it, B only joins the list').toBe('A');
+    await key('a');
+    expect(decidedIds(), 'the key decides the prompt on screen, not the newcomer').toEqual(['A']);
+  });
+
+  it('a notification for a prompt settled meanwhile says so and shows no other in its place by surprise', async () => {
+    await show([prompt('A', 60)], 'GONE');
+    expect(onScreen(), 'the prompt there is stays on screen').toBe('A');
+    expect(text('toast-text'), 'the person is told the prompt they opened is gone').toContain('no longer waiting');
+    await show([prompt('A', 60), prompt('B', 0)]);
+    expect(onScreen(), 'an arrival still does not take its place').toBe('A');
+  });
+
+  it('before the first read, a notification waits for its prompt to arrive', async () => {
+    await show([], 'X', false);
+    await show([prompt('A', 60), prompt('X', 5)]);
+    expect(onScreen(), 'the prompt the person opened, once it is listed').toBe('X');
+    expect(text('toast-text'), 'nothing to say: it arrived').toBeNull();
+  });
+});
+
+describe('keys decide only what the person looked at', () => {
+  it('a held key, or a second press just after the prompt left, decides nothing more', async () => {
+    await show([prompt('A', 60), prompt('B', 30), prompt('C', 0)]);
+    (root.querySelector('[data-approval-id=B]') as HTMLElement).click();
+    await settle();
+    expect(onScreen(), 'the person picked B').toBe('B');
+    await key('a');
+    expect(decidedIds(), 'a decided B').toEqual(['B']);
+    // B's decision went through: it leaves, and its successor in the order seen takes its place.
+    await show([prompt('A', 60), prompt('C', 0)]);
+    expect(onScreen(), 'the prompt after B in the order seen').toBe('A');
+    vi.setSystemTime(T0 + 200);
+    await key('a');
+    expect(decidedIds(), 'a second press 0.2 s after the move was meant for B').toEqual(['B']);
+    expect(text('just-shown'), 'and the person is told why nothing happened').toContain('nothing was decided');
+    vi.setSystemTime(T0 + 1000);
+    await key('a', true);
+    expect(decidedIds(), 'a key held down and repeating decides nothing, however long it is held').toEqual(['B']);
+    await key('a');
+    expect(decidedIds(), 'a press once A has been on screen a moment decides A').toEqual(['B', 'A']);
+  });
+
+  it('a prompt the person picks after the move takes a key at once', async () => {
+    await show([prompt('A', 60), prompt('B', 30), prompt('C', 0)]);
+    (root.querySelector('[data-approval-id=B]') as HTMLElement).click();
+    await settle();
+    await key('a');
+    await show([prompt('A', 60), prompt('C', 0)]);
+    expect(onScreen(), 'B left: its successor is shown').toBe('A');
+    (root.querySelector('[data-approval-id=C]') as HTMLElement).click();
+    await settle();
+    await key('r');
+    expect(decidedIds(), 'C was picked by the person: r decides it at once').toEqual(['B', 'C']);
+  });
+
+  it('two presses while the first decision is on its way send one decision', async () => {
+    let release: () => void = () => {};
+    answer = () => new Promise((resolve) => (release = () => resolve({} as DecisionResponse)));
+    await show([prompt('A', 60)]);
+    await key('a');
+    await key('a');
+    expect(decidedIds(), 'the second press waits for the first answer').toEqual(['A']);
+    release();
+    await settle();
+  });
+
+  it('the confirm step of a risky grant gives the focus to Cancel, so Enter or Space cannot grant', async () => {
+    await show([prompt('H', 60, { risk: 'high' })]);
+    await key('a');
+    expect(text('confirm-text'), 'the confirm step names the grant').toContain('Allow mvn test -Dwhich=H');
+    expect(document.activeElement?.getAttribute('data-testid'), 'focus on Cancel, not on the grant').toBe('confirm-cancel');
+    expect(decidedIds(), 'nothing sent yet').toEqual([]);
+  });
+});
+
+describe('nothing decided is lost from sight', () => {
+  it('a decision refused after its prompt left the screen is said', async () => {
+    let refuse: (err: CommandError) => void = () => {};
+    answer = () => new Promise((_, reject) => (refuse = reject));
+    await show([prompt('A', 60), prompt('B', 30)]);
+    (root.querySelector('[data-approval-id=A]') as HTMLElement).click();
+    await settle();
+    (root.querySelector('[data-testid=allow-once]') as HTMLElement).click();
+    await settle();
+    // A expired meanwhile: it leaves, then the service refuses the decision.
+    await show([prompt('B', 30)]);
+    refuse({ code: 'conflict', message: 'the approval is already settled (expired)' });
+    await settle();
+    expect(text('toast-text'), 'the person learns A was not approved, and why').toBe(
+      'Not decided: mvn test -Dwhich=A in shop. It was already settled: the approval is already settled (expired)',
+    );
+  });
+});

@@ -1025,6 +1025,19 @@ export interface components {
             role: components["schemas"]["Role"];
         };
         /**
+         * @description What the approved action asked of the person: a grant covers an action only when it asks
+         *     for no more — the same approval type, no rule beyond these, no higher risk, and no role
+         *     but this one (thresholds are set per role and step-up per risk, so equal or less keeps
+         *     them).
+         */
+        ApprovedAs: {
+            approval_type: components["schemas"]["ApprovalType"];
+            risk: components["schemas"]["RiskLevel"];
+            role?: null | components["schemas"]["Role"];
+            /** @description Every ask, escalate and block rule the approved action triggered. */
+            rules: string[];
+        };
+        /**
          * @description Why the first step asked whom it asked.
          * @enum {string}
          */
@@ -1626,6 +1639,7 @@ export interface components {
         GrantConstraints: {
             /** @description `once`: the exact action. */
             action_hash?: string | null;
+            approved?: null | components["schemas"]["ApprovedAs"];
             base_sha?: string | null;
             /** @description `run`: equivalent actions of this run. */
             batch_key?: string | null;
@@ -1644,6 +1658,17 @@ export interface components {
             path_patterns?: string[];
             profile?: string | null;
             repo?: string | null;
+            /**
+             * @description The agent identity that asked (every scope but `exception`): the grant covers only its
+             *     requests; run ids and repository paths are the agent's own words, not an identity.
+             */
+            requester?: string | null;
+            /**
+             * @description `path_pattern`: the directory the patterns are relative to, as it was when the person
+             *     approved (the repository, or the action's directory outside one), so a later request
+             *     from elsewhere never moves what they mean.
+             */
+            root?: string | null;
             run_id?: string | null;
             task_type?: string | null;
         };

@@ -15,6 +15,8 @@ use chrono::{Duration, TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 const GRANTS: usize = 100_000;
+/// The agent asking: the grants below are bound to it.
+const AGENT: &str = "bench-agent";
 
 fn request(run: &str, line: &str) -> ActionRequest {
     ActionRequest {
@@ -92,7 +94,8 @@ fn bench(c: &mut Criterion) {
     }
     let hit_req = request("run-hit", "mvn -B test");
     let hit_eval = evaluate(&policy, &hit_req, &env).unwrap();
-    let c_hit = GrantConstraints::for_scope(ScopeKind::Run, &hit_req, &hit_eval, None).unwrap();
+    let c_hit =
+        GrantConstraints::for_scope(ScopeKind::Run, &hit_req, &hit_eval, AGENT, None).unwrap();
     index.insert(ApprovalGrant {
         grant_id: "hit".into(),
         approval_id: "a-hit".into(),
@@ -115,19 +118,19 @@ fn bench(c: &mut Criterion) {
     let miss_req = request("run-miss", "git push");
     let miss_eval = evaluate(&policy, &miss_req, &env).unwrap();
     assert!(
-        index.find(&later_req, &later_eval, now).is_some(),
+        index.find(&later_req, &later_eval, AGENT, now).is_some(),
         "the run grant covers the later request"
     );
     assert!(
-        index.find(&miss_req, &miss_eval, now).is_none(),
+        index.find(&miss_req, &miss_eval, AGENT, now).is_none(),
         "nothing covers the miss"
     );
     let mut group = c.benchmark_group("grant_index_100k");
     group.bench_function("find_hit", |b| {
-        b.iter(|| std::hint::black_box(index.find(&later_req, &later_eval, now)))
+        b.iter(|| std::hint::black_box(index.find(&later_req, &later_eval, AGENT, now)))
     });
     group.bench_function("find_miss", |b| {
-        b.iter(|| std::hint::black_box(index.find(&miss_req, &miss_eval, now)))
+        b.iter(|| std::hint::black_box(index.find(&miss_req, &miss_eval, AGENT, now)))
     });
     group.finish();
     moved_by(c, &index, now);
@@ -146,17 +149,17 @@ fn moved_by(c: &mut Criterion, index: &GrantIndex, now: chrono::DateTime<Utc>) {
     let moved_eval = evaluate(&policy, &moved, &env).unwrap();
     let mut grant = index.get("hit").unwrap().clone();
     grant.constraints =
-        GrantConstraints::for_scope(ScopeKind::Run, &at_base, &at_base_eval, None).unwrap();
+        GrantConstraints::for_scope(ScopeKind::Run, &at_base, &at_base_eval, AGENT, None).unwrap();
     assert!(
-        grant.moved_by(&moved, &moved_eval, now).is_some(),
+        grant.moved_by(&moved, &moved_eval, AGENT, now).is_some(),
         "the grant's own action at another base commit moved it"
     );
     let mut group = c.benchmark_group("moved_by");
     group.bench_function("same_base", |b| {
-        b.iter(|| std::hint::black_box(grant.moved_by(&at_base, &at_base_eval, now)))
+        b.iter(|| std::hint::black_box(grant.moved_by(&at_base, &at_base_eval, AGENT, now)))
     });
     group.bench_function("other_base", |b| {
-        b.iter(|| std::hint::black_box(grant.moved_by(&moved, &moved_eval, now)))
+        b.iter(|| std::hint::black_box(grant.moved_by(&moved, &moved_eval, AGENT, now)))
     });
     group.finish();
 }

@@ -57,7 +57,9 @@ pub use evidence::{
 };
 pub use exception::eval::{bound_lifetime as exception_lifetime, ExceptionError};
 pub use exception::{ExceptionAsk, ExceptionPacket};
-pub use grant::{ApprovalGrant, ApprovalScope, GrantConstraints, GrantStatus, NotCovered};
+pub use grant::{
+    ApprovalGrant, ApprovalScope, ApprovedAs, GrantConstraints, GrantStatus, NotCovered,
+};
 pub use grant_index::GrantIndex;
 pub use hook::copilot::action_from_copilot_hook;
 pub use hook::cursor::action_from_cursor_hook;

@@ -470,7 +470,7 @@ fn a_diff_reviews_grant_covers_that_diff_on_that_base_only() {
             run_id: asked.run_id.clone(),
             scope_kind: scope,
             action_kinds: vec![ActionKind::FileWrite],
-            constraints: GrantConstraints::for_scope(scope, &asked, &e, None).unwrap(),
+            constraints: GrantConstraints::for_scope(scope, &asked, &e, "agent", None).unwrap(),
             created_at: t0,
             expires_at: t0 + chrono::Duration::hours(1),
             max_uses: None,
@@ -481,7 +481,7 @@ fn a_diff_reviews_grant_covers_that_diff_on_that_base_only() {
             invalidated_at: None,
             policy_version: e.policy_version.clone(),
         };
-        let covers = |r: &ActionRequest| grant.covers(r, &eval(r), t0).is_ok();
+        let covers = |r: &ActionRequest| grant.covers(r, &eval(r), "agent", t0).is_ok();
         assert!(covers(&asked), "{scope:?}: the reviewed diff is covered");
         let other = edit(
             ActionKind::FileWrite,

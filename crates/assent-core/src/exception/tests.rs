@@ -221,19 +221,19 @@ fn a_marked_block_is_exceptionable_for_its_command_and_the_grant_covers_it_later
         "without it, still a block"
     );
     assert_eq!(
-        grant.covers(&again, &plain, later),
+        grant.covers(&again, &plain, "agent", later),
         Ok(()),
         "the exception covers the command in another run of the repo"
     );
     let elsewhere = request(VENDOR, "/home/dev/other", None);
     let other = eval(&p, &elsewhere).unwrap();
     assert!(
-        grant.covers(&elsewhere, &other, later).is_err(),
+        grant.covers(&elsewhere, &other, "agent", later).is_err(),
         "never in another repository"
     );
     let too_late = now + chrono::Duration::days(8);
     assert!(
-        grant.covers(&again, &plain, too_late).is_err(),
+        grant.covers(&again, &plain, "agent", too_late).is_err(),
         "never past its lifetime"
     );
 }
@@ -294,6 +294,7 @@ fn approved_for_a_week(
         eval: e,
         max_lifetime: p.max_lifetime(ScopeKind::Exception),
         created_by: "sam",
+        requester: "agent",
         gate_waiting: false,
         now,
     };
@@ -353,7 +354,7 @@ fn an_exception_held_by_host_covers_any_command_reaching_only_that_host() {
         let mut r = request(line, repo, None);
         r.run_id = "run-9".into();
         let e = eval(&p, &r).unwrap();
-        grant.covers(&r, &e, later)
+        grant.covers(&r, &e, "agent", later)
     };
     assert_eq!(
         check(

@@ -93,12 +93,13 @@ impl GrantIndex {
         self.grants.values()
     }
 
-    /// The narrowest active grant that covers `request`, if any (once before run before
-    /// command profile before path pattern before task type before repo).
+    /// The narrowest active grant that covers `request` asked by `requester`, if any (once
+    /// before run before command profile before path pattern before task type before repo).
     pub fn find(
         &self,
         request: &ActionRequest,
         eval: &Evaluation,
+        requester: &str,
         now: DateTime<Utc>,
     ) -> Option<&ApprovalGrant> {
         let ctx = &request.context;
@@ -115,7 +116,7 @@ impl GrantIndex {
             .filter_map(|k| self.buckets.get(k))
             .flatten()
             .filter_map(|id| self.grants.get(id))
-            .filter(|g| g.covers(request, eval, now).is_ok())
+            .filter(|g| g.covers(request, eval, requester, now).is_ok())
             .min_by_key(|g| (scope_rank(g.scope_kind), g.expires_at))
     }
 }

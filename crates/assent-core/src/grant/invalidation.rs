@@ -54,15 +54,16 @@ fn changed(bound: Option<&String>, actual: Option<&String>) -> Option<(String, S
 }
 
 impl ApprovalGrant {
-    /// Whether `request` (evaluated as `eval`) is this grant's action moved: `Some` exactly
-    /// when the grant, active at `now` under the same policy version, would cover the request
-    /// were the request at the grant's base commit and diff, and the request's base commit or
-    /// diff fingerprint is known and differs from the one the grant is bound to.
+    /// Whether `request` (evaluated as `eval`, asked by `requester`) is this grant's action
+    /// moved: `Some` exactly when the grant, active at `now` under the same policy version,
+    /// would cover the request were the request at the grant's base commit and diff, and the
+    /// request's base commit or diff fingerprint is known and differs from the one the grant
+    /// is bound to.
     ///
-    /// So every other bound field must match — kind, run, batch key (the same profile or the
-    /// same action apart from its diff), profile, repository, task type, paths — and a request
-    /// that simply does not match (another repository or worktree, another run, another
-    /// command or file) leaves the grant alone. A request that does not say its base commit
+    /// So every other bound field must match — requester, kind, run, batch key (the same
+    /// profile or the same action apart from its diff), profile, repository, task type, paths,
+    /// what was approved — and a request that simply does not match (another agent, another
+    /// repository or worktree, another run, another command or file) leaves the grant alone. A request that does not say its base commit
     /// or diff does not move anything either: it is not covered and is asked, and the grant
     /// stays. Once moved, a grant is invalidated for good, even if the repository comes back
     /// to the old commit: the person approved that context, not whatever comes after.
@@ -70,6 +71,7 @@ impl ApprovalGrant {
         &self,
         request: &ActionRequest,
         eval: &Evaluation,
+        requester: &str,
         now: DateTime<Utc>,
     ) -> Option<Moved> {
         let c = &self.constraints;
@@ -79,7 +81,8 @@ impl ApprovalGrant {
             .repo
             .as_ref()
             .is_some_and(|r| ctx.repo.as_ref() != Some(r))
-            || c.run_id.as_ref().is_some_and(|r| r != &request.run_id);
+            || c.run_id.as_ref().is_some_and(|r| r != &request.run_id)
+            || c.requester.as_deref().is_some_and(|r| r != requester);
         if elsewhere {
             return None;
         }
@@ -114,7 +117,7 @@ impl ApprovalGrant {
             base_sha,
             diff_fingerprint,
         };
-        covers_as(self, request, eval, at_grant, now)
+        covers_as(self, request, eval, requester, at_grant, now)
             .is_ok()
             .then_some(moved)
     }

@@ -34,14 +34,16 @@ impl<'a> Moving<'a> {
 }
 
 impl ApprovalGrant {
-    /// Whether this grant lets `request` (evaluated as `eval`) run at `now`.
+    /// Whether this grant lets `request` (evaluated as `eval`), asked by the identity
+    /// `requester`, run at `now`.
     pub fn covers(
         &self,
         request: &ActionRequest,
         eval: &Evaluation,
+        requester: &str,
         now: DateTime<Utc>,
     ) -> Result<(), NotCovered> {
-        covers(self, request, eval, now)
+        covers(self, request, eval, requester, now)
     }
 }
 
@@ -50,9 +52,11 @@ pub fn covers(
     grant: &ApprovalGrant,
     request: &ActionRequest,
     eval: &Evaluation,
+    requester: &str,
     now: DateTime<Utc>,
 ) -> Result<(), NotCovered> {
-    covers_as(grant, request, eval, Moving::of(request, eval), now)
+    let moving = Moving::of(request, eval);
+    covers_as(grant, request, eval, requester, moving, now)
 }
 
 /// [`covers`], comparing the bound moving values with `moving`.
@@ -60,6 +64,7 @@ pub(crate) fn covers_as(
     grant: &ApprovalGrant,
     request: &ActionRequest,
     eval: &Evaluation,
+    requester: &str,
     moving: Moving<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), NotCovered> {
@@ -124,9 +129,56 @@ pub(crate) fn covers_as(
             "anything: org grants are not honoured",
         ));
     }
+    if c.requester.as_deref().is_some_and(|r| r != requester) {
+        return Err(NotCovered::Mismatch("requests of another agent"));
+    }
     bound_fields(c, request, eval, moving)?;
     if !c.path_patterns.is_empty() {
-        paths_match(&c.path_patterns, request, eval)?;
+        let root = grant_root(c).ok_or(NotCovered::Mismatch(
+            "paths: the grant does not say what its patterns are relative to",
+        ))?;
+        paths_match(&c.path_patterns, &root, eval)?;
+    }
+    within_approval(grant, eval)
+}
+
+/// Whether `eval` asks no more of a person than the action the grant's person approved: the
+/// same approval type, no rule beyond its rules, no higher risk, no other required role.
+fn within_approval(grant: &ApprovalGrant, eval: &Evaluation) -> Result<(), NotCovered> {
+    let Some(approved) = &grant.constraints.approved else {
+        // Made before grants recorded what was approved. A once grant is bound to the exact
+        // action's hash and an exception to its rules and hosts, so they still cover; any
+        // other scope could reach actions the person never saw, so it fails closed.
+        return match grant.scope_kind {
+            ScopeKind::Once | ScopeKind::Exception => Ok(()),
+            _ => Err(NotCovered::Mismatch(
+                "anything: it was made before grants recorded what was approved",
+            )),
+        };
+    };
+    if eval.approval_type != approved.approval_type {
+        return Err(NotCovered::Mismatch(
+            "an action of another approval type than the one approved",
+        ));
+    }
+    if eval.rules.iter().any(|r| !approved.rules.contains(r)) {
+        return Err(NotCovered::Mismatch(
+            "an action triggering rules the approved one did not",
+        ));
+    }
+    if eval.decision.risk > approved.risk {
+        return Err(NotCovered::Mismatch(
+            "an action of higher risk than the one approved",
+        ));
+    }
+    if eval
+        .decision
+        .required_role
+        .is_some_and(|role| approved.role != Some(role))
+    {
+        return Err(NotCovered::Mismatch(
+            "an action that needs another role's approval",
+        ));
     }
     Ok(())
 }
@@ -184,11 +236,24 @@ fn bound_fields(
     }
 }
 
-/// The root path patterns are relative to: the request's repo, else the action's cwd.
-fn pattern_root(request: &ActionRequest, canonical: &CanonicalAction) -> String {
+/// The root path patterns are relative to when a person approves `request`: its repo, else
+/// the action's cwd. A grant records it ([`GrantConstraints::root`]); a later request's own
+/// root never counts.
+pub(crate) fn pattern_root(request: &ActionRequest, canonical: &CanonicalAction) -> String {
     match request.context.repo.as_deref() {
         Some(repo) if repo.starts_with('/') => normalize(repo, "/", "/"),
         _ => canonical.cwd.clone(),
+    }
+}
+
+/// The root a grant's path patterns are relative to: the one it recorded, else (a grant made
+/// before roots were recorded) its absolute repository, which every request it covers shares.
+/// `None` when neither: such a grant covers no path.
+fn grant_root(c: &GrantConstraints) -> Option<String> {
+    match (&c.root, &c.repo) {
+        (Some(root), _) => Some(root.clone()),
+        (None, Some(repo)) if repo.starts_with('/') => Some(normalize(repo, "/", "/")),
+        _ => None,
     }
 }
 
@@ -203,6 +268,7 @@ pub(crate) fn action_path_patterns(
     if canonical.paths.is_empty() || !canonical.commands.is_empty() {
         return None;
     }
+    // The same root the grant then records, so "these paths" always cover the action.
     let root = pattern_root(request, canonical);
     let mut out = Vec::with_capacity(canonical.paths.len());
     for path in &canonical.paths {
@@ -215,23 +281,22 @@ pub(crate) fn action_path_patterns(
     Some(out)
 }
 
-/// Every path of the action must fall under a pattern, relative to the repo root, with
-/// hidden files (`.env`, `.git/…`) only covered when a pattern names them. A path that is a
-/// symlink is covered only when where it really leads is covered too; one whose real path
+/// Every path of the action must fall under a pattern, relative to `root` (the repo root),
+/// with hidden files (`.env`, `.git/…`) only covered when a pattern names them. A path that is
+/// a symlink is covered only when where it really leads is covered too; one whose real path
 /// is unknown never is.
-fn paths_match(
+pub(crate) fn paths_match(
     patterns: &[String],
-    request: &ActionRequest,
+    root: &str,
     eval: &Evaluation,
 ) -> Result<(), NotCovered> {
-    let root = pattern_root(request, &eval.canonical);
     if eval.canonical.paths.is_empty() || !eval.canonical.commands.is_empty() {
         return Err(NotCovered::Mismatch("these paths"));
     }
     let set = crate::policy::glob::glob_set(patterns, true)
         .map_err(|_| NotCovered::Mismatch("these paths"))?;
     let covered = |path: &str| {
-        let rel = relative_to(path, &root)
+        let rel = relative_to(path, root)
             .filter(|r| !r.is_empty())
             .ok_or(NotCovered::Mismatch("paths outside the repository"))?;
         let hidden_ok = rel

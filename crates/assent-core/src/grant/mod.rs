@@ -9,7 +9,7 @@ pub mod scope;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::types::{ActionKind, ScopeKind};
+use crate::types::{ActionKind, ApprovalType, RiskLevel, Role, ScopeKind};
 
 /// The scope a person approves (the seed's `ApprovalScope`): a kind plus what binds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +50,47 @@ pub struct GrantConstraints {
     /// host and every host it reaches is one of these (lower case).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
+    /// What the person approved (every scope but `exception`): the grant covers no action
+    /// that asks for more. `None` on grants made before it was recorded, which then cover
+    /// under `once` (the exact action) and `exception` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approved: Option<ApprovedAs>,
+    /// `path_pattern`: the directory the patterns are relative to, as it was when the person
+    /// approved (the repository, or the action's directory outside one), so a later request
+    /// from elsewhere never moves what they mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// The agent identity that asked (every scope but `exception`): the grant covers only its
+    /// requests; run ids and repository paths are the agent's own words, not an identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requester: Option<String>,
+}
+
+/// What the approved action asked of the person: a grant covers an action only when it asks
+/// for no more — the same approval type, no rule beyond these, no higher risk, and no role
+/// but this one (thresholds are set per role and step-up per risk, so equal or less keeps
+/// them).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ApprovedAs {
+    /// Every ask, escalate and block rule the approved action triggered.
+    pub rules: Vec<String>,
+    pub risk: RiskLevel,
+    /// The role its approval required, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    pub approval_type: ApprovalType,
+}
+
+impl ApprovedAs {
+    /// What an action evaluated as `eval` asks of the person approving it.
+    pub fn of(eval: &crate::evaluate::evaluation::Evaluation) -> ApprovedAs {
+        ApprovedAs {
+            rules: eval.rules.clone(),
+            risk: eval.decision.risk,
+            role: eval.decision.required_role,
+            approval_type: eval.approval_type,
+        }
+    }
 }
 
 /// A grant (the seed's `ApprovalGrant`, plus its use count, revocation and policy version).

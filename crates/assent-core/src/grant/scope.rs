@@ -1,7 +1,8 @@
 //! What a grant of a given scope is bound to, decided when the person approves.
 
 use crate::evaluate::evaluation::Evaluation;
-use crate::grant::GrantConstraints;
+use crate::grant::matching::{action_path_patterns, paths_match, pattern_root};
+use crate::grant::{ApprovedAs, GrantConstraints};
 use crate::request::ActionRequest;
 use crate::types::{Decision, ScopeKind};
 
@@ -18,6 +19,8 @@ pub enum ScopeError {
     NoPathPatterns,
     #[error("bad path pattern {pattern:?}: {message}")]
     BadPathPattern { pattern: String, message: String },
+    #[error("the path patterns must cover the paths of the action being approved")]
+    PatternsMissAction,
     #[error("a {0:?} grant needs the request's repo")]
     NoRepo(ScopeKind),
     #[error("a task_type grant needs the request's task_type")]
@@ -27,16 +30,22 @@ pub enum ScopeError {
 }
 
 impl GrantConstraints {
-    /// The constraints a grant of `scope` gets for `request` (evaluated as `eval`).
+    /// The constraints a grant of `scope` gets for `request` (evaluated as `eval`), asked by
+    /// the identity `requester`.
     ///
     /// once → the action hash; run → run + batch key; command_profile → profile (+ repo,
-    /// base SHA); path_pattern → globs relative to the repo root (+ repo), the action's own
-    /// paths when the person names none ("allow these paths"); task_type and repo
-    /// → those (+ repo). Every grant also keeps the base SHA the action was evaluated at.
+    /// base SHA); path_pattern → globs relative to the repo root (+ repo), or to the action's
+    /// directory outside a repository, recorded as the grant's root; the patterns must cover
+    /// the action's own paths, which they are when the person names none ("allow these
+    /// paths"); task_type and repo → those (+ repo). Every grant but an exception also keeps
+    /// the base SHA the action was evaluated at, what was approved ([`ApprovedAs`]: it covers
+    /// nothing that asks for more) and the requester (it covers no other agent's requests).
+    /// An exception is the repository's, for every run, bound by its own rules and hosts.
     pub fn for_scope(
         scope: ScopeKind,
         request: &ActionRequest,
         eval: &Evaluation,
+        requester: &str,
         path_patterns: Option<&[String]>,
     ) -> Result<GrantConstraints, ScopeError> {
         match eval.decision.decision {
@@ -49,6 +58,8 @@ impl GrantConstraints {
         let base = GrantConstraints {
             repo: ctx.repo.clone(),
             base_sha: ctx.base_sha.clone(),
+            approved: Some(ApprovedAs::of(eval)),
+            requester: Some(requester.to_owned()),
             ..GrantConstraints::default()
         };
         let need_offered = |c: GrantConstraints| {
@@ -76,7 +87,7 @@ impl GrantConstraints {
             }),
             ScopeKind::PathPattern => {
                 let patterns = match path_patterns {
-                    None => crate::grant::matching::action_path_patterns(request, &eval.canonical)
+                    None => action_path_patterns(request, &eval.canonical)
                         .ok_or(ScopeError::NoPathPatterns)?,
                     Some([]) => return Err(ScopeError::NoPathPatterns),
                     Some(p) => p.to_vec(),
@@ -84,8 +95,12 @@ impl GrantConstraints {
                 for p in &patterns {
                     check_pattern(p)?;
                 }
+                // Relative to where the person approved, whatever the next request's cwd.
+                let root = pattern_root(request, &eval.canonical);
+                paths_match(&patterns, &root, eval).map_err(|_| ScopeError::PatternsMissAction)?;
                 need_offered(GrantConstraints {
                     path_patterns: patterns,
+                    root: Some(root),
                     ..base
                 })
             }

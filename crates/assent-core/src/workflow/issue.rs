@@ -35,6 +35,8 @@ pub struct GrantOrder<'a> {
     pub max_lifetime: Duration,
     /// The person approving.
     pub created_by: &'a str,
+    /// The agent identity that asked: the grant covers only its requests (but an exception).
+    pub requester: &'a str,
     /// Whether a gate is waiting on the prompt right now (it runs a "once" at once).
     pub gate_waiting: bool,
     pub now: DateTime<Utc>,
@@ -95,6 +97,7 @@ pub fn issue_grant(
         scope,
         order.request,
         order.eval,
+        order.requester,
         choice.path_patterns.as_deref(),
     )
     .map_err(IssueError::Scope)?;

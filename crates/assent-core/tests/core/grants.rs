@@ -8,7 +8,7 @@ use assent_core::{
 use chrono::{DateTime, Duration, Utc};
 
 fn covers(g: &ApprovalGrant, req: &ActionRequest, at: DateTime<Utc>) -> Result<(), NotCovered> {
-    g.covers(req, &eval_default(req), at)
+    g.covers(req, &eval_default(req), AGENT, at)
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn grant_life_revocation_uses_and_policy_version() {
     let changed = Policy::from_toml("block_patterns = [\"shutdown *\"]").unwrap();
     let e = eval(&changed, &req);
     assert_eq!(
-        g.covers(&req, &e, t0()),
+        g.covers(&req, &e, AGENT, t0()),
         Err(NotCovered::PolicyChanged),
         "a change of policy invalidates grants"
     );
@@ -151,25 +151,25 @@ fn scopes_that_cannot_be_granted() {
     let blocked = shell("cat ~/.ssh/id_rsa");
     let e = eval_default(&blocked);
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::Once, &blocked, &e, None),
+        GrantConstraints::for_scope(ScopeKind::Once, &blocked, &e, AGENT, None),
         Err(ScopeError::Blocked),
         "blocks are never approvable"
     );
     let auto = shell("ls");
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::Once, &auto, &eval_default(&auto), None),
+        GrantConstraints::for_scope(ScopeKind::Once, &auto, &eval_default(&auto), AGENT, None),
         Err(ScopeError::NotNeeded),
         "auto needs no grant"
     );
     let push = shell("git push");
     let e = eval_default(&push);
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::Run, &push, &e, None),
+        GrantConstraints::for_scope(ScopeKind::Run, &push, &e, AGENT, None),
         Err(ScopeError::NotOffered(ScopeKind::Run)),
         "run scope is for batchable profiles only"
     );
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::Org, &push, &e, None),
+        GrantConstraints::for_scope(ScopeKind::Org, &push, &e, AGENT, None),
         Err(ScopeError::Org),
         "org grants are policy-managed"
     );
@@ -182,6 +182,7 @@ fn scopes_that_cannot_be_granted() {
                     ScopeKind::PathPattern,
                     &w,
                     &e,
+                    AGENT,
                     Some(&[bad.to_owned()])
                 ),
                 Err(ScopeError::BadPathPattern { .. })
@@ -190,11 +191,11 @@ fn scopes_that_cannot_be_granted() {
         );
     }
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, Some(&[])),
+        GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, AGENT, Some(&[])),
         Err(ScopeError::NoPathPatterns),
         "an empty pattern list is refused, not read as 'everything'"
     );
-    let these = GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, None)
+    let these = GrantConstraints::for_scope(ScopeKind::PathPattern, &w, &e, AGENT, None)
         .expect("with no patterns named, the grant is for the action's own paths");
     assert_eq!(
         these.path_patterns,
@@ -206,12 +207,13 @@ fn scopes_that_cannot_be_granted() {
     g.scope_kind = ScopeKind::PathPattern;
     g.constraints = these;
     assert!(
-        g.covers(&w, &e, t0()).is_ok(),
+        g.covers(&w, &e, AGENT, t0()).is_ok(),
         "the grant covers the path it was made for"
     );
     let sibling = file(ActionKind::FileDelete, "/home/dev/shop/src/old1.rs");
     assert!(
-        g.covers(&sibling, &eval_default(&sibling), t0()).is_err(),
+        g.covers(&sibling, &eval_default(&sibling), AGENT, t0())
+            .is_err(),
         "and not a path its brackets would match as a glob"
     );
     let outside = file(ActionKind::FileWrite, "/home/dev/notes.md");
@@ -222,7 +224,7 @@ fn scopes_that_cannot_be_granted() {
         e.decision.offered_scopes
     );
     assert_eq!(
-        GrantConstraints::for_scope(ScopeKind::PathPattern, &outside, &e, None),
+        GrantConstraints::for_scope(ScopeKind::PathPattern, &outside, &e, AGENT, None),
         Err(ScopeError::NoPathPatterns),
         "and 'these paths' has no in-repo paths to name"
     );
@@ -237,20 +239,246 @@ fn index_finds_the_narrowest_grant_and_forgets_removed_ones() {
     index.insert(grant_for(ScopeKind::Once, &req, None));
     let e = eval_default(&req);
     assert_eq!(
-        index.find(&req, &e, t0()).map(|g| g.scope_kind),
+        index.find(&req, &e, AGENT, t0()).map(|g| g.scope_kind),
         Some(ScopeKind::Once),
         "once is preferred"
     );
     index.remove("Once");
     assert_eq!(
-        index.find(&req, &e, t0()).map(|g| g.scope_kind),
+        index.find(&req, &e, AGENT, t0()).map(|g| g.scope_kind),
         Some(ScopeKind::Run),
         "then run"
     );
     index.remove("Run");
     index.remove("Repo");
     assert!(
-        index.find(&req, &e, t0()).is_none() && index.is_empty(),
+        index.find(&req, &e, AGENT, t0()).is_none() && index.is_empty(),
         "removed grants no longer cover"
+    );
+}
+
+/// A delete the default policy asks for (`ask.delete`, medium, no role, a tool approval).
+fn delete(path: &str) -> ActionRequest {
+    file(ActionKind::FileDelete, path)
+}
+
+#[test]
+fn a_grant_covers_nothing_that_asks_for_more_than_was_approved() {
+    let docs = grant_for(
+        ScopeKind::PathPattern,
+        &delete("docs/a.md"),
+        Some(&["docs/**".to_owned()]),
+    );
+    // (scenario, request, covered): every refusal asks the person for more than a plain
+    // delete did — another rule, a required role, a diff review.
+    let table = [
+        (
+            "another plain delete under docs/",
+            delete("docs/b.md"),
+            true,
+        ),
+        (
+            "a Makefile needs a maintainer's diff review",
+            delete("docs/Makefile"),
+            false,
+        ),
+        (
+            "a lock file needs a maintainer's diff review",
+            delete("docs/Cargo.lock"),
+            false,
+        ),
+        (
+            "a manifest needs a maintainer's diff review",
+            delete("docs/package.json"),
+            false,
+        ),
+    ];
+    for (scenario, req, covered) in table {
+        let got = covers(&docs, &req, t0());
+        assert_eq!(
+            got.is_ok(),
+            covered,
+            "{scenario}: a docs/** grant approved for a plain delete ({got:?})"
+        );
+    }
+    let cargo = grant_for(ScopeKind::CommandProfile, &shell("cargo test"), None);
+    let riskier = shell("cargo test");
+    let mut e = eval_default(&riskier);
+    e.decision.risk = assent_core::RiskLevel::High;
+    assert_eq!(
+        cargo.covers(&riskier, &e, AGENT, t0()),
+        Err(NotCovered::Mismatch(
+            "an action of higher risk than the one approved"
+        )),
+        "the same profile at a higher risk would need a step-up the person never gave"
+    );
+    let mut e = eval_default(&riskier);
+    e.decision.required_role = Some(assent_core::Role::SecurityReviewer);
+    assert_eq!(
+        cargo.covers(&riskier, &e, AGENT, t0()),
+        Err(NotCovered::Mismatch(
+            "an action that needs another role's approval"
+        )),
+        "an action needing a role the approval did not need is that role's to decide"
+    );
+    let mut e = eval_default(&riskier);
+    e.approval_type = assent_core::ApprovalType::Diff;
+    assert_eq!(
+        cargo.covers(&riskier, &e, AGENT, t0()),
+        Err(NotCovered::Mismatch(
+            "an action of another approval type than the one approved"
+        )),
+        "a diff review is not a tool approval"
+    );
+}
+
+#[test]
+fn path_patterns_must_cover_the_approved_action() {
+    let notes = delete("notes/n.md");
+    let e = eval_default(&notes);
+    assert_eq!(
+        GrantConstraints::for_scope(
+            ScopeKind::PathPattern,
+            &notes,
+            &e,
+            AGENT,
+            Some(&[".github/workflows/*".to_owned()]),
+        ),
+        Err(ScopeError::PatternsMissAction),
+        "approving notes/n.md cannot hand out .github/workflows/*: patterns the person never \
+         saw the action under are refused"
+    );
+    assert!(
+        GrantConstraints::for_scope(
+            ScopeKind::PathPattern,
+            &notes,
+            &e,
+            AGENT,
+            Some(&["notes/**".to_owned()]),
+        )
+        .is_ok(),
+        "a pattern covering the approved path is granted"
+    );
+    let ci = grant_for(
+        ScopeKind::PathPattern,
+        &notes,
+        Some(&["notes/**".to_owned()]),
+    );
+    assert!(
+        covers(&ci, &delete(".github/workflows/release.yml"), t0()).is_err(),
+        "and it never reaches outside its patterns"
+    );
+}
+
+#[test]
+fn grants_made_before_they_recorded_the_approval_fail_closed() {
+    let req = delete("docs/a.md");
+    let mut path = grant_for(ScopeKind::PathPattern, &req, Some(&["docs/**".to_owned()]));
+    path.constraints.approved = None;
+    assert_eq!(
+        covers(&path, &delete("docs/b.md"), t0()),
+        Err(NotCovered::Mismatch(
+            "anything: it was made before grants recorded what was approved"
+        )),
+        "an old path grant could reach actions needing more, so it no longer covers"
+    );
+    let mut once = grant_for(ScopeKind::Once, &req, None);
+    once.constraints.approved = None;
+    once.constraints.requester = None;
+    assert!(
+        covers(&once, &req, t0()).is_ok(),
+        "an old once grant is bound to the exact action's hash and still covers it"
+    );
+}
+
+/// A delete of `path` in `cwd`, outside any repository.
+fn delete_in(cwd: &str, path: &str) -> ActionRequest {
+    let mut req = delete(path);
+    req.action.cwd = cwd.to_owned();
+    req.context.repo = None;
+    req
+}
+
+#[test]
+fn outside_a_repository_path_patterns_keep_the_approved_root() {
+    let approved = delete_in("/tmp/x/scratchA", "src/a.txt");
+    let g = grant_for(
+        ScopeKind::PathPattern,
+        &approved,
+        Some(&["src/**".to_owned()]),
+    );
+    assert_eq!(
+        g.constraints.root.as_deref(),
+        Some("/tmp/x/scratchA"),
+        "the grant records the directory its patterns are relative to"
+    );
+    let table = [
+        (
+            "src/ of another directory",
+            delete_in("/tmp/x/scratchB", "src/b.txt"),
+            false,
+        ),
+        (
+            "src/ of the home directory",
+            delete_in(HOME, "/home/dev/src/x.py"),
+            false,
+        ),
+        (
+            "src/ of the approved directory",
+            delete_in("/tmp/x/scratchA", "src/c.txt"),
+            true,
+        ),
+        (
+            "the same file by absolute path from elsewhere",
+            delete_in("/tmp", "/tmp/x/scratchA/src/d.txt"),
+            true,
+        ),
+    ];
+    for (scenario, req, covered) in table {
+        let got = covers(&g, &req, t0());
+        assert_eq!(
+            got.is_ok(),
+            covered,
+            "{scenario}: src/** means the approved directory's src/, whatever the request's \
+             cwd ({got:?})"
+        );
+    }
+}
+
+#[test]
+fn grants_cover_only_the_agent_that_asked() {
+    let mut in_run = shell("cargo test --release");
+    in_run.run_id = "sess-A".into();
+    let mut asked = shell("cargo test");
+    asked.run_id = "sess-A".into();
+    for scope in [ScopeKind::Once, ScopeKind::Run, ScopeKind::CommandProfile] {
+        let g = grant_for(scope, &asked, None);
+        let probe = if scope == ScopeKind::Once {
+            &asked
+        } else {
+            &in_run
+        };
+        let e = eval_default(probe);
+        assert!(
+            g.covers(probe, &e, AGENT, t0()).is_ok(),
+            "{scope:?}: the agent that asked is covered"
+        );
+        assert_eq!(
+            g.covers(probe, &e, "bot2", t0()),
+            Err(NotCovered::Mismatch("requests of another agent")),
+            "{scope:?}: run ids are the agent's own words; another agent naming the run is \
+             not the agent the person approved"
+        );
+        assert!(
+            g.moved_by(probe, &e, "bot2", t0()).is_none(),
+            "{scope:?}: another agent's request does not move (invalidate) the grant"
+        );
+    }
+    let mut index = GrantIndex::new();
+    index.insert(grant_for(ScopeKind::Run, &asked, None));
+    let e = eval_default(&in_run);
+    assert!(
+        index.find(&in_run, &e, "bot2", t0()).is_none(),
+        "the index finds no grant for another agent"
     );
 }

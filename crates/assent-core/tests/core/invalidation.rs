@@ -30,7 +30,7 @@ fn delete(path: &str) -> ActionRequest {
 }
 
 fn moved(g: &ApprovalGrant, req: &ActionRequest) -> Option<String> {
-    g.moved_by(req, &eval_default(req), t0())
+    g.moved_by(req, &eval_default(req), AGENT, t0())
         .map(|m| m.reason())
 }
 
@@ -161,7 +161,7 @@ fn a_grant_is_invalidated_by_its_own_action_moved_and_by_nothing_else() {
             .map(|p| p.iter().map(|s| (*s).to_owned()).collect());
         let g = grant_for(row.scope, &row.made_for, patterns.as_deref());
         assert!(
-            g.covers(&row.made_for, &eval_default(&row.made_for), t0())
+            g.covers(&row.made_for, &eval_default(&row.made_for), AGENT, t0())
                 .is_ok(),
             "{}: the grant covers what it was made for",
             row.name
@@ -174,7 +174,7 @@ fn a_grant_is_invalidated_by_its_own_action_moved_and_by_nothing_else() {
         );
         if row.invalidated.is_some() {
             assert!(
-                g.covers(&row.request, &eval_default(&row.request), t0())
+                g.covers(&row.request, &eval_default(&row.request), AGENT, t0())
                     .is_err(),
                 "{}: a moved action is not covered: it is asked again",
                 row.name
@@ -195,7 +195,7 @@ fn an_invalidated_grant_never_covers_again_nor_moves_twice() {
         "the status says why it stopped"
     );
     assert_eq!(
-        g.covers(&back, &eval_default(&back), t0()),
+        g.covers(&back, &eval_default(&back), AGENT, t0()),
         Err(NotCovered::Invalidated),
         "back at the old commit, the grant still does not count"
     );
@@ -207,7 +207,9 @@ fn an_invalidated_grant_never_covers_again_nor_moves_twice() {
     let mut index = GrantIndex::new();
     index.insert(g);
     assert!(
-        index.find(&back, &eval_default(&back), t0()).is_none(),
+        index
+            .find(&back, &eval_default(&back), AGENT, t0())
+            .is_none(),
         "the index never finds an invalidated grant"
     );
 }
@@ -217,14 +219,19 @@ fn a_grant_that_already_stopped_counting_is_not_invalidated() {
     let made_for = at(shell("mvn -B test"), Some(BASE_A), None);
     let later = at(shell("mvn -B test"), Some(BASE_B), None);
     let g = grant_for(ScopeKind::Run, &made_for, None);
-    let after_expiry = g.moved_by(&later, &eval_default(&later), t0() + Duration::hours(2));
+    let after_expiry = g.moved_by(
+        &later,
+        &eval_default(&later),
+        AGENT,
+        t0() + Duration::hours(2),
+    );
     assert_eq!(
         after_expiry, None,
         "an expired grant has nothing left to invalidate"
     );
     let changed = Policy::from_toml("block_patterns = [\"shutdown *\"]").unwrap();
     assert_eq!(
-        g.moved_by(&later, &eval(&changed, &later), t0()),
+        g.moved_by(&later, &eval(&changed, &later), AGENT, t0()),
         None,
         "under another policy version the grant stopped counting for that reason"
     );

@@ -121,14 +121,14 @@ proptest! {
         for (i, (scope_pick, line_pick, expires, revoked, uses, stale)) in specs.into_iter().enumerate() {
             let (req, ev) = &evals[line_pick];
             let scope = [ScopeKind::Once, ScopeKind::Run, ScopeKind::CommandProfile, ScopeKind::Repo][scope_pick];
-            let Ok(c) = GrantConstraints::for_scope(scope, req, ev, None) else { continue };
+            let Ok(c) = GrantConstraints::for_scope(scope, req, ev, AGENT, None) else { continue };
             let g = grant(i, scope, c, if stale { "old" } else { &version }, expires, revoked, uses);
             index.insert(g.clone());
             all.push(g);
         }
         let (req, ev) = &evals[which];
-        let linear = all.iter().any(|g| g.covers(req, ev, now).is_ok());
-        let found = index.find(req, ev, now);
+        let linear = all.iter().any(|g| g.covers(req, ev, AGENT, now).is_ok());
+        let found = index.find(req, ev, AGENT, now);
         prop_assert_eq!(found.is_some(), linear, "the index finds a covering grant exactly when a scan does");
         if let Some(g) = found {
             prop_assert!(g.expires_at > now && g.revoked_at.is_none() && g.policy_version == version, "a found grant is active and of this policy version");
@@ -206,11 +206,16 @@ proptest! {
         let env = fake.clone().env(HOME);
         let req = file(ActionKind::FileDelete, &path.join("/"));
         let e = eval_in(&env, &req);
-        let constraints = GrantConstraints { path_patterns: vec![pattern.to_owned()], ..GrantConstraints::default() };
+        let constraints = GrantConstraints {
+            path_patterns: vec![pattern.to_owned()],
+            root: Some(REPO.to_owned()),
+            approved: Some(assent_core::ApprovedAs::of(&e)),
+            ..GrantConstraints::default()
+        };
         let mut g = grant(0, ScopeKind::PathPattern, constraints, &e.policy_version, 3600, false, None);
         g.action_kinds = vec![ActionKind::FileDelete];
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
-        if g.covers(&req, &e, now).is_ok() {
+        if g.covers(&req, &e, AGENT, now).is_ok() {
             let set = globset::GlobSetBuilder::new()
                 .add(globset::GlobBuilder::new(pattern).literal_separator(true).build().unwrap())
                 .build()
@@ -224,6 +229,93 @@ proptest! {
                     fake.links
                 );
             }
+        }
+    }
+}
+
+/// Actions a person may be asked about, of every kind of approval: plain deletes, deletes of
+/// CI, manifest and lock files (a maintainer's diff review), verifier profiles, installs,
+/// network, publishing — most under `docs/`, so path grants often reach the later action.
+fn asked_action() -> impl Strategy<Value = assent_core::ActionRequest> {
+    use assent_core::ActionKind;
+    let deletes = prop::sample::select(vec![
+        "docs/a.md",
+        "docs/b.md",
+        "docs/sub/c.md",
+        "docs/Makefile",
+        "docs/Cargo.lock",
+        "docs/package.json",
+        "notes/n.md",
+        ".github/workflows/release.yml",
+    ])
+    .prop_map(|p| file(ActionKind::FileDelete, p));
+    let lines = prop::sample::select(vec![
+        "cargo test",
+        "cargo test --release",
+        "mvn -B test",
+        "rm -rf build",
+        "git push",
+        "npm install",
+        "curl https://x.example",
+        "cargo publish",
+        "rm docs/a.md",
+    ])
+    .prop_map(shell);
+    prop_oneof![deletes, lines]
+}
+
+/// How the later action asks for more than its policy answer says: nothing more, a higher
+/// risk, a role nobody in the pool needs, or another approval type.
+fn ask_more(bump: u8, e: &mut assent_core::Evaluation) {
+    use assent_core::{ApprovalType, RiskLevel, Role};
+    match bump {
+        1 => e.decision.risk = RiskLevel::Critical,
+        2 => e.decision.required_role = Some(Role::PlatformAdmin),
+        3 => {
+            e.approval_type = match e.approval_type {
+                ApprovalType::Tool => ApprovalType::Diff,
+                _ => ApprovalType::Tool,
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the scope and patterns, a grant never covers an action that asks more of a
+    /// person than the one approved: another approval type, a rule it did not trigger, a
+    /// higher risk or another required role — nor any other agent's request. The later action
+    /// is often the approved one itself, asking for more, so even `once` is put to the test.
+    #[test]
+    fn a_grant_never_covers_more_than_was_approved(
+        approved in asked_action(),
+        other in asked_action(),
+        same in any::<bool>(),
+        bump in 0u8..4,
+        scope in prop::sample::select(vec![ScopeKind::Once, ScopeKind::Run, ScopeKind::CommandProfile, ScopeKind::PathPattern]),
+        patterns in prop::option::of(prop::sample::select(vec!["docs/**", "docs/*", "**/*.md", "**/Makefile", ".github/**"])),
+        other_agent in prop::bool::weighted(0.25),
+    ) {
+        let first = eval_default(&approved);
+        let patterns = patterns.map(|p| vec![p.to_owned()]);
+        let Ok(c) = GrantConstraints::for_scope(scope, &approved, &first, AGENT, patterns.as_deref()) else {
+            return Ok(());
+        };
+        let mut g = grant(0, scope, c, &first.policy_version, 3600, false, None);
+        g.action_kinds = vec![approved.action.kind];
+        let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        let requester = if other_agent { "bot2" } else { AGENT };
+        let later = if same { approved.clone() } else { other };
+        let mut e = eval_default(&later);
+        ask_more(bump, &mut e);
+        if g.covers(&later, &e, requester, now).is_ok() {
+            prop_assert_eq!(requester, AGENT, "only the agent that asked is covered");
+            prop_assert_eq!(e.approval_type, first.approval_type, "the same type of approval");
+            prop_assert!(e.rules.iter().all(|r| first.rules.contains(r)), "no rule beyond the approved ones: {:?} vs {:?}", e.rules, first.rules);
+            prop_assert!(e.decision.risk <= first.decision.risk, "no higher risk: {:?} vs {:?}", e.decision.risk, first.decision.risk);
+            prop_assert!(e.decision.required_role.is_none() || e.decision.required_role == first.decision.required_role, "no other role: {:?} vs {:?}", e.decision.required_role, first.decision.required_role);
         }
     }
 }

@@ -321,6 +321,7 @@ fn a_path_pattern_never_covers_a_link_out() {
         ScopeKind::PathPattern,
         &first,
         &e,
+        AGENT,
         Some(&["src/*".to_owned()]),
     )
     .unwrap();
@@ -332,7 +333,7 @@ fn a_path_pattern_never_covers_a_link_out() {
     );
     let covers = |path: &str| {
         let r = file(ActionKind::FileDelete, path);
-        g.covers(&r, &eval_in(&env, &r), t0())
+        g.covers(&r, &eval_in(&env, &r), AGENT, t0())
     };
     assert!(
         covers("src/b.rs").is_ok(),
@@ -376,7 +377,8 @@ fn retargeting_a_link_changes_the_action_hash() {
         }],
         "the resolved target is part of the canonical action"
     );
-    let constraints = GrantConstraints::for_scope(ScopeKind::Once, &line, &before, None).unwrap();
+    let constraints =
+        GrantConstraints::for_scope(ScopeKind::Once, &line, &before, AGENT, None).unwrap();
     let g = grant(
         ScopeKind::Once,
         constraints,
@@ -389,7 +391,7 @@ fn retargeting_a_link_changes_the_action_hash() {
         "same link, same target: same hash"
     );
     assert!(
-        g.covers(&line, &same, t0()).is_ok(),
+        g.covers(&line, &same, AGENT, t0()).is_ok(),
         "the once grant covers it again"
     );
     let moved = eval_in(&at("/tmp/b.txt"), &line);
@@ -398,7 +400,7 @@ fn retargeting_a_link_changes_the_action_hash() {
         "a retargeted link is another action"
     );
     assert_eq!(
-        g.covers(&line, &moved, t0()),
+        g.covers(&line, &moved, AGENT, t0()),
         Err(NotCovered::Mismatch("this exact action")),
         "approving the link to a.txt never lets it read b.txt"
     );

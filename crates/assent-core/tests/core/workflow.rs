@@ -174,6 +174,7 @@ fn an_approval_issues_the_grant_chosen_within_what_was_offered_and_the_policy() 
         eval: &eval,
         max_lifetime: Duration::seconds(3600),
         created_by: "alice",
+        requester: AGENT,
         gate_waiting,
         now: t0(),
     };
@@ -233,7 +234,7 @@ fn an_approval_issues_the_grant_chosen_within_what_was_offered_and_the_policy() 
         "ids and the granting person come from the caller"
     );
     assert!(
-        grant.covers(&request, &eval, t0()).is_ok(),
+        grant.covers(&request, &eval, AGENT, t0()).is_ok(),
         "the issued grant covers the approved action"
     );
     assert!(
@@ -275,6 +276,7 @@ fn a_blocked_request_issues_no_grant() {
         eval: &eval,
         max_lifetime: Duration::seconds(3600),
         created_by: "alice",
+        requester: AGENT,
         gate_waiting: false,
         now: t0(),
     };
@@ -411,6 +413,7 @@ fn grant_records_and_summaries_name_the_grant() {
         eval: &eval,
         max_lifetime: Duration::seconds(3600),
         created_by: "alice",
+        requester: AGENT,
         gate_waiting: false,
         now: t0(),
     };

@@ -193,6 +193,7 @@ fn grant_for(
         eval: &eval,
         max_lifetime: assent_core::lifetime_bound(ground.policy, request, choice.scope),
         created_by: &by.who.name,
+        requester: &record.requester,
         gate_waiting: ground.gate_waiting,
         now: ground.now,
     };

@@ -18,7 +18,7 @@ pub async fn invalidate_moved(
 ) -> Result<u32, StoreError> {
     let mut invalidated = 0_u32;
     for candidate in candidates {
-        let Some(moved) = candidate.moved_by(&s.request, &s.eval, s.now) else {
+        let Some(moved) = candidate.moved_by(&s.request, &s.eval, &s.requester, s.now) else {
             continue;
         };
         let reason = moved.reason();

@@ -223,7 +223,9 @@ async fn use_covering_grant(
     let candidates = tx.grant_candidates(&s.request.run_id, s.now).await?;
     super::invalidate::invalidate_moved(tx, s, &candidates).await?;
     for candidate in candidates {
-        if candidate.covers(&s.request, &r.eval, s.now).is_err()
+        if candidate
+            .covers(&s.request, &r.eval, &s.requester, s.now)
+            .is_err()
             || !tx.use_grant(&candidate.grant_id, s.now).await?
         {
             continue;

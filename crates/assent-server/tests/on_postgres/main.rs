@@ -41,6 +41,8 @@ mod executed;
 mod fallback;
 #[path = "../server/fatigue.rs"]
 mod fatigue;
+#[path = "../server/grant_bounds.rs"]
+mod grant_bounds;
 #[path = "../server/identity_cache.rs"]
 mod identity_cache;
 #[path = "../server/invalidation.rs"]

@@ -24,6 +24,7 @@ mod exceptions;
 mod executed;
 mod fallback;
 mod fatigue;
+mod grant_bounds;
 mod identity_cache;
 mod invalidation;
 mod invalidation_triggers;

@@ -11,6 +11,8 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 
 pub const HOME: &str = "/home/dev";
 pub const REPO: &str = "/home/dev/shop";
+/// The agent identity asking in the scenarios: grants are bound to it.
+pub const AGENT: &str = "agent-1";
 
 pub fn env() -> Environment {
     Environment::new(HOME)
@@ -87,7 +89,7 @@ pub fn grant_for(
     patterns: Option<&[String]>,
 ) -> ApprovalGrant {
     let e = eval_default(req);
-    let constraints = GrantConstraints::for_scope(scope, req, &e, patterns)
+    let constraints = GrantConstraints::for_scope(scope, req, &e, AGENT, patterns)
         .unwrap_or_else(|err| panic!("{scope:?} is granted for {req:?}: {err}"));
     ApprovalGrant {
         grant_id: format!("{scope:?}"),

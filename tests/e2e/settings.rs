@@ -58,6 +58,20 @@ fn complete_entry(desk: &Desk) -> Option<Entry> {
     Some(Entry { text, exec })
 }
 
+/// What the page says after a save ("Saved.", or why not), once it says anything.
+async fn save_answer(client: &fantoccini::Client, what: &str) -> String {
+    eventually(what, WAIT, || async {
+        let text = text_of(client, "[data-testid=settings-message]").await;
+        (!text.is_empty()).then_some(text)
+    })
+    .await
+}
+
+/// Whether the checkbox `css` shows ticked ("true"/"false").
+async fn checked(client: &fantoccini::Client, css: &str) -> Option<String> {
+    prop_of(client, css, "checked").await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
     let desk = Desk::new();
@@ -97,8 +111,8 @@ async fn autostart_toggle_writes_and_removes_the_desktop_entry() {
         text.contains("Type=Application"),
         "a valid XDG autostart entry: {text}"
     );
-    let checked = prop_of(&client, "[data-testid=autostart]", "checked").await;
-    assert_eq!(checked.as_deref(), Some("true"), "the setting shows as on");
+    let ticked = checked(&client, "[data-testid=autostart]").await;
+    assert_eq!(ticked.as_deref(), Some("true"), "the setting shows as on");
 
     click(&client, "[data-testid=autostart]").await;
     eventually("the autostart entry to go", WAIT, || async {
@@ -134,9 +148,9 @@ async fn a_start_at_login_that_cannot_be_written_says_why_and_shows_off() {
         message.contains("Start at login was not changed: cannot write the autostart entry"),
         "the person is told start at login did not take, and why (it was silent): {message}"
     );
-    let checked = prop_of(&client, "[data-testid=autostart]", "checked").await;
+    let ticked = checked(&client, "[data-testid=autostart]").await;
     assert_eq!(
-        checked.as_deref(),
+        ticked.as_deref(),
         Some("false"),
         "the box shows what holds: start at login is off"
     );
@@ -263,11 +277,7 @@ async fn ticking_a_box_saves_only_the_box_not_what_is_half_typed_elsewhere() {
         .expect("type a reason, not saved");
     let reasons_typed = prop_of(&client, "[data-testid=deny-reasons-edit]", "value").await;
     click(&client, "[data-testid=notifications]").await;
-    let message = eventually("the save's answer", WAIT, || async {
-        let text = text_of(&client, "[data-testid=settings-message]").await;
-        (!text.is_empty()).then_some(text)
-    })
-    .await;
+    let message = save_answer(&client, "the save's answer").await;
     assert_eq!(
         message, "Saved.",
         "the box's save does not try the URL typed above (with the stored token it was a \
@@ -317,24 +327,20 @@ async fn a_save_that_cannot_be_written_says_why_and_puts_the_box_back() {
 
     click(&client, "[data-testid=tab-settings]").await;
     assert_eq!(
-        prop_of(&client, "[data-testid=notifications]", "checked")
+        checked(&client, "[data-testid=notifications]")
             .await
             .as_deref(),
         Some("true"),
         "notifications are on by default"
     );
     click(&client, "[data-testid=notifications]").await;
-    let message = eventually("the save's answer", WAIT, || async {
-        let text = text_of(&client, "[data-testid=settings-message]").await;
-        (!text.is_empty()).then_some(text)
-    })
-    .await;
+    let message = save_answer(&client, "the save's answer").await;
     assert!(
         message.contains("desktop.json"),
         "the person is told the settings could not be written, and where: {message}"
     );
     assert_eq!(
-        prop_of(&client, "[data-testid=notifications]", "checked")
+        checked(&client, "[data-testid=notifications]")
             .await
             .as_deref(),
         Some("true"),
@@ -344,19 +350,13 @@ async fn a_save_that_cannot_be_written_says_why_and_puts_the_box_back() {
     click(&client, "[data-testid=tab-pending]").await;
     click(&client, "[data-testid=tab-settings]").await;
     click(&client, "[data-testid=autostart]").await;
-    let message = eventually("the second save's answer", WAIT, || async {
-        let text = text_of(&client, "[data-testid=settings-message]").await;
-        (!text.is_empty()).then_some(text)
-    })
-    .await;
+    let message = save_answer(&client, "the second save's answer").await;
     assert!(
         message.contains("desktop.json"),
         "start at login is not saved either: {message}"
     );
     assert_eq!(
-        prop_of(&client, "[data-testid=autostart]", "checked")
-            .await
-            .as_deref(),
+        checked(&client, "[data-testid=autostart]").await.as_deref(),
         Some("false"),
         "the box shows what holds: start at login is off"
     );

@@ -1443,6 +1443,11 @@ export interface components {
             /** @enum {string} */
             type: "grant.invalidated";
         } | {
+            /**
+             * @description Set when one agent ended its part of the run: only its prompts and grants ended,
+             *     another agent's requests in the same run stand. Absent: the whole run ended.
+             */
+            requester?: string | null;
             run_id: string;
             /** @enum {string} */
             type: "run.ended";

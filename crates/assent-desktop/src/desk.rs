@@ -124,7 +124,19 @@ impl Desk {
                 self.grants
                     .insert(grant.grant.grant_id.clone(), grant.clone());
             }
-            Event::RunEnded { run_id } => {
+            // One agent's part of a run: its prompts only; the run's hold is the run's.
+            Event::RunEnded {
+                run_id,
+                requester: Some(requester),
+            } => {
+                self.pending.retain(|_, approval| {
+                    &approval.run_id != run_id || &approval.requester != requester
+                });
+            }
+            Event::RunEnded {
+                run_id,
+                requester: None,
+            } => {
                 self.pending
                     .retain(|_, approval| &approval.run_id != run_id);
                 self.held_runs.remove(run_id);

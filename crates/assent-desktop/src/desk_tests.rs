@@ -43,6 +43,7 @@ fn events_keep_the_pending_list_current() {
 
     desk.apply(&Event::RunEnded {
         run_id: "run-1".to_owned(),
+        requester: None,
     });
     assert_eq!(
         desk.pending_count(),
@@ -107,6 +108,7 @@ fn paused_runs_come_and_go_with_their_events() {
     desk.apply(&Event::RunResumed { run: resumed });
     desk.apply(&Event::RunEnded {
         run_id: "r1".to_owned(),
+        requester: None,
     });
     assert!(
         desk.snapshot(None).held_runs.is_empty(),
@@ -177,5 +179,37 @@ fn the_desk_is_told_when_the_agent_stops_waiting_and_when_it_comes_back() {
     assert!(
         desk.pending("gone").is_none(),
         "news about a prompt the desk does not list adds nothing"
+    );
+}
+
+#[test]
+fn one_agent_ending_its_run_closes_only_its_own_prompts() {
+    let mut desk = Desk::default();
+    let mut mine = approval("mine");
+    mine.requester = "bot".to_owned();
+    let mut theirs = approval("theirs");
+    theirs.requester = "bot2".to_owned();
+    for approval in [mine, theirs] {
+        desk.apply(&Event::ApprovalRequested { approval });
+    }
+    desk.apply(&Event::RunPaused {
+        run: held("run-1", 1),
+    });
+    desk.apply(&Event::RunEnded {
+        run_id: "run-1".to_owned(),
+        requester: Some("bot".to_owned()),
+    });
+    assert!(
+        desk.pending("mine").is_none(),
+        "bot ended its part of run-1: its prompt closes"
+    );
+    assert!(
+        desk.pending("theirs").is_some(),
+        "bot2's prompt in the same run id still waits: bot cannot end it"
+    );
+    assert_eq!(
+        desk.snapshot(None).held_runs.len(),
+        1,
+        "the run's hold is the run's, not one agent's"
     );
 }

@@ -30,7 +30,13 @@ pub enum Event {
     #[serde(rename = "grant.invalidated")]
     GrantInvalidated { grant: Grant, action_id: String },
     #[serde(rename = "run.ended")]
-    RunEnded { run_id: String },
+    RunEnded {
+        run_id: String,
+        /// Set when one agent ended its part of the run: only its prompts and grants ended,
+        /// another agent's requests in the same run stand. Absent: the whole run ended.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        requester: Option<String>,
+    },
     /// A prompt with `fallback_on_timeout = pause` went unanswered: the run's non-auto
     /// requests are blocked until an approver resumes it.
     #[serde(rename = "run.paused")]

@@ -70,11 +70,16 @@ pub async fn grant_revoke(
     security(("bearer" = [])))]
 pub async fn run_end(
     State(state): State<AppState>,
-    _caller: Caller,
+    Caller(caller): Caller,
     Path(run_id): Path<String>,
 ) -> Result<Json<RunEndResponse>, ApiError> {
     let shared = &state.inner;
-    let ended = shared.workflow.end_run(&run_id, shared.clock.now()).await?;
+    // An agent ends its own part of the run; a person ends all of it.
+    let by = (!caller.is_person()).then_some(caller.name.as_str());
+    let ended = shared
+        .workflow
+        .end_run(&run_id, by, shared.clock.now())
+        .await?;
     Ok(Json(RunEndResponse {
         run_id,
         grants_expired: ended.grants_expired,

@@ -126,6 +126,8 @@ pub enum Pending<'a> {
     DueAt(DateTime<Utc>),
     /// Those of a run.
     OfRun(&'a str),
+    /// Those of a run asked by one agent identity (`run`, `requester`).
+    OfRunBy(&'a str, &'a str),
 }
 
 /// What a request's remembered denial is looked up by.
@@ -288,9 +290,14 @@ pub trait Tx: Send {
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError>;
-    /// Ends the live `run` and `once` grants of a run at `now`; how many.
-    async fn end_run_grants(&mut self, run_id: &str, now: DateTime<Utc>)
-        -> Result<u32, StoreError>;
+    /// Ends the live `run` and `once` grants of a run at `now` (with `requester`, only those
+    /// of the prompts that identity asked); how many.
+    async fn end_run_grants(
+        &mut self,
+        run_id: &str,
+        requester: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<u32, StoreError>;
     /// Grants past their time (not revoked) whose expiry is not announced yet.
     async fn unannounced_expired_grants(
         &mut self,

@@ -428,7 +428,7 @@ plain_tx! {{
         insert_grant(new: &super::NewGrant) -> ();
         revoke_grant(grant_id: &str, by: &str, reason: &str, now: DateTime<Utc>) -> bool;
         invalidate_grant(grant_id: &str, reason: &str, now: DateTime<Utc>) -> bool;
-        end_run_grants(run_id: &str, now: DateTime<Utc>) -> u32;
+        end_run_grants(run_id: &str, requester: Option<&str>, now: DateTime<Utc>) -> u32;
         unannounced_expired_grants(now: DateTime<Utc>) -> Vec<assent_protocol::Grant>;
         mark_grant_announced(grant_id: &str) -> bool;
         run_holds(run_ids: &[&str]) -> std::collections::HashMap<String, assent_protocol::RunState>;

@@ -233,6 +233,7 @@ async fn beyond_the_plain_record_nothing_is_written_and_the_full_way_follows() {
     tx.insert_actions(&[action(1)]).await.unwrap();
     let event = assent_protocol::Event::RunEnded {
         run_id: "r1".to_owned(),
+        requester: None,
     };
     assert!(
         matches!(

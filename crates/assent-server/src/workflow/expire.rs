@@ -82,7 +82,7 @@ async fn time_out(
             tx.insert_event(now, &Event::RunPaused { run }).await?;
         }
         HoldPlan::Cancel => {
-            end_run_in(tx, &run_id, &reason, now).await?;
+            end_run_in(tx, &run_id, None, &reason, now).await?;
         }
     }
     Ok(())

@@ -117,9 +117,15 @@ impl Workflow {
         revoke::revoke(self.store.as_ref(), grant_id, revocation, now).await
     }
 
-    /// Ends a run: run grants expire, pending prompts are cancelled.
-    pub async fn end_run(&self, run_id: &str, now: DateTime<Utc>) -> Result<RunEnd, StoreError> {
-        end_run::end_run(self.store.as_ref(), run_id, now).await
+    /// Ends a run: run grants expire, pending prompts are cancelled — with `by` (an agent),
+    /// only its own.
+    pub async fn end_run(
+        &self,
+        run_id: &str,
+        by: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<RunEnd, StoreError> {
+        end_run::end_run(self.store.as_ref(), run_id, by, now).await
     }
 
     /// Settles approvals past their time (with their fallbacks) and announces expired grants.

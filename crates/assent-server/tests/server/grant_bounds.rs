@@ -3,7 +3,7 @@
 //! grant never reaches an action needing another role, rule or review, nor a path its
 //! patterns did not cover when approved; outside a repository its patterns stay relative to
 //! where it was approved; and a grant covers only the agent that asked, whatever run id
-//! another agent names.
+//! another agent names — nor can that agent end it by ending "its" run of the same id.
 
 use crate::common;
 use crate::common::Service;
@@ -220,6 +220,85 @@ async fn a_grant_covers_only_the_agent_that_asked() {
     assert_eq!(
         own["status"], "allowed",
         "bot's retry uses its once grant (no gate was waiting when it was approved): {own}"
+    );
+    svc.stop().await;
+}
+
+#[tokio::test]
+async fn an_agent_ends_only_its_own_part_of_a_run_a_person_ends_it_all() {
+    let svc = Service::start().await;
+    let t = team(&svc).await;
+    let shell = |command: &str| common::shell("sess-A", command, "unknown", None);
+    // bot holds a run grant and a waiting prompt in sess-A; bot2 names the same run.
+    let tests = submit_as(&svc, &t.bot, &shell("cargo test")).await;
+    let (status, body) = approve(&svc, &t.alice, &tests, json!({"scope": "run"})).await;
+    assert_eq!(status, StatusCode::OK, "approved for the run: {body}");
+    let bots = submit_as(&svc, &t.bot, &shell("npm install")).await;
+    let bot2s = submit_as(&svc, &t.bot2, &shell("pip install requests")).await;
+    assert_eq!(
+        (bots["status"].as_str(), bot2s["status"].as_str()),
+        (Some("pending"), Some("pending")),
+        "precondition: a prompt of each agent waits in sess-A"
+    );
+
+    let (status, ended) = svc.post("/v1/runs/sess-A/end", &t.bot2, &json!({})).await;
+    assert_eq!(status, StatusCode::OK, "an agent may end its run: {ended}");
+    assert_eq!(
+        (
+            ended["approvals_cancelled"].as_u64(),
+            ended["grants_expired"].as_u64()
+        ),
+        (Some(1), Some(0)),
+        "bot2 ending sess-A closes its own prompt and touches none of bot's: {ended}"
+    );
+    let state = |answer: &Value| {
+        let id = answer["approval_id"].as_str().unwrap().to_owned();
+        let svc = &svc;
+        let token = t.alice.clone();
+        async move {
+            let (_, approval) = svc.get(&format!("/v1/approvals/{id}"), &token).await;
+            approval["status"].as_str().unwrap_or_default().to_owned()
+        }
+    };
+    assert_eq!(
+        state(&bots).await,
+        "requested",
+        "bot's prompt still waits for a person"
+    );
+    assert_eq!(
+        state(&bot2s).await,
+        "expired",
+        "bot2's own prompt closed (expired) with its run"
+    );
+    let again = submit_as(&svc, &t.bot, &shell("cargo test --release")).await;
+    assert_eq!(
+        again["status"], "allowed",
+        "bot's run grant outlives bot2 ending a run of the same id: {again}"
+    );
+
+    let (status, ended) = svc.post("/v1/runs/sess-A/end", &t.bot, &json!({})).await;
+    assert_eq!(status, StatusCode::OK, "bot ends its run: {ended}");
+    assert_eq!(
+        (
+            ended["approvals_cancelled"].as_u64(),
+            ended["grants_expired"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "bot's own prompt and run grant end with its run: {ended}"
+    );
+
+    let late = submit_as(&svc, &t.bot2, &shell("pip install flask")).await;
+    let (status, ended) = svc.post("/v1/runs/sess-A/end", &t.alice, &json!({})).await;
+    assert_eq!(status, StatusCode::OK, "a person may end any run: {ended}");
+    assert_eq!(
+        ended["approvals_cancelled"].as_u64(),
+        Some(1),
+        "a person ends the whole run, whoever asked in it: {ended}"
+    );
+    assert_eq!(
+        state(&late).await,
+        "expired",
+        "bot2's later prompt closed too"
     );
     svc.stop().await;
 }

@@ -419,6 +419,7 @@ async fn event_ids_come_from_the_database_and_the_bus_moves_after_commit() {
     let start = *watch.borrow_and_update();
     let ended = |run: &str| Event::RunEnded {
         run_id: run.to_owned(),
+        requester: None,
     };
 
     let mut tx = store.begin().await.unwrap();

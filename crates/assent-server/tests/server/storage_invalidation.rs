@@ -139,7 +139,7 @@ async fn a_grant_is_invalidated_once_and_only_while_it_counts() {
     );
     assert!(!tx.use_grant("live", now).await.unwrap(), "nor used");
     assert_eq!(
-        tx.end_run_grants("r1", now).await.unwrap(),
+        tx.end_run_grants("r1", None, now).await.unwrap(),
         0,
         "ending its run does not count it as ended by the run"
     );

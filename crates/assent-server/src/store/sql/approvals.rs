@@ -287,6 +287,17 @@ pub async fn pending_ids(conn: &mut Conn, which: Pending<'_>) -> Result<Vec<Stri
             .fetch_all(conn)
             .await?
         }
+        Pending::OfRunBy(run, requester) => {
+            sqlx::query_scalar(
+                "SELECT id FROM approval_requests WHERE status = $1 AND run_id = $2 \
+                 AND requester = $3 ORDER BY created_at, id",
+            )
+            .bind(pending)
+            .bind(run)
+            .bind(requester)
+            .fetch_all(conn)
+            .await?
+        }
     };
     Ok(ids)
 }

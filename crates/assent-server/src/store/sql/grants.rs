@@ -199,17 +199,26 @@ pub async fn invalidate(
 }
 
 /// Ends the run-scoped (and once) grants of a run now; returns how many.
-pub async fn end_run(conn: &mut Conn, run_id: &str, now: DateTime<Utc>) -> Result<u32, StoreError> {
+pub async fn end_run(
+    conn: &mut Conn,
+    run_id: &str,
+    requester: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<u32, StoreError> {
+    // With a requester: only the grants of prompts that identity asked (`$6 IS NULL`: all).
     let ended = sqlx::query(
         "UPDATE approval_grants SET expires_at = $1 \
          WHERE run_id = $2 AND scope_kind IN ($3, $4) AND revoked_at IS NULL \
-         AND invalidated_at IS NULL AND expires_at > $5",
+         AND invalidated_at IS NULL AND expires_at > $5 \
+         AND ($6 IS NULL OR approval_request_id IN \
+              (SELECT id FROM approval_requests WHERE requester = $6))",
     )
     .bind(micros(now))
     .bind(run_id)
     .bind(name_of(&ScopeKind::Run)?)
     .bind(name_of(&ScopeKind::Once)?)
     .bind(micros(now))
+    .bind(requester)
     .execute(conn)
     .await?;
     Ok(u32::try_from(ended.rows_affected()).unwrap_or(u32::MAX))

@@ -199,9 +199,10 @@ impl Tx for WriteTx {
     async fn end_run_grants(
         &mut self,
         run_id: &str,
+        requester: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<u32, StoreError> {
-        super::grants::end_run(&mut self.tx, run_id, now).await
+        super::grants::end_run(&mut self.tx, run_id, requester, now).await
     }
 
     async fn unannounced_expired_grants(

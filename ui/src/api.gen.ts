@@ -926,6 +926,13 @@ export interface components {
             reason: string;
             repo?: string | null;
             requested_scope: unknown;
+            /**
+             * @description The authenticated identity (the token's name) of the agent whose request this record
+             *     is about — who asked, or whose request used a grant — never the agent's self-declared
+             *     `requested_by`. Absent where no agent asked (people's sign-ins and passkeys, policy
+             *     changes) and on records written before it was recorded.
+             */
+            requester?: string | null;
             run_id: string;
             /** @description What was decided, for people: the command line, the paths or the target. */
             subject?: string | null;

@@ -23,6 +23,7 @@ fn event(n: usize, seconds: i64, decision: AuditDecision) -> ApprovalAuditEvent 
         decision,
         approver: None,
         approver_role: None,
+        requester: None,
         reason: String::new(),
         policy_version: "v1".to_owned(),
         evidence_artifact_id: String::new(),

@@ -90,10 +90,17 @@ pub fn submission_audit(
     workflow::submission_audit(new_id(), asked(r), decision, approval_id, grant_id)
 }
 
+/// The audit record of grant `grant` answering a submission (see
+/// [`workflow::grant_use_audit`]).
+pub fn grant_use_audit(r: &Recording<'_>, grant: &ApprovalGrant) -> ApprovalAuditEvent {
+    workflow::grant_use_audit(new_id(), asked(r), grant)
+}
+
 /// A submission as the core's records name it.
 pub fn asked<'a>(r: &'a Recording<'_>) -> workflow::Asked<'a> {
     workflow::Asked {
         action_id: &r.s.action_id,
+        requester: &r.s.requester,
         request: &r.s.request,
         eval: &r.eval,
         now: r.s.now,
@@ -104,6 +111,7 @@ pub fn asked<'a>(r: &'a Recording<'_>) -> workflow::Asked<'a> {
 pub fn prompt_facts<'a>(approval: &'a Approval, policy_version: &'a str) -> PromptFacts<'a> {
     PromptFacts {
         approval_id: &approval.approval_id,
+        requester: &approval.requester,
         run_id: &approval.run_id,
         action_kind: approval.action_kind,
         offered_scopes: &approval.offered_scopes,

@@ -68,6 +68,7 @@ pub fn applied_audit(
         decision: AuditDecision::PolicyChanged,
         approver: Some(approver.to_owned()),
         approver_role: role,
+        requester: None,
         reason: s.evidence.clone(),
         policy_version: policy_version.to_owned(),
         evidence_artifact_id: String::new(),

@@ -5,6 +5,16 @@ import { absolute, factsOf, knownRuns, relative, repoName, runTitle, runWords } 
 import { auditBy, deniedRuns, denialBy, denialSubject, filterAudit, mergeDenials, undoneMessage, visible, type AuditFilter } from '../logic';
 import type { Approval, AuditEvent, CommandError } from '../types';
 
+/** How much of an agent's name "asked by" shows (the whole name is its tooltip). */
+const ASKED_BY_CHARS = 32;
+
+/** The agent identity whose request a record is about, as "asked by" shows it: hidden
+ * characters made visible, a long name cut short. */
+function askedBy(requester: string): string {
+  const chars = Array.from(visible(requester));
+  return chars.length > ASKED_BY_CHARS ? `${chars.slice(0, ASKED_BY_CHARS).join('')}…` : chars.join('');
+}
+
 const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed', 'resumed', 'forgotten'];
 
 export function History() {
@@ -129,6 +139,11 @@ export function History() {
                 <td data-testid="audit-subject">
                   <code>{visible(e.subject ?? '')}</code>
                   <div class="sub">{e.action_kind}</div>
+                  {e.requester && (
+                    <div class="sub" data-testid="audit-requester" title={visible(e.requester)}>
+                      asked by {askedBy(e.requester)}
+                    </div>
+                  )}
                 </td>
                 <td data-testid="audit-scope">{e.granted_scope ?? ''}</td>
                 <td data-testid="audit-by">{visible(auditBy(e))}</td>

@@ -356,3 +356,123 @@ fn auto_decisions_answered_survive_the_service_being_killed() {
         "each of the five answered auto decisions is in the audit after the crash:\n{exported}"
     );
 }
+
+/// A data dir whose chain holds an auto decision asked by agent `bot` and a policy change
+/// nobody asked for, with a checkpoint of both.
+fn data_dir_with_a_requester(dir: &Path) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let key = AuditKey::load_or_create(&dir.join("audit-key")).unwrap();
+        let store = SqliteStore::open(&dir.join("assent.db")).await.unwrap();
+        store
+            .audit_sign_chain_start(&key, Utc::now())
+            .await
+            .unwrap();
+        let mut asked = event(1, "auto");
+        asked.requester = Some("bot".to_owned());
+        store.audit_record(&asked).await.unwrap();
+        store
+            .audit_record(&event(2, "policy_changed"))
+            .await
+            .unwrap();
+        store.audit_checkpoint(&key, Utc::now()).await.unwrap();
+        store.close().await;
+    });
+}
+
+fn verify_from(file: &Path, key_dir: &str) -> Output {
+    assent(&[
+        "audit",
+        "verify",
+        "--from",
+        file.to_str().unwrap(),
+        "--key-dir",
+        key_dir,
+    ])
+}
+
+#[test]
+fn csv_export_names_the_requester_in_a_last_column_that_verify_holds_to_the_body() {
+    let dir = tempfile::tempdir().unwrap();
+    data_dir_with_a_requester(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let jsonl = assent(&["audit", "export", "--data-dir", d]);
+    assert!(
+        text(&jsonl).contains(r#"\"requester\":\"bot\""#),
+        "a JSONL export carries the requester inside the event's body, as stored and hashed: {}",
+        text(&jsonl)
+    );
+    let out = assent(&["audit", "export", "--data-dir", d, "--format", "csv"]);
+    assert!(out.status.success(), "the CSV export succeeds");
+    let csv = text(&out);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines.first().copied(),
+        Some("kind,chain_seq,prev_hash,hash,body,requester"),
+        "the columns people and scripts already read keep their places; requester is added last"
+    );
+    let events: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("event,"))
+        .collect();
+    assert!(
+        events.len() == 2 && events[0].ends_with(r#","bot""#) && events[1].ends_with("}\","),
+        "the event bot asked names it in the last column; the one nobody asked for leaves it \
+         empty: {events:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .skip(1)
+            .filter(|l| !l.starts_with("event,"))
+            .all(|l| l.ends_with("\",")),
+        "the header, start record and checkpoint lines have the column too, empty: {lines:?}"
+    );
+    let file = dir.path().join("export.csv");
+    std::fs::write(&file, &csv).unwrap();
+    let out = verify_from(&file, d);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the CSV export with the new column verifies away from the service: {}",
+        text(&out)
+    );
+
+    // Only the column edited: the body (and so the chain) still says bot.
+    std::fs::write(&file, csv.replace(r#","bot""#, r#","bot2""#)).unwrap();
+    let out = verify_from(&file, d);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a requester column that disagrees with its hashed body is refused, so the column a \
+         spreadsheet shows can never say another agent asked than the chain does"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("requester column (bot2)"),
+        "the refusal names the column: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A CSV export written before the column existed: five columns.
+    let before: Vec<String> = lines
+        .iter()
+        .map(|l| match l.rsplit_once(',') {
+            Some((columns, _)) => columns.to_owned(),
+            None => (*l).to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        before.first().map(String::as_str),
+        Some("kind,chain_seq,prev_hash,hash,body"),
+        "the old header"
+    );
+    std::fs::write(&file, before.join("\n")).unwrap();
+    let out = verify_from(&file, d);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "CSV exports kept from before the requester column still verify: {}",
+        text(&out)
+    );
+}

@@ -68,6 +68,12 @@ pub struct ApprovalAuditEvent {
     pub approver: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approver_role: Option<Role>,
+    /// The authenticated identity (the token's name) of the agent whose request this record
+    /// is about — who asked, or whose request used a grant — never the agent's self-declared
+    /// `requested_by`. Absent where no agent asked (people's sign-ins and passkeys, policy
+    /// changes) and on records written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requester: Option<String>,
     pub reason: String,
     pub policy_version: String,
     pub evidence_artifact_id: String,

@@ -118,7 +118,8 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
 }
 
 /// The audit record of something a person (or the threshold) did to a campaign: a report,
-/// a stop, a resume. Its run is `campaign:<id>`, its subject the campaign and repository.
+/// a stop, a resume. Its run is `campaign:<id>`, its subject the campaign and repository, its
+/// requester the identity that proposed the campaign (whose approval it names).
 pub fn campaign_audit(
     event_id: String,
     campaign: &Campaign,
@@ -141,6 +142,7 @@ pub fn campaign_audit(
         decision,
         approver: Some(by.0.to_owned()),
         approver_role: by.1,
+        requester: (!campaign.created_by.is_empty()).then(|| campaign.created_by.clone()),
         reason: reason.to_owned(),
         policy_version: String::new(),
         evidence_artifact_id: campaign.approval_id.clone(),

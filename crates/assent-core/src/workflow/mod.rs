@@ -15,8 +15,8 @@ pub use issue::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrd
 pub use join::{joinable, PendingPrompt};
 pub use publish::{pr_gate, DiffReviewed, PrBase, PrGate};
 pub use records::{
-    executed_audit, grant_audit, remembered_denial, resume_audit, settlement_audit,
-    submission_audit, Asked, Earlier, GrantFacts, MemberFacts, PromptFacts, Ran, Remembered,
-    Verdict,
+    executed_audit, grant_audit, grant_use_audit, remembered_denial, resume_audit,
+    settlement_audit, submission_audit, Asked, Earlier, GrantFacts, MemberFacts, PromptFacts, Ran,
+    Remembered, Verdict,
 };
 pub use timeout::{closed_by, on_timeout, HoldPlan, TimeoutPlan, NOBODY_ANSWERED};

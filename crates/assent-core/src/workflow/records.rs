@@ -13,6 +13,8 @@ use crate::types::{ActionKind, Role, ScopeKind};
 #[derive(Debug, Clone, Copy)]
 pub struct Asked<'a> {
     pub action_id: &'a str,
+    /// The authenticated identity that submitted it (the token's name).
+    pub requester: &'a str,
     pub request: &'a ActionRequest,
     pub eval: &'a Evaluation,
     pub now: DateTime<Utc>,
@@ -22,6 +24,9 @@ pub struct Asked<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct PromptFacts<'a> {
     pub approval_id: &'a str,
+    /// The identity whose requests wait on the prompt (empty on prompts from before it was
+    /// recorded).
+    pub requester: &'a str,
     pub run_id: &'a str,
     pub action_kind: ActionKind,
     pub offered_scopes: &'a [ScopeKind],
@@ -72,6 +77,7 @@ pub fn submission_audit(
 ) -> ApprovalAuditEvent {
     let Asked {
         action_id,
+        requester,
         request,
         eval,
         now,
@@ -90,6 +96,7 @@ pub fn submission_audit(
         decision,
         approver: None,
         approver_role: None,
+        requester: identity(requester),
         reason: eval.decision.reasons.join("; "),
         policy_version: eval.policy_version.clone(),
         grant_id,
@@ -97,6 +104,26 @@ pub fn submission_audit(
         granted_scope: None,
         grant_expires_at: None,
         subject: Some(eval.evidence.summary.clone()),
+    }
+}
+
+/// The audit record of a grant answering a submission (`used`): which grant and approval,
+/// and, as every record of a grant, the scope it was granted for and until when.
+pub fn grant_use_audit(
+    event_id: String,
+    asked: Asked<'_>,
+    grant: &ApprovalGrant,
+) -> ApprovalAuditEvent {
+    ApprovalAuditEvent {
+        granted_scope: Some(grant.scope_kind),
+        grant_expires_at: Some(grant.expires_at),
+        ..submission_audit(
+            event_id,
+            asked,
+            AuditDecision::Used,
+            Some(grant.approval_id.clone()),
+            Some(grant.grant_id.clone()),
+        )
     }
 }
 
@@ -120,6 +147,7 @@ pub fn settlement_audit(
         decision: verdict.decision,
         approver: verdict.approver.map(str::to_owned),
         approver_role: verdict.approver_role,
+        requester: identity(prompt.requester),
         reason: verdict.reason.to_owned(),
         policy_version: prompt.policy_version.to_owned(),
         evidence_artifact_id: prompt.approval_id.to_owned(),
@@ -156,6 +184,7 @@ pub fn resume_audit(
         decision: AuditDecision::Resumed,
         approver: Some(by.0.to_owned()),
         approver_role: by.1,
+        requester: prompt.and_then(|p| identity(p.requester)),
         reason: reason.to_owned(),
         policy_version: prompt
             .map(|p| p.policy_version.to_owned())
@@ -200,6 +229,7 @@ pub fn grant_audit(
         decision,
         approver: Some(by.0.to_owned()),
         approver_role: by.1,
+        requester: grant.constraints.requester.clone(),
         reason: reason.to_owned(),
         policy_version: grant.policy_version.clone(),
         evidence_artifact_id: grant.approval_id.clone(),
@@ -215,6 +245,8 @@ pub fn grant_audit(
 #[derive(Debug, Clone, Copy)]
 pub struct Ran<'a> {
     pub action_id: &'a str,
+    /// The identity that submitted it and reports it ran.
+    pub requester: &'a str,
     pub run_id: &'a str,
     pub task_id: &'a str,
     pub action_kind: ActionKind,
@@ -247,6 +279,7 @@ pub fn executed_audit(
         decision: AuditDecision::Executed,
         approver: None,
         approver_role: None,
+        requester: identity(ran.requester),
         reason: if covered {
             "the agent ran it, covered by an auto decision, a grant or an approval".to_owned()
         } else {
@@ -293,6 +326,12 @@ pub fn remembered_denial(earlier: Earlier<'_>, run_id: &str) -> Remembered {
         ),
         audit: format!("remembered denial of approval {id}: {why}"),
     }
+}
+
+/// An identity as a record names it: `None` for the empty name of rows from before the
+/// requester was recorded.
+fn identity(name: &str) -> Option<String> {
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 /// What a member of a prompt asked for, for people: its command line, else the evidence's

@@ -293,11 +293,18 @@ fn audit_records_say_what_happened_and_who_did_it() {
     let eval = eval_default(&request);
     let asked = Asked {
         action_id: "a1",
+        requester: AGENT,
         request: &request,
         eval: &eval,
         now: t0(),
     };
     let auto = submission_audit("e1".into(), asked, AuditDecision::Auto, None, None);
+    assert_eq!(
+        auto.requester.as_deref(),
+        Some(AGENT),
+        "a submission's record names the token's identity that asked, not the agent's own \
+         `requested_by` words, so two agents of one run stay apart in the audit"
+    );
     assert_eq!(
         (
             auto.event_id.as_str(),
@@ -321,6 +328,7 @@ fn audit_records_say_what_happened_and_who_did_it() {
     let offered = [ScopeKind::Once];
     let prompt = PromptFacts {
         approval_id: "ap1",
+        requester: AGENT,
         run_id: "r1",
         action_kind: ActionKind::Shell,
         offered_scopes: &offered,
@@ -374,11 +382,29 @@ fn audit_records_say_what_happened_and_who_did_it() {
         (Some("alice"), "p1", "t1"),
         "a settlement names the person, the prompt's policy and the member's task"
     );
+    assert_eq!(
+        (denied.approver.as_deref(), denied.requester.as_deref()),
+        (Some("alice"), Some(AGENT)),
+        "a person's decision names both who decided and which agent identity asked"
+    );
+    let old_prompt = PromptFacts {
+        requester: "",
+        ..prompt
+    };
+    assert_eq!(
+        settlement_audit("e5".into(), old_prompt, members[0], verdict).requester,
+        None,
+        "a prompt from before requesters were recorded names nobody rather than an empty name"
+    );
     let resumed = resume_audit("e4".into(), "r1", None, ("bob", None), "go on", t0());
     assert_eq!(
         (resumed.decision, resumed.subject.as_deref()),
         (AuditDecision::Resumed, Some("run r1")),
         "resuming a run without a pausing prompt names the run"
+    );
+    assert_eq!(
+        resumed.requester, None,
+        "without a pausing prompt no agent's request is named, so no requester either"
     );
     let remembered = remembered_denial(
         Earlier {
@@ -449,12 +475,49 @@ fn grant_records_and_summaries_name_the_grant() {
         Some(ScopeKind::Once),
         "the record says which scope ended"
     );
+    assert_eq!(
+        record.requester.as_deref(),
+        Some(AGENT),
+        "a grant's revocation names the agent identity the grant was issued to"
+    );
+    let used = grant_use_audit(
+        "e2".into(),
+        Asked {
+            action_id: "a2",
+            requester: AGENT,
+            request: &request,
+            eval: &eval,
+            now: t0(),
+        },
+        &grant,
+    );
+    assert_eq!(
+        (
+            used.decision,
+            used.grant_id.as_deref(),
+            used.approval_id.as_deref(),
+            used.evidence_artifact_id.as_str(),
+        ),
+        (AuditDecision::Used, Some("g1"), Some("ap1"), "ap1"),
+        "a grant use names the grant and points at the approval behind it"
+    );
+    assert_eq!(
+        (
+            used.granted_scope,
+            used.grant_expires_at,
+            used.requester.as_deref()
+        ),
+        (Some(ScopeKind::Once), Some(grant.expires_at), Some(AGENT)),
+        "a grant use says for which scope and until when it was granted, and which agent \
+         identity's request it answered"
+    );
 }
 
 #[test]
 fn an_executed_report_says_whether_anything_allowed_it() {
     let ran = |approval_id| Ran {
         action_id: "a1",
+        requester: AGENT,
         run_id: "r1",
         task_id: "t1",
         action_kind: ActionKind::Shell,
@@ -481,6 +544,11 @@ fn an_executed_report_says_whether_anything_allowed_it() {
             record.reason.starts_with(reason),
             "covered: {covered} must be said plainly: {}",
             record.reason
+        );
+        assert_eq!(
+            record.requester.as_deref(),
+            Some(AGENT),
+            "an executed report names the agent identity that ran it"
         );
     }
 }

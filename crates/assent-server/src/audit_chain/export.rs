@@ -15,8 +15,13 @@ use serde::{Deserialize, Serialize};
 /// The export's name and version, in its header.
 const EXPORT_FORMAT: &str = "assent.audit.export.v1";
 
-/// The CSV's column names (its first line).
-const CSV_COLUMNS: &str = "kind,chain_seq,prev_hash,hash,body";
+/// The CSV's column names (its first line). `requester`, the last, repeats an event's
+/// `requester` from its body for people and spreadsheets (empty on other lines and on events
+/// without one); reading an export back checks that it says what the body says.
+const CSV_COLUMNS: &str = "kind,chain_seq,prev_hash,hash,body,requester";
+
+/// The column names of CSV exports written before the `requester` column: still read.
+const CSV_COLUMNS_BEFORE_REQUESTER: &str = "kind,chain_seq,prev_hash,hash,body";
 
 /// Rows read from the store per page.
 const PAGE: i64 = 2_000;
@@ -60,6 +65,20 @@ enum Line {
 #[derive(Deserialize)]
 struct Timestamp {
     timestamp: DateTime<Utc>,
+}
+
+/// The agent identity an event's body names (`ApprovalAuditEvent::requester`).
+#[derive(Deserialize)]
+struct Requester {
+    #[serde(default)]
+    requester: Option<String>,
+}
+
+/// The requester `body` names; `None` when it names none (or is not an event's JSON).
+fn requester_of(body: &str) -> Option<String> {
+    serde_json::from_str::<Requester>(body)
+        .ok()
+        .and_then(|r| r.requester)
 }
 
 /// Writes the export of `store` to `out`: events from the first at or after `since` (all
@@ -120,32 +139,69 @@ fn write_line(out: &mut impl Write, format: Format, line: &Line) -> Result<(), E
         (Format::Jsonl, line) => writeln!(out, "{}", serde_json::to_string(line)?)?,
         (Format::Csv, Line::Event(row)) => writeln!(
             out,
-            "event,{},{},{},{}",
+            "event,{},{},{},{},{}",
             row.chain_seq.map(|s| s.to_string()).unwrap_or_default(),
             row.prev_hash.as_deref().unwrap_or_default(),
             row.hash.as_deref().unwrap_or_default(),
-            csv_field(&row.body)
+            csv_field(&row.body),
+            requester_of(&row.body)
+                .map(|r| csv_field(&r))
+                .unwrap_or_default()
         )?,
         (Format::Csv, Line::Checkpoint(cp)) => writeln!(
             out,
-            "checkpoint,{},,{},{}",
+            "checkpoint,{},,{},{},",
             cp.chain_seq,
             cp.head_hash,
             csv_field(&serde_json::to_string(cp)?)
         )?,
         (Format::Csv, Line::ChainStart(record)) => writeln!(
             out,
-            "chain_start,,,{},{}",
+            "chain_start,,,{},{},",
             record.head_hash,
             csv_field(&serde_json::to_string(record)?)
         )?,
         (Format::Csv, header @ Line::Header { .. }) => writeln!(
             out,
-            "header,,,,{}",
+            "header,,,,{},",
             csv_field(&serde_json::to_string(header)?)
         )?,
     }
     Ok(())
+}
+
+/// The quoted CSV field `text` starts with, unquoted, and the text after it; `None` when it
+/// does not start with one.
+fn quoted(text: &str) -> Option<(String, &str)> {
+    let inner = text.strip_prefix('"')?;
+    let mut field = String::with_capacity(inner.len());
+    let mut chars = inner.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c != '"' {
+            field.push(c);
+        } else if chars.next_if(|&(_, next)| next == '"').is_some() {
+            field.push('"');
+        } else {
+            return Some((field, inner.get(at + 1..)?));
+        }
+    }
+    None
+}
+
+/// The requester column, from what follows the body column: `None` when there is none (an
+/// export from before it), else its name (`None` when empty).
+fn requester_column(rest: &str) -> Result<Option<Option<String>>, String> {
+    if rest.is_empty() {
+        return Ok(None);
+    }
+    match rest.strip_prefix(',') {
+        Some("") => Ok(Some(None)),
+        Some(column) => match quoted(column) {
+            Some((name, "")) => Ok(Some(Some(name))),
+            _ => Err("the requester column is not one quoted field".to_owned()),
+        },
+        None => Err("text after the body column".to_owned()),
+    }
 }
 
 /// One CSV field, quoted (RFC 4180). The JSON inside never holds a raw line break, so one
@@ -168,7 +224,7 @@ pub fn verify_export(
     let mut csv = false;
     for (n, text) in file.lines().enumerate() {
         let text = text?;
-        if n == 0 && text.trim_end() == CSV_COLUMNS {
+        if n == 0 && [CSV_COLUMNS, CSV_COLUMNS_BEFORE_REQUESTER].contains(&text.trim_end()) {
             csv = true;
             continue;
         }
@@ -199,16 +255,26 @@ pub fn verify_export(
     Ok(walk.finish(&checkpoints, keys))
 }
 
-/// One CSV row: four plain columns (no commas in them), then the quoted JSON body.
+/// One CSV row: four plain columns (no commas in them), the quoted JSON body, then (in
+/// exports since it was added) the requester, quoted or empty.
 fn read_csv(text: &str) -> Result<Line, String> {
     let mut columns = text.splitn(5, ',');
     let mut next = || columns.next().unwrap_or_default();
-    let (kind, seq, prev, hash, body) = (next(), next(), next(), next(), next());
-    let body = body
-        .strip_prefix('"')
-        .and_then(|b| b.strip_suffix('"'))
-        .ok_or("the body column is not quoted")?
-        .replace("\"\"", "\"");
+    let (kind, seq, prev, hash, rest) = (next(), next(), next(), next(), next());
+    let (body, rest) = quoted(rest).ok_or("the body column is not quoted")?;
+    // Like a checkpoint's columns, the requester column must say what the body says.
+    let named = if kind == "event" {
+        requester_of(&body)
+    } else {
+        None
+    };
+    if let Some(column) = requester_column(rest)?.filter(|column| *column != named) {
+        return Err(format!(
+            "its requester column ({}) does not match its body ({})",
+            column.as_deref().unwrap_or("empty"),
+            named.as_deref().unwrap_or("none")
+        ));
+    }
     let json = |e: serde_json::Error| e.to_string();
     match kind {
         "header" => serde_json::from_str(&body).map_err(json),

@@ -34,6 +34,7 @@ pub(crate) fn audit(
         decision,
         approver: Some(by.to_owned()),
         approver_role: role,
+        requester: None,
         reason: reason.to_owned(),
         policy_version: String::new(),
         evidence_artifact_id: String::new(),

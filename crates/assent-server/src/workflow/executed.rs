@@ -37,6 +37,7 @@ pub async fn executed(
     tx.mark_executed(&row.action_id, adopt, now).await?;
     let ran = Ran {
         action_id: &row.action_id,
+        requester,
         run_id,
         task_id: &row.task_id,
         action_kind: row.action_kind,
@@ -91,6 +92,7 @@ pub async fn unsubmitted(
     };
     let ran = Ran {
         action_id: &action_id,
+        requester,
         run_id: &request.run_id,
         task_id: &request.task_id,
         action_kind: request.action.kind,

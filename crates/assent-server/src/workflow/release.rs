@@ -154,6 +154,7 @@ fn released_audit(
         decision: AuditDecision::CredentialReleased,
         approver: None,
         approver_role: None,
+        requester: Some(ask.requester.to_owned()),
         reason: format!(
             "the secret of {capability} went to this execution only, as ${inject_as} (its value \
              is never recorded)"

@@ -7,7 +7,7 @@ use assent_core::workflow::{held_decision, joinable, remembered_denial, Earlier,
 use assent_core::{ApprovalAuditEvent, ApprovalType, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 
-use crate::records::{response, submission_audit, PromptDetail, Recording};
+use crate::records::{grant_use_audit, response, submission_audit, PromptDetail, Recording};
 use crate::store::rows::{ActionRow, ApprovalRow, DenialProbe};
 use crate::store::{StoreError, Submission, Submitted, Tx};
 
@@ -233,10 +233,11 @@ async fn use_covering_grant(
         let Some(grant) = tx.grant(&candidate.grant_id, s.now).await? else {
             continue;
         };
-        // A grant's use names its approval in the audit, not in the agent's answer.
-        let used = response(r, SubmitStatus::Allowed, None, Some(candidate.grant_id));
-        let Written { answer, row, audit } =
-            written(r, used, AuditDecision::Used, Some(candidate.approval_id));
+        // A grant's use names its approval in the audit, not in the agent's answer; the
+        // record says which scope the grant was for and until when (as the grant is now).
+        let answer = response(r, SubmitStatus::Allowed, None, Some(candidate.grant_id));
+        let row = action_row(r, &answer, None);
+        let audit = grant_use_audit(r, &grant.grant);
         tx.insert_actions(&[row]).await?;
         tx.insert_audits(&[audit]).await?;
         let event = Event::GrantUsed {

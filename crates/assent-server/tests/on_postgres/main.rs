@@ -21,6 +21,8 @@ mod replicas_invalidation;
 mod replicas_routing;
 mod team;
 
+#[path = "../server/audit_requester.rs"]
+mod audit_requester;
 #[path = "../server/capabilities.rs"]
 mod capabilities;
 #[path = "../server/decide.rs"]

@@ -528,30 +528,13 @@ async fn an_audit_key_kept_outside_the_data_dir_is_blocked_like_the_data_dir() {
     svc.stop().await;
 }
 
-/// Runs `sql` on the database the test backend keeps for `data_dir`, as an attacker would.
-fn tamper_backend(data_dir: &Path, sql: &str) {
-    match crate::common::backend::backend().as_str() {
-        "postgres" => run(Command::new("psql").args([
-            &pg::shared().database_for(data_dir),
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-qc",
-            &sql.replace("{overriding}", "OVERRIDING SYSTEM VALUE"),
-        ])),
-        _ => sqlite3(
-            &data_dir.join("assent.db"),
-            &sql.replace("{overriding}", ""),
-        ),
-    }
-}
-
 #[tokio::test]
 async fn the_service_signs_the_rows_from_before_the_chain_when_it_starts() {
     use crate::common::{backend, Service};
     let dir = Arc::new(tempfile::tempdir().unwrap());
     // A store upgraded from before the chain: migrated, with one row written without links.
     backend::open_store(dir.path()).await.close().await;
-    tamper_backend(
+    backend::tamper(
         dir.path(),
         "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
          VALUES ('old', 0, 'r0', 'policy_changed', '{\"event_id\":\"old\",\"decision\":\"policy_changed\"}')",
@@ -559,7 +542,7 @@ async fn the_service_signs_the_rows_from_before_the_chain_when_it_starts() {
     let svc = Service::start_in(dir, Arc::new(assent_server::FakeClock::new(t0())), |_| {}).await;
     let (_, honest) = svc.get("/v1/audit/verify", &svc.approver).await;
     let (dir, clock) = svc.stop().await;
-    tamper_backend(
+    backend::tamper(
         dir.path(),
         "INSERT INTO audit_events (seq, event_id, occurred_at, run_id, decision, body) {overriding} \
          VALUES (0, 'forged', 0, 'r1', 'approved', '{\"event_id\":\"forged\",\"decision\":\"approved\"}')",

@@ -14,6 +14,7 @@ mod common;
 mod grant_moves;
 
 mod audit_chain;
+mod audit_requester;
 mod capabilities;
 mod decide;
 mod diff_pr;

@@ -68,3 +68,39 @@ pub async fn open_store(data_dir: &Path) -> Arc<dyn Store> {
 pub async fn directory(data_dir: &Path) -> Directory {
     Directory::over(open_store(data_dir).await, Arc::new(SystemClock))
 }
+
+/// Runs `sql` on the database the test backend keeps for `data_dir` the way an attacker with
+/// write access would: the `sqlite3` CLI on the file, `psql` on the PostgreSQL database.
+/// `{overriding}` in `sql` becomes `OVERRIDING SYSTEM VALUE` on PostgreSQL (to write its
+/// identity column `seq`), nothing on SQLite.
+pub fn tamper(data_dir: &Path, sql: &str) {
+    let mut cmd = match backend().as_str() {
+        "postgres" => {
+            let mut psql = std::process::Command::new("psql");
+            psql.args([
+                &super::pg::shared().database_for(data_dir),
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-qc",
+                &sql.replace("{overriding}", "OVERRIDING SYSTEM VALUE"),
+            ]);
+            psql
+        }
+        _ => {
+            // The store's WAL checkpointer may still hold the file a moment after close: wait
+            // on it the way an attacker's sqlite3 would (its busy timeout), not with a sleep.
+            let mut sqlite3 = std::process::Command::new("sqlite3");
+            sqlite3
+                .args(["-cmd", ".timeout 5000"])
+                .arg(data_dir.join("assent.db"))
+                .arg(sql.replace("{overriding}", ""));
+            sqlite3
+        }
+    };
+    let out = cmd.output().expect("the database's CLI runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -3,7 +3,7 @@ import { inviteCode, passkeyBlocker } from './passkeys';
 import { commandError } from './http';
 import { EMPTY_DESK } from './logic';
 import type { Approval } from './types';
-import { unreachable } from './web';
+import { failedRead, unreachable } from './web';
 
 const page = (hostname: string, protocol = 'http:', port = '7391', isSecureContext = true) => ({
   isSecureContext,
@@ -65,5 +65,14 @@ describe('the web desk out of reach', () => {
     expect(shown.pending.map((a) => a.approval_id), 'the queue as last seen: not "Nothing waiting for you"').toEqual(['ap-1']);
     expect(shown.link, 'the link says it is down, and why').toEqual({ state: 'disconnected', reason: 'Failed to fetch' });
     expect(unreachable(EMPTY_DESK, 'x').pending, 'never read: nothing to keep').toEqual([]);
+  });
+
+  it('keeps them only while the service is out of reach, not once it refuses or fails', () => {
+    const last = { ...EMPTY_DESK, pending: [{ approval_id: 'ap-1' } as Approval], link: { state: 'connected' as const } };
+    const gone = failedRead(last, { code: 'unavailable', message: 'cannot reach the service: TypeError' });
+    expect(gone.pending.length, 'the network dropped: the last read stays').toBe(1);
+    const refused = failedRead(last, { code: 'refused', message: 'bob may not read the desk' });
+    expect(refused.pending, 'access refused: what this person may no longer see is not kept').toEqual([]);
+    expect(refused.link, 'and the reason is said').toEqual({ state: 'disconnected', reason: 'bob may not read the desk' });
   });
 });

@@ -141,7 +141,7 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
           handler({ type: 'signed_out' });
           source?.close();
         } else {
-          handler({ type: 'state', snapshot: unreachable(last, error.message) });
+          handler({ type: 'state', snapshot: failedRead(last, error) });
         }
       }
     } while (again && !stopped);
@@ -171,6 +171,12 @@ let reconnect: () => void = () => {};
  * can be decided while the link is down) instead of an empty queue that says nothing waits. */
 export function unreachable(last: DeskSnapshot, reason: string): DeskSnapshot {
   return { ...last, link: { state: 'disconnected', reason } };
+}
+
+/** What the desk shows after a read failed: the last read while the service is out of reach;
+ * nothing of it when the service answered with a refusal or an error (access may be gone). */
+export function failedRead(last: DeskSnapshot, error: CommandError): DeskSnapshot {
+  return unreachable(error.code === 'unavailable' ? last : EMPTY_DESK, error.message);
 }
 
 

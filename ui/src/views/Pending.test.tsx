@@ -102,6 +102,16 @@ describe('what stays on screen', () => {
     expect(onScreen(), 'an arrival still does not take its place').toBe('A');
   });
 
+  it('before the first read, a notification for a prompt settled meanwhile is said at the first read, not later', async () => {
+    await show([], 'GONE', false);
+    expect(text('toast-text'), 'nothing said before the desk was read').toBeNull();
+    await show([], null, true);
+    expect(text('toast-text'), 'the first read does not list it: said at once').toContain('no longer waiting');
+    await act(() => (root.querySelector('[data-testid=toast-close]') as HTMLElement).click());
+    await show([prompt('A', 0)]);
+    expect(text('toast-text'), 'an unrelated arrival later brings no stale word').toBeNull();
+  });
+
   it('before the first read, a notification waits for its prompt to arrive', async () => {
     await show([], 'X', false);
     await show([prompt('A', 60), prompt('X', 5)]);
@@ -166,6 +176,17 @@ describe('keys decide only what the person looked at', () => {
 });
 
 describe('nothing decided is lost from sight', () => {
+  it('a later word does not take away the Undo of a grant just made', async () => {
+    answer = async () => ({ grant: { grant_id: 'g-1', expires_at: new Date(T0 + 3600_000).toISOString() } }) as DecisionResponse;
+    await show([prompt('A', 60, { agents_waiting: 0 })]);
+    await key('r');
+    expect(text('toast-text'), 'the grant is said').toContain('Allowed mvn test -Dwhich=A');
+    expect(root.querySelector('[data-testid=undo]'), 'with its Undo').not.toBeNull();
+    await show([prompt('A', 60, { agents_waiting: 0 })], 'GONE');
+    expect(root.querySelector('[data-testid=undo]'), 'Undo stays: the grant can still be taken back').not.toBeNull();
+    expect(text('toast-note'), 'the new word goes beside it').toContain('no longer waiting');
+  });
+
   it('a decision refused after its prompt left the screen is said', async () => {
     let refuse: (err: CommandError) => void = () => {};
     answer = () => new Promise((_, reject) => (refuse = reject));

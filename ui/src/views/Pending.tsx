@@ -77,7 +77,7 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   // The prompt a notification or link asked for, until it is listed. Before the desk's first
   // read it may arrive after the focus does (`waitFor`: the list then); once read, a focus on a
   // prompt not listed was settled meanwhile, and the person is told.
-  const [wanted, setWanted] = useState<{ id: string; waitFor: string | null } | null>(null);
+  const [wanted, setWanted] = useState<string | null>(null);
   // When the detail last moved to another prompt by itself (the one shown left): a key within
   // SETTLE_MS of that was meant for the prompt that left, and decides nothing.
   const movedAt = useRef(0);
@@ -85,11 +85,11 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   const [settling, setSettling] = useState(false);
   const list = ids.join(',');
 
-  const current = shownPrompt(ids, seen.current, selected, focus ?? wanted?.id ?? null);
+  const current = shownPrompt(ids, seen.current, selected, focus ?? wanted);
 
   useEffect(() => {
     if (focus !== null) {
-      setWanted({ id: focus, waitFor: loaded ? null : list });
+      setWanted(focus);
       onFocused();
     }
   }, [focus]);
@@ -101,12 +101,10 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
     if (current !== shown.current) setSettling(false);
     shown.current = current;
     seen.current = ids;
-    if (wanted !== null && (ids.includes(wanted.id) || wanted.waitFor !== list)) {
+    // Judged once the desk has been read: listed, it is shown; not listed, it was settled.
+    if (wanted !== null && (ids.includes(wanted) || loaded)) {
       setWanted(null);
-      if (!ids.includes(wanted.id)) {
-        setToastNote(null);
-        setToast({ text: 'The prompt you opened is no longer waiting: it was decided elsewhere or expired (History has it).', grantId: null, deniedId: null });
-      }
+      if (!ids.includes(wanted)) say('The prompt you opened is no longer waiting: it was decided elsewhere or expired (History has it).');
     }
   });
 
@@ -148,9 +146,16 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
     setToast(approvedToast(d.approval, d.request, d.grant, Date.now()));
   };
 
-  const lost = (approval: Approval, why: string) => {
-    setToastNote(null);
-    setToast(notDecidedToast(approval, why));
+  const lost = (approval: Approval, why: string) => say(notDecidedToast(approval, why).text);
+
+  // A message for the person: the toast, unless it still offers Undo or Revoke of a decision
+  // just made — then beside it, so that button is not lost.
+  const say = (text: string) => {
+    if (toast && (toast.grantId || toast.deniedId)) setToastNote(text);
+    else {
+      setToastNote(null);
+      setToast({ text, grantId: null, deniedId: null });
+    }
   };
 
   const undo = async (t: Toast) => {

@@ -225,17 +225,18 @@ pub fn evaluate(
     );
     let mut decided = decide(&verdicts, request.action.kind);
     review.shape(&mut decided.decision);
-    if crate::grant::matching::action_path_patterns(request, &canonical).is_none() {
-        // A path grant is relative to the repo: none can cover a path outside it.
+    if let Some(s) = &script {
+        normalize_profile_flags(policy, s, &mut canonical);
+    }
+    canonical.real_paths = ctx.links.differing();
+    if !crate::grant::matching::own_paths_coverable(request, &canonical) {
+        // A path grant is relative to the repo and follows links: none can cover a path
+        // outside it, or one whose link leads outside or nowhere known — not offered.
         decided
             .decision
             .offered_scopes
             .retain(|s| *s != ScopeKind::PathPattern);
     }
-    if let Some(s) = &script {
-        normalize_profile_flags(policy, s, &mut canonical);
-    }
-    canonical.real_paths = ctx.links.differing();
     let hash = action_hash(&canonical);
     let batch_key = batch_key(
         request,

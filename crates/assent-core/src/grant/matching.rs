@@ -137,7 +137,7 @@ pub(crate) fn covers_as(
         let root = grant_root(c).ok_or(NotCovered::Mismatch(
             "paths: the grant does not say what its patterns are relative to",
         ))?;
-        paths_match(&c.path_patterns, &root, eval)?;
+        paths_match(&c.path_patterns, &root, &eval.canonical)?;
     }
     within_approval(grant, eval)
 }
@@ -257,6 +257,15 @@ fn grant_root(c: &GrantConstraints) -> Option<String> {
     }
 }
 
+/// Whether a path grant could cover the action at all: "these paths" exist and cover it
+/// (not when a path leads, through a link, outside the root or somewhere unknown). Only then
+/// is the path scope offered.
+pub(crate) fn own_paths_coverable(request: &ActionRequest, canonical: &CanonicalAction) -> bool {
+    action_path_patterns(request, canonical).is_some_and(|patterns| {
+        paths_match(&patterns, &pattern_root(request, canonical), canonical).is_ok()
+    })
+}
+
 /// "These paths": the action's own paths as literal patterns relative to the repo root —
 /// what a path-pattern grant is bound to when the person names no patterns. `None` when
 /// the action has no paths, runs commands, or touches a path outside the repository (a
@@ -288,9 +297,9 @@ pub(crate) fn action_path_patterns(
 pub(crate) fn paths_match(
     patterns: &[String],
     root: &str,
-    eval: &Evaluation,
+    canonical: &CanonicalAction,
 ) -> Result<(), NotCovered> {
-    if eval.canonical.paths.is_empty() || !eval.canonical.commands.is_empty() {
+    if canonical.paths.is_empty() || !canonical.commands.is_empty() {
         return Err(NotCovered::Mismatch("these paths"));
     }
     let set = crate::policy::glob::glob_set(patterns, true)
@@ -309,9 +318,9 @@ pub(crate) fn paths_match(
             Err(NotCovered::Mismatch("these paths"))
         }
     };
-    for path in &eval.canonical.paths {
+    for path in &canonical.paths {
         covered(path)?;
-        let link = eval.canonical.real_paths.iter().find(|l| &l.path == path);
+        let link = canonical.real_paths.iter().find(|l| &l.path == path);
         match link.map(|l| l.real.as_deref()) {
             None => {}
             Some(None) => return Err(NotCovered::Mismatch("paths whose real location is unknown")),

@@ -97,7 +97,8 @@ impl GrantConstraints {
                 }
                 // Relative to where the person approved, whatever the next request's cwd.
                 let root = pattern_root(request, &eval.canonical);
-                paths_match(&patterns, &root, eval).map_err(|_| ScopeError::PatternsMissAction)?;
+                paths_match(&patterns, &root, &eval.canonical)
+                    .map_err(|_| ScopeError::PatternsMissAction)?;
                 need_offered(GrantConstraints {
                     path_patterns: patterns,
                     root: Some(root),

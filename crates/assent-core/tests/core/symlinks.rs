@@ -361,6 +361,40 @@ fn a_path_pattern_never_covers_a_link_out() {
 }
 
 #[test]
+fn the_path_scope_is_offered_only_where_a_path_grant_could_cover_the_action() {
+    let mut links = FakeLinks::new(&[("/home/dev/shop/src/out", "/etc/passwd")]);
+    links.unreadable.push("/home/dev/shop/src/hidden".into());
+    let env = links.env(HOME);
+    for (path, why) in [
+        ("src/out", "a link out of the repository"),
+        ("src/hidden", "a path whose real location is unknown"),
+    ] {
+        let request = file(ActionKind::FileDelete, path);
+        let e = eval_in(&env, &request);
+        assert_ne!(e.decision.decision, Decision::Auto, "{why} is asked");
+        assert!(
+            !e.decision.offered_scopes.contains(&ScopeKind::PathPattern),
+            "{why}: no path grant could ever cover it, so \"allow these paths\" is not \
+             offered (it used to be, and then refused): {:?}",
+            e.decision.offered_scopes
+        );
+        assert!(
+            GrantConstraints::for_scope(ScopeKind::PathPattern, &request, &e, AGENT, None).is_err(),
+            "{why}: and asking for it anyway is refused"
+        );
+    }
+    let plain = eval_in(&env, &file(ActionKind::FileDelete, "src/old.rs"));
+    assert!(
+        plain
+            .decision
+            .offered_scopes
+            .contains(&ScopeKind::PathPattern),
+        "a plain file in the repository keeps its path scope: {:?}",
+        plain.decision.offered_scopes
+    );
+}
+
+#[test]
 fn retargeting_a_link_changes_the_action_hash() {
     let at = |target: &str| FakeLinks::new(&[("/home/dev/shop/src/link", target)]).env(HOME);
     let line = shell("cat src/link");

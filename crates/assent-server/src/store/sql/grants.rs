@@ -205,13 +205,14 @@ pub async fn end_run(
     requester: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<u32, StoreError> {
-    // With a requester: only the grants of prompts that identity asked (`$6 IS NULL`: all).
+    // With a requester: only the grants of prompts that identity asked (`$6 IS NULL`: all),
+    // each looked up by its prompt's key rather than every prompt of the requester.
     let ended = sqlx::query(
         "UPDATE approval_grants SET expires_at = $1 \
          WHERE run_id = $2 AND scope_kind IN ($3, $4) AND revoked_at IS NULL \
          AND invalidated_at IS NULL AND expires_at > $5 \
-         AND ($6 IS NULL OR approval_request_id IN \
-              (SELECT id FROM approval_requests WHERE requester = $6))",
+         AND ($6 IS NULL OR EXISTS (SELECT 1 FROM approval_requests a \
+              WHERE a.id = approval_grants.approval_request_id AND a.requester = $6))",
     )
     .bind(micros(now))
     .bind(run_id)

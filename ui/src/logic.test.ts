@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shownPrompt } from './decide';
 import {
   allReasons,
   auditBy,
@@ -16,7 +17,6 @@ import {
   durationLabel,
   filterAudit,
   focusFromHash,
-  keepSelection,
   keyIntent,
   longestSeconds,
   mergeDenials,
@@ -121,8 +121,8 @@ describe('pending', () => {
     expect(moveSelection(ids, 'a', 1), 'stays at the end').toBe('a');
     expect(moveSelection(ids, 'c', -1), 'stays at the top').toBe('c');
     expect(moveSelection([], null, 1), 'nothing to select').toBeNull();
-    expect(keepSelection(ids, 'b'), 'a still pending selection is kept').toBe('b');
-    expect(keepSelection(ids, 'gone'), 'a settled selection moves to the newest').toBe('c');
+    expect(shownPrompt(ids, [], 'b', null), 'a still pending selection is kept').toBe('b');
+    expect(shownPrompt(ids, [], 'gone', null), 'a settled selection never seen moves to the newest').toBe('c');
   });
 
   it('focuses only plain prompt ids from the URL', () => {

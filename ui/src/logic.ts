@@ -188,11 +188,6 @@ export function moveSelection(ids: string[], current: string | null, by: 1 | -1)
   return ids[Math.min(ids.length - 1, Math.max(0, at + by))] ?? null;
 }
 
-/** The selection when the list changes: keep it if still there, else the first. */
-export function keepSelection(ids: string[], current: string | null): string | null {
-  return current !== null && ids.includes(current) ? current : (ids[0] ?? null);
-}
-
 /** "m:ss", "h:mm:ss", or "expired". */
 export function countdown(expiresAt: string, nowMs: number): string {
   const left = Math.floor((Date.parse(expiresAt) - nowMs) / 1000);

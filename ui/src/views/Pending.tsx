@@ -75,8 +75,8 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   for (const a of batches) if (a.agents_waiting > 0) waited.current.set(a.approval_id, now);
 
   // The prompt a notification or link asked for, until it is listed. Before the desk's first
-  // read it may arrive after the focus does (`waitFor`: the list then); once read, a focus on a
-  // prompt not listed was settled meanwhile, and the person is told.
+  // read it may arrive after the focus does, so it waits for that read; once read, a focus on
+  // a prompt not listed was settled meanwhile, and the person is told.
   const [wanted, setWanted] = useState<string | null>(null);
   // When the detail last moved to another prompt by itself (the one shown left): a key within
   // SETTLE_MS of that was meant for the prompt that left, and decides nothing.

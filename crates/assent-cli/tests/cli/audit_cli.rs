@@ -33,6 +33,19 @@ fn event(n: i64, decision: &str) -> ApprovalAuditEvent {
 /// A data dir holding the chain's start record, five audit events (the third a denial) and a
 /// checkpoint of them, as the service leaves it; returns the public key.
 fn data_dir(dir: &Path) -> String {
+    let events = [
+        (1, "auto"),
+        (2, "auto"),
+        (3, "denied"),
+        (4, "auto"),
+        (5, "auto"),
+    ];
+    data_dir_of(dir, events.map(|(n, d)| event(n, d)).to_vec())
+}
+
+/// A data dir holding the chain's start record, `events` and a checkpoint of them, as the
+/// service leaves it; returns the public key.
+fn data_dir_of(dir: &Path, events: Vec<ApprovalAuditEvent>) -> String {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let key = AuditKey::load_or_create(&dir.join("audit-key")).unwrap();
@@ -42,14 +55,8 @@ fn data_dir(dir: &Path) -> String {
             .audit_sign_chain_start(&key, Utc::now())
             .await
             .unwrap();
-        for (n, d) in [
-            (1, "auto"),
-            (2, "auto"),
-            (3, "denied"),
-            (4, "auto"),
-            (5, "auto"),
-        ] {
-            store.audit_record(&event(n, d)).await.unwrap();
+        for event in &events {
+            store.audit_record(event).await.unwrap();
         }
         store.audit_checkpoint(&key, Utc::now()).await.unwrap();
         store.close().await;
@@ -360,24 +367,9 @@ fn auto_decisions_answered_survive_the_service_being_killed() {
 /// A data dir whose chain holds an auto decision asked by agent `bot` and a policy change
 /// nobody asked for, with a checkpoint of both.
 fn data_dir_with_a_requester(dir: &Path) {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let key = AuditKey::load_or_create(&dir.join("audit-key")).unwrap();
-        let store = SqliteStore::open(&dir.join("assent.db")).await.unwrap();
-        store
-            .audit_sign_chain_start(&key, Utc::now())
-            .await
-            .unwrap();
-        let mut asked = event(1, "auto");
-        asked.requester = Some("bot".to_owned());
-        store.audit_record(&asked).await.unwrap();
-        store
-            .audit_record(&event(2, "policy_changed"))
-            .await
-            .unwrap();
-        store.audit_checkpoint(&key, Utc::now()).await.unwrap();
-        store.close().await;
-    });
+    let mut asked = event(1, "auto");
+    asked.requester = Some("bot".to_owned());
+    data_dir_of(dir, vec![asked, event(2, "policy_changed")]);
 }
 
 fn verify_from(file: &Path, key_dir: &str) -> Output {

@@ -28,16 +28,6 @@ async fn agents(svc: &Service) -> Agents {
     Agents { bot, bot2 }
 }
 
-async fn submit_as(svc: &Service, token: &str, body: &Value) -> Value {
-    let (status, answer) = svc.post("/v1/actions", token, body).await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "a well-formed submission is answered: {answer}"
-    );
-    answer
-}
-
 /// The one record of `audit` with `decision` whose `field` is `value`.
 fn record<'a>(audit: &'a [Value], decision: &str, field: &str, value: &Value) -> &'a Value {
     let found: Vec<&Value> = audit
@@ -60,10 +50,12 @@ fn time(value: &Value) -> Option<DateTime<Utc>> {
 async fn the_audit_names_which_agent_asked_and_which_used_the_grant() {
     let svc = Service::start().await;
     let a = agents(&svc).await;
-    let auto = submit_as(&svc, &a.bot2, &shell(RUN, "ls", "trusted", None)).await;
+    let auto = svc
+        .submit_as(&a.bot2, &shell(RUN, "ls", "trusted", None))
+        .await;
     assert_eq!(auto["status"], "allowed", "ls in a trusted repo is auto");
-    let asked = submit_as(&svc, &a.bot, &maven(RUN)).await;
-    let asked2 = submit_as(&svc, &a.bot2, &maven(RUN)).await;
+    let asked = svc.submit_as(&a.bot, &maven(RUN)).await;
+    let asked2 = svc.submit_as(&a.bot2, &maven(RUN)).await;
     let (p1, p2) = (&asked["approval_id"], &asked2["approval_id"]);
     assert!(
         p1.is_string() && p2.is_string() && p1 != p2,
@@ -84,7 +76,7 @@ async fn the_audit_names_which_agent_asked_and_which_used_the_grant() {
     assert_eq!(status, StatusCode::OK, "the owner may deny: {denied}");
     let mut again = maven(RUN);
     again["idempotency_key"] = json!("tool-2");
-    let used = submit_as(&svc, &a.bot, &again).await;
+    let used = svc.submit_as(&a.bot, &again).await;
     assert_eq!(
         (&used["status"], &used["grant_id"]),
         (&json!("allowed"), &grant["grant_id"]),
@@ -161,7 +153,9 @@ const OLD_BODY: &str = r#"{"event_id":"old-used","timestamp":"2026-03-01T08:00:0
 async fn an_old_record_still_verifies_and_a_changed_requester_is_caught() {
     let svc = Service::start().await;
     let a = agents(&svc).await;
-    let auto = submit_as(&svc, &a.bot, &shell("r-old", "ls", "trusted", None)).await;
+    let auto = svc
+        .submit_as(&a.bot, &shell("r-old", "ls", "trusted", None))
+        .await;
     let (_, verified) = svc.get("/v1/audit/verify", &svc.approver).await;
     let head_seq = verified["report"]["head_seq"].as_i64().unwrap();
     let head_hash = verified["report"]["head_hash"].as_str().unwrap().to_owned();

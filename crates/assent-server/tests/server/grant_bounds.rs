@@ -29,16 +29,6 @@ async fn team(svc: &Service) -> Team {
     Team { alice, bot, bot2 }
 }
 
-async fn submit_as(svc: &Service, token: &str, body: &Value) -> Value {
-    let (status, answer) = svc.post("/v1/actions", token, body).await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "a well-formed submission is answered: {answer}"
-    );
-    answer
-}
-
 /// Approves `answer`'s prompt as `token` with `decision`'s scope (and patterns), for an hour.
 async fn approve(
     svc: &Service,
@@ -81,7 +71,7 @@ fn in_shop(run: &str, path: &str) -> Value {
 async fn a_path_grant_covers_no_action_needing_more_than_the_approved_delete() {
     let svc = Service::start().await;
     let t = team(&svc).await;
-    let notes = submit_as(&svc, &t.bot, &in_shop("r-1", "notes/n.md")).await;
+    let notes = svc.submit_as(&t.bot, &in_shop("r-1", "notes/n.md")).await;
     assert_eq!(notes["status"], "pending", "a delete is asked: {notes}");
     assert!(
         notes["required_role"].is_null(),
@@ -101,7 +91,7 @@ async fn a_path_grant_covers_no_action_needing_more_than_the_approved_delete() {
         "the refusal says why: {body}"
     );
 
-    let docs = submit_as(&svc, &t.bot, &in_shop("r-1", "docs/a.md")).await;
+    let docs = svc.submit_as(&t.bot, &in_shop("r-1", "docs/a.md")).await;
     let (status, body) = approve(
         &svc,
         &t.alice,
@@ -110,13 +100,13 @@ async fn a_path_grant_covers_no_action_needing_more_than_the_approved_delete() {
     )
     .await;
     assert_eq!(status, StatusCode::OK, "docs/** covers docs/a.md: {body}");
-    let plain = submit_as(&svc, &t.bot, &in_shop("r-2", "docs/b.md")).await;
+    let plain = svc.submit_as(&t.bot, &in_shop("r-2", "docs/b.md")).await;
     assert_eq!(
         plain["status"], "allowed",
         "another plain delete under docs/ is what alice approved: {plain}"
     );
     for path in ["docs/Makefile", "docs/Cargo.lock", "docs/package.json"] {
-        let asked = submit_as(&svc, &t.bot, &in_shop("r-2", path)).await;
+        let asked = svc.submit_as(&t.bot, &in_shop("r-2", path)).await;
         assert_eq!(
             asked["status"], "pending",
             "{path} needs a maintainer's diff review alice never gave, so her docs/** grant \
@@ -127,12 +117,9 @@ async fn a_path_grant_covers_no_action_needing_more_than_the_approved_delete() {
             "{path} is a maintainer's to decide: {asked}"
         );
     }
-    let ci = submit_as(
-        &svc,
-        &t.bot2,
-        &in_shop("r-3", ".github/workflows/release.yml"),
-    )
-    .await;
+    let ci = svc
+        .submit_as(&t.bot2, &in_shop("r-3", ".github/workflows/release.yml"))
+        .await;
     assert_eq!(
         ci["status"], "pending",
         "a CI workflow delete is a maintainer's high-risk review: {ci}"
@@ -147,7 +134,9 @@ async fn outside_a_repository_a_path_grant_stays_where_it_was_approved() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().to_str().unwrap();
     let (a, b) = (format!("{root}/scratchA"), format!("{root}/scratchB"));
-    let first = submit_as(&svc, &t.bot, &delete("r-1", &a, None, "src/a.txt")).await;
+    let first = svc
+        .submit_as(&t.bot, &delete("r-1", &a, None, "src/a.txt"))
+        .await;
     assert_eq!(first["status"], "pending", "a delete is asked: {first}");
     let (status, body) = approve(
         &svc,
@@ -173,14 +162,16 @@ async fn outside_a_repository_a_path_grant_stays_where_it_was_approved() {
         ),
     ];
     for (scenario, body) in elsewhere {
-        let asked = submit_as(&svc, &t.bot, &body).await;
+        let asked = svc.submit_as(&t.bot, &body).await;
         assert_eq!(
             asked["status"], "pending",
             "{scenario}: alice approved {a}/src/**, not src/ of wherever the next request \
              runs: {asked}"
         );
     }
-    let again = submit_as(&svc, &t.bot, &delete("r-2", &a, None, "src/c.txt")).await;
+    let again = svc
+        .submit_as(&t.bot, &delete("r-2", &a, None, "src/c.txt"))
+        .await;
     assert_eq!(
         again["status"], "allowed",
         "src/ of the approved directory is covered: {again}"
@@ -193,30 +184,30 @@ async fn a_grant_covers_only_the_agent_that_asked() {
     let svc = Service::start().await;
     let t = team(&svc).await;
     let shell = |command: &str| common::shell("sess-A", command, "unknown", None);
-    let asked = submit_as(&svc, &t.bot, &shell("cargo test")).await;
+    let asked = svc.submit_as(&t.bot, &shell("cargo test")).await;
     assert_eq!(asked["status"], "pending", "cargo test is asked: {asked}");
     let (status, body) = approve(&svc, &t.alice, &asked, json!({"scope": "run"})).await;
     assert_eq!(status, StatusCode::OK, "approved for the run: {body}");
-    let other = submit_as(&svc, &t.bot2, &shell("cargo test --release")).await;
+    let other = svc.submit_as(&t.bot2, &shell("cargo test --release")).await;
     assert_eq!(
         other["status"], "pending",
         "bot2 naming bot's run id is not bot: the run grant must not answer it: {other}"
     );
-    let own = submit_as(&svc, &t.bot, &shell("cargo test --release")).await;
+    let own = svc.submit_as(&t.bot, &shell("cargo test --release")).await;
     assert_eq!(
         own["status"], "allowed",
         "bot's own later test run is covered by the run grant: {own}"
     );
 
-    let install = submit_as(&svc, &t.bot, &shell("npm install")).await;
+    let install = svc.submit_as(&t.bot, &shell("npm install")).await;
     let (status, body) = approve(&svc, &t.alice, &install, json!({"scope": "once"})).await;
     assert_eq!(status, StatusCode::OK, "approved once: {body}");
-    let other = submit_as(&svc, &t.bot2, &shell("npm install")).await;
+    let other = svc.submit_as(&t.bot2, &shell("npm install")).await;
     assert_eq!(
         other["status"], "pending",
         "bot2 repeating the exact action in bot's run must not spend bot's once grant: {other}"
     );
-    let own = submit_as(&svc, &t.bot, &shell("npm install")).await;
+    let own = svc.submit_as(&t.bot, &shell("npm install")).await;
     assert_eq!(
         own["status"], "allowed",
         "bot's retry uses its once grant (no gate was waiting when it was approved): {own}"
@@ -230,11 +221,11 @@ async fn an_agent_ends_only_its_own_part_of_a_run_a_person_ends_it_all() {
     let t = team(&svc).await;
     let shell = |command: &str| common::shell("sess-A", command, "unknown", None);
     // bot holds a run grant and a waiting prompt in sess-A; bot2 names the same run.
-    let tests = submit_as(&svc, &t.bot, &shell("cargo test")).await;
+    let tests = svc.submit_as(&t.bot, &shell("cargo test")).await;
     let (status, body) = approve(&svc, &t.alice, &tests, json!({"scope": "run"})).await;
     assert_eq!(status, StatusCode::OK, "approved for the run: {body}");
-    let bots = submit_as(&svc, &t.bot, &shell("npm install")).await;
-    let bot2s = submit_as(&svc, &t.bot2, &shell("pip install requests")).await;
+    let bots = svc.submit_as(&t.bot, &shell("npm install")).await;
+    let bot2s = svc.submit_as(&t.bot2, &shell("pip install requests")).await;
     assert_eq!(
         (bots["status"].as_str(), bot2s["status"].as_str()),
         (Some("pending"), Some("pending")),
@@ -270,7 +261,7 @@ async fn an_agent_ends_only_its_own_part_of_a_run_a_person_ends_it_all() {
         "expired",
         "bot2's own prompt closed (expired) with its run"
     );
-    let again = submit_as(&svc, &t.bot, &shell("cargo test --release")).await;
+    let again = svc.submit_as(&t.bot, &shell("cargo test --release")).await;
     assert_eq!(
         again["status"], "allowed",
         "bot's run grant outlives bot2 ending a run of the same id: {again}"
@@ -287,7 +278,7 @@ async fn an_agent_ends_only_its_own_part_of_a_run_a_person_ends_it_all() {
         "bot's own prompt and run grant end with its run: {ended}"
     );
 
-    let late = submit_as(&svc, &t.bot2, &shell("pip install flask")).await;
+    let late = svc.submit_as(&t.bot2, &shell("pip install flask")).await;
     let (status, ended) = svc.post("/v1/runs/sess-A/end", &t.alice, &json!({})).await;
     assert_eq!(status, StatusCode::OK, "a person may end any run: {ended}");
     assert_eq!(

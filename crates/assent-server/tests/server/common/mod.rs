@@ -134,7 +134,12 @@ impl Service {
     }
 
     pub async fn submit(&self, body: &Value) -> Value {
-        let (status, answer) = self.post("/v1/actions", &self.requester, body).await;
+        self.submit_as(&self.requester, body).await
+    }
+
+    /// [`Service::submit`] with another agent's `token`.
+    pub async fn submit_as(&self, token: &str, body: &Value) -> Value {
+        let (status, answer) = self.post("/v1/actions", token, body).await;
         assert_eq!(
             status,
             StatusCode::OK,

@@ -87,6 +87,20 @@ pub(crate) fn classify_command(
     out.extend(block_patterns(eff.argv, ctx));
     if eff.args_from_stdin {
         facts.command(CommandRisk::Mutation);
+        // `cat list | xargs chmod -R 777`, `xargs cat < list`: the files are only known at
+        // run time (a file written by an earlier call can name ~/.ssh/id_rsa). Fed the paths
+        // `find .` or `git ls-files` lists, it reaches what those were judged to reach, and
+        // its own rules judge what it does there (`xargs rm` still deletes).
+        if !cmd.stdin_known && !cmd.stdin_paths {
+            out.push(Verdict::ask(
+                "ask.unresolved_path",
+                RiskLevel::Medium,
+                format!(
+                    "`xargs` gives `{program}` arguments it reads at run time: the files it \
+                     reaches are not known"
+                ),
+            ));
+        }
     }
     out.extend(crate::classify::tools::classify_program(
         &command, eff.argv, ctx, facts,

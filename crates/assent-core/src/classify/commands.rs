@@ -58,6 +58,7 @@ pub(crate) const READ_ONLY: &[&str] = &[
     "cksum",
     "test",
     "[",
+    "[[",
     "sleep",
     "seq",
     "cd",

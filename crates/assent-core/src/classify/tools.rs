@@ -208,6 +208,11 @@ fn out_skip(cmd: &Cmd<'_>) -> usize {
 
 fn read_or_unknown(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let p = cmd.program;
+    if p == "sed" {
+        if let Some(reason) = crate::classify::sed::more_than_an_edit(cmd.args) {
+            return vec![Verdict::ask("ask.interpreter", RiskLevel::High, reason)];
+        }
+    }
     match p {
         "sed"
             if cmd.has_short('i', "--in-place")

@@ -15,6 +15,13 @@ pub(crate) struct ExpandedWord {
     /// The word could not be read safely (its substitutions are unknown): the line is
     /// treated as unparsed.
     pub unreadable: bool,
+    /// It holds a context where bash reads a value again as code: arithmetic (whose array
+    /// subscripts run `$(…)` held in a variable's value), an indirection `${!x}`, an array
+    /// subscript or a prompt transform `${x@P}`.
+    pub reevaluates: bool,
+    /// Literal text (quoted or escaped, so not run here) that holds a command substitution,
+    /// `'a[$(cmd)]'`: harmless alone, code when a re-evaluating context reads it.
+    pub literal_code: bool,
 }
 
 /// Where `~`, `$HOME` and `$PWD` point.
@@ -138,13 +145,24 @@ fn expand_pieces(
             .get(piece.start_index..piece.end_index)
             .unwrap_or_default();
         match &piece.piece {
-            WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => out.text.push_str(s),
-            WordPiece::AnsiCQuotedText(s) => out.text.push_str(&decode_ansi_c(s)),
+            WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => {
+                out.literal_code |= looks_like_code(s);
+                out.text.push_str(s);
+            }
+            WordPiece::AnsiCQuotedText(s) => {
+                let decoded = decode_ansi_c(s);
+                out.literal_code |= looks_like_code(&decoded);
+                out.text.push_str(&decoded);
+            }
             WordPiece::DoubleQuotedSequence(inner)
             | WordPiece::GettextDoubleQuotedSequence(inner) => {
                 expand_pieces(raw, inner, env, out);
             }
-            WordPiece::EscapeSequence(s) => out.text.push_str(s.get(1..).unwrap_or_default()),
+            WordPiece::EscapeSequence(s) => {
+                // `\$(cmd)`: the `$` is literal here, the text is code if read again.
+                out.literal_code |= s == "\\$" || s == "\\`";
+                out.text.push_str(s.get(1..).unwrap_or_default());
+            }
             WordPiece::TildeExpansion(TildeExpr::Home) => out.text.push_str(env.home),
             WordPiece::TildeExpansion(TildeExpr::WorkingDir) => out.text.push_str(env.cwd),
             WordPiece::TildeExpansion(_) => {
@@ -156,6 +174,14 @@ fn expand_pieces(
                 None => {
                     out.text.push_str(source);
                     out.dynamic = true;
+                    out.reevaluates |= reevaluates(expr);
+                    // `${x:-$(cmd)}`, `${x/a/$(cmd)}`, `${a[$(cmd)]}`, `${x:$(cmd)}`: the
+                    // words inside the braces are expanded, and their substitutions run.
+                    let inner = source
+                        .strip_prefix("${")
+                        .and_then(|s| s.strip_suffix('}'))
+                        .unwrap_or_default();
+                    inner_substitutions(inner, env, out);
                 }
             },
             WordPiece::CommandSubstitution(script)
@@ -171,9 +197,146 @@ fn expand_pieces(
                 out.text.push_str(expr.value.trim());
                 out.text.push_str("))");
                 out.dynamic = true;
+                out.reevaluates = true;
+                // `$((1+$(cmd)))`: the expression is expanded before it is computed.
+                inner_substitutions(&expr.value, env, out);
             }
         }
     }
+}
+
+/// Collects the command substitutions inside `text`, a piece of a word that bash expands
+/// again (an arithmetic expression, the words of a `${…}` operator), into `out`. Text that
+/// holds a substitution but does not parse is unreadable: the line is asked.
+pub(crate) fn inner_substitutions(text: &str, env: &WordEnv<'_>, out: &mut ExpandedWord) {
+    if !text.contains(['$', '`']) {
+        return;
+    }
+    if too_hard(text) {
+        out.unreadable = true;
+        return;
+    }
+    let options = ParserOptions::default();
+    match guarded(|| brush_parser::word::parse(text, &options)) {
+        Some(Ok(pieces)) => {
+            let mut inner = ExpandedWord::default();
+            expand_pieces(text, &pieces, env, &mut inner);
+            out.substitutions.append(&mut inner.substitutions);
+            out.unreadable |= inner.unreadable;
+            out.reevaluates |= inner.reevaluates;
+            out.literal_code |= inner.literal_code;
+        }
+        _ => {
+            if looks_like_code(text) || text.contains("<(") || text.contains(">(") {
+                out.unreadable = true;
+            }
+        }
+    }
+}
+
+/// Text that would run a command if bash expanded it: `$(`, a backtick.
+pub(crate) fn looks_like_code(text: &str) -> bool {
+    text.contains("$(") || text.contains('`')
+}
+
+/// Parameter expansions that read a value again as a name or as code: an indirection
+/// (`${!x}`, whose target may be `a[$(cmd)]`), an array subscript (computed as arithmetic),
+/// a substring offset (arithmetic) and the prompt and escape transforms (`${x@P}` runs the
+/// `$(…)` in x's value).
+fn reevaluates(expr: &ParameterExpr) -> bool {
+    use brush_parser::word::ParameterTransformOp as Op;
+    let (parameter, indirect) = match expr {
+        ParameterExpr::Parameter {
+            parameter,
+            indirect,
+        }
+        | ParameterExpr::UseDefaultValues {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::AssignDefaultValues {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::IndicateErrorIfNullOrUnset {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::UseAlternativeValue {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::ParameterLength {
+            parameter,
+            indirect,
+        }
+        | ParameterExpr::RemoveSmallestSuffixPattern {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::RemoveLargestSuffixPattern {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::RemoveSmallestPrefixPattern {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::RemoveLargestPrefixPattern {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::UppercaseFirstChar {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::UppercasePattern {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::LowercaseFirstChar {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::LowercasePattern {
+            parameter,
+            indirect,
+            ..
+        }
+        | ParameterExpr::ReplaceSubstring {
+            parameter,
+            indirect,
+            ..
+        } => (parameter, *indirect),
+        ParameterExpr::Substring { .. } => return true,
+        ParameterExpr::Transform {
+            parameter,
+            indirect,
+            op,
+        } => {
+            if matches!(op, Op::PromptExpand | Op::ExpandEscapeSequences) {
+                return true;
+            }
+            (parameter, *indirect)
+        }
+        ParameterExpr::VariableNames { .. } | ParameterExpr::MemberKeys { .. } => return false,
+    };
+    indirect
+        || matches!(
+            parameter,
+            brush_parser::word::Parameter::NamedWithIndex { .. }
+        )
 }
 
 fn known_parameter<'a>(expr: &ParameterExpr, env: &WordEnv<'a>) -> Option<&'a str> {

@@ -81,7 +81,9 @@ pub fn effective(argv: &[String]) -> Effective<'_> {
                 }
                 None => break,
             },
-            "nohup" | "builtin" | "setsid" | "unbuffer" | "chronic" | "caffeinate" => args,
+            // `busybox rm -rf ~` and `toybox rm …` run the applet named first.
+            "nohup" | "builtin" | "setsid" | "unbuffer" | "chronic" | "caffeinate" | "busybox"
+            | "toybox" => args,
             "nice" | "ionice" | "stdbuf" | "time" => {
                 skip_options(args, &["-n", "-c", "-p", "-i", "-o", "-e"])
             }
@@ -105,23 +107,22 @@ pub fn effective(argv: &[String]) -> Effective<'_> {
                 out.args_from_stdin = true;
                 skip_options(
                     args,
+                    // `-i[R]`, `-l[N]`, `-e[EOF]`, `--replace[=R]` take their value attached
+                    // or not at all: the next word is the command.
                     &[
                         "-I",
-                        "-i",
                         "-n",
                         "-P",
                         "-L",
-                        "-l",
                         "-d",
                         "-E",
-                        "-e",
                         "-s",
                         "-a",
                         "--max-args",
                         "--max-procs",
+                        "--max-chars",
                         "--delimiter",
                         "--arg-file",
-                        "--replace",
                     ],
                 )
             }
@@ -151,6 +152,55 @@ pub fn effective(argv: &[String]) -> Effective<'_> {
 }
 
 /// Skips leading options; those in `with_value` also consume the next word.
+/// What `xargs` runs when the text on its stdin is known (`echo / | xargs chmod -R 777`):
+/// `command` with the input's words appended, or, with a replace string (`-I R`, `-iR`,
+/// `--replace`), one command per input line with the line in its place. `argv` is the whole
+/// command, `xargs` and its options included; `command` the suffix xargs runs.
+pub fn xargs_commands(argv: &[String], command: &[String], input: &str) -> Vec<Vec<String>> {
+    let start = argv.len().saturating_sub(command.len());
+    let at = argv
+        .iter()
+        .take(start)
+        .position(|w| program_name(w) == "xargs");
+    let options = at
+        .and_then(|at| argv.get(at + 1..start))
+        .unwrap_or_default();
+    let mut replace = None;
+    let mut words = options.iter();
+    while let Some(option) = words.next() {
+        match option.as_str() {
+            "-I" => replace = words.next().cloned(),
+            "-i" | "--replace" => replace = Some("{}".to_owned()),
+            o => {
+                if let Some(r) = o
+                    .strip_prefix("--replace=")
+                    .or_else(|| o.strip_prefix("-I"))
+                {
+                    replace = Some(r.to_owned());
+                } else if let Some(r) = o.strip_prefix("-i") {
+                    replace = Some(r.to_owned());
+                }
+            }
+        }
+    }
+    match replace {
+        Some(r) if !r.is_empty() => input
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| command.iter().map(|w| w.replace(&r, line)).collect())
+            .collect(),
+        _ => {
+            let mut run = command.to_vec();
+            if run.is_empty() {
+                run.push("echo".to_owned());
+            }
+            run.extend(input.split_whitespace().map(str::to_owned));
+            vec![run]
+        }
+    }
+}
+
 fn skip_options<'a>(args: &'a [String], with_value: &[&str]) -> &'a [String] {
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -223,15 +273,27 @@ fn command_option(args: &[String]) -> Option<String> {
     None
 }
 
-/// The script of `sh [-opts] -c SCRIPT …`, if any.
+/// The script of `sh [-opts] -c SCRIPT …`, if any. Options that take a value (`-o
+/// pipefail`, `+O extglob`, `--rcfile F`) are stepped over with it.
 fn shell_dash_c(args: &[String]) -> Option<String> {
     let mut takes_script = false;
-    for arg in args {
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
         if takes_script {
             return Some(arg.clone());
         }
         if arg == "--" {
             return None;
+        }
+        if matches!(
+            arg.as_str(),
+            "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file"
+        ) {
+            words.next();
+            continue;
+        }
+        if arg.starts_with('+') {
+            continue;
         }
         if let Some(flags) = arg.strip_prefix('-') {
             if !flags.starts_with('-') && flags.contains('c') {

@@ -11,6 +11,7 @@
 mod common;
 
 mod blind_spots;
+mod bypass;
 mod campaigns;
 mod diff_risk;
 mod evidence_table;

@@ -8,6 +8,7 @@ pub(crate) mod commands;
 pub(crate) mod credentials;
 pub(crate) mod ctx;
 pub(crate) mod destroy;
+pub(crate) mod discard;
 pub(crate) mod git;
 pub(crate) mod local_tools;
 pub(crate) mod packages;

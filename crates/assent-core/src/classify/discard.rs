@@ -150,7 +150,10 @@ fn looks_like_path(word: &str) -> bool {
     if matches!(word, "." | ".." | "*") || word.ends_with('/') {
         return true;
     }
-    if ["./", "../", "/", ":", "~"].iter().any(|p| word.starts_with(p)) {
+    if ["./", "../", "/", ":", "~"]
+        .iter()
+        .any(|p| word.starts_with(p))
+    {
         return true;
     }
     if word.contains(['*', '?', '[']) {
@@ -201,7 +204,10 @@ fn list(paths: &[&str]) -> String {
 
 fn from_where(rev: Option<&str>) -> String {
     match rev {
-        Some(rev) => format!("their version in {}", crate::text::first_chars_marked(rev, 40)),
+        Some(rev) => format!(
+            "their version in {}",
+            crate::text::first_chars_marked(rev, 40)
+        ),
         None => "their staged version".to_owned(),
     }
 }

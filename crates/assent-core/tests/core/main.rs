@@ -13,6 +13,7 @@ mod common;
 mod blind_spots;
 mod campaigns;
 mod diff_risk;
+mod discard_work;
 mod evidence_table;
 mod fuzz_regressions;
 mod grants;

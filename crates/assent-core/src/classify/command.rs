@@ -45,7 +45,17 @@ pub(crate) fn classify_command(
         ));
     }
     let Some((first, args)) = eff.argv.split_first() else {
-        if cmd.runs_inline_script || (eff.wrappers.is_empty() && cmd.argv.is_empty()) {
+        if eff
+            .wrappers
+            .last()
+            .is_some_and(|w| program_name(w) == "xargs")
+        {
+            // Without a command xargs runs `echo` (and `xargs --version` prints its own).
+            out.push(Verdict::auto(
+                "auto.read",
+                "`xargs` without a command prints what it reads",
+            ));
+        } else if cmd.runs_inline_script || (eff.wrappers.is_empty() && cmd.argv.is_empty()) {
             out.push(Verdict::auto(
                 "auto.shell_builtin",
                 "sets variables or runs a script whose commands are judged on their own",

@@ -19,6 +19,7 @@ pub(crate) mod roads;
 pub(crate) mod self_protection;
 pub(crate) mod tooling;
 pub(crate) mod tools;
+pub(crate) mod usage;
 pub(crate) mod verdict;
 
 use crate::classify::cmd::runs_code;

@@ -42,6 +42,9 @@ pub(crate) fn classify_program(
     if let Some(v) = crate::own::binary::command(cmd, ctx, facts) {
         return vec![v];
     }
+    if let Some(v) = crate::classify::usage::query(cmd) {
+        return vec![v];
+    }
     if let Some(v) = crate::classify::destroy::destructive(cmd, ctx, facts) {
         return vec![v];
     }
@@ -112,7 +115,8 @@ fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
         )];
     }
     if is(c::INTERPRETERS, p) || is_shell(p) || p == "source" || p == "." {
-        if cmd.has_flag(&["--version", "-V", "--help"]) {
+        // Alone: `bash deploy.sh --help` runs the script.
+        if matches!(cmd.args, [only] if matches!(only.as_str(), "--version" | "-V" | "--help")) {
             return vec![Verdict::auto(
                 "auto.read",
                 format!("`{p}` prints its version"),

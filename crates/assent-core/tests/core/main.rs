@@ -14,6 +14,7 @@ mod blind_spots;
 mod campaigns;
 mod diff_risk;
 mod discard_work;
+mod everyday_work;
 mod evidence_table;
 mod fuzz_regressions;
 mod grants;

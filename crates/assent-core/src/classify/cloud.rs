@@ -194,7 +194,7 @@ pub(crate) fn network(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Ve
 }
 
 /// URLs and hosts a network command names.
-fn targets(cmd: &Cmd<'_>) -> Vec<String> {
+pub(crate) fn targets(cmd: &Cmd<'_>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut skip_next = false;
     for arg in cmd.args {

@@ -15,10 +15,12 @@ pub(crate) mod packages;
 pub(crate) mod path;
 pub(crate) mod persist;
 pub(crate) mod readers;
+pub(crate) mod remote;
 pub(crate) mod roads;
 pub(crate) mod self_protection;
 pub(crate) mod tooling;
 pub(crate) mod tools;
+pub(crate) mod upload;
 pub(crate) mod usage;
 pub(crate) mod verdict;
 
@@ -52,6 +54,9 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
+    out.extend(crate::classify::upload::repository_upload(
+        script, &programs, ctx,
+    ));
     out.extend(crate::own::binary::located_and_written(
         script, &programs, facts,
     ));

@@ -23,6 +23,7 @@ mod hostile;
 mod invalidation;
 mod judgment;
 mod properties;
+mod remote_destruction;
 mod routing;
 mod scenarios;
 mod security_tooling;

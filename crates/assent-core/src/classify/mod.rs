@@ -11,6 +11,7 @@ pub(crate) mod destroy;
 pub(crate) mod discard;
 pub(crate) mod git;
 pub(crate) mod local_tools;
+pub(crate) mod machine;
 pub(crate) mod packages;
 pub(crate) mod path;
 pub(crate) mod persist;
@@ -54,6 +55,8 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
+    out.extend(line.and_then(crate::classify::machine::exhaustion));
+    out.extend(crate::classify::machine::fills_disk(script, &programs));
     out.extend(crate::classify::upload::repository_upload(
         script, &programs, ctx,
     ));

@@ -45,6 +45,9 @@ pub(crate) fn classify_program(
     if let Some(v) = crate::classify::usage::query(cmd) {
         return vec![v];
     }
+    if let Some(v) = crate::classify::machine::lists_disks(cmd) {
+        return vec![v];
+    }
     if let Some(v) = crate::classify::destroy::destructive(cmd, ctx, facts) {
         return vec![v];
     }

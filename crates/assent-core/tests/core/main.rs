@@ -22,6 +22,7 @@ mod hook_and_policy;
 mod hostile;
 mod invalidation;
 mod judgment;
+mod machine_damage;
 mod properties;
 mod remote_destruction;
 mod routing;

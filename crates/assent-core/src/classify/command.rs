@@ -119,7 +119,12 @@ fn check_assignment(assignment: &str) -> Option<Verdict> {
 /// variables handed to a network program.
 fn secret_arguments(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let mut out = Vec::new();
-    for arg in cmd.args {
+    let keys = crate::classify::ssh::identity_args(cmd);
+    out.extend(crate::classify::ssh::identity(cmd, &keys, ctx));
+    for (i, arg) in cmd.args.iter().enumerate() {
+        if keys.iter().any(|(at, _)| *at == i) {
+            continue;
+        }
         if cmd.network_program && mentions_secret_var(arg) {
             facts.credential(crate::types::CredentialRisk::Write);
             out.push(Verdict::block(

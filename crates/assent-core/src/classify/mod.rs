@@ -19,6 +19,8 @@ pub(crate) mod readers;
 pub(crate) mod remote;
 pub(crate) mod roads;
 pub(crate) mod self_protection;
+pub(crate) mod ssh;
+pub(crate) mod stores;
 pub(crate) mod tooling;
 pub(crate) mod tools;
 pub(crate) mod upload;

@@ -30,4 +30,5 @@ mod scenarios;
 mod security_tooling;
 mod self_protection;
 mod symlinks;
+mod true_reasons;
 mod workflow;

@@ -19,6 +19,13 @@ const RULE: &str = "block.destructive";
 
 /// The block when `line` exhausts the machine's processes.
 pub(crate) fn exhaustion(line: &str) -> Option<Verdict> {
+    // Quoting and escaping change no name the shell runs (`':'(){ \:|:& };:`, a bomb inside
+    // `bash -c '…'`): read the line without them.
+    let unquoted: String = line
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect();
+    let line = unquoted.as_str();
     let reason = fork_bomb(line)
         .map(|name| {
             format!("a fork bomb: the function `{name}` starts copies of itself until the machine runs out of processes")

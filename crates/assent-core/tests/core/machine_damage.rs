@@ -31,6 +31,11 @@ fn exhausting_the_machine_is_blocked() {
                 "a copy in the background, then another",
             ),
             blocked(
+                "quoted and escaped names",
+                "bomb(){ 'bomb'|\\bomb & };bomb",
+                "quoting changes no name the shell runs",
+            ),
+            blocked(
                 "under bash -c",
                 "bash -c ':(){ :|:& };:'",
                 "inside a shell's script",

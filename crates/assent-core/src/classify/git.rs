@@ -109,7 +109,10 @@ pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdic
     if asks_help(rest) {
         return vec![Verdict::auto(
             "auto.read",
-            format!("`git {sub} --help` prints help"),
+            format!(
+                "`git {sub} {}` prints help",
+                rest.first().map_or("--help", String::as_str)
+            ),
         )];
     }
     let config_override = !settings.is_empty();

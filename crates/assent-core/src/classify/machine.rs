@@ -245,37 +245,62 @@ fn every_process(cmd: &Cmd<'_>) -> bool {
 }
 
 /// The block when a command writes without end into a file: `yes > f`, `cat /dev/zero > f`,
-/// `dd if=/dev/urandom of=f` with no `count=`. It fills the disk.
+/// `dd if=/dev/urandom of=f` with no `count=`, or such a source piped straight into a writer
+/// (`yes | tee f`, `cat /dev/zero | cat > f`). It fills the disk.
 pub(crate) fn fills_disk(script: &ShellScript, programs: &[Program]) -> Option<Verdict> {
-    const ENDLESS: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random"];
-    script
-        .commands
-        .iter()
-        .zip(programs)
-        .find_map(|(parsed, (program, args))| {
-            let into_file = |path: &str| !is_harmless_device(path) && !path.starts_with("/dev/");
-            let redirected = parsed
-                .redirects
-                .iter()
-                .any(|r| r.write && into_file(&r.path));
-            let endless = match *program {
-                "yes" => redirected,
-                "cat" => redirected && args.iter().any(|a| ENDLESS.contains(&a.as_str())),
-                "dd" => {
-                    let input = args.iter().find_map(|a| a.strip_prefix("if="));
-                    let output = args.iter().find_map(|a| a.strip_prefix("of="));
-                    let bounded = args.iter().any(|a| a.starts_with("count="));
-                    input.is_some_and(|i| ENDLESS.contains(&i))
-                        && !bounded
-                        && output.map_or(redirected, into_file)
-                }
-                _ => false,
-            };
-            endless.then(|| {
-                Verdict::block(
-                    RULE,
-                    format!("`{program}` writes without end into a file until the disk is full"),
-                )
-            })
+    let commands: Vec<_> = script.commands.iter().zip(programs).collect();
+    commands.iter().find_map(|(parsed, (program, args))| {
+        if !endless_source(program, args) {
+            return None;
+        }
+        let written = writes_file(parsed, program, args)
+            || commands.iter().any(|(next, (p, a))| {
+                next.pipeline == parsed.pipeline
+                    && next.stage == parsed.stage + 1
+                    && !(*p == "dd" && a.iter().any(|w| w.starts_with("count=")))
+                    && (writes_file(next, p, a) || (*p == "tee" && tees_to_file(a)))
+            });
+        written.then(|| {
+            Verdict::block(
+                RULE,
+                format!("`{program}` writes without end into a file until the disk is full"),
+            )
         })
+    })
+}
+
+const ENDLESS: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random"];
+
+/// `yes`, `cat /dev/zero`, `dd if=/dev/zero` without `count=`: output with no end.
+fn endless_source(program: &str, args: &[String]) -> bool {
+    match program {
+        "yes" => true,
+        "cat" => args.iter().any(|a| ENDLESS.contains(&a.as_str())),
+        "dd" => {
+            let input = args.iter().find_map(|a| a.strip_prefix("if="));
+            input.is_some_and(|i| ENDLESS.contains(&i))
+                && !args.iter().any(|a| a.starts_with("count="))
+        }
+        _ => false,
+    }
+}
+
+/// A file (no device) that is no sink for endless bytes.
+fn is_file(path: &str) -> bool {
+    !is_harmless_device(path) && !path.starts_with("/dev/")
+}
+
+/// Whether the command's output goes into a file: a redirect, or `dd`'s `of=`.
+fn writes_file(parsed: &crate::shell::ParsedCommand, program: &str, args: &[String]) -> bool {
+    if program == "dd" {
+        if let Some(out) = args.iter().find_map(|a| a.strip_prefix("of=")) {
+            return is_file(out);
+        }
+    }
+    parsed.redirects.iter().any(|r| r.write && is_file(&r.path))
+}
+
+/// `tee FILE…`: any file argument that is no device.
+fn tees_to_file(args: &[String]) -> bool {
+    args.iter().any(|a| !a.starts_with('-') && is_file(a))
 }

@@ -239,12 +239,15 @@ fn api_endpoint(args: &[String]) -> Option<&str> {
 /// An HTTP client's DELETE on a forge or registry API.
 fn http_delete(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
     let positionals: Vec<&str> = cmd.positionals().map(String::as_str).collect();
-    let named = match cmd.program {
-        // httpie and xh: `http DELETE url`.
-        "curl" | "wget" => method(cmd.args),
-        _ => positionals.first().copied(),
+    let delete = match cmd.program {
+        "curl" | "wget" => method(cmd.args).is_some_and(|m| m.eq_ignore_ascii_case("DELETE")),
+        // httpie and xh: `http [options] DELETE url` (an option's value may come first).
+        _ => positionals
+            .iter()
+            .take_while(|w| !is_forge_url(w))
+            .any(|w| w.eq_ignore_ascii_case("DELETE")),
     };
-    if !named.is_some_and(|m| m.eq_ignore_ascii_case("DELETE")) {
+    if !delete {
         return None;
     }
     let url = positionals.iter().find(|w| is_forge_url(w))?;

@@ -71,6 +71,11 @@ fn exhausting_the_machine_is_blocked() {
                 "the same with cat",
             ),
             blocked(
+                "yes piped into tee",
+                "yes | tee fill.txt",
+                "the writer at the other end of the pipe fills the disk",
+            ),
+            blocked(
                 "dd without a count",
                 "dd if=/dev/zero of=fill.bin bs=1M",
                 "dd stops only when the disk is full",
@@ -187,6 +192,13 @@ fn everyday_commands_beside_them_keep_their_answers() {
                 Auto,
                 "auto.read",
                 "yes ends with the pipe's reader",
+            ),
+            row(
+                "yes bounded before tee",
+                shell("yes | head -n 2 | tee answers.txt"),
+                Auto,
+                "auto.read",
+                "head ends the stream before it reaches the file",
             ),
             row(
                 "bytes from urandom",

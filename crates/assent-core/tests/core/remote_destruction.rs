@@ -35,6 +35,7 @@ fn deleting_on_a_forge_or_registry_is_escalated() {
             escalated("curl --request DELETE GitLab", "curl --request DELETE https://gitlab.com/api/v4/projects/42", "GitLab's API"),
             escalated("curl -sSX DELETE self-hosted", "curl -sSX DELETE https://git.acme.example/api/v4/projects/7/repository/branches/x", "a self-hosted GitLab by its API path; -X in a cluster"),
             escalated("httpie DELETE", "http DELETE https://api.github.com/repos/acme/shop", "httpie names the method as a word"),
+            escalated("httpie DELETE after an option's value", "http --auth u:p DELETE https://api.github.com/repos/acme/shop", "an option's value may stand before the method"),
             escalated("gh repo delete", "gh repo delete acme/shop --yes", "a whole repository"),
             escalated("gh release delete", "gh release delete v1.2.0 -y", "a release"),
             escalated("gh release delete-asset", "gh release delete-asset v1.2.0 shop.zip", "a release asset"),

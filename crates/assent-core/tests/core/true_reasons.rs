@@ -204,6 +204,12 @@ fn each_answer_carries_the_reason_true_of_its_command() {
         "a namespace deleted is said so",
     );
     reason_is(
+        "git rebase -h",
+        "`git rebase -h` prints help",
+        &["--help"],
+        "-h is reported as given",
+    );
+    reason_is(
         "git checkout -f main",
         "--force",
         &["git checkout -- "],

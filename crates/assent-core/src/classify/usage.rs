@@ -83,6 +83,49 @@ const CARGO_COMMANDS: &[&str] = &[
     "yank",
 ];
 
+/// Short spellings of the version query, each alone on the line, by program (`node -v`,
+/// `cargo -V`, `java -version`); elsewhere `-v` is verbose and `-V` anything.
+const SHORT_VERSION: &[(&str, &[&str])] = &[
+    ("node", &["-v"]),
+    ("npm", &["-v"]),
+    ("npx", &["-v"]),
+    ("pnpm", &["-v"]),
+    ("yarn", &["-v"]),
+    ("bun", &["-v"]),
+    ("ruby", &["-v"]),
+    ("perl", &["-v"]),
+    ("php", &["-v"]),
+    ("gcc", &["-v"]),
+    ("g++", &["-v"]),
+    ("clang", &["-v"]),
+    ("make", &["-v"]),
+    ("tsc", &["-v"]),
+    ("cargo", &["-V", "-vV"]),
+    ("rustc", &["-V", "-vV"]),
+    ("rustup", &["-V"]),
+    ("pip", &["-V"]),
+    ("pip3", &["-V"]),
+    ("uv", &["-V"]),
+    ("poetry", &["-V"]),
+    ("deno", &["-V"]),
+    ("rg", &["-V"]),
+    ("fd", &["-V"]),
+    ("ruff", &["-V"]),
+    ("java", &["-version"]),
+    ("javac", &["-version"]),
+];
+
+/// Version subcommands that stay on the machine (`npm version` bumps the package's; `kubectl
+/// version` asks the cluster unless told `--client`).
+const VERSION_COMMAND: &[(&str, &[&str])] = &[
+    ("cargo", &["version"]),
+    ("helm", &["version"]),
+    ("gh", &["version"]),
+    ("glab", &["version"]),
+    ("kubectl", &["version", "--client"]),
+    ("oc", &["version", "--client"]),
+];
+
 /// The auto verdict when `cmd` only asks for a version or help.
 pub(crate) fn query(cmd: &Cmd<'_>) -> Option<Verdict> {
     let p = cmd.program;
@@ -110,6 +153,19 @@ pub(crate) fn query(cmd: &Cmd<'_>) -> Option<Verdict> {
         }
         _ => {}
     }
+    let said: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    let asks_version = SHORT_VERSION
+        .iter()
+        .any(|(cli, flags)| *cli == p && matches!(said.as_slice(), [only] if flags.contains(only)))
+        || VERSION_COMMAND
+            .iter()
+            .any(|(cli, words)| *cli == p && said.as_slice() == *words);
+    if asks_version {
+        return Some(Verdict::auto(
+            "auto.read",
+            format!("`{p} {}` prints its version", said.join(" ")),
+        ));
+    }
     let (last, words) = cmd.args.split_last()?;
     if !words.iter().all(|w| is_word(w)) || words.is_empty() {
         return None;
@@ -125,10 +181,8 @@ pub(crate) fn query(cmd: &Cmd<'_>) -> Option<Verdict> {
                 .iter()
                 .any(|(cli, depth)| *cli == p && words.len() <= *depth)
     };
-    (asks_help && builtin).then(|| {
-        let said: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-        Verdict::auto("auto.read", format!("`{p} {}` prints help", said.join(" ")))
-    })
+    (asks_help && builtin)
+        .then(|| Verdict::auto("auto.read", format!("`{p} {}` prints help", said.join(" "))))
 }
 
 /// A subcommand's name: lowercase letters, digits and dashes, starting with a letter.

@@ -15,6 +15,30 @@ fn version_and_help_queries_are_auto() {
     check(
         vec![
             read("cargo --version", "cargo --version", "prints a version"),
+            read("node -v", "node -v", "node's short version flag, alone"),
+            read("npm -v", "npm -v", "npm's"),
+            read("cargo -V", "cargo -V", "cargo's is a capital V"),
+            read("rustc -vV", "rustc -vV", "rustc's verbose version"),
+            read(
+                "java -version",
+                "java -version",
+                "java's one-dash long flag",
+            ),
+            read(
+                "yarn -v",
+                "yarn -v",
+                "yarn alone installs; -v prints its version",
+            ),
+            read(
+                "kubectl version --client",
+                "kubectl version --client",
+                "the client's version, no cluster asked",
+            ),
+            read(
+                "helm version",
+                "helm version",
+                "helm's version command stays local",
+            ),
             read(
                 "xargs --version",
                 "xargs --version",
@@ -151,6 +175,15 @@ fn dry_runs_unstaging_and_xargs_with_a_harmless_command_are_auto() {
 #[test]
 fn what_runs_something_beside_them_stays_asked() {
     let not_auto = [
+        (
+            "kubectl version",
+            "without --client it asks the cluster, with the user's credentials",
+        ),
+        ("node -v app.js", "-v beside a script: the script runs"),
+        (
+            "npm version patch",
+            "bumps, commits and tags: no version query",
+        ),
         (
             "./gradlew --version",
             "a repository's wrapper downloads and runs a distribution first",

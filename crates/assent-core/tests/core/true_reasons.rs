@@ -204,6 +204,12 @@ fn each_answer_carries_the_reason_true_of_its_command() {
         "a namespace deleted is said so",
     );
     reason_is(
+        "npm version patch",
+        "changes the version in package.json",
+        &["only reads"],
+        "a bump is no read",
+    );
+    reason_is(
         "git rebase -h",
         "`git rebase -h` prints help",
         &["--help"],

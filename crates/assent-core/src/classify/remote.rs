@@ -264,11 +264,15 @@ fn http_delete(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
 
 fn is_forge_url(word: &str) -> bool {
     let host = host_of(word);
+    is_forge_host(&host) || (host.contains('.') && FORGE_API_PATHS.iter().any(|p| word.contains(p)))
+}
+
+/// A forge or registry host: one of the public ones, or a self-hosted forge by its first
+/// label (`gitlab.acme.example`).
+pub(crate) fn is_forge_host(host: &str) -> bool {
     if host.is_empty() || !host.contains('.') {
         return false;
     }
     let first_label = host.split('.').next().unwrap_or_default();
-    FORGE_HOSTS.contains(&host.as_str())
-        || FORGE_LABELS.contains(&first_label)
-        || FORGE_API_PATHS.iter().any(|p| word.contains(p))
+    FORGE_HOSTS.contains(&host) || FORGE_LABELS.contains(&first_label)
 }

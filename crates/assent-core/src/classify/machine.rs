@@ -17,48 +17,99 @@ use crate::shell::ShellScript;
 
 const RULE: &str = "block.destructive";
 
-/// The block when `line` exhausts the machine's processes.
-pub(crate) fn exhaustion(line: &str) -> Option<Verdict> {
-    // Quoting and escaping change no name the shell runs (`':'(){ \:|:& };:`, a bomb inside
-    // `bash -c '…'`): read the line without them.
-    let unquoted: String = line
-        .chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-        .collect();
-    let line = unquoted.as_str();
-    let reason = fork_bomb(line)
+/// The block when `line` exhausts the machine's processes. `runs_strings`: some command of the
+/// line runs a string as shell code (`bash -c '…'`, `eval "…"`), so quoted text counts too;
+/// otherwise a definition or loop inside quotes is only text (`git commit -m ":(){ …"`).
+pub(crate) fn exhaustion(line: &str, runs_strings: bool) -> Option<Verdict> {
+    let text = Unquoted::of(line);
+    let reason = fork_bomb(&text, runs_strings)
         .map(|name| {
             format!("a fork bomb: the function `{name}` starts copies of itself until the machine runs out of processes")
         })
         .or_else(|| {
-            spawning_loop(line).then(|| {
+            spawning_loop(&text, runs_strings).then(|| {
                 "an endless loop that starts a background process on every turn exhausts the machine's processes".to_owned()
             })
         })
+        // Inline code is quoted by nature (`perl -e '…'`).
         .or_else(|| {
-            forking_code(line).then(|| {
+            forking_code(&text.text).then(|| {
                 "inline code that forks forever exhausts the machine's processes".to_owned()
             })
         })?;
     Some(Verdict::block(RULE, reason))
 }
 
+/// A line with its quotes and backslashes taken out (they change no name the shell runs:
+/// `'bomb'|\bomb` calls `bomb`), remembering which bytes stood inside quotes.
+struct Unquoted {
+    text: String,
+    quoted: Vec<bool>,
+}
+
+impl Unquoted {
+    fn of(line: &str) -> Self {
+        let mut text = String::with_capacity(line.len());
+        let mut quoted = Vec::with_capacity(line.len());
+        let mut open: Option<char> = None;
+        let mut escaped = false;
+        for ch in line.chars() {
+            let keep = if escaped {
+                escaped = false;
+                true
+            } else {
+                match (open, ch) {
+                    (Some('\''), '\'') | (Some('"'), '"') => {
+                        open = None;
+                        false
+                    }
+                    (None, '\'' | '"') => {
+                        open = Some(ch);
+                        false
+                    }
+                    (Some('\''), _) => true,
+                    (_, '\\') => {
+                        escaped = true;
+                        false
+                    }
+                    _ => true,
+                }
+            };
+            if keep {
+                text.push(ch);
+                quoted.extend(std::iter::repeat_n(open.is_some(), ch.len_utf8()));
+            }
+        }
+        Unquoted { text, quoted }
+    }
+
+    /// Whether the byte at `at` of the text stood inside quotes.
+    fn is_quoted(&self, at: usize) -> bool {
+        self.quoted.get(at).copied().unwrap_or(false)
+    }
+}
+
 /// The name of a function defined on the line whose body calls itself in a pipe or in the
 /// background: `:(){ :|:& };:`, `bomb() { bomb | bomb & }`, `function f { f & f; }`.
-fn fork_bomb(line: &str) -> Option<String> {
+fn fork_bomb(line: &Unquoted, runs_strings: bool) -> Option<String> {
     static DEFINITION: OnceLock<Option<Regex>> = OnceLock::new();
     let definition = DEFINITION
         .get_or_init(|| {
             Regex::new(
-                r#"(?:function\s+([^\s(){};|&<>'"]+)\s*(?:\(\s*\))?|([^\s(){};|&<>'"]+)\s*\(\s*\))\s*([{(])"#,
+                r"(?:function\s+([^\s(){};|&<>]+)\s*(?:\(\s*\))?|([^\s(){};|&<>]+)\s*\(\s*\))\s*([{(])",
             )
             .ok()
         })
         .as_ref()?;
-    for found in definition.captures_iter(line) {
+    let text = line.text.as_str();
+    for found in definition.captures_iter(text) {
+        let head = found.get(0)?;
+        if line.is_quoted(head.start()) && !runs_strings {
+            continue;
+        }
         let name = found.get(1).or_else(|| found.get(2))?.as_str();
         let open = found.get(3)?;
-        let body = enclosed(line.get(open.start()..)?)?;
+        let body = enclosed(text.get(open.start()..)?)?;
         let spawns = lone(body, b'|') || lone(body, b'&');
         if spawns && calls(body, name) {
             return Some(name.to_owned());
@@ -108,7 +159,7 @@ fn lone(text: &str, op: u8) -> bool {
 }
 
 /// `while true; do … & done`, `until false; do …& done`, `for ((;;)); do … & done`.
-fn spawning_loop(line: &str) -> bool {
+fn spawning_loop(line: &Unquoted, runs_strings: bool) -> bool {
     static LOOP: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(endless) = LOOP
         .get_or_init(|| {
@@ -121,9 +172,10 @@ fn spawning_loop(line: &str) -> bool {
     else {
         return false;
     };
-    endless
-        .captures_iter(line)
-        .any(|c| c.get(1).is_some_and(|body| lone(body.as_str(), b'&')))
+    endless.captures_iter(&line.text).any(|c| {
+        let outside = c.get(0).is_some_and(|m| !line.is_quoted(m.start()));
+        (outside || runs_strings) && c.get(1).is_some_and(|body| lone(body.as_str(), b'&'))
+    })
 }
 
 /// `perl -e 'fork while fork'`, `python3 -c 'while True: os.fork()'`.

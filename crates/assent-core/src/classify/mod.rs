@@ -58,7 +58,13 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
-    out.extend(line.and_then(crate::classify::machine::exhaustion));
+    // Quoted text runs as code when a command runs a string (`bash -c`, `eval`) or a shell
+    // reads its script from stdin (`echo '…' | bash`).
+    let runs_strings = script.commands.iter().any(|c| c.runs_inline_script)
+        || programs
+            .iter()
+            .any(|(p, args)| crate::shell::wrappers::is_shell(p) && runs_code(p, args));
+    out.extend(line.and_then(|l| crate::classify::machine::exhaustion(l, runs_strings)));
     out.extend(crate::classify::machine::fills_disk(script, &programs));
     out.extend(crate::classify::upload::repository_upload(
         script, &programs, ctx,

@@ -36,6 +36,16 @@ fn exhausting_the_machine_is_blocked() {
                 "quoting changes no name the shell runs",
             ),
             blocked(
+                "under eval",
+                "eval \":(){ :|:& };:\"",
+                "eval runs the string",
+            ),
+            blocked(
+                "echoed into a shell",
+                "echo ':(){ :|:& };:' | bash",
+                "a shell reading its script from the pipe runs the quoted text",
+            ),
+            blocked(
                 "under bash -c",
                 "bash -c ':(){ :|:& };:'",
                 "inside a shell's script",
@@ -192,6 +202,20 @@ fn everyday_commands_beside_them_keep_their_answers() {
                 Auto,
                 "auto.read",
                 "yes ends with the pipe's reader",
+            ),
+            row(
+                "a fork bomb's text printed",
+                shell("echo ':(){ :|:& };:'"),
+                Auto,
+                "auto.read",
+                "quoted text no shell runs is only text",
+            ),
+            row(
+                "a commit message about fork bombs",
+                shell("git commit -m 'block :(){ :|:& };: and while true; do x & done'"),
+                Auto,
+                "auto.git_local",
+                "a message is no code: the commit is local work",
             ),
             row(
                 "yes bounded before tee",

@@ -45,7 +45,9 @@ fn destroys(what: String, target: &str, facts: &mut Facts) -> Verdict {
 /// Remote destruction by `cmd`, or `None`.
 pub(crate) fn destruction(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
     let p = cmd.program;
-    let words: Vec<&str> = cmd.positionals().map(String::as_str).collect();
+    // The verb is the first word no option's value (`npm --registry URL unpublish`, `cargo
+    // --color never yank`, `cargo yank --version 1.2.3 shop`).
+    let words = crate::classify::upload::positionals(cmd.args, value_options(p));
     let first = words.first().copied().unwrap_or_default();
     match p {
         "gh" | "glab" => forge_cli(cmd, &words, facts),
@@ -61,7 +63,13 @@ pub(crate) fn destruction(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
             facts,
         )),
         "cargo" if first == "yank" => Some(registry_change("cargo yank --undo", facts)),
-        "cargo" if first == "owner" && cmd.has_flag(&["--remove", "-r"]) => {
+        "cargo"
+            if first == "owner"
+                && cmd
+                    .args
+                    .iter()
+                    .any(|a| a == "-r" || a.starts_with("--remove")) =>
+        {
             Some(registry_change("cargo owner --remove", facts))
         }
         // `npm dist-tag ls` and `npm owner ls` only read.
@@ -91,6 +99,48 @@ pub(crate) fn destruction(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
             facts,
         )),
         _ => None,
+    }
+}
+
+/// Options of the package tools that take a value, so that it is not read as the verb.
+fn value_options(program: &str) -> &'static [&'static str] {
+    match program {
+        "npm" | "pnpm" | "yarn" | "bun" => &[
+            "--registry",
+            "--otp",
+            "--userconfig",
+            "--prefix",
+            "-w",
+            "--workspace",
+            "--loglevel",
+            "--scope",
+            "-C",
+            "--dir",
+        ],
+        "cargo" => &[
+            "--color",
+            "--config",
+            "-Z",
+            "--manifest-path",
+            "-C",
+            "--registry",
+            "--index",
+            "--token",
+            "--vers",
+            "--version",
+        ],
+        "gem" => &[
+            "-v",
+            "--version",
+            "--host",
+            "--otp",
+            "-k",
+            "--key",
+            "--platform",
+        ],
+        "dotnet" | "nuget" => &["-s", "--source", "-k", "--api-key", "--configfile"],
+        "gh" | "glab" => &["-R", "--repo", "--hostname"],
+        _ => &[],
     }
 }
 

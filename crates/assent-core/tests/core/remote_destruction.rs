@@ -44,6 +44,8 @@ fn deleting_on_a_forge_or_registry_is_escalated() {
             escalated("npm unpublish", "npm unpublish shop@1.2.3", "a published version removed: dependants stop installing"),
             escalated("cargo yank", "cargo yank --version 1.2.3 shop", "a crate version withdrawn"),
             escalated("cargo yank name@version", "cargo yank shop@1.2.3", "the other spelling"),
+            escalated("an option's value before the verb", "npm --registry https://r.example unpublish shop@1.2.3", "the registry URL is no verb"),
+            escalated("cargo's global option", "cargo --color never yank shop@1.2.3", "`never` is --color's value"),
             escalated("gem yank", "gem yank shop -v 1.2.3", "rubygems removes it for good"),
             escalated("dotnet nuget delete", "dotnet nuget delete Shop 1.2.3", "NuGet deletes or unlists"),
             escalated("crane delete", "crane delete ghcr.io/acme/shop:old", "an image deleted from its registry"),

@@ -93,6 +93,48 @@ pub(crate) fn destruction(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
             "nuget",
             facts,
         )),
+        "hub" if first == "delete" => Some(destroys(
+            "`hub delete` deletes a GitHub repository".to_owned(),
+            "github.com",
+            facts,
+        )),
+        "huggingface-cli" | "hf" if first == "repo" && words.get(1) == Some(&"delete") => {
+            Some(destroys(
+                format!("`{p} repo delete` deletes a Hugging Face repository"),
+                "huggingface.co",
+                facts,
+            ))
+        }
+        "vercel" if matches!(first, "rm" | "remove")
+            || (first == "project" && matches!(words.get(1), Some(&("rm" | "remove")))) =>
+        {
+            Some(destroys(
+                format!(
+                    "`{p} {}` deletes deployments or a project on Vercel",
+                    if first == "project" { "project rm" } else { first }
+                ),
+                "vercel.com",
+                facts,
+            ))
+        }
+        // `fly` is also Concourse's CLI, which has no `destroy`.
+        "fly" | "flyctl"
+            if first == "destroy" || (first == "apps" && words.get(1) == Some(&"destroy")) =>
+        {
+            Some(destroys(
+                format!(
+                    "`{p} {}` destroys a Fly.io app",
+                    if first == "apps" { "apps destroy" } else { "destroy" }
+                ),
+                "fly.io",
+                facts,
+            ))
+        }
+        "netlify" if first == "sites:delete" => Some(destroys(
+            "`netlify sites:delete` deletes a site on Netlify".to_owned(),
+            "netlify.com",
+            facts,
+        )),
         "crane" | "skopeo" | "regctl" | "oras" if words.contains(&"delete") => Some(destroys(
             format!("`{p} … delete` deletes an image from its registry"),
             "container registry",

@@ -28,14 +28,10 @@ pub(crate) fn judged(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
         "lpass" => matches!(words.first(), Some(&("status" | "ls"))).then_some(Does::Lists),
         _ => None,
     }?;
-    let depth = match judged {
-        Does::Shows | Does::Sends => 1,
-        _ => 2.min(words.len()),
-    };
     let what = match (words.is_empty(), cmd.args.first()) {
         // `vault -version`: the flag is what was asked.
         (true, Some(flag)) => format!("{} {flag}", cmd.program),
-        _ => said(depth),
+        _ => said(2.min(words.len())),
     };
     Some(match judged {
         Does::Shows => Verdict::auto(
@@ -88,6 +84,10 @@ pub(crate) fn judged(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
             &format!("`{what}` prints a secret the secret manager holds"),
             facts,
         ),
+        Does::Mints => crate::classify::credentials::block(
+            &format!("`{what}` writes to Vault, and a write to a secrets engine can hand back what it mints (dynamic credentials, issued keys)"),
+            facts,
+        ),
     })
 }
 
@@ -103,6 +103,8 @@ enum Does {
     /// Policies, auth methods, secret engines, audit devices.
     Governs,
     Prints,
+    /// A write that may answer with a new secret.
+    Mints,
 }
 
 /// HashiCorp Vault: `vault <command> [<sub>] [-flag[=value]…] [args]`.
@@ -138,9 +140,9 @@ fn vault(cmd: &Cmd<'_>, words: &[&str]) -> Option<Does> {
             "policy" | "auth" | "secrets" | "audit" | "namespace",
             "write" | "delete" | "enable" | "disable" | "tune" | "move" | "create",
         ) => Does::Governs,
-        // `vault write` also mints secrets (dynamic credentials, issued keys) and prints them.
+        ("write", _) => Does::Mints,
         ("kv", "get")
-        | ("read" | "write" | "login" | "unwrap", _)
+        | ("read" | "login" | "unwrap", _)
         | ("token", "lookup" | "create")
         | ("print", "token") => Does::Prints,
         _ => return None,

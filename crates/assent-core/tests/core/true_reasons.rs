@@ -137,6 +137,12 @@ fn a_secret_managers_status_identity_and_listings_are_not_secret_reads() {
         "a write is reported as a write",
     );
     reason_is(
+        "vault write aws/creds/deploy ttl=1h",
+        "can hand back what it mints",
+        &["prints a secret the secret manager holds"],
+        "`vault write` is a write that may answer with a new credential: blocked, saying so",
+    );
+    reason_is(
         "vault kv get secret/shop",
         "`vault kv get` prints a secret",
         &[],

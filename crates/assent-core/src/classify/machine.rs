@@ -212,7 +212,9 @@ pub(crate) fn lists_disks(cmd: &Cmd<'_>) -> Option<Verdict> {
             "--json",
         ]),
         "parted" => {
-            cmd.has_flag(&["-l", "--list"]) || (words.len() == 2 && words.get(1) == Some(&"print"))
+            // `-l` beside a command (`parted -l /dev/sda mklabel gpt`) is not trusted to list.
+            (cmd.has_flag(&["-l", "--list"]) && words.is_empty())
+                || (words.len() == 2 && words.get(1) == Some(&"print"))
         }
         "wipefs" => {
             !cmd.has_short('a', "--all")

@@ -128,6 +128,11 @@ fn writing_to_disks_and_filesystems_is_blocked() {
                 "erases every signature",
             ),
             blocked(
+                "parted -l beside a command",
+                "parted -l /dev/sda mklabel gpt",
+                "a listing flag does not make a new label harmless",
+            ),
+            blocked(
                 "sgdisk --zap-all",
                 "sgdisk --zap-all /dev/sda",
                 "destroys the partition tables",

@@ -258,6 +258,18 @@ pub(crate) fn damage(cmd: &Cmd<'_>) -> Option<String> {
                 || a.starts_with("--write-sector")
         }),
         "flashrom" => cmd.has_short('w', "--write") || cmd.has_short('E', "--erase"),
+        // The power commands' other spellings (`shutdown`, `reboot`, … are destroyers).
+        "systemctl" | "loginctl"
+            if matches!(
+                first,
+                "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot" | "suspend" | "hibernate"
+            ) =>
+        {
+            return Some(format!("`{p} {first}` stops the machine"));
+        }
+        "init" | "telinit" if matches!(first, "0" | "6" | "1" | "s" | "S") => {
+            return Some(format!("`{p} {first}` stops the machine or leaves its services"));
+        }
         "kill" | "pkill" | "killall5" => {
             return every_process(cmd).then(|| {
                 format!("`{p}` signals every process the user may signal, this session and the machine's services with it")

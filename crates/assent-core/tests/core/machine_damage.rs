@@ -150,6 +150,12 @@ fn writing_to_disks_and_filesystems_is_blocked() {
             ),
             blocked("sysrq", "echo b > /proc/sysrq-trigger", "reboots at once"),
             blocked(
+                "systemctl reboot",
+                "systemctl reboot",
+                "the machine stops, as with reboot",
+            ),
+            blocked("init 0", "sudo init 0", "runlevel 0 powers off"),
+            blocked(
                 "every process",
                 "kill -9 -1",
                 "pid -1 is every process the user may signal",

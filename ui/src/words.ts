@@ -254,6 +254,7 @@ const RULE_WORDS: Record<string, string> = {
   'ask.delete': 'Deletes files',
   'ask.dependency_config': 'Changes dependencies',
   'ask.diff_review': 'Code change to review',
+  'ask.discard_work': 'Discards uncommitted work',
   'ask.dynamic_command': 'Command built at run time',
   'ask.env_override': 'Overrides the environment',
   'ask.git_config': 'Changes git configuration',

@@ -50,17 +50,11 @@ fn kube(cmd: &Cmd<'_>, pos: &[&str], facts: &mut Facts) -> Verdict {
     facts.credential(CredentialRisk::Cloud);
     let verb = pos.first().copied().unwrap_or_default();
     let object = pos.get(1).copied().unwrap_or_default();
-    if verb == "delete"
-        && (matches!(object, "namespace" | "namespaces" | "ns")
-            || object.starts_with("namespace/")
-            || object.starts_with("ns/")
-            || cmd.has_flag(&["--all-namespaces", "-A", "--all"]))
-    {
-        facts.command(CommandRisk::Destructive);
-        return Verdict::block(
-            "block.destructive",
-            "`kubectl delete namespace` destroys everything in it",
-        );
+    if verb == "delete" {
+        if let Some(what) = kube_mass_delete(cmd, object) {
+            facts.command(CommandRisk::Destructive);
+            return Verdict::block("block.destructive", what);
+        }
     }
     let context = cmd.args.iter().any(|a| {
         a.starts_with("--context") || a.starts_with("--kubeconfig") || a.starts_with("--cluster")
@@ -83,6 +77,54 @@ fn kube(cmd: &Cmd<'_>, pos: &[&str], facts: &mut Facts) -> Verdict {
         RiskLevel::Medium,
         format!("`kubectl {verb}` uses cluster credentials"),
     )
+}
+
+/// What a `kubectl delete` that destroys wholesale destroys: a namespace with everything in
+/// it, or every object of a kind (`all` is the common workload kinds) in the namespace or in
+/// every namespace. `None` for a delete of named objects.
+fn kube_mass_delete(cmd: &Cmd<'_>, object: &str) -> Option<String> {
+    let kinds = object.split(',').map(|k| k.split('/').next().unwrap_or(k));
+    let namespace = kinds
+        .clone()
+        .any(|k| matches!(k, "namespace" | "namespaces" | "ns"));
+    if namespace {
+        return Some(format!(
+            "`{} delete {}` deletes a namespace and everything in it",
+            cmd.program,
+            crate::text::first_chars_marked(object, 60)
+        ));
+    }
+    let every_namespace = cmd.args.iter().any(|a| {
+        a == "--all-namespaces"
+            || a.starts_with("--all-namespaces=")
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('A'))
+    });
+    let all = cmd
+        .args
+        .iter()
+        .any(|a| a == "--all" || (a.starts_with("--all=") && a != "--all=false"));
+    if !all && !every_namespace {
+        return None;
+    }
+    let kind = if object.is_empty() { "object" } else { object };
+    let what = if object == "all" {
+        "every pod, service, deployment, replica set, stateful set, daemon set and job".to_owned()
+    } else {
+        format!(
+            "all `{}` objects",
+            crate::text::first_chars_marked(kind, 60)
+        )
+    };
+    let scope = if every_namespace {
+        "in every namespace"
+    } else {
+        "in the namespace"
+    };
+    Some(format!(
+        "`{} delete {kind} {}` deletes {what} {scope}",
+        cmd.program,
+        if every_namespace { "-A" } else { "--all" }
+    ))
 }
 
 fn terraform(cmd: &Cmd<'_>, first: &str, facts: &mut Facts) -> Verdict {
@@ -194,7 +236,7 @@ pub(crate) fn network(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Ve
 }
 
 /// URLs and hosts a network command names.
-fn targets(cmd: &Cmd<'_>) -> Vec<String> {
+pub(crate) fn targets(cmd: &Cmd<'_>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut skip_next = false;
     for arg in cmd.args {

@@ -45,7 +45,17 @@ pub(crate) fn classify_command(
         ));
     }
     let Some((first, args)) = eff.argv.split_first() else {
-        if cmd.runs_inline_script || (eff.wrappers.is_empty() && cmd.argv.is_empty()) {
+        if eff
+            .wrappers
+            .last()
+            .is_some_and(|w| program_name(w) == "xargs")
+        {
+            // Without a command xargs runs `echo` (and `xargs --version` prints its own).
+            out.push(Verdict::auto(
+                "auto.read",
+                "`xargs` without a command prints what it reads",
+            ));
+        } else if cmd.runs_inline_script || (eff.wrappers.is_empty() && cmd.argv.is_empty()) {
             out.push(Verdict::auto(
                 "auto.shell_builtin",
                 "sets variables or runs a script whose commands are judged on their own",
@@ -123,7 +133,12 @@ fn check_assignment(assignment: &str) -> Option<Verdict> {
 /// variables handed to a network program.
 fn secret_arguments(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let mut out = Vec::new();
-    for arg in cmd.args {
+    let keys = crate::classify::ssh::identity_args(cmd);
+    out.extend(crate::classify::ssh::identity(cmd, &keys, ctx));
+    for (i, arg) in cmd.args.iter().enumerate() {
+        if keys.iter().any(|(at, _)| *at == i) {
+            continue;
+        }
         if cmd.network_program && mentions_secret_var(arg) {
             facts.credential(crate::types::CredentialRisk::Write);
             out.push(Verdict::block(

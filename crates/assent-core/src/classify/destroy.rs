@@ -27,12 +27,21 @@ pub(crate) fn destructive(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Op
 fn destruction(cmd: &Cmd<'_>, ctx: &Ctx<'_>) -> Option<String> {
     let p = cmd.program;
     if is(c::DESTROYERS, p) || p.starts_with("mkfs") {
-        return Some(format!("`{p}` destroys disks or stops the machine"));
+        return Some(
+            if matches!(p, "shutdown" | "reboot" | "halt" | "poweroff") {
+                format!("`{p}` stops the machine")
+            } else {
+                format!("`{p}` formats, wipes or repartitions a disk, destroying its data")
+            },
+        );
+    }
+    if let Some(what) = crate::classify::machine::damage(cmd) {
+        return Some(what);
     }
     let recursive = cmd.has_short('r', "--recursive") || cmd.has_short('R', "--recursive");
     let deletes = (is(c::DELETES, p) && recursive) || (p == "find" && cmd.has_flag(&["-delete"]));
-    let changes_modes =
-        matches!(p, "chmod" | "chown" | "chgrp") && cmd.has_short('R', "--recursive");
+    let changes_modes = matches!(p, "chmod" | "chown" | "chgrp" | "setfacl" | "chattr")
+        && cmd.has_short('R', "--recursive");
     if deletes || changes_modes {
         // Elevated privileges widen only what a delete destroys: anything under a system
         // directory. A recursive `chown` is judged by its target alone.

@@ -68,10 +68,15 @@ pub(crate) fn split_git(args: &[String]) -> GitLine<'_> {
     let mut settings = Vec::new();
     while let Some(arg) = args.get(i) {
         match arg.as_str() {
-            "-C" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
-            "-c" => {
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
+            | "--attr-source" | "--shallow-file" => i += 2,
+            "-c" | "--config-env" => {
                 settings.push(args.get(i + 1).map_or("", String::as_str));
                 i += 2;
+            }
+            a if a.starts_with("--config-env=") => {
+                settings.push(a);
+                i += 1;
             }
             a if a.starts_with('-') => i += 1,
             _ => break,
@@ -84,6 +89,16 @@ pub(crate) fn split_git(args: &[String]) -> GitLine<'_> {
     }
 }
 
+/// `git X --help` (git turns it into `git help X`) and `git X -h` alone (every builtin prints
+/// its usage): nothing runs. Anywhere else `-h` may mean something else (`git grep -h`).
+fn asks_help(rest: &[String]) -> bool {
+    match rest {
+        [only] => only == "-h" || only == "--help",
+        [first, ..] => first == "--help",
+        [] => false,
+    }
+}
+
 /// `git [-C dir] [-c k=v] <sub> …`.
 pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
     let GitLine {
@@ -91,6 +106,15 @@ pub(crate) fn git(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdic
         sub,
         rest,
     } = split_git(cmd.args);
+    if asks_help(rest) {
+        return vec![Verdict::auto(
+            "auto.read",
+            format!(
+                "`git {sub} {}` prints help",
+                rest.first().map_or("--help", String::as_str)
+            ),
+        )];
+    }
     let config_override = !settings.is_empty();
     let sub_cmd = Cmd {
         program: sub,
@@ -136,6 +160,9 @@ fn git_sub(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Verdict {
             format!("`git {sub}{what}` rewrites history or discards work"),
         )
     };
+    if let Some(v) = crate::classify::discard::judge(cmd, facts) {
+        return v;
+    }
     match sub {
         "push"
             if has(&[
@@ -175,18 +202,10 @@ fn git_sub(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Verdict {
                 "`git push` publishes commits to a remote",
             )
         }
-        "reset" if has(&["--hard", "--merge", "--keep"]) => rewrite(facts, " --hard"),
-        "clean" if cmd.has_short('f', "--force") => rewrite(facts, " -f"),
         "rebase" | "filter-branch" | "filter-repo" | "update-ref" | "replace" | "gc" | "prune" => {
             rewrite(facts, "")
         }
         "commit" if has(&["--amend"]) => rewrite(facts, " --amend"),
-        "checkout" if cmd.args.iter().any(|a| a == "--" || a == ".") || has(&["-f", "--force"]) => {
-            rewrite(facts, " -- <paths>")
-        }
-        "restore" if !has(&["--staged", "-S"]) || has(&["--worktree", "-W"]) => rewrite(facts, ""),
-        "stash" if matches!(first, "drop" | "clear") => rewrite(facts, &format!(" {first}")),
-        "branch" if has(&["-D", "-d", "--delete", "-f", "--force", "-M"]) => rewrite(facts, " -D"),
         "reflog" if matches!(first, "expire" | "delete") => rewrite(facts, &format!(" {first}")),
         "tag" if has(&["-d", "--delete", "-f"]) => rewrite(facts, " -d"),
         "config" if !(has(&["--get", "--list", "-l", "--get-all", "--get-regexp"])) => {

@@ -8,17 +8,25 @@ pub(crate) mod commands;
 pub(crate) mod credentials;
 pub(crate) mod ctx;
 pub(crate) mod destroy;
+pub(crate) mod discard;
 pub(crate) mod git;
 pub(crate) mod local_tools;
+pub(crate) mod machine;
 pub(crate) mod packages;
 pub(crate) mod path;
 pub(crate) mod persist;
+pub(crate) mod push;
 pub(crate) mod readers;
+pub(crate) mod remote;
 pub(crate) mod roads;
 pub(crate) mod sed;
 pub(crate) mod self_protection;
+pub(crate) mod ssh;
+pub(crate) mod stores;
 pub(crate) mod tooling;
 pub(crate) mod tools;
+pub(crate) mod upload;
+pub(crate) mod usage;
 pub(crate) mod verdict;
 
 use crate::classify::cmd::runs_code;
@@ -51,6 +59,17 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
+    // Quoted text runs as code when a command runs a string (`bash -c`, `eval`) or a shell
+    // reads its script from stdin (`echo '…' | bash`).
+    let runs_strings = script.commands.iter().any(|c| c.runs_inline_script)
+        || programs
+            .iter()
+            .any(|(p, args)| crate::shell::wrappers::is_shell(p) && runs_code(p, args));
+    out.extend(line.and_then(|l| crate::classify::machine::exhaustion(l, runs_strings)));
+    out.extend(crate::classify::machine::fills_disk(script, &programs));
+    out.extend(crate::classify::upload::repository_upload(
+        script, &programs, ctx,
+    ));
     out.extend(crate::own::binary::located_and_written(
         script, &programs, facts,
     ));

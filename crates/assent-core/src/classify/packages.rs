@@ -87,6 +87,17 @@ pub(crate) fn packages(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
                     format!("`{p} {first}` uses the registry credential"),
                 ));
             }
+            // `npm version patch` rewrites package.json's version, commits and tags it; `npm
+            // version` alone prints versions, `yarn version` alone prompts for a new one.
+            let bumps = first == "version" && (p == "yarn" || cmd.positionals().nth(1).is_some());
+            if matches!(p, "npm" | "pnpm" | "yarn") && bumps {
+                facts.command(CommandRisk::Mutation);
+                return Some(Verdict::ask(
+                    "ask.dependency_config",
+                    RiskLevel::Medium,
+                    format!("`{p} version` changes the version in package.json, then commits and tags it"),
+                ));
+            }
             if p == "go" && matches!(first, "mod") {
                 return install(facts, "`go mod` changes dependencies".to_owned());
             }

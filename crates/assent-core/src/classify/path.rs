@@ -73,6 +73,13 @@ impl Ctx<'_> {
         if is_harmless_device(path) {
             return None;
         }
+        if path == "/proc/sysrq-trigger" && access != Access::Read {
+            facts.command(CommandRisk::Destructive);
+            return Some(Verdict::block(
+                "block.destructive",
+                "writes to /proc/sysrq-trigger, which reboots, halts or crashes the machine at once",
+            ));
+        }
         if path.starts_with("/dev/") && access != Access::Read {
             facts.command(CommandRisk::Destructive);
             return Some(Verdict::block(

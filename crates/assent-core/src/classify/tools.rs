@@ -42,7 +42,19 @@ pub(crate) fn classify_program(
     if let Some(v) = crate::own::binary::command(cmd, ctx, facts) {
         return vec![v];
     }
+    if let Some(v) = crate::classify::usage::query(cmd) {
+        return vec![v];
+    }
+    if let Some(v) = crate::classify::machine::lists_disks(cmd) {
+        return vec![v];
+    }
     if let Some(v) = crate::classify::destroy::destructive(cmd, ctx, facts) {
+        return vec![v];
+    }
+    if let Some(v) = crate::classify::remote::destruction(cmd, facts) {
+        return vec![v];
+    }
+    if let Some(v) = crate::classify::stores::judged(cmd, facts) {
         return vec![v];
     }
     if let Some(v) = crate::classify::credentials::printed(cmd, facts)
@@ -112,7 +124,8 @@ fn generic(cmd: &Cmd<'_>, ctx: &Ctx<'_>, facts: &mut Facts) -> Vec<Verdict> {
         )];
     }
     if is(c::INTERPRETERS, p) || is_shell(p) || p == "source" || p == "." {
-        if cmd.has_flag(&["--version", "-V", "--help"]) {
+        // Alone: `bash deploy.sh --help` runs the script.
+        if matches!(cmd.args, [only] if matches!(only.as_str(), "--version" | "-V" | "--help")) {
             return vec![Verdict::auto(
                 "auto.read",
                 format!("`{p}` prints its version"),

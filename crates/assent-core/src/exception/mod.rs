@@ -122,6 +122,7 @@ pub(crate) fn default_not_exceptionable() -> Vec<String> {
     [
         "ask.credential",
         "ask.delete",
+        "ask.discard_work",
         "ask.history_rewrite",
         "ask.suspicious_text",
         "ask.capability",
@@ -141,6 +142,7 @@ pub const RULES: &[&str] = &[
     "ask.delete",
     "ask.dependency_config",
     "ask.diff_review",
+    "ask.discard_work",
     "ask.dynamic_command",
     "ask.env_override",
     "ask.git_config",

@@ -538,15 +538,15 @@ fn ask_list() {
                 "git reset --hard",
                 shell("git reset --hard HEAD~3"),
                 Ask,
-                "ask.history_rewrite",
-                "discards work",
+                "ask.discard_work",
+                "discards uncommitted work: its own rule, saying what is lost",
             ),
             row(
                 "git clean -fdx",
                 shell("git clean -fdx"),
                 Ask,
-                "ask.history_rewrite",
-                "discards work",
+                "ask.discard_work",
+                "deletes untracked and ignored files: uncommitted work",
             ),
             // A diff or PR approval: reviewed by a repo maintainer.
             with_role(

@@ -15,6 +15,7 @@ pub(crate) mod path;
 pub(crate) mod persist;
 pub(crate) mod readers;
 pub(crate) mod roads;
+pub(crate) mod secret_stores;
 pub(crate) mod self_protection;
 pub(crate) mod tooling;
 pub(crate) mod tools;

@@ -61,9 +61,10 @@ fn gpg(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
         ));
     }
     let public = !cmd.args.is_empty()
-        && cmd.args.iter().all(|a| {
-            !a.starts_with('-') || GPG_PUBLIC.contains(&a.split('=').next().unwrap_or(a))
-        });
+        && cmd
+            .args
+            .iter()
+            .all(|a| !a.starts_with('-') || GPG_PUBLIC.contains(&a.split('=').next().unwrap_or(a)));
     public.then(|| {
         Verdict::auto(
             "auto.read",
@@ -74,9 +75,33 @@ fn gpg(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
 
 /// Programs that pack, copy or encode the files and directories they are given.
 const ARCHIVERS: &[&str] = &[
-    "tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zr", "rar", "cpio", "pax", "ditto", "gzip",
-    "bzip2", "xz", "zstd", "lz4", "base64", "base32", "basenc", "xxd", "openssl", "age",
-    "mksquashfs", "hdiutil", "rclone", "restic", "borg",
+    "tar",
+    "bsdtar",
+    "gtar",
+    "zip",
+    "7z",
+    "7za",
+    "7zr",
+    "rar",
+    "cpio",
+    "pax",
+    "ditto",
+    "gzip",
+    "bzip2",
+    "xz",
+    "zstd",
+    "lz4",
+    "base64",
+    "base32",
+    "basenc",
+    "xxd",
+    "openssl",
+    "age",
+    "mksquashfs",
+    "hdiutil",
+    "rclone",
+    "restic",
+    "borg",
 ];
 
 /// The block when an archiver is handed a directory that holds secrets (`~/.gnupg`,

@@ -23,6 +23,7 @@ mod judgment;
 mod properties;
 mod routing;
 mod scenarios;
+mod secret_stores;
 mod security_tooling;
 mod self_protection;
 mod symlinks;

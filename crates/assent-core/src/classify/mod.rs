@@ -20,6 +20,7 @@ pub(crate) mod self_protection;
 pub(crate) mod tooling;
 pub(crate) mod tools;
 pub(crate) mod verdict;
+pub(crate) mod windows;
 
 use crate::classify::cmd::runs_code;
 
@@ -51,6 +52,14 @@ pub(crate) fn classify_script(
     let mut out: Vec<Verdict> = Vec::new();
     out.extend(pipe_to_shell(script, &programs, ctx));
     out.extend(secret_to_network(script, &programs, &per_command));
+    // Where both block, the shell reader's reason is the one shown (its verdicts come first);
+    // where both ask, the Windows and macOS reading's is (`osascript … with administrator
+    // privileges` is privileged before it is inline code).
+    let (windows_asks, windows): (Vec<Verdict>, Vec<Verdict>) =
+        crate::classify::windows::script(script, line, &programs, ctx, facts)
+            .into_iter()
+            .partition(|v| v.decision == Decision::Ask);
+    out.extend(windows_asks);
     out.extend(crate::own::binary::located_and_written(
         script, &programs, facts,
     ));
@@ -63,6 +72,7 @@ pub(crate) fn classify_script(
         ctx,
     ));
     out.extend(per_command.into_iter().flatten());
+    out.extend(windows);
     if let Some(error) = &script.error {
         let blockable = out.iter().any(|v| v.decision == Decision::Block);
         if !blockable {

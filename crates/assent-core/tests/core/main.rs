@@ -20,6 +20,7 @@ mod hook_and_policy;
 mod hostile;
 mod invalidation;
 mod judgment;
+mod other_platforms;
 mod properties;
 mod routing;
 mod scenarios;

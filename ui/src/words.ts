@@ -268,6 +268,7 @@ const RULE_WORDS: Record<string, string> = {
   'ask.privileged': 'Runs with privileges',
   'ask.publish': 'Publishes a package',
   'ask.script': 'Runs a script',
+  'ask.secret_written': 'Writes a secret into a file',
   'ask.security_config': 'Changes security settings',
   'ask.security_tooling': 'Touches security tooling',
   'ask.suspicious_text': 'Carries hidden characters',

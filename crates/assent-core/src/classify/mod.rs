@@ -21,6 +21,7 @@ pub(crate) mod tooling;
 pub(crate) mod tools;
 pub(crate) mod verdict;
 pub(crate) mod windows;
+pub(crate) mod written;
 
 use crate::classify::cmd::runs_code;
 
@@ -230,6 +231,9 @@ pub(crate) fn classify_other(
             };
             if access != Access::Read {
                 facts.command(CommandRisk::Mutation);
+            }
+            if access == Access::Write {
+                out.extend(crate::classify::written::credentials(&action.paths, ctx));
             }
             out.extend(
                 action

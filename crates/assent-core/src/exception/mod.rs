@@ -155,6 +155,7 @@ pub const RULES: &[&str] = &[
     "ask.privileged",
     "ask.publish",
     "ask.script",
+    "ask.secret_written",
     "ask.security_config",
     "ask.security_tooling",
     "ask.suspicious_text",

@@ -25,6 +25,7 @@ mod properties;
 mod routing;
 mod scenarios;
 mod secret_stores;
+mod secrets_written;
 mod security_tooling;
 mod self_protection;
 mod symlinks;

@@ -253,6 +253,7 @@ const RULE_WORDS: Record<string, string> = {
   'ask.credential': 'Uses a credential',
   'ask.delete': 'Deletes files',
   'ask.dependency_config': 'Changes dependencies',
+  'ask.deploy_config': 'Changes production deployment',
   'ask.diff_review': 'Code change to review',
   'ask.dynamic_command': 'Command built at run time',
   'ask.env_override': 'Overrides the environment',

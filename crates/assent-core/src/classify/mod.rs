@@ -7,6 +7,7 @@ pub(crate) mod command;
 pub(crate) mod commands;
 pub(crate) mod credentials;
 pub(crate) mod ctx;
+pub(crate) mod deploy;
 pub(crate) mod destroy;
 pub(crate) mod git;
 pub(crate) mod local_tools;

@@ -106,6 +106,22 @@ impl Ctx<'_> {
             return Some(v);
         }
         let c = &self.policy.compiled;
+        if let Some(what) = crate::classify::deploy::production_config(rel, c.ci.is_match(rel)) {
+            facts.path(PathRisk::Ci);
+            let verb = if access == Access::Delete {
+                "deletes"
+            } else {
+                "changes"
+            };
+            return Some(
+                Verdict::ask(
+                    "ask.deploy_config",
+                    RiskLevel::High,
+                    format!("{verb} production deployment configuration ({what}): {rel} (what runs in production follows it once it is applied)"),
+                )
+                .role(crate::types::Role::RepoMaintainer),
+            );
+        }
         if c.ci.is_match(rel) {
             facts.path(PathRisk::Ci);
             return Some(

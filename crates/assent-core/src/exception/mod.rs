@@ -140,6 +140,7 @@ pub const RULES: &[&str] = &[
     "ask.credential",
     "ask.delete",
     "ask.dependency_config",
+    "ask.deploy_config",
     "ask.diff_review",
     "ask.dynamic_command",
     "ask.env_override",

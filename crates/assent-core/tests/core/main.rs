@@ -29,4 +29,5 @@ mod secrets_written;
 mod security_tooling;
 mod self_protection;
 mod symlinks;
+mod weakened_and_deploy;
 mod workflow;

@@ -112,6 +112,22 @@ fn credentials_written_into_the_repository_are_asked() {
                 "a patch's added lines are its new text",
             ),
             asked(
+                "an AWS key in a notebook cell",
+                action_from_claude_hook(
+                    &payload(
+                        "NotebookEdit",
+                        json!({
+                            "notebook_path": format!("{REPO}/analysis.ipynb"),
+                            "cell_id": "c1",
+                            "new_source": format!("s3 = boto3.client('s3', aws_access_key_id='{AWS}')"),
+                        }),
+                    ),
+                    &defaults(),
+                )
+                .unwrap(),
+                "a cell's new source is what the notebook edit writes",
+            ),
+            asked(
                 "a GitLab token in Markdown",
                 write(
                     "docs/ci.md",

@@ -130,6 +130,15 @@ fn edits_that_weaken_tests_are_a_diff_review() {
             "fewer assertions in a test file check less",
         ),
         weakened(
+            "an assertion commented out",
+            edit(
+                "web/cart.test.ts",
+                "    expect(total).toBe(42);",
+                "    // expect(total).toBe(42);",
+            ),
+            "a commented-out assertion checks nothing, though its text is still there",
+        ),
+        weakened(
             "a test deleted from its file",
             edit(
                 "tests/test_orders.py",

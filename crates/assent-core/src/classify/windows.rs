@@ -75,6 +75,7 @@ fn as_windows_reads_it(
             out.extend(blocked.and_then(|path| ctx.check_path(&path, Access::Read, facts)));
         }
         out.extend(recursive_delete(&words, cwd, ctx, facts));
+        out.extend(machine_damage(&words, facts));
         out.extend(run_as_admin(&words, facts));
     }
     out
@@ -349,6 +350,63 @@ fn recursive_delete(
         "block.destructive",
         format!("`{first}` deletes {} recursively, {}", target.0, target.1),
     ))
+}
+
+/// Windows' spellings of `mkfs` and of reading `/etc/shadow`: a drive formatted or a disk
+/// cleared, the restore points and backups deleted, the registry hives that hold the
+/// machine's password hashes saved to a file.
+fn machine_damage(words: &[String], facts: &mut Facts) -> Option<Verdict> {
+    let at = words.iter().position(|w| !is_prefix(w))?;
+    let (first, args) = words.get(at..)?.split_first()?;
+    let args: Vec<String> = args.iter().map(|a| a.to_ascii_lowercase()).collect();
+    let has = |word: &str| args.iter().any(|a| a == word);
+    let drive = |a: &String| {
+        let bytes = a.as_bytes();
+        bytes.len() >= 2
+            && bytes.first().is_some_and(u8::is_ascii_alphabetic)
+            && bytes.get(1) == Some(&b':')
+            && bytes.len() <= 3
+    };
+    let destroyed = match program_of(first).as_str() {
+        "format" if args.iter().any(drive) => Some("formats a drive"),
+        "format-volume" | "clear-disk" | "initialize-disk" | "remove-partition" => {
+            Some("erases a disk or a volume")
+        }
+        "vssadmin" if has("delete") => Some("deletes the volume shadow copies (restore points)"),
+        "wmic" if has("shadowcopy") && has("delete") => {
+            Some("deletes the volume shadow copies (restore points)")
+        }
+        "wbadmin" if has("delete") => Some("deletes the machine's backups"),
+        _ => None,
+    };
+    if let Some(what) = destroyed {
+        facts.command(CommandRisk::Destructive);
+        return Some(Verdict::block(
+            "block.destructive",
+            format!("`{first}` {what}"),
+        ));
+    }
+    let hive = |a: &String| {
+        let key = a
+            .strip_prefix("hklm\\")
+            .or_else(|| a.strip_prefix("hkey_local_machine\\"));
+        key.is_some_and(|k| matches!(k.trim_end_matches('\\'), "sam" | "security" | "system"))
+    };
+    let saves_hive = program_of(first) == "reg"
+        && args
+            .first()
+            .is_some_and(|verb| verb == "save" || verb == "export")
+        && args.get(1).is_some_and(hive);
+    saves_hive.then(|| {
+        facts.path(crate::types::PathRisk::Sensitive);
+        Verdict::block(
+            "block.secret_path",
+            format!(
+                "`reg` saves {}, the registry hive that holds the machine's password hashes",
+                args.get(1).map_or("", String::as_str).to_ascii_uppercase()
+            ),
+        )
+    })
 }
 
 /// A word that runs the rest of its command (`cmd /c`, `powershell -Command`, `sudo`,

@@ -111,6 +111,26 @@ pub(crate) fn production_config(rel: &str, ci: bool) -> Option<&'static str> {
         })
 }
 
+/// Whether a workflow's text deploys to a production environment: production named as a word
+/// on the line that names the `environment`, or in the `name` that follows it (GitHub's
+/// `environment: production`, GitLab's `environment:\n  name: production`).
+pub(crate) fn deploys_to_production(text: &str) -> bool {
+    let mut after_environment = false;
+    for line in text.lines() {
+        let lower = line.to_ascii_lowercase();
+        let environment = lower.contains("environment");
+        let production = lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| PRODUCTION.contains(&w));
+        if production && (environment || (after_environment && lower.contains("name"))) {
+            return true;
+        }
+        // `environment:` alone opens a block whose `name:` follows.
+        after_environment = lower.trim_end().ends_with("environment:");
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +151,22 @@ mod tests {
             production_config("deploy/products/config.yaml", false),
             None,
             "`products` is not production"
+        );
+    }
+
+    #[test]
+    fn a_workflow_deploys_to_production_when_its_environment_is_production() {
+        assert!(
+            deploys_to_production("    environment: production\n"),
+            "GitHub's environment key"
+        );
+        assert!(
+            deploys_to_production("  environment:\n    name: prod\n    url: x"),
+            "GitLab's environment block names it on the next line"
+        );
+        assert!(
+            !deploys_to_production("  environment: staging\n  run: make prod-docs"),
+            "production named away from the environment is no production deploy"
         );
     }
 }

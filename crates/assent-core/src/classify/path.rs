@@ -106,7 +106,14 @@ impl Ctx<'_> {
             return Some(v);
         }
         let c = &self.policy.compiled;
-        if let Some(what) = crate::classify::deploy::production_config(rel, c.ci.is_match(rel)) {
+        let ci = c.ci.is_match(rel);
+        let what = crate::classify::deploy::production_config(rel, ci).or_else(|| {
+            let edit = self.edit.filter(|_| ci)?;
+            let deploys = crate::classify::deploy::deploys_to_production;
+            (deploys(&edit.new) || edit.old.as_deref().is_some_and(deploys))
+                .then_some("a deploy workflow")
+        });
+        if let Some(what) = what {
             facts.path(PathRisk::Ci);
             let verb = if access == Access::Delete {
                 "deletes"

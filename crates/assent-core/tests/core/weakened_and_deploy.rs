@@ -269,6 +269,16 @@ fn production_deploy_config_is_asked() {
             "the workflow that deploys to production, named for what it is (not only CI)",
         ),
         deploy(
+            "a workflow whose environment is production",
+            edit(
+                ".github/workflows/release.yml",
+                "    runs-on: ubuntu-latest",
+                "    runs-on: ubuntu-latest
+    environment: production",
+            ),
+            "the workflow's text names the environment it deploys to",
+        ),
+        deploy(
             "a production Compose file",
             write(
                 "docker-compose.prod.yml",
@@ -351,6 +361,24 @@ fn near_misses_of_production_config_stay_auto() {
                 "a module names no environment",
             ),
         ],
+        &Policy::default(),
+    );
+    check(
+        vec![with_role(
+            row(
+                "a staging deploy workflow",
+                edit(
+                    ".github/workflows/release.yml",
+                    "    runs-on: ubuntu-latest",
+                    "    runs-on: ubuntu-latest
+    environment: staging",
+                ),
+                Ask,
+                "ask.ci_config",
+                "a workflow is CI configuration, asked as before; only production is named so",
+            ),
+            Role::RepoMaintainer,
+        )],
         &Policy::default(),
     );
     check(

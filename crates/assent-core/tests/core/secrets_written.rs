@@ -173,6 +173,14 @@ fn the_reason_names_the_secret_and_shows_it_masked() {
     );
     let evidence = serde_json::to_string(&e.evidence).unwrap();
     assert!(
+        e.evidence
+            .policy_findings
+            .iter()
+            .any(|f| f.contains("a GitHub token") && f.contains("ghp_****")),
+        "the evidence the person reads names the secret, masked: {:?}",
+        e.evidence.policy_findings
+    );
+    assert!(
         !evidence.contains(GITHUB) && !evidence.contains(AWS) && !reasons.contains(GITHUB),
         "the secret itself is never shown: {evidence}"
     );

@@ -73,6 +73,20 @@ pub(crate) fn classify_script(
         reaches_network,
         ctx,
     ));
+    // What the line says, as written (an argv request's words, joined).
+    let text = line.map_or_else(
+        || {
+            let words: Vec<String> = script.commands.iter().map(|c| c.argv.join(" ")).collect();
+            std::borrow::Cow::Owned(words.join("\n"))
+        },
+        std::borrow::Cow::Borrowed,
+    );
+    out.extend(crate::classify::written::by_command(
+        &text,
+        reaches_network,
+        facts,
+        ctx,
+    ));
     out.extend(per_command.into_iter().flatten());
     out.extend(windows);
     if let Some(error) = &script.error {

@@ -5,7 +5,7 @@
 //! its history: a person decides.
 
 use crate::classify::ctx::Ctx;
-use crate::classify::verdict::Verdict;
+use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::types::RiskLevel;
 
 /// The verdict for an edit of `paths` whose new text holds a credential its old text did not
@@ -13,13 +13,36 @@ use crate::types::RiskLevel;
 pub(crate) fn credentials(paths: &[String], ctx: &Ctx<'_>) -> Option<Verdict> {
     let edit = ctx.edit?;
     let old = edit.old.as_deref().unwrap_or_default();
+    verdict(&edit.new, old, paths.first().map(String::as_str), ctx)
+}
+
+/// The verdict for a shell line that writes a file (`facts.changed`) and holds a credential
+/// in its own text (`echo 'ghp_…' >> settings.py`, `sed -i 's/X/AKIA…/' f`): the credential
+/// is what the line writes. A line that reaches the network is left to the network's rules
+/// (a token in `curl -H … -o out.json` authenticates the request, it is not written).
+pub(crate) fn by_command(
+    text: &str,
+    reaches_network: bool,
+    facts: &Facts,
+    ctx: &Ctx<'_>,
+) -> Option<Verdict> {
+    if reaches_network {
+        return None;
+    }
+    let (written, _) = facts.changed.iter().find(|(_, a)| *a == Access::Write)?;
+    verdict(text, "", Some(written), ctx)
+}
+
+/// The ask for the credentials `new` holds and `old` does not, written into `path`.
+fn verdict(new: &str, old: &str, path: Option<&str>, ctx: &Ctx<'_>) -> Option<Verdict> {
     let mut found: Vec<crate::mask::Credential> = Vec::new();
-    for credential in crate::mask::credentials(&edit.new) {
-        let new = !old.contains(&credential.found);
-        if new && !found.iter().any(|f| f.found == credential.found) {
+    for credential in crate::mask::credentials(new) {
+        let fresh = !old.contains(&credential.found);
+        if fresh && !found.iter().any(|f| f.found == credential.found) {
             found.push(credential);
         }
     }
+    let paths: Vec<&str> = path.into_iter().collect();
     let first = found.first()?;
     let file = paths.first().map_or_else(
         || "a file".to_owned(),

@@ -157,6 +157,74 @@ fn credentials_written_into_the_repository_are_asked() {
 }
 
 #[test]
+fn credentials_a_shell_line_writes_are_asked() {
+    check(
+        vec![
+            asked(
+                "echo appended to a settings file",
+                shell(&format!(
+                    "echo 'GITHUB_TOKEN = \"{GITHUB}\"' >> src/settings.py"
+                )),
+                "a redirection writes the token the line spells out",
+            ),
+            asked(
+                "printf into a config",
+                shell(&format!("printf 'key: {AWS}\\n' > config/aws.yml")),
+                "printf writes it as echo does",
+            ),
+            asked(
+                "sed -i substituting a token",
+                shell(&format!("sed -i 's/TOKEN_HERE/{GITHUB}/' src/settings.py")),
+                "sed puts the replacement into the file",
+            ),
+            asked(
+                "tee of a connection string",
+                shell(
+                    "echo 'url: postgres://shop:Tr0ub4dor-3@db.internal/shop' | tee config/db.yml",
+                ),
+                "tee writes what it is piped",
+            ),
+        ],
+        &Policy::default(),
+    );
+    check(
+        vec![
+            row(
+                "a plain write",
+                shell("echo hello > notes.txt"),
+                Auto,
+                "auto.read",
+                "a line with no credential in it writes none",
+            ),
+            row(
+                "a reference written",
+                shell("echo 'url: postgres://shop:{{db_password}}@db/shop' > config/db.yml"),
+                Auto,
+                "auto.read",
+                "a template fills the password in where it is kept",
+            ),
+            row(
+                "a token that authenticates a download",
+                shell(&format!(
+                    "curl -H 'Authorization: token {GITHUB}' https://api.github.com/user -o out.json"
+                )),
+                Ask,
+                "ask.network",
+                "the token goes in a header, not into out.json: asked as network access",
+            ),
+            row(
+                "a search for token prefixes",
+                shell("grep -rn ghp_ src"),
+                Auto,
+                "auto.read",
+                "a prefix alone is no token, and grep writes nothing",
+            ),
+        ],
+        &Policy::default(),
+    );
+}
+
+#[test]
 fn the_reason_names_the_secret_and_shows_it_masked() {
     let e = eval_default(&write(
         "src/settings.py",

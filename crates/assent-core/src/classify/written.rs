@@ -1,8 +1,9 @@
-//! What an edit writes: a credential put into a file (a Write, Edit or MultiEdit of Claude
-//! Code, an `apply_patch` of Codex, any agent's edit that carries its text), found by the
-//! masking's own rules ([`crate::mask::credentials`]) so what is asked about is what every
-//! surface masks. A file in a repository is read by whoever reads the repository and kept in
-//! its history: a person decides.
+//! What an edit writes: a credential put into a file (a Write, Edit, MultiEdit or
+//! NotebookEdit of Claude Code, an `apply_patch` of Codex, any agent's edit that carries its
+//! text, or a shell line that spells it out and writes a file), found by the masking's own
+//! rules ([`crate::mask::credentials`]) so what is asked about is what every surface masks.
+//! A file in a repository is read by whoever reads the repository and kept in its history: a
+//! person decides.
 
 use crate::classify::ctx::Ctx;
 use crate::classify::verdict::{Access, Facts, Verdict};
@@ -42,13 +43,12 @@ fn verdict(new: &str, old: &str, path: Option<&str>, ctx: &Ctx<'_>) -> Option<Ve
             found.push(credential);
         }
     }
-    let paths: Vec<&str> = path.into_iter().collect();
     let first = found.first()?;
-    let file = paths.first().map_or_else(
+    let file = path.map_or_else(
         || "a file".to_owned(),
         |p| crate::paths::display(p, &ctx.root, ctx.home),
     );
-    let place = if paths.first().is_some_and(|p| ctx.within_root(p)) {
+    let place = if path.is_some_and(|p| ctx.within_root(p)) {
         "in the repository: whoever reads it, or its history, has it"
     } else {
         "outside the secret stores"

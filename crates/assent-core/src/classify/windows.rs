@@ -1,8 +1,9 @@
 //! Windows and macOS spellings of what is blocked on Linux: a secret read through
 //! `%USERPROFILE%\.ssh\id_rsa`, `$env:USERPROFILE\.aws\credentials` or `C:\Users\bob\…`; a
 //! recursive delete of a drive, the Windows directory or a home (`Remove-Item -Recurse`,
-//! `rd /s /q`, `del /s`); PowerShell's `-EncodedCommand`, decoded and judged; AppleScript
-//! run with administrator privileges.
+//! `rd /s /q`, `del /s`); a drive formatted, restore points deleted, the password hashes'
+//! hive saved (`format C:`, `vssadmin delete shadows`, `reg save HKLM\SAM`); PowerShell's
+//! `-EncodedCommand`, decoded and judged; AppleScript run with administrator privileges.
 //!
 //! A shell reader takes `\` for an escape (`C:\Users` reads `C:Users`), so the line is also
 //! read as cmd and PowerShell read it: words split at blanks and separators, quotes removed,

@@ -7,6 +7,7 @@ pub(crate) mod command;
 pub(crate) mod commands;
 pub(crate) mod credentials;
 pub(crate) mod ctx;
+pub(crate) mod deploy;
 pub(crate) mod destroy;
 pub(crate) mod discard;
 pub(crate) mod git;
@@ -19,6 +20,7 @@ pub(crate) mod push;
 pub(crate) mod readers;
 pub(crate) mod remote;
 pub(crate) mod roads;
+pub(crate) mod secret_stores;
 pub(crate) mod sed;
 pub(crate) mod self_protection;
 pub(crate) mod ssh;
@@ -28,6 +30,8 @@ pub(crate) mod tools;
 pub(crate) mod upload;
 pub(crate) mod usage;
 pub(crate) mod verdict;
+pub(crate) mod windows;
+pub(crate) mod written;
 
 use crate::classify::cmd::runs_code;
 
@@ -70,6 +74,14 @@ pub(crate) fn classify_script(
     out.extend(crate::classify::upload::repository_upload(
         script, &programs, ctx,
     ));
+    // Where both block, the shell reader's reason is the one shown (its verdicts come first);
+    // where both ask, the Windows and macOS reading's is (`osascript … with administrator
+    // privileges` is privileged before it is inline code).
+    let (windows_asks, windows): (Vec<Verdict>, Vec<Verdict>) =
+        crate::classify::windows::script(script, line, &programs, ctx, facts)
+            .into_iter()
+            .partition(|v| v.decision == Decision::Ask);
+    out.extend(windows_asks);
     out.extend(crate::own::binary::located_and_written(
         script, &programs, facts,
     ));
@@ -81,7 +93,22 @@ pub(crate) fn classify_script(
         reaches_network,
         ctx,
     ));
+    // What the line says, as written (an argv request's words, joined).
+    let text = line.map_or_else(
+        || {
+            let words: Vec<String> = script.commands.iter().map(|c| c.argv.join(" ")).collect();
+            std::borrow::Cow::Owned(words.join("\n"))
+        },
+        std::borrow::Cow::Borrowed,
+    );
+    out.extend(crate::classify::written::by_command(
+        &text,
+        reaches_network,
+        facts,
+        ctx,
+    ));
     out.extend(per_command.into_iter().flatten());
+    out.extend(windows);
     if let Some(error) = &script.error {
         let blockable = out.iter().any(|v| v.decision == Decision::Block);
         if !blockable {
@@ -239,6 +266,9 @@ pub(crate) fn classify_other(
             };
             if access != Access::Read {
                 facts.command(CommandRisk::Mutation);
+            }
+            if access == Access::Write {
+                out.extend(crate::classify::written::credentials(&action.paths, ctx));
             }
             out.extend(
                 action

@@ -113,6 +113,29 @@ impl Ctx<'_> {
             return Some(v);
         }
         let c = &self.policy.compiled;
+        let ci = c.ci.is_match(rel);
+        let what = crate::classify::deploy::production_config(rel, ci).or_else(|| {
+            let edit = self.edit.filter(|_| ci)?;
+            let deploys = crate::classify::deploy::deploys_to_production;
+            (deploys(&edit.new) || edit.old.as_deref().is_some_and(deploys))
+                .then_some("a deploy workflow")
+        });
+        if let Some(what) = what {
+            facts.path(PathRisk::Ci);
+            let verb = if access == Access::Delete {
+                "deletes"
+            } else {
+                "changes"
+            };
+            return Some(
+                Verdict::ask(
+                    "ask.deploy_config",
+                    RiskLevel::High,
+                    format!("{verb} production deployment configuration ({what}): {rel} (what runs in production follows it once it is applied)"),
+                )
+                .role(crate::types::Role::RepoMaintainer),
+            );
+        }
         if c.ci.is_match(rel) {
             facts.path(PathRisk::Ci);
             return Some(

@@ -1,7 +1,8 @@
 //! Code that reaches a shell by another road than `curl … | sh`: text decoded on the spot and
 //! run (`… | base64 -d | sh`), a download saved and then run in the same line (`curl -o x.sh
-//! URL && bash x.sh`, also decoded text saved and run), and PowerShell running a download (`iex (iwr URL)`) or an encoded
-//! command. No person has seen what runs; [`crate::classify`] answers as for pipe-to-shell.
+//! URL && bash x.sh`, also decoded text saved and run), and PowerShell running a download
+//! (`iex (iwr URL)`; an encoded command is decoded and judged in [`crate::classify::windows`]).
+//! No person has seen what runs; [`crate::classify`] answers as for pipe-to-shell.
 
 use crate::classify::commands::{self as c, is};
 use crate::paths::normalize;
@@ -26,9 +27,6 @@ pub(crate) fn hidden_code(
     }
     if programs.iter().any(powershell_download) {
         return Some("PowerShell runs code downloaded from the network (`iex` of a download)");
-    }
-    if programs.iter().any(powershell_encoded) {
-        return Some("PowerShell runs an encoded command: what runs cannot be seen");
     }
     saved_then_run(commands, programs, home)
         .then_some("runs a file downloaded or decoded earlier in the same command line")
@@ -81,7 +79,7 @@ fn is_powershell(program: &str) -> bool {
 
 /// `pwsh -c "iex (iwr URL)"`, `Invoke-Expression (New-Object Net.WebClient).DownloadString(…)`,
 /// `irm URL | iex`.
-fn powershell_download((program, args): &Program) -> bool {
+pub(crate) fn powershell_download((program, args): &Program) -> bool {
     if !is_powershell(program) {
         return false;
     }
@@ -104,17 +102,6 @@ fn powershell_download((program, args): &Program) -> bool {
             "curl",
             "wget",
         ])
-}
-
-/// `pwsh -EncodedCommand …` (and its prefixes `-e`, `-ec`, `-enc`).
-fn powershell_encoded((program, args): &Program) -> bool {
-    is_powershell(program)
-        && args.iter().any(|a| {
-            let flag = a.to_ascii_lowercase();
-            flag == "-e"
-                || flag == "-ec"
-                || (flag.starts_with("-en") && "-encodedcommand".starts_with(&flag))
-        })
 }
 
 /// Whether a file a fetcher (or a decoder) saves is run by a later command of the line.

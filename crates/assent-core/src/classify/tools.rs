@@ -57,6 +57,9 @@ pub(crate) fn classify_program(
     if let Some(v) = crate::classify::stores::judged(cmd, facts) {
         return vec![v];
     }
+    if let Some(v) = crate::classify::secret_stores::command(cmd, ctx, facts) {
+        return vec![v];
+    }
     if let Some(v) = crate::classify::credentials::printed(cmd, facts)
         .or_else(|| crate::classify::credentials::printed_variable(cmd, ctx.injected, facts))
     {

@@ -128,7 +128,12 @@ pub(crate) fn review(
             }
         }
     }
-    let flags = flags_of(&files, ctx);
+    let mut flags = flags_of(&files, ctx);
+    if parsed.is_none() && edit_weakens_tests(&files, ctx) {
+        flags.push(DiffFlag::TestsWeakened);
+        flags.sort();
+        flags.dedup();
+    }
     if !flags.iter().any(|f| *f != DiffFlag::PublicApiChanged) {
         return None;
     }
@@ -237,6 +242,53 @@ fn shell_review(request: &ActionRequest, facts: &Facts, ctx: &Ctx<'_>) -> Option
     Some(review_of(packet))
 }
 
+/// Whether the text of an edit that sent no diff (`context.edit`: what it replaces and what
+/// it writes) skips or takes out tests, as its diff would show: the lines only the old text
+/// has are removed, those only the new text has added. Its lines count for this alone (a
+/// Write's whole text is not a wide change).
+fn edit_weakens_tests(files: &[ParsedFile<'_>], ctx: &Ctx<'_>) -> bool {
+    let Some(edit) = ctx.edit else {
+        return false;
+    };
+    let old: Vec<&str> = edit.old.as_deref().unwrap_or_default().lines().collect();
+    let new: Vec<&str> = edit.new.lines().collect();
+    let (removed, added) = (only_in(&old, &new), only_in(&new, &old));
+    files
+        .iter()
+        .filter(|f| f.change != FileChange::Deleted)
+        .any(|f| {
+            let file = ParsedFile {
+                path: f.path.clone(),
+                change: f.change,
+                binary: false,
+                added: added.clone(),
+                removed: removed.clone(),
+            };
+            let test_file = ctx
+                .policy
+                .compiled
+                .tests
+                .is_match(repo_relative(&f.path, ctx));
+            weakens_tests(&file, test_file)
+        })
+}
+
+/// The lines of `these` that `those` does not hold (as many times as it holds them less).
+fn only_in<'a>(these: &[&'a str], those: &[&str]) -> Vec<&'a str> {
+    let mut left: Vec<&str> = those.to_vec();
+    these
+        .iter()
+        .filter(|line| match left.iter().position(|l| l == *line) {
+            Some(at) => {
+                left.swap_remove(at);
+                false
+            }
+            None => true,
+        })
+        .copied()
+        .collect()
+}
+
 /// The files of an edit that sent no diff: its paths, relative to the repository.
 fn paths_only(
     kind: ActionKind,
@@ -305,7 +357,8 @@ fn repo_relative<'a>(path: &'a str, ctx: &Ctx<'_>) -> &'a str {
     }
 }
 
-/// Markers an added line skips a test with.
+/// Markers an added line skips a test with (or focuses one, which skips the others). A
+/// marker that starts with a letter starts a name: `sys.exit(` holds `xit(` and skips nothing.
 const SKIP_MARKERS: &[&str] = &[
     "#[ignore",
     "@Disabled",
@@ -313,15 +366,37 @@ const SKIP_MARKERS: &[&str] = &[
     "xit(",
     "xdescribe(",
     "xtest(",
+    "xcontext(",
+    "fdescribe(",
     "it.skip(",
     "describe.skip(",
     "test.skip(",
     "context.skip(",
+    "it.only(",
+    "describe.only(",
+    "test.only(",
+    "it.todo(",
+    "test.todo(",
     "pytest.mark.skip",
     "pytest.mark.xfail",
+    "pytest.skip(",
     "unittest.skip",
+    ".skipTest(",
     "t.Skip(",
+    "t.SkipNow(",
 ];
+
+/// Whether `line` holds `marker` where a word starts (see [`SKIP_MARKERS`]).
+fn has_marker(line: &str, marker: &str) -> bool {
+    let starts_word = marker.starts_with(|c: char| c.is_ascii_alphanumeric());
+    line.match_indices(marker).any(|(at, _)| {
+        !starts_word
+            || line
+                .get(..at)
+                .and_then(|before| before.chars().next_back())
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'))
+    })
+}
 
 /// How a line starts a test.
 const TEST_STARTS: &[&str] = &[
@@ -343,22 +418,32 @@ fn weakens_tests(f: &ParsedFile<'_>, test_file: bool) -> bool {
     let skips = f
         .added
         .iter()
-        .any(|l| SKIP_MARKERS.iter().any(|m| l.contains(m)));
+        .any(|l| SKIP_MARKERS.iter().any(|m| has_marker(l, m)));
     let tests = |lines: &[&str]| {
         lines
             .iter()
             .filter(|l| TEST_STARTS.iter().any(|s| l.trim_start().starts_with(s)))
             .count()
     };
+    // An assertion commented out checks nothing: it counts as taken out.
     let asserts = |lines: &[&str]| {
         lines
             .iter()
-            .filter(|l| l.contains("assert") || l.contains("expect("))
+            .filter(|l| !is_comment(l) && (l.contains("assert") || l.contains("expect(")))
             .count()
     };
     skips
         || tests(&f.removed) > tests(&f.added)
         || (test_file && asserts(&f.removed) > asserts(&f.added))
+}
+
+/// Whether a line is a comment (`#`, `//`, `--`, or inside a `/* … */` block).
+fn is_comment(line: &str) -> bool {
+    let line = line.trim_start();
+    ["#", "//", "/*", "*", "--"]
+        .iter()
+        .any(|start| line.starts_with(start))
+        && !line.starts_with("#[")
 }
 
 /// How a line declares a public interface.

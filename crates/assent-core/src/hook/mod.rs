@@ -53,8 +53,8 @@ pub fn is_claude_hook(payload: &Value) -> bool {
 /// glob below the root as a path too), Write/Edit/MultiEdit/
 /// NotebookEdit → `file_write` (the tool input's SHA-256 as `context.diff_fingerprint`, so a
 /// grant for one edit never covers another — the gate, which reads the file, replaces it with
-/// the SHA-256 of the edit's unified diff ([`crate::diff`]); the text of an Edit, MultiEdit or
-/// Write as `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp` (the arguments that are paths as its
+/// the SHA-256 of the edit's unified diff ([`crate::diff`]); the text of an Edit, MultiEdit,
+/// Write or NotebookEdit as `context.edit`, so the policy sees what it changes), WebFetch/WebSearch → `network`, `mcp__*` → `mcp` (the arguments that are paths as its
 /// paths);
 /// any other tool → `other` with its name in `action.tool`.
 pub fn action_from_claude_hook(
@@ -266,11 +266,13 @@ fn as_path(text: &str, path_key: bool) -> Option<&str> {
     (written || path_key).then_some(text)
 }
 
-/// The text an Edit, MultiEdit or Write writes (and what it replaces), cut to
+/// The text an Edit, MultiEdit, Write or NotebookEdit writes (and what it replaces), cut to
 /// [`MAX_EDIT_BYTES`] per side.
 fn edit_text(tool: &str, input: &Value) -> Option<EditText> {
     let (old, new) = match tool {
         "Write" => (None, text(input, "content").to_owned()),
+        // The cell's new source; what it replaces is in the notebook, not the input.
+        "NotebookEdit" => (None, text(input, "new_source").to_owned()),
         "Edit" => (
             Some(text(input, "old_string").to_owned()),
             text(input, "new_string").to_owned(),

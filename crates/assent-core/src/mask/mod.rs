@@ -23,6 +23,10 @@ struct SecretRule {
     /// ASCII case — and the rule always runs on non-ASCII text, since Unicode case folding
     /// matches more (`K`, the Kelvin sign, is a `k`).
     folded: bool,
+    /// The credential a match is, where every match is one (a token's shape, a key block, a
+    /// URL's password) — what [`credentials`] reports; `None` where a match may be code
+    /// (`token = get_token()`).
+    kind: Option<&'static str>,
 }
 
 const SECRET_RULES: &[SecretRule] = &[
@@ -32,6 +36,7 @@ const SECRET_RULES: &[SecretRule] = &[
         replacement: "${1}****@",
         needles: &["://"],
         folded: false,
+        kind: Some("a connection string with a password"),
     },
     // Authorization: Bearer xyz / Basic xyz
     SecretRule {
@@ -39,6 +44,7 @@ const SECRET_RULES: &[SecretRule] = &[
         replacement: "${1}****",
         needles: &["bearer", "basic", "token"],
         folded: true,
+        kind: None,
     },
     // PASSWORD=…, --api-key=…, "token": "…"
     SecretRule {
@@ -54,6 +60,7 @@ const SECRET_RULES: &[SecretRule] = &[
             "credential",
         ],
         folded: true,
+        kind: None,
     },
     // --password value, --token value
     SecretRule {
@@ -61,6 +68,7 @@ const SECRET_RULES: &[SecretRule] = &[
         replacement: "${1}****",
         needles: &["password", "passwd", "token", "secret", "key"],
         folded: true,
+        kind: None,
     },
     // Well-known token shapes.
     SecretRule {
@@ -68,54 +76,63 @@ const SECRET_RULES: &[SecretRule] = &[
         replacement: "${1}****",
         needles: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
         folded: false,
+        kind: Some("a GitHub token"),
     },
     SecretRule {
         pattern: r"\b(github_pat_)[A-Za-z0-9_]{16,}",
         replacement: "${1}****",
         needles: &["github_pat_"],
         folded: false,
+        kind: Some("a GitHub token"),
     },
     SecretRule {
         pattern: r"\b(glpat-)[A-Za-z0-9_-]{16,}",
         replacement: "${1}****",
         needles: &["glpat-"],
         folded: false,
+        kind: Some("a GitLab token"),
     },
     SecretRule {
         pattern: r"\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{16,}",
         replacement: "${1}****",
         needles: &["sk-"],
         folded: false,
+        kind: Some("an OpenAI or Anthropic API key"),
     },
     SecretRule {
         pattern: r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}",
         replacement: "${1}****",
         needles: &["xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"],
         folded: false,
+        kind: Some("a Slack token"),
     },
     SecretRule {
         pattern: r"\b(AKIA)[0-9A-Z]{16}\b",
         replacement: "${1}****",
         needles: &["AKIA"],
         folded: false,
+        kind: Some("an AWS access key"),
     },
     SecretRule {
         pattern: r"\b(AIza)[0-9A-Za-z_-]{30,}",
         replacement: "${1}****",
         needles: &["AIza"],
         folded: false,
+        kind: Some("a Google API key"),
     },
     SecretRule {
         pattern: r"\b(npm_)[A-Za-z0-9]{30,}",
         replacement: "${1}****",
         needles: &["npm_"],
         folded: false,
+        kind: Some("an npm token"),
     },
     SecretRule {
         pattern: r"(-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
         replacement: "${1}****",
         needles: &["PRIVATE KEY-----"],
         folded: false,
+        kind: Some("a private key"),
     },
 ];
 
@@ -268,6 +285,77 @@ pub fn masked(text: &str) -> Cow<'_, str> {
     out
 }
 
+/// A credential found in a text by the masking rules that name one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Credential {
+    /// What it is: "a GitHub token", "a private key".
+    pub kind: &'static str,
+    /// The text it was found as, unmasked (to tell whether another text holds it too).
+    pub found: String,
+    /// It as every surface shows it: masked (`ghp_****`).
+    pub shown: String,
+}
+
+/// The credentials in `text`, found by the same rules that mask it: only those whose every
+/// match is a credential (a token's shape, a private key block, a URL's password that is
+/// not a reference like `${DB_PASSWORD}` or a placeholder like `<password>`).
+pub(crate) fn credentials(text: &str) -> Vec<Credential> {
+    let rules = candidates(text);
+    let mut out = Vec::new();
+    for (i, (rule, compiled)) in SECRET_RULES.iter().zip(&SECRETS).enumerate() {
+        let Some(kind) = rule.kind else { continue };
+        if rules & (1 << i) == 0 {
+            continue;
+        }
+        let Some(re) = compiled.get_or_init(|| Regex::new(rule.pattern).ok()) else {
+            continue;
+        };
+        for caps in re.captures_iter(text) {
+            let (Some(whole), Some(kept)) = (caps.get(0), caps.get(1)) else {
+                continue;
+            };
+            let secret = text
+                .get(kept.end()..whole.end())
+                .unwrap_or_default()
+                .trim_end_matches('@');
+            let block = kept.as_str().ends_with("-----");
+            if !holds_a_value(secret, block) {
+                continue;
+            }
+            let mut shown = String::new();
+            caps.expand(rule.replacement, &mut shown);
+            out.push(Credential {
+                kind,
+                found: whole.as_str().to_owned(),
+                shown,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a matched secret is a value rather than a reference to one kept elsewhere
+/// (`$DB_PASSWORD`, `${DB_PASSWORD}`, `{{ password }}`, `%(password)s`, `<password>`), a
+/// masked one (`****`), AWS's documented example key (`AKIAIOSFODNN7EXAMPLE`), or (for a
+/// key `block`) a header alone: code that looks for one; a key has a body of base64 lines.
+fn holds_a_value(secret: &str, block: bool) -> bool {
+    // A key in a JSON string (a service account's) has its line breaks escaped.
+    let key_body = |body: &str| {
+        body.replace("\\n", "\n").lines().any(|line| {
+            let line = line.trim();
+            line.len() >= 32
+                && line
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        })
+    };
+    !secret.is_empty()
+        && !secret.starts_with(['$', '{', '%', '<', '['])
+        && !secret.chars().all(|c| c == '*')
+        && !secret.ends_with("EXAMPLE")
+        && (!block || key_body(secret))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
@@ -363,6 +451,35 @@ mod tests {
                     "the one-by-one search looks for a folded rule's needles in a lowercased text"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn credentials_are_what_the_masking_finds_and_names() {
+        let found = credentials(
+            "url = \"https://app:Tr0ub4dor@db.example/shop\"\ntoken = \"ghp_abcdefghijklmnopqrstuvwxyz0123\"",
+        );
+        let kinds: Vec<(&str, &str)> = found.iter().map(|c| (c.kind, c.shown.as_str())).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ("a connection string with a password", "https://app:****@"),
+                ("a GitHub token", "ghp_****"),
+            ],
+            "each credential is named and shown as the masking shows it"
+        );
+        for text in [
+            "password = request.form[\"password\"]",
+            "url = \"https://app:${DB_PASSWORD}@db.example/shop\"",
+            "Authorization: Bearer abcdefghijklmnop",
+            "key = AKIAIOSFODNN7EXAMPLE",
+            "if line == \"-----BEGIN RSA PRIVATE KEY-----\":",
+        ] {
+            assert_eq!(
+                credentials(text),
+                Vec::new(),
+                "masked or not, this is no credential written down: {text}"
+            );
         }
     }
 

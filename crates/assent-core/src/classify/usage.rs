@@ -113,6 +113,9 @@ const SHORT_VERSION: &[(&str, &[&str])] = &[
     ("ruff", &["-V"]),
     ("java", &["-version"]),
     ("javac", &["-version"]),
+    ("terraform", &["-version", "-v"]),
+    ("tofu", &["-version", "-v"]),
+    ("go", &["version"]),
 ];
 
 /// Version subcommands that stay on the machine (`npm version` bumps the package's; `kubectl

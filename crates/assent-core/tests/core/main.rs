@@ -15,6 +15,7 @@ mod bypass;
 mod campaigns;
 mod diff_risk;
 mod discard_work;
+mod drills;
 mod everyday_work;
 mod evidence_table;
 mod fuzz_regressions;

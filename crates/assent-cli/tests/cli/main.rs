@@ -52,5 +52,6 @@ mod request_diff;
 mod request_exception;
 mod request_exec;
 mod runs_fleet_cli;
+mod sandbox_cli;
 mod serve_team;
 mod team_replicas;

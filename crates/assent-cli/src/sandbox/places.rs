@@ -107,6 +107,18 @@ pub struct Places {
     pub read_only: Vec<PathBuf>,
 }
 
+impl Places {
+    /// Only the places `exists` says are there: for a sandbox that cannot name a missing path
+    /// (Codex 0.169's fails to start on one: bwrap cannot make the mount point).
+    pub fn existing(&self, exists: &dyn Fn(&Path) -> bool) -> Places {
+        let keep = |list: &[PathBuf]| list.iter().filter(|p| exists(p)).cloned().collect();
+        Places {
+            hidden: keep(&self.hidden),
+            read_only: keep(&self.read_only),
+        }
+    }
+}
+
 /// Assent's own data, config and state dirs as the service and the CLI use them: the XDG
 /// ones when set, else the defaults under the home.
 pub fn assent_dirs(m: &Machine) -> Vec<PathBuf> {

@@ -310,6 +310,52 @@ fn a_token_the_service_does_not_know_fails() {
 /// `doctor` finds each one's hooks and runs the canary through the very command each agent
 /// would run, in that agent's own payload; with the gate gone, each one's hooks fail.
 #[test]
+fn each_installed_agent_says_whether_it_is_sandboxed() {
+    let home = Home::new(None);
+    let (code, doc) = home.doctor_json();
+    for name in ["claude-code.sandbox", "codex.sandbox"] {
+        let got = check(&doc, name);
+        assert_eq!(
+            got["status"], "warn",
+            "hooks without --sandbox: guarded, but a hole in the policy could reach the \
+             tokens: {got:#}"
+        );
+        assert!(
+            got["fix"].as_str().unwrap_or("").contains("--sandbox"),
+            "the fix names the install flag: {got:#}"
+        );
+    }
+    assert_eq!(code, 0, "not sandboxed is a warning, not a failure");
+
+    for agent in ["claude-code", "codex"] {
+        let ran = home.run(&["install", agent, "--sandbox", "--bin", BIN, "--wait", "60"]);
+        assert_eq!(ran.code, 0, "install {agent} --sandbox: {}", ran.stderr);
+    }
+    let (_, doc) = home.doctor_json();
+    for name in ["claude-code.sandbox", "codex.sandbox"] {
+        assert_eq!(
+            check(&doc, name)["status"],
+            "pass",
+            "after install --sandbox the agent is reported sandboxed: {doc:#}"
+        );
+    }
+
+    // A secret store made after the install: Codex's profile could not name it then.
+    std::fs::create_dir_all(home.path().join(".aws")).unwrap();
+    let (_, doc) = home.doctor_json();
+    let got = check(&doc, "codex.sandbox");
+    assert_eq!(
+        got["status"], "warn",
+        "a place that appeared since the install is not denied by Codex yet: {got:#}"
+    );
+    assert_eq!(
+        check(&doc, "claude-code.sandbox")["status"],
+        "pass",
+        "Claude Code's settings name missing places too, so nothing changed for it: {doc:#}"
+    );
+}
+
+#[test]
 fn every_installed_agent_is_checked_with_its_own_canary() {
     let home = Home::new(None);
     let agents = ["gemini", "opencode", "cursor", "copilot"];

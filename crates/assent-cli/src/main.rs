@@ -42,7 +42,7 @@ enum Command {
     #[command(subcommand)]
     Gate(gate::GateCommand),
     /// Ask for one action and wait: exit 0 allowed, 10 denied, 11 blocked, 12 timed out,
-    /// 13 unavailable, 2 usage.
+    /// 13 unavailable, 14 the service refused the token, 2 usage.
     Request(request_args::RequestArgs),
     /// Run a command only when allowed, passing its exit code through; else as `request`.
     Exec(request_args::RequestArgs),

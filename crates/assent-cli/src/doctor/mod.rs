@@ -25,7 +25,7 @@ use toml_edit::DocumentMut;
 
 use crate::gate::ServiceArgs;
 use crate::install::binary;
-use crate::install::claude_version::{self, PROBE_TIMEOUT};
+use crate::install::claude_version::{self, ClaudeCode, PROBE_TIMEOUT};
 use report::Check;
 
 const EXIT_HELP: &str = "Exit codes:
@@ -92,7 +92,12 @@ fn gather(args: &DoctorArgs) -> Vec<Check> {
     let home = home();
     let (claude, claude_path) = claude_hooks(home.as_deref());
     let hooked = !claude.commands.is_empty();
-    checks.extend(claude.checks);
+    let claude_found = claude_version::probe();
+    // An agent that is neither on PATH nor hooked is not installed: nothing to warn about
+    // (its version line says so).
+    if hooked || !matches!(claude_found, ClaudeCode::NotFound) {
+        checks.extend(claude.checks);
+    }
     if let (true, Some(at)) = (hooked, &claude_path) {
         let settings = std::fs::read_to_string(&at.path)
             .ok()
@@ -102,7 +107,7 @@ fn gather(args: &DoctorArgs) -> Vec<Check> {
             &places_for(at.project),
         ));
     }
-    checks.push(versions::claude_code(&claude_version::probe(), hooked));
+    checks.push(versions::claude_code(&claude_found, hooked));
     for command in &claude.commands {
         let ran = canary::run("claude-code", command, &canary_env);
         checks.push(canary::judge_claude_code(command, &ran));
@@ -110,13 +115,15 @@ fn gather(args: &DoctorArgs) -> Vec<Check> {
 
     let (codex, codex_path) = codex_hooks(home.as_deref());
     let hooked = !codex.commands.is_empty();
-    checks.extend(codex.checks);
+    let found = claude_version::probe_program(Path::new("codex"), PROBE_TIMEOUT);
+    if hooked || !matches!(found, ClaudeCode::NotFound) {
+        checks.extend(codex.checks);
+    }
     if let (true, Some(at)) = (hooked, &codex_path) {
         let doc = read_toml(&at.path);
         let places = places_for(at.project);
         checks.push(sandbox::codex(doc.as_ref(), &places, &|p| p.exists()));
     }
-    let found = claude_version::probe_program(Path::new("codex"), PROBE_TIMEOUT);
     checks.push(versions::codex(&found, hooked));
     for command in &codex.commands {
         let ran = canary::run("codex", command, &canary_env);

@@ -155,6 +155,60 @@ fn a_stopped_service_fails_with_the_fix() {
         "the fix sits under the failure: {}",
         ran.stdout
     );
+    let summary = ran.stdout.lines().last().unwrap_or_default();
+    assert!(
+        summary.contains("every gated tool call is refused") && !summary.contains("unguarded"),
+        "the summary agrees with the lines: a stopped service refuses, it lets nothing through: \
+         {summary:?}"
+    );
+}
+
+#[test]
+fn an_agent_that_is_not_installed_is_not_warned_about() {
+    let home = tempfile::tempdir().unwrap();
+    let service = Service::start_in_home(home.path(), None, None);
+    let ran = finish(
+        Command::new(BIN)
+            .args(["doctor", "--json"])
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("ASSENT_URL", &service.url)
+            .env("PATH", "/nonexistent")
+            .env_remove("ASSENT_TOKEN")
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let agent_warnings: Vec<&Value> = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] != "pass")
+        .filter(|c| {
+            let name = c["check"].as_str().unwrap_or_default();
+            name.starts_with("claude-code.") || name.starts_with("codex.")
+        })
+        .collect();
+    assert_eq!(
+        agent_warnings,
+        Vec::<&Value>::new(),
+        "neither Claude Code nor Codex is on PATH or hooked: nothing to warn about: {doc:#}"
+    );
+    assert_eq!(
+        check(&doc, "claude-code.version")["status"],
+        "pass",
+        "the version line says there is nothing to check: {doc:#}"
+    );
+    assert_eq!(
+        ran.code, 0,
+        "a guarded setup with no agent yet exits 0: {doc:#}"
+    );
 }
 
 #[test]

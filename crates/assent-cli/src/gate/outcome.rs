@@ -254,6 +254,13 @@ pub fn unreached(err: &ClientError, limit: Duration) -> Decided {
                  knows (`assent agents add NAME`); not allowed"
             ),
         },
+        ClientError::Api {
+            code: ErrorCode::Unavailable,
+            message,
+            ..
+        } => Outcome::Unavailable {
+            reason: format!("Assent: {message}; not allowed"),
+        },
         other => Outcome::Unavailable {
             reason: format!("Assent: cannot get a decision ({other}); not allowed"),
         },

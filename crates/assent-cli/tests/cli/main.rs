@@ -54,5 +54,6 @@ mod request_exec;
 mod runs_fleet_cli;
 mod sandbox_agents;
 mod sandbox_cli;
+mod serve_disk_full;
 mod serve_team;
 mod team_replicas;

@@ -15,6 +15,7 @@ apt_packages=(
   imagemagick                                              # screenshots of the e2e run
   x11-utils                                                # xwininfo: the tray suite sees windows
   chromium chromium-driver                                 # the web desk's browser tests (passkeys)
+  bubblewrap socat                                         # `assent sandbox`, Claude Code's and Codex's sandboxes
   python3 python3-venv python3-pip nodejs npm sqlite3
 )
 missing=()

@@ -52,10 +52,7 @@ pub fn run(args: &RequestArgs, capability: &str) -> ExitCode {
         }
         return finish_early(args, &unreached(&err, args.submit_timeout));
     }
-    let deadlines = Deadlines {
-        submit: args.submit_timeout,
-        total: args.wait,
-    };
+    let deadlines = Deadlines::person(args.submit_timeout, args.wait);
     let decided = decide(&client, &request, deadlines);
     if args.json {
         eprintln!(

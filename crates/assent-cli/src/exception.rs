@@ -62,8 +62,8 @@ pub fn submit(args: &RequestArgs, request: &ActionRequest) -> Result<Decided, Ex
         Ok(client) => client,
         Err(err) => return Ok(unreached(&err, args.submit_timeout)),
     };
-    let started = Instant::now();
-    let submitted = match client.submit(request, started + args.submit_timeout.min(args.wait)) {
+    // `--wait` bounds the wait for the reviewer alone, from the submit's answer.
+    let submitted = match client.submit(request, Instant::now() + args.submit_timeout) {
         Ok(submitted) => submitted,
         Err(ClientError::Api {
             status: 400,
@@ -81,6 +81,6 @@ pub fn submit(args: &RequestArgs, request: &ActionRequest) -> Result<Decided, Ex
             submit: Some(submitted),
             approval: None,
         },
-        None => wait_for_person(&client, submitted, started + args.wait, args.wait),
+        None => wait_for_person(&client, submitted, Instant::now() + args.wait, args.wait),
     })
 }

@@ -22,6 +22,7 @@ mod reach;
 mod request;
 mod request_args;
 mod run_cmd;
+mod sandbox;
 mod serve;
 mod suggest;
 
@@ -41,7 +42,7 @@ enum Command {
     #[command(subcommand)]
     Gate(gate::GateCommand),
     /// Ask for one action and wait: exit 0 allowed, 10 denied, 11 blocked, 12 timed out,
-    /// 13 unavailable, 2 usage.
+    /// 13 unavailable, 14 the service refused the token, 2 usage.
     Request(request_args::RequestArgs),
     /// Run a command only when allowed, passing its exit code through; else as `request`.
     Exec(request_args::RequestArgs),
@@ -74,6 +75,11 @@ enum Command {
     /// holds), `export` (JSONL or CSV to stdout).
     #[command(subcommand)]
     Audit(audit_cmd::AuditCommand),
+    /// Run a command (another agent) under bubblewrap with Assent's tokens, database, audit
+    /// key, policy and the secret stores hidden, the hook settings read-only, and the
+    /// requester token in ASSENT_TOKEN. Exit: the command's code; 69 no bwrap, 71 no user
+    /// namespaces, 127 not found.
+    Sandbox(sandbox::SandboxArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,5 +99,6 @@ fn main() -> ExitCode {
         Command::Run(cmd) => run_cmd::run(cmd),
         Command::Campaign(cmd) => campaign::run(cmd),
         Command::Audit(cmd) => audit_cmd::run(cmd),
+        Command::Sandbox(args) => sandbox::run(&args),
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! `request` submits one action and waits for the outcome; `exec` also runs the command when
 //! (and only when) it is allowed — the seed's `guardedExecute`. Exit codes are the contract:
-//! 0 allowed, 10 denied, 11 blocked, 12 timed out, 13 unavailable, 2 usage; `exec` passes the
-//! command's own code through when it ran (127 when it could not be started).
+//! 0 allowed, 10 denied, 11 blocked, 12 timed out, 13 unavailable, 14 token refused, 2 usage;
+//! `exec` passes the command's own code through when it ran (127 when it could not be started).
 
 use std::io::Read;
 use std::path::Path;
@@ -15,7 +15,7 @@ use assent_core::{ActionKind, ActionRequest};
 
 use crate::gate::outcome::{decide, unreached, Deadlines, Decided, Outcome};
 use crate::request_args::{
-    action_request, child_code, exit_code, RequestArgs, EXIT_NOT_STARTED, EXIT_USAGE,
+    action_request, check_service, child_code, exit_code, RequestArgs, EXIT_NOT_STARTED, EXIT_USAGE,
 };
 
 /// Largest `--diff` read (bytes): what is sent is cut at 256 KiB, the fingerprint covers all.
@@ -23,6 +23,10 @@ const MAX_DIFF_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// `assent request`.
 pub fn run_request(args: &RequestArgs) -> ExitCode {
+    if let Err(why) = check_service(args) {
+        eprintln!("assent: {why}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     if args.capability.is_some() {
         eprintln!("--capability runs a command: use `assent exec --capability NAME -- CMD`");
         return ExitCode::from(EXIT_USAGE);
@@ -49,6 +53,10 @@ pub fn run_request(args: &RequestArgs) -> ExitCode {
 
 /// `assent exec`.
 pub fn run_exec(args: &RequestArgs) -> ExitCode {
+    if let Err(why) = check_service(args) {
+        eprintln!("assent: {why}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     if let Some(capability) = &args.capability {
         return crate::capability_exec::run(args, capability);
     }
@@ -139,10 +147,7 @@ fn submit(args: &RequestArgs, request: &ActionRequest) -> Decided {
     decide(
         &client,
         request,
-        Deadlines {
-            submit: args.submit_timeout,
-            total: args.wait,
-        },
+        Deadlines::person(args.submit_timeout, args.wait),
     )
 }
 

@@ -19,6 +19,8 @@ pub const EXIT_DENIED: u8 = 10;
 pub const EXIT_BLOCKED: u8 = 11;
 pub const EXIT_TIMED_OUT: u8 = 12;
 pub const EXIT_UNAVAILABLE: u8 = 13;
+/// The service is up and refused the token.
+pub const EXIT_REFUSED: u8 = 14;
 /// `exec`: the allowed command could not be started.
 pub const EXIT_NOT_STARTED: u8 = 127;
 
@@ -27,7 +29,7 @@ pub struct RequestArgs {
     #[command(flatten)]
     pub service: ServiceArgs,
     /// The run this action belongs to (grants "for this run" are scoped to it).
-    #[arg(long = "run", env = "ASSENT_RUN_ID", default_value = "cli")]
+    #[arg(long = "run", env = "ASSENT_RUN_ID", default_value = "cli", value_parser = non_empty)]
     pub run: String,
     /// The task id [default: the run id].
     #[arg(long = "task", env = "ASSENT_TASK_ID")]
@@ -36,7 +38,8 @@ pub struct RequestArgs {
     /// pr, mcp, other. For file kinds the arguments are paths, for network targets.
     #[arg(long, default_value = "shell", value_parser = parse_kind)]
     pub kind: ActionKind,
-    /// Longest wait for a person, in seconds.
+    /// Longest wait for a person, in seconds (from the service's first answer: an auto or
+    /// blocked action is answered whatever it is, `--wait 0` included).
     #[arg(long, default_value = "300", value_parser = parse_seconds)]
     pub wait: Duration,
     /// Longest wait for the service to answer the submit, in seconds.
@@ -83,6 +86,31 @@ pub struct RequestArgs {
     /// The command (or paths, URLs, tool name for other kinds).
     #[arg(last = true, required = true, num_args = 1..)]
     pub command: Vec<String>,
+}
+
+/// A word that is not empty or blank.
+fn non_empty(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("must not be empty".to_owned())
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
+/// A usage error in what the command line (or `$ASSENT_URL`) says about the service: a URL
+/// that is not `http[s]://host[:port]`.
+pub fn check_service(args: &RequestArgs) -> Result<(), String> {
+    let url = args.service.url.clone().or_else(|| {
+        std::env::var(assent_client::URL_ENV)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+    });
+    match url {
+        Some(url) => assent_client::Endpoint::parse(&url)
+            .map(|_| ())
+            .map_err(|err| err.to_string()),
+        None => Ok(()),
+    }
 }
 
 /// A commit id: 4 to 64 hex digits (abbreviated or full).
@@ -143,6 +171,7 @@ pub fn exit_code(outcome: &Outcome) -> u8 {
         Outcome::Blocked { .. } => EXIT_BLOCKED,
         Outcome::TimedOut { .. } => EXIT_TIMED_OUT,
         Outcome::Unavailable { .. } => EXIT_UNAVAILABLE,
+        Outcome::Refused { .. } => EXIT_REFUSED,
     }
 }
 

@@ -44,6 +44,9 @@ pub enum ApiError {
     /// client may retry, and a gate fails closed.
     #[error("the database is unreachable; nothing was recorded, retry shortly")]
     DatabaseUnavailable(#[source] StoreError),
+    /// The disk holding the database is full: nothing was recorded until space is freed.
+    #[error("the service's disk is full: nothing was recorded; free space where its data is kept")]
+    DiskFull(#[source] StoreError),
 }
 
 impl ApiError {
@@ -75,7 +78,7 @@ impl ApiError {
                 (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal)
             }
             ApiError::StepUpRequired(_) => (StatusCode::FORBIDDEN, ErrorCode::StepUpRequired),
-            ApiError::Unavailable | ApiError::DatabaseUnavailable(_) => {
+            ApiError::Unavailable | ApiError::DatabaseUnavailable(_) | ApiError::DiskFull(_) => {
                 (StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Unavailable)
             }
         }
@@ -86,6 +89,7 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::Conflict(message) => ApiError::Conflict(message),
+            full if full.is_disk_full() => ApiError::DiskFull(full),
             StoreError::Database(db) if connection_lost(&db) => {
                 ApiError::DatabaseUnavailable(StoreError::Database(db))
             }
@@ -122,6 +126,9 @@ impl IntoResponse for ApiError {
             }
             ApiError::DatabaseUnavailable(source) => {
                 tracing::warn!(error = %source, "request failed: the database is unreachable");
+            }
+            ApiError::DiskFull(source) => {
+                tracing::error!(error = %source, "request failed: the disk is full");
             }
             ApiError::PolicyFile(detail) => {
                 tracing::error!(%detail, "cannot write the policy file");

@@ -376,6 +376,8 @@ mod tests {
             wait: std::time::Duration::from_secs(60),
             on_unavailable: crate::gate::OnUnavailable::Deny,
             bin: None,
+            sandbox: false,
+            hide: Vec::new(),
         };
         let text = opencode::plugin(Path::new("/opt/my tools/assent"), &args);
         assert_eq!(

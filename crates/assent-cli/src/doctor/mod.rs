@@ -2,7 +2,8 @@
 //! the token files' modes, the Claude Code and Codex hooks (installed, naming a binary that
 //! runs, failing closed, trusted), the agents' versions, the gates of Gemini CLI, opencode,
 //! Cursor and Copilot CLI where their configuration is there, a canary round trip through each
-//! installed hook command, and the desktop's notification server and tray host. Each check
+//! installed hook command, whether each installed agent runs its commands sandboxed
+//! (`install … --sandbox`), and the desktop's notification server and tray host. Each check
 //! module judges what was found with pure functions; this adapter gathers it and prints.
 
 mod agents;
@@ -10,6 +11,7 @@ mod canary;
 mod desktop;
 mod hooks;
 mod report;
+mod sandbox;
 mod service;
 mod versions;
 
@@ -23,7 +25,7 @@ use toml_edit::DocumentMut;
 
 use crate::gate::ServiceArgs;
 use crate::install::binary;
-use crate::install::claude_version::{self, PROBE_TIMEOUT};
+use crate::install::claude_version::{self, ClaudeCode, PROBE_TIMEOUT};
 use report::Check;
 
 const EXIT_HELP: &str = "Exit codes:
@@ -88,19 +90,40 @@ fn gather(args: &DoctorArgs) -> Vec<Check> {
         canary_env.push((assent_client::TOKEN_ENV, token));
     }
     let home = home();
-    let claude = claude_hooks(home.as_deref());
+    let (claude, claude_path) = claude_hooks(home.as_deref());
     let hooked = !claude.commands.is_empty();
-    checks.extend(claude.checks);
-    checks.push(versions::claude_code(&claude_version::probe(), hooked));
+    let claude_found = claude_version::probe();
+    // An agent that is neither on PATH nor hooked is not installed: nothing to warn about
+    // (its version line says so).
+    if hooked || !matches!(claude_found, ClaudeCode::NotFound) {
+        checks.extend(claude.checks);
+    }
+    if let (true, Some(at)) = (hooked, &claude_path) {
+        let settings = std::fs::read_to_string(&at.path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+        checks.push(sandbox::claude_code(
+            settings.as_ref(),
+            &places_for(at.project),
+        ));
+    }
+    checks.push(versions::claude_code(&claude_found, hooked));
     for command in &claude.commands {
         let ran = canary::run("claude-code", command, &canary_env);
         checks.push(canary::judge_claude_code(command, &ran));
     }
 
-    let codex = codex_hooks(home.as_deref());
+    let (codex, codex_path) = codex_hooks(home.as_deref());
     let hooked = !codex.commands.is_empty();
-    checks.extend(codex.checks);
     let found = claude_version::probe_program(Path::new("codex"), PROBE_TIMEOUT);
+    if hooked || !matches!(found, ClaudeCode::NotFound) {
+        checks.extend(codex.checks);
+    }
+    if let (true, Some(at)) = (hooked, &codex_path) {
+        let doc = read_toml(&at.path);
+        let places = places_for(at.project);
+        checks.push(sandbox::codex(doc.as_ref(), &places, &|p| p.exists()));
+    }
     checks.push(versions::codex(&found, hooked));
     for command in &codex.commands {
         let ran = canary::run("codex", command, &canary_env);
@@ -142,23 +165,41 @@ fn candidates(user: Option<PathBuf>, project: &str) -> Vec<PathBuf> {
     user.into_iter().chain(project).collect()
 }
 
-fn claude_hooks(home: Option<&Path>) -> hooks::Found {
+/// The places an agent's sandbox should keep out of reach, as `install --sandbox` lists them:
+/// a project install (`project`) also guards this project's hook settings.
+fn places_for(project: bool) -> crate::sandbox::places::Places {
+    let mut machine = crate::sandbox::places::Machine::from_env(Vec::new()).unwrap_or_default();
+    if !project {
+        machine.cwd = None;
+    }
+    crate::sandbox::places::places(&machine)
+}
+
+/// The settings file holding the gate's hooks, and whether it is a project's.
+struct Installed {
+    path: PathBuf,
+    project: bool,
+}
+
+/// The gate's hooks as found, and the settings file holding them.
+fn claude_hooks(home: Option<&Path>) -> (hooks::Found, Option<Installed>) {
     let user = home.map(|h| h.join(".claude/settings.json"));
     let mut first = None;
-    for path in candidates(user, ".claude/settings.json") {
+    for path in candidates(user.clone(), ".claude/settings.json") {
         let settings = std::fs::read_to_string(&path)
             .ok()
             .and_then(|text| serde_json::from_str::<Value>(&text).ok());
         let found = hooks::claude_code(&path, settings.as_ref(), &runs);
         if !found.commands.is_empty() {
-            return found;
+            let project = Some(&path) != user.as_ref();
+            return (found, Some(Installed { path, project }));
         }
         first.get_or_insert(found);
     }
-    first.unwrap_or_default()
+    (first.unwrap_or_default(), None)
 }
 
-fn codex_hooks(home: Option<&Path>) -> hooks::Found {
+fn codex_hooks(home: Option<&Path>) -> (hooks::Found, Option<Installed>) {
     let codex_home = env("CODEX_HOME")
         .map(PathBuf::from)
         .and_then(|p| std::path::absolute(p).ok())
@@ -170,11 +211,12 @@ fn codex_hooks(home: Option<&Path>) -> hooks::Found {
         let doc = read_toml(&path);
         let found = hooks::codex(&path, doc.as_ref(), user.as_ref(), &runs);
         if !found.commands.is_empty() {
-            return found;
+            let project = Some(&path) != user_path.as_ref();
+            return (found, Some(Installed { path, project }));
         }
         first.get_or_insert(found);
     }
-    first.unwrap_or_default()
+    (first.unwrap_or_default(), None)
 }
 
 fn read_toml(path: &Path) -> Option<DocumentMut> {

@@ -26,6 +26,10 @@ pub struct Check {
     /// What to do about it (failures and warnings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+    /// A failure that makes the gates refuse every call (no service, no token) rather than
+    /// let one through: the summary says which.
+    #[serde(skip)]
+    pub closed: bool,
 }
 
 impl Check {
@@ -35,6 +39,7 @@ impl Check {
             status: Status::Pass,
             message: message.into(),
             fix: None,
+            closed: false,
         }
     }
 
@@ -44,6 +49,7 @@ impl Check {
             status: Status::Warn,
             message: message.into(),
             fix: Some(fix.into()),
+            closed: false,
         }
     }
 
@@ -53,6 +59,16 @@ impl Check {
             status: Status::Fail,
             message: message.into(),
             fix: Some(fix.into()),
+            closed: false,
+        }
+    }
+
+    /// A failure that refuses every gated call (the gates fail closed), not one that lets a
+    /// call through.
+    pub fn fail_closed(check: &str, message: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            closed: true,
+            ..Check::fail(check, message, fix)
         }
     }
 }
@@ -87,9 +103,13 @@ pub fn text(checks: &[Check]) -> String {
     }
     let failed = checks.iter().filter(|c| c.status == Status::Fail).count();
     let warned = checks.iter().filter(|c| c.status == Status::Warn).count();
-    out.push_str(&match failed {
-        0 => format!("all guarded ({warned} warning(s))\n"),
-        n => format!("{n} check(s) failed: actions may go through unguarded\n"),
+    let open = checks.iter().any(|c| c.status == Status::Fail && !c.closed);
+    out.push_str(&match (failed, open) {
+        (0, _) => format!("all guarded ({warned} warning(s))\n"),
+        (n, true) => format!("{n} check(s) failed: actions may go through unguarded\n"),
+        (n, false) => {
+            format!("{n} check(s) failed: every gated tool call is refused until they are fixed\n")
+        }
     });
     out
 }
@@ -116,6 +136,30 @@ pub fn json(checks: &[Check]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_summary_says_whether_a_failure_refuses_or_lets_through() {
+        let down = [
+            Check::fail_closed("service", "down", "start it"),
+            Check::warn("desktop.tray", "no tray", "start one"),
+        ];
+        let summary = text(&down);
+        assert!(
+            summary.ends_with(
+                "1 check(s) failed: every gated tool call is refused until they are fixed\n"
+            ),
+            "a stopped service refuses every call, it lets none through: {summary}"
+        );
+        let open = [
+            Check::fail_closed("service", "down", "start it"),
+            Check::fail("claude-code.fail-closed", "no onFailure", "install again"),
+        ];
+        let summary = text(&open);
+        assert!(
+            summary.ends_with("2 check(s) failed: actions may go through unguarded\n"),
+            "one failure that lets a call through is enough to say so: {summary}"
+        );
+    }
 
     #[test]
     fn warnings_do_not_fail_but_failures_do() {

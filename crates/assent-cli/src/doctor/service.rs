@@ -20,7 +20,7 @@ const START_FIX: &str = "start the service (`assent serve`, or `systemctl --user
 pub fn service(url: &str, health: &Result<(), String>) -> Check {
     match health {
         Ok(()) => Check::pass("service", format!("{url} answers /healthz")),
-        Err(why) => Check::fail(
+        Err(why) => Check::fail_closed(
             "service",
             format!("{url} does not answer: {why}; every gated tool call is refused"),
             START_FIX,
@@ -41,7 +41,7 @@ pub fn identity(me: &Result<Me, String>) -> Check {
             "give the gate a requester token: ASSENT_TOKEN from `assent agents add NAME`, or \
              the data dir's requester.token",
         ),
-        Err(why) => Check::fail(
+        Err(why) => Check::fail_closed(
             CHECK,
             format!(
                 "the service does not accept the token: {why}; every gated tool call is refused"
@@ -115,7 +115,7 @@ pub fn tokens(found: &Modes, env_token: bool) -> Vec<Check> {
                 format!("ASSENT_TOKEN is set (no data dir at {dir})"),
             )
         } else {
-            Check::fail(
+            Check::fail_closed(
                 "tokens",
                 format!("no ASSENT_TOKEN and no data dir at {dir}: the gate has no token"),
                 "start the service once (`assent serve` writes the tokens), or set ASSENT_TOKEN",
@@ -144,7 +144,7 @@ pub fn tokens(found: &Modes, env_token: bool) -> Vec<Check> {
                 format!("{shown} is readable by others (mode {mode:o}, want 600)"),
                 format!("chmod 600 {shown}"),
             ),
-            None if name == REQUESTER_TOKEN_FILE && !env_token => Check::fail(
+            None if name == REQUESTER_TOKEN_FILE && !env_token => Check::fail_closed(
                 &check,
                 format!("no {shown} and no ASSENT_TOKEN: the gate has no token"),
                 "start the service once (`assent serve` writes it), or set ASSENT_TOKEN",

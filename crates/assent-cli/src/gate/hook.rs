@@ -128,10 +128,7 @@ pub fn permission(payload: &Value, settings: &HookSettings, translate: Translate
         Ok(client) => client,
         Err(reason) => return unavailable(reason, settings.on_unavailable),
     };
-    let deadlines = Deadlines {
-        submit: settings.submit_timeout,
-        total: settings.wait,
-    };
+    let deadlines = Deadlines::hook(settings.submit_timeout, settings.wait);
     verdict(decide(&client, &request, deadlines).outcome, settings)
 }
 
@@ -139,9 +136,9 @@ fn verdict(outcome: Outcome, settings: &HookSettings) -> Verdict {
     match outcome {
         Outcome::Allowed { reason, .. } => Verdict::Allow(reason),
         Outcome::Denied { reason } | Outcome::Blocked { reason } => Verdict::Deny(reason),
-        Outcome::TimedOut { reason } | Outcome::Unavailable { reason } => {
-            unavailable(reason, settings.on_unavailable)
-        }
+        Outcome::TimedOut { reason }
+        | Outcome::Unavailable { reason }
+        | Outcome::Refused { reason } => unavailable(reason, settings.on_unavailable),
     }
 }
 

@@ -121,10 +121,7 @@ fn answer(args: &McpArgs, run_id: &str, input: ApproveInput) -> Value {
         Ok(client) => client,
         Err(err) => return deny(&format!("Assent: {err}; not allowed")),
     };
-    let deadlines = Deadlines {
-        submit: args.submit_timeout,
-        total: args.wait,
-    };
+    let deadlines = Deadlines::hook(args.submit_timeout, args.wait);
     match decide(&client, &request, deadlines).outcome {
         Outcome::Allowed { .. } => json!({ "behavior": "allow", "updatedInput": input.input }),
         other => deny(other.reason()),

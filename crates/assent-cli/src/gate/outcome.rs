@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use assent_client::{blocking, ClientError};
 use assent_core::{ActionRequest, FallbackOnTimeout};
-use assent_protocol::{Approval, Resolution, SubmitResponse, SubmitStatus};
+use assent_protocol::{Approval, ErrorCode, Resolution, SubmitResponse, SubmitStatus};
 use serde::Serialize;
 
 /// How the service, the person or the deadline answered.
@@ -26,6 +26,8 @@ pub enum Outcome {
     TimedOut { reason: String },
     /// The service could not be asked or answered nonsense.
     Unavailable { reason: String },
+    /// The service is up but refused the token (not one it knows, or revoked).
+    Refused { reason: String },
 }
 
 impl Outcome {
@@ -35,7 +37,8 @@ impl Outcome {
             | Outcome::Denied { reason }
             | Outcome::Blocked { reason }
             | Outcome::TimedOut { reason }
-            | Outcome::Unavailable { reason } => reason,
+            | Outcome::Unavailable { reason }
+            | Outcome::Refused { reason } => reason,
         }
     }
 }
@@ -56,18 +59,54 @@ pub struct Decided {
 pub struct Deadlines {
     /// For the submit call alone (a healthy service answers in milliseconds).
     pub submit: Duration,
-    /// For everything, including waiting for a person.
+    /// A hook's whole budget, from the start, submit included ([`Deadlines::hook`]); or, for
+    /// the CLI's `--wait`, the wait for a person alone, from the submit's answer
+    /// ([`Deadlines::person`]).
     pub total: Duration,
+    /// Whether `total` starts at the submit's answer.
+    pub after_submit: bool,
+}
+
+impl Deadlines {
+    /// A hook's: everything within `total` (the agent's hook timeout is behind it).
+    pub fn hook(submit: Duration, total: Duration) -> Deadlines {
+        Deadlines {
+            submit,
+            total,
+            after_submit: false,
+        }
+    }
+
+    /// The CLI's: `--submit-timeout` for the submit, then `--wait` for a person, so `--wait
+    /// 0` still gets the policy's answer to an auto or blocked action.
+    pub fn person(submit: Duration, wait: Duration) -> Deadlines {
+        Deadlines {
+            submit,
+            total: wait,
+            after_submit: true,
+        }
+    }
 }
 
 /// Submits `request` and, when a person must decide, waits until `deadlines.total`.
 pub fn decide(client: &blocking::Client, request: &ActionRequest, deadlines: Deadlines) -> Decided {
     let started = Instant::now();
-    let total = started + deadlines.total;
-    let submit_deadline = (started + deadlines.submit).min(total);
+    let (submit_deadline, submit_limit) = if deadlines.after_submit {
+        (started + deadlines.submit, deadlines.submit)
+    } else {
+        (
+            (started + deadlines.submit).min(started + deadlines.total),
+            deadlines.submit.min(deadlines.total),
+        )
+    };
     let submitted = match client.submit(request, submit_deadline) {
         Ok(s) => s,
-        Err(err) => return unreached(&err, deadlines.submit.min(deadlines.total)),
+        Err(err) => return unreached(&err, submit_limit),
+    };
+    let total = if deadlines.after_submit {
+        Instant::now() + deadlines.total
+    } else {
+        started + deadlines.total
     };
     let Some(outcome) = answered(&submitted) else {
         return wait_for_person(client, submitted, total, deadlines.total);
@@ -204,6 +243,23 @@ pub fn unreached(err: &ClientError, limit: Duration) -> Decided {
                 "Assent: the service did not answer within {}s; not allowed",
                 secs(limit)
             ),
+        },
+        ClientError::Api {
+            code: ErrorCode::Unauthorized,
+            message,
+            ..
+        } => Outcome::Refused {
+            reason: format!(
+                "Assent: the service refused the token ({message}): give a requester token it \
+                 knows (`assent agents add NAME`); not allowed"
+            ),
+        },
+        ClientError::Api {
+            code: ErrorCode::Unavailable,
+            message,
+            ..
+        } => Outcome::Unavailable {
+            reason: format!("Assent: {message}; not allowed"),
         },
         other => Outcome::Unavailable {
             reason: format!("Assent: cannot get a decision ({other}); not allowed"),

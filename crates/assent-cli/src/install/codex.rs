@@ -12,7 +12,7 @@ use super::codex_toml::{self, Placed, Removed};
 use super::shared::{
     write_text, InstallArgs, InstallError, Target, BACKUP_SUFFIX, TIMEOUT_MARGIN_SECONDS,
 };
-use super::{binary, hooks};
+use super::{binary, codex_sandbox, hooks, sandbox_record};
 
 /// Where Codex keeps its config: `$CODEX_HOME`, else `~/.codex`.
 fn codex_home() -> Result<PathBuf, InstallError> {
@@ -114,6 +114,38 @@ pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
     let (placed, removed) =
         codex_toml::put_gate(&mut config.doc, &command, timeout).map_err(|e| config.shape(e))?;
     let mut lines = summary(&before, &codex_toml::gate_handlers(&config.doc));
+    let sandbox = if args.sandbox {
+        if codex_sandbox::has_sandbox_mode(&config.doc) {
+            return Err(InstallError::LegacySandboxMode { path: hooks_path });
+        }
+        let machine = super::sandbox_machine(&args.target, &args.hide)?;
+        let made = crate::sandbox::make_assent_dirs(&machine)
+            .map_err(|(path, source)| InstallError::Write { path, source })?;
+        for dir in made {
+            lines.push(format!(
+                "+ {} (mode 0700, for Codex to deny)",
+                dir.display()
+            ));
+        }
+        // Codex's sandbox cannot name a missing path (it fails to start), so the profile
+        // lists what is there now; doctor warns when a place appears later.
+        let all = crate::sandbox::places::places(&machine);
+        let places = all.existing(&|p| p.exists());
+        let earlier = sandbox_record::load(&hooks_path)?;
+        let record = codex_sandbox::with_sandbox(&mut config.doc, &places, earlier.as_ref());
+        lines.push(super::sandbox_summary("Codex's sandbox", &places));
+        let absent = all.hidden.len() - places.hidden.len();
+        if absent > 0 {
+            lines.push(format!(
+                "note: {absent} of the places are not there, so not in the profile (Codex cannot \
+                 deny a missing path): run this again after one is made; `assent doctor` says \
+                 when one appears"
+            ));
+        }
+        Some(record)
+    } else {
+        None
+    };
     if hooks_path == user_path {
         retrust(&mut config, &source, &removed, &placed)?;
         config.write(&mut lines)?;
@@ -124,6 +156,14 @@ pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
         user.write(&mut lines)?;
         lines.push(
             "note: Codex reads a project's .codex/config.toml only for a trusted project".into(),
+        );
+    }
+    if let Some(record) = sandbox {
+        sandbox_record::save(&hooks_path, Some(record))?;
+        lines.push(
+            "note: `codex exec --approve-for-me` and `--sandbox`/`-s` replace the profile with \
+             Codex's older sandbox, which denies no reads: run those under `assent sandbox`"
+                .into(),
         );
     }
     lines.push(format!("the hooks run {}", bin.display()));
@@ -138,6 +178,11 @@ pub fn uninstall(target: &Target) -> Result<Vec<String>, InstallError> {
     let before = codex_toml::gate_handlers(&config.doc);
     let removed = codex_toml::take_gate(&mut config.doc).map_err(|e| config.shape(e))?;
     let mut lines = summary(&before, &codex_toml::gate_handlers(&config.doc));
+    let record = sandbox_record::load(&hooks_path)?;
+    if let Some(record) = &record {
+        codex_sandbox::without_sandbox(&mut config.doc, record);
+        lines.push("- sandbox: the permission profile --sandbox added".into());
+    }
     if hooks_path == user_path {
         retrust(&mut config, &source, &removed, &[])?;
         config.write(&mut lines)?;
@@ -146,6 +191,9 @@ pub fn uninstall(target: &Target) -> Result<Vec<String>, InstallError> {
         retrust(&mut user, &source, &removed, &[])?;
         config.write(&mut lines)?;
         user.write(&mut lines)?;
+    }
+    if record.is_some() {
+        sandbox_record::save(&hooks_path, None)?;
     }
     Ok(lines)
 }

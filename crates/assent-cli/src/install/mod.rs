@@ -9,14 +9,17 @@
 //! dir.
 
 pub(crate) mod binary;
+pub(crate) mod claude_sandbox;
 pub(crate) mod claude_version;
 mod codex;
+pub(crate) mod codex_sandbox;
 pub(crate) mod codex_toml;
 pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod hooks;
 pub(crate) mod opencode;
+mod sandbox_record;
 mod shared;
 
 use std::path::{Path, PathBuf};
@@ -65,6 +68,16 @@ pub enum UninstallCommand {
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
+    let agent = match &cmd {
+        InstallCommand::Gemini(a) if a.sandbox => Some("gemini"),
+        InstallCommand::Opencode(a) if a.sandbox => Some("opencode"),
+        InstallCommand::Cursor(a) if a.sandbox => Some("cursor-agent"),
+        InstallCommand::Copilot(a) if a.sandbox => Some("copilot"),
+        _ => None,
+    };
+    if let Some(agent) = agent {
+        return report(Err(InstallError::NoAgentSandbox { agent }));
+    }
     let args = match cmd {
         InstallCommand::ClaudeCode(args) => args,
         InstallCommand::Codex(args) => return report(codex::install(&args)),
@@ -135,8 +148,21 @@ fn install(args: &InstallArgs) -> Result<(Vec<String>, PathBuf), InstallError> {
     let before = read_settings(&path)?;
     let command = hooks::gate_command(&bin, args.wait, args.on_unavailable);
     let timeout = args.wait.as_secs() + TIMEOUT_MARGIN_SECONDS;
-    let after = hooks::with_gate(&before, &hooks::gate_hook(&command, timeout));
+    let mut after = hooks::with_gate(&before, &hooks::gate_hook(&command, timeout));
+    let mut record = None;
+    if args.sandbox {
+        let places = sandbox_places(&args.target, &args.hide)?;
+        let earlier = sandbox_record::load(&path)?;
+        let (sandboxed, new_record) =
+            claude_sandbox::with_sandbox(&after, &places, earlier.as_ref());
+        after = sandboxed;
+        record = Some((new_record, places));
+    }
     let mut lines = apply(&hooks::CLAUDE_CODE, &path, &before, &after)?;
+    if let Some((record, places)) = record {
+        sandbox_record::save(&path, Some(record))?;
+        lines.push(sandbox_summary("Claude Code's sandbox", &places));
+    }
     lines.push(format!("the hooks run {}", bin.display()));
     Ok((lines, bin))
 }
@@ -144,11 +170,52 @@ fn install(args: &InstallArgs) -> Result<(Vec<String>, PathBuf), InstallError> {
 fn uninstall(target: &Target) -> Result<Vec<String>, InstallError> {
     let path = settings_path(target)?;
     let before = read_settings(&path)?;
-    apply(
-        &hooks::CLAUDE_CODE,
-        &path,
-        &before,
-        &hooks::without_gate(&before),
+    let mut after = hooks::without_gate(&before);
+    let record = sandbox_record::load(&path)?;
+    if let Some(record) = &record {
+        let places = sandbox_places(target, &[])?;
+        after = claude_sandbox::without_sandbox(&after, &places, Some(record));
+    }
+    let mut lines = apply(&hooks::CLAUDE_CODE, &path, &before, &after)?;
+    if record.is_some() {
+        sandbox_record::save(&path, None)?;
+        lines.push("- sandbox: the settings --sandbox added".into());
+    }
+    Ok(lines)
+}
+
+/// The places an agent's sandbox keeps out of reach: a project install also guards the
+/// project's hook settings.
+pub(crate) fn sandbox_places(
+    target: &Target,
+    hide: &[PathBuf],
+) -> Result<crate::sandbox::places::Places, InstallError> {
+    Ok(crate::sandbox::places::places(&sandbox_machine(
+        target, hide,
+    )?))
+}
+
+/// This machine as the sandbox sees it: the working directory's project only for a project
+/// install.
+pub(crate) fn sandbox_machine(
+    target: &Target,
+    hide: &[PathBuf],
+) -> Result<crate::sandbox::places::Machine, InstallError> {
+    let mut machine =
+        crate::sandbox::places::Machine::from_env(hide.to_vec()).ok_or(InstallError::NoHome)?;
+    if !target.project {
+        machine.cwd = None;
+    }
+    Ok(machine)
+}
+
+pub(crate) fn sandbox_summary(what: &str, places: &crate::sandbox::places::Places) -> String {
+    format!(
+        "+ {what}: on, no start without it, no unsandboxed fallback; {} places unreadable and \
+         unwritable (Assent's data, config, state, policy; secret stores), {} hook settings \
+         read-only",
+        places.hidden.len(),
+        places.read_only.len()
     )
 }
 

@@ -127,6 +127,8 @@ mod tests {
             wait: std::time::Duration::from_secs(120),
             on_unavailable: OnUnavailable::Deny,
             bin: None,
+            sandbox: false,
+            hide: Vec::new(),
         };
         let text = plugin(std::path::Path::new("/opt/it's \"here\"/assent"), &args);
         assert!(

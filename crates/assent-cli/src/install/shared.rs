@@ -46,6 +46,15 @@ pub struct InstallArgs {
     /// cargo target dir — or the `assent-gate` installed beside it.
     #[arg(long, value_name = "PATH")]
     pub bin: Option<PathBuf>,
+    /// Also turn on the agent's own sandbox (claude-code, codex) with Assent's data, config
+    /// and state dirs, the policy file and the secret stores unreadable and unwritable by the
+    /// agent's commands, and the hook settings unwritable. Other agents: `assent sandbox`.
+    #[arg(long)]
+    pub sandbox: bool,
+    /// With --sandbox: also deny this file or directory (repeatable): a service's --data-dir,
+    /// --policy or --audit-key outside the default places.
+    #[arg(long, value_name = "PATH", requires = "sandbox")]
+    pub hide: Vec<PathBuf>,
 }
 
 /// Why the settings could not be changed.
@@ -74,6 +83,16 @@ pub enum InstallError {
     },
     #[error(transparent)]
     Binary(#[from] BinaryError),
+    #[error(
+        "--sandbox is for claude-code and codex, whose own sandboxes Assent configures; run \
+         {agent} under `assent sandbox -- {agent} …` instead"
+    )]
+    NoAgentSandbox { agent: &'static str },
+    #[error(
+        "{path} sets sandbox_mode, which makes Codex ignore permission profiles (and so the \
+         places --sandbox denies): remove sandbox_mode, or run codex under `assent sandbox`"
+    )]
+    LegacySandboxMode { path: PathBuf },
 }
 
 /// Writes `text` through a temporary file beside `path`, so a reader never sees half of it.

@@ -155,6 +155,60 @@ fn a_stopped_service_fails_with_the_fix() {
         "the fix sits under the failure: {}",
         ran.stdout
     );
+    let summary = ran.stdout.lines().last().unwrap_or_default();
+    assert!(
+        summary.contains("every gated tool call is refused") && !summary.contains("unguarded"),
+        "the summary agrees with the lines: a stopped service refuses, it lets nothing through: \
+         {summary:?}"
+    );
+}
+
+#[test]
+fn an_agent_that_is_not_installed_is_not_warned_about() {
+    let home = tempfile::tempdir().unwrap();
+    let service = Service::start_in_home(home.path(), None, None);
+    let ran = finish(
+        Command::new(BIN)
+            .args(["doctor", "--json"])
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("ASSENT_URL", &service.url)
+            .env("PATH", "/nonexistent")
+            .env_remove("ASSENT_TOKEN")
+            .env_remove("CODEX_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let agent_warnings: Vec<&Value> = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] != "pass")
+        .filter(|c| {
+            let name = c["check"].as_str().unwrap_or_default();
+            name.starts_with("claude-code.") || name.starts_with("codex.")
+        })
+        .collect();
+    assert_eq!(
+        agent_warnings,
+        Vec::<&Value>::new(),
+        "neither Claude Code nor Codex is on PATH or hooked: nothing to warn about: {doc:#}"
+    );
+    assert_eq!(
+        check(&doc, "claude-code.version")["status"],
+        "pass",
+        "the version line says there is nothing to check: {doc:#}"
+    );
+    assert_eq!(
+        ran.code, 0,
+        "a guarded setup with no agent yet exits 0: {doc:#}"
+    );
 }
 
 #[test]
@@ -309,6 +363,52 @@ fn a_token_the_service_does_not_know_fails() {
 /// Gemini CLI, opencode, Cursor and Copilot CLI installed beside Claude Code and Codex:
 /// `doctor` finds each one's hooks and runs the canary through the very command each agent
 /// would run, in that agent's own payload; with the gate gone, each one's hooks fail.
+#[test]
+fn each_installed_agent_says_whether_it_is_sandboxed() {
+    let home = Home::new(None);
+    let (code, doc) = home.doctor_json();
+    for name in ["claude-code.sandbox", "codex.sandbox"] {
+        let got = check(&doc, name);
+        assert_eq!(
+            got["status"], "warn",
+            "hooks without --sandbox: guarded, but a hole in the policy could reach the \
+             tokens: {got:#}"
+        );
+        assert!(
+            got["fix"].as_str().unwrap_or("").contains("--sandbox"),
+            "the fix names the install flag: {got:#}"
+        );
+    }
+    assert_eq!(code, 0, "not sandboxed is a warning, not a failure");
+
+    for agent in ["claude-code", "codex"] {
+        let ran = home.run(&["install", agent, "--sandbox", "--bin", BIN, "--wait", "60"]);
+        assert_eq!(ran.code, 0, "install {agent} --sandbox: {}", ran.stderr);
+    }
+    let (_, doc) = home.doctor_json();
+    for name in ["claude-code.sandbox", "codex.sandbox"] {
+        assert_eq!(
+            check(&doc, name)["status"],
+            "pass",
+            "after install --sandbox the agent is reported sandboxed: {doc:#}"
+        );
+    }
+
+    // A secret store made after the install: Codex's profile could not name it then.
+    std::fs::create_dir_all(home.path().join(".aws")).unwrap();
+    let (_, doc) = home.doctor_json();
+    let got = check(&doc, "codex.sandbox");
+    assert_eq!(
+        got["status"], "warn",
+        "a place that appeared since the install is not denied by Codex yet: {got:#}"
+    );
+    assert_eq!(
+        check(&doc, "claude-code.sandbox")["status"],
+        "pass",
+        "Claude Code's settings name missing places too, so nothing changed for it: {doc:#}"
+    );
+}
+
 #[test]
 fn every_installed_agent_is_checked_with_its_own_canary() {
     let home = Home::new(None);

@@ -52,5 +52,8 @@ mod request_diff;
 mod request_exception;
 mod request_exec;
 mod runs_fleet_cli;
+mod sandbox_agents;
+mod sandbox_cli;
+mod serve_disk_full;
 mod serve_team;
 mod team_replicas;

@@ -65,6 +65,95 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn the_cli_says_what_happened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let service = Service::start();
+
+    let ran = assent(
+        &["request", "--wait", "0", "--", "ls"],
+        &service.url,
+        &service.requester,
+        tmp.path(),
+    );
+    assert_eq!(
+        ran.code, 0,
+        "--wait bounds the wait for a person, not the submit: an auto `ls` is allowed with \
+         --wait 0: {ran:?}"
+    );
+    let ran = assent(
+        &[
+            "request", "--wait", "0", "--", "git", "push", "origin", "main",
+        ],
+        &service.url,
+        &service.requester,
+        tmp.path(),
+    );
+    assert_eq!(
+        ran.code, 12,
+        "with --wait 0 an asked action times out at once, the service having answered: {ran:?}"
+    );
+    assert!(
+        !ran.stderr.contains("did not answer"),
+        "it does not say the service did not answer: {ran:?}"
+    );
+
+    for (args, why) in [
+        (
+            &["request", "--run", "", "--", "ls"][..],
+            "an empty --run is a usage error",
+        ),
+        (
+            &["request", "--run", "  ", "--", "ls"][..],
+            "a blank --run is a usage error",
+        ),
+        (
+            &["exec", "--run", "", "--", "true"][..],
+            "exec: an empty --run is a usage error",
+        ),
+    ] {
+        let ran = assent(args, &service.url, &service.requester, tmp.path());
+        assert_eq!(ran.code, 2, "{why}: {ran:?}");
+    }
+    let bare = service.url.trim_start_matches("http://").to_owned();
+    for args in [
+        &["request", "--url", &bare, "--", "ls"][..],
+        &["exec", "--url", &bare, "--", "true"][..],
+    ] {
+        let ran = assent(args, &service.url, &service.requester, tmp.path());
+        assert_eq!(
+            ran.code, 2,
+            "a URL without a scheme is a usage error, not an unavailable service: {ran:?}"
+        );
+        assert!(
+            ran.stderr.contains("http://"),
+            "the error says what a URL looks like: {ran:?}"
+        );
+    }
+    let ran = assent(
+        &["request", "--", "ls"],
+        &bare,
+        &service.requester,
+        tmp.path(),
+    );
+    assert_eq!(ran.code, 2, "$ASSENT_URL without a scheme too: {ran:?}");
+
+    let ran = assent(
+        &["request", "--", "ls"],
+        &service.url,
+        "assent_r_not-a-token-the-service-knows",
+        tmp.path(),
+    );
+    assert_eq!(
+        ran.code, 14,
+        "a token the service refuses has its own code (the service is up): {ran:?}"
+    );
+    assert!(
+        ran.stderr.contains("refused the token"),
+        "and says so: {ran:?}"
+    );
+}
+
+#[test]
 fn unavailable_service_exits_13_and_exec_runs_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let url = format!("http://127.0.0.1:{}", free_port());

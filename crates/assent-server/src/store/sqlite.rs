@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
+use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction, TransactionManager};
 use tokio::sync::{watch, Mutex, OwnedMutexGuard};
 use tokio::task::JoinHandle;
 
@@ -62,6 +62,15 @@ impl SqliteStore {
             .foreign_keys(true);
         let writer = pool()
             .max_connections(1)
+            // A COMMIT that fails (a full disk: SQLite rolls the transaction back itself)
+            // leaves sqlx counting the transaction open, and every later begin on that
+            // connection fails: such a connection is closed and a new one made.
+            .after_release(|conn, _| {
+                let idle =
+                    <Sqlite as sqlx::Database>::TransactionManager::get_transaction_depth(conn)
+                        == 0;
+                Box::pin(async move { Ok(idle) })
+            })
             .connect_with(
                 options
                     .clone()

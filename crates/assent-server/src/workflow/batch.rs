@@ -119,8 +119,14 @@ pub async fn group_commit(
             }
             Err(err) => {
                 tracing::error!(error = %err, "a batch of submissions failed to commit");
+                let full = err.is_disk_full();
                 for reply in replies {
-                    let _ = reply.send(Err(StoreError::Batch(err.to_string())));
+                    let failed = if full {
+                        StoreError::DiskFull(err.to_string())
+                    } else {
+                        StoreError::Batch(err.to_string())
+                    };
+                    let _ = reply.send(Err(failed));
                 }
             }
         }

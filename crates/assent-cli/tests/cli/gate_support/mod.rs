@@ -322,6 +322,7 @@ pub fn spawn_program_with_stdin(
 }
 
 /// The finished gate: exit code, stdout (JSON when any) and stderr.
+#[derive(Debug)]
 pub struct Ran {
     pub code: i32,
     pub stdout: String,

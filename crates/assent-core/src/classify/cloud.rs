@@ -21,7 +21,7 @@ pub(crate) fn cloud(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
         ));
     }
     match p {
-        "kubectl" | "oc" => Some(kube(cmd, &pos, facts)),
+        "kubectl" | "oc" => Some(kube(cmd, &kube_positionals(cmd.args), facts)),
         "helm" => {
             facts.credential(CredentialRisk::Cloud);
             if matches!(
@@ -44,6 +44,66 @@ pub(crate) fn cloud(cmd: &Cmd<'_>, facts: &mut Facts) -> Option<Verdict> {
         "terraform" | "tofu" | "terragrunt" => Some(terraform(cmd, first, facts)),
         _ => None,
     }
+}
+
+/// kubectl's words without its options' values: `kubectl -n prod delete namespace prod` is
+/// the verb `delete` on `namespace`, not the verb `prod`.
+fn kube_positionals(args: &[String]) -> Vec<&str> {
+    const WITH_VALUE: &[&str] = &[
+        "-n",
+        "--namespace",
+        "--context",
+        "--cluster",
+        "--kubeconfig",
+        "--user",
+        "--as",
+        "--as-group",
+        "--as-uid",
+        "-s",
+        "--server",
+        "--token",
+        "--request-timeout",
+        "--cache-dir",
+        "--certificate-authority",
+        "--client-certificate",
+        "--client-key",
+        "--tls-server-name",
+        "-v",
+        "-l",
+        "--selector",
+        "--field-selector",
+        "-o",
+        "--output",
+        "-f",
+        "--filename",
+        "-k",
+        "--kustomize",
+        "-c",
+        "--container",
+        "-L",
+        "--label-columns",
+        "--grace-period",
+        "--timeout",
+        "-p",
+        "--patch",
+        "--type",
+        "--template",
+    ];
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(arg) = words.next() {
+        if arg == "--" {
+            break;
+        }
+        if arg.starts_with('-') && arg != "-" {
+            if !arg.contains('=') && WITH_VALUE.contains(&arg.as_str()) {
+                words.next();
+            }
+            continue;
+        }
+        out.push(arg.as_str());
+    }
+    out
 }
 
 fn kube(cmd: &Cmd<'_>, pos: &[&str], facts: &mut Facts) -> Verdict {

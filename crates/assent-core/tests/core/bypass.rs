@@ -91,6 +91,7 @@ const SEEDS: &[(&str, &str)] = &[
     ("block.destructive", "wipefs -a /dev/sda"),
     ("block.destructive", "kill -9 -1"),
     ("block.destructive", "kubectl delete all --all"),
+    ("block.destructive", "kubectl -n prod delete namespace prod"),
     ("ask.delete", "rm -rf node_modules"),
     ("ask.delete", "crontab -r"),
     ("ask.network", "curl https://api.example.org/x"),

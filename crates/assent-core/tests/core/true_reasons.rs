@@ -204,6 +204,12 @@ fn each_answer_carries_the_reason_true_of_its_command() {
         "`all --all` deletes the workloads in the namespace, not the namespace",
     );
     reason_is(
+        "kubectl -n prod delete namespace prod",
+        "deletes a namespace and everything in it",
+        &["`kubectl prod`"],
+        "-n takes a value: the verb is delete, not the namespace's name",
+    );
+    reason_is(
         "kubectl delete ns staging",
         "deletes a namespace and everything in it",
         &[],

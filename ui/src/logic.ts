@@ -16,15 +16,17 @@ export const ROLE_NAMES: Record<Role, string> = {
   platform_admin: 'Platform admin',
 };
 
+/** The scopes by what they cover (a command profile, paths, a task type and a repository
+ * hold for any run of the agent that asked). */
 export const SCOPE_LABELS: Record<Scope, string> = {
   once: 'Once (this exact action)',
-  command_profile: 'Command profile',
-  path_pattern: 'Path pattern',
+  command_profile: 'Command profile (any run)',
+  path_pattern: 'These paths (any run)',
   run: 'This run',
-  task_type: 'Task type',
-  repo: 'Repository',
+  task_type: 'Task type (any run)',
+  repo: 'Repository (any run)',
   org: 'Organisation',
-  exception: 'Exception (past a policy rule, in this repository)',
+  exception: 'Exception (past a policy rule, in this repository, any agent and run)',
 };
 
 /** Batches newest first (ties: by id, for a stable order). */
@@ -384,4 +386,4 @@ export function undoneMessage(approval: Approval): string {
 }
 
 /** The desk before the service answered: nothing pending, still connecting. */
-export const EMPTY_DESK: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
+export const EMPTY_DESK: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null, settled: [] };

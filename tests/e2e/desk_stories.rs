@@ -219,8 +219,8 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     );
     let label = run_button.text().await.expect("label");
     assert!(
-        label.contains("for run") && label.contains("4 h"),
-        "the button shows the service's label and how long it lasts: {label}"
+        label.contains("for this run") && label.contains("4 h"),
+        "the button says what it covers and how long it lasts: {label}"
     );
     click(&client, &format!("{detail} details.custom summary")).await;
     let limit = text_of(&client, &format!("{detail} [data-testid=expiry-limit]")).await;

@@ -147,6 +147,9 @@ describe('what each scope covers', () => {
     expect(coverOf(approval(), 'path_pattern'), 'paths: any run').toContain('in any run of claude in shop');
     expect(coverOf(approval(), 'repo'), 'a repository grant: any run').toContain('in any run of claude in shop');
     expect(coverOf(approval(), 'exception'), 'an exception holds for every agent').toBe('the exception for every agent and run in shop');
+    expect(coverOf(approval({ run_id: '3f9a1c2b-5d6e-4f70-8a9b-0c1d2e3f4a5b' }), 'run'), 'a session id as the list shows it, no full UUID').toBe(
+      'mvn -q test in shop for this run (run 3f9a1c2b of claude)',
+    );
     for (const scope of ['command_profile', 'path_pattern', 'repo'] as const) {
       expect(grantSentence(approval(), request(scope), NOW), `${scope} names no run: it covers them all`).not.toContain('run-window');
     }

@@ -159,8 +159,10 @@ export function othersOf(approval: Approval): string {
   return ` and ${more} more ${profile}${more === 1 ? 'request' : 'requests'}`;
 }
 
-/** Ids as people can hold them: at most 12 characters (the full id on hover). */
+/** Ids as people can hold them: a session id (hex, UUID) by its first 8 characters, as the
+ * list shows runs; any other at most 12 characters (the full id on hover). */
 export function shortId(id: string): string {
+  if (/^[0-9a-f-]{16,}$/i.test(id)) return id.slice(0, 8);
   return id.length > 12 ? `${id.slice(0, 12)}…` : id;
 }
 

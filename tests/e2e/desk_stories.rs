@@ -166,7 +166,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         "the grant shows a live countdown: {countdown}"
     );
     let scope = text_of(&client, &format!("{row} [data-testid=scope]")).await;
-    assert_eq!(scope, "run", "the grant's scope is the run");
+    assert_eq!(scope, "This run", "the grant's scope is the run, in words");
     let grant = approver
         .grants(true)
         .await

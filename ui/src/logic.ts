@@ -223,12 +223,27 @@ export function pastStatus(grant: Grant): string {
 
 const HASH_KEYS = new Set(['action_hash', 'batch_key', 'diff_fingerprint', 'base_sha']);
 
+const filled = ([, v]: [string, unknown]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
+
+/** A constraint's value as text: a list joined, a record (what was approved) as its fields,
+ * never `[object Object]`. */
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(valueText).join(', ');
+  if (typeof v === 'object' && v !== null) {
+    return Object.entries(v as Record<string, unknown>)
+      .filter(filled)
+      .map(([k, inner]) => `${k} ${valueText(inner)}`)
+      .join('; ');
+  }
+  return String(v);
+}
+
 /** Constraints as "key: value" lines, skipping empty ones; hashes shortened to 12 characters. */
 export function constraintLines(grant: Grant): string[] {
   return Object.entries(grant.constraints)
-    .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+    .filter(filled)
     .map(([k, v]) => {
-      const text = Array.isArray(v) ? v.join(', ') : String(v);
+      const text = valueText(v);
       return `${k}: ${HASH_KEYS.has(k) && text.length > 12 ? `${text.slice(0, 12)}…` : text}`;
     });
 }

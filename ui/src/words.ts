@@ -40,14 +40,16 @@ export function relative(at: string, nowMs: number): string {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** The fields `Date.prototype.toLocaleString()` writes by default: local date and time. */
-const DATE_TIME: Intl.DateTimeFormatOptions = {
+/** The fields `Date.prototype.toLocaleString()` writes by default — local date and time — on
+ * a 24-hour clock, the one time format the desk uses everywhere ("14:05", never "2:05 PM"). */
+export const DATE_TIME: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   month: 'numeric',
   day: 'numeric',
   hour: 'numeric',
   minute: 'numeric',
   second: 'numeric',
+  hourCycle: 'h23',
 };
 
 /** One formatter for every absolute time, made again once a minute so a change of the

@@ -321,3 +321,17 @@ describe('scope buttons say their breadth', () => {
     expect(text('toast-text'), 'any run of the agent in the repository, no run id').toBe('Allowed maven-test commands in any run of claude in shop until 15:00 · 1 h.');
   });
 });
+
+describe('times tick', () => {
+  it('"asked 3 s ago" reads 43 s ago forty seconds later, with nothing else happening', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(T0);
+    await show([prompt('A', 3)]);
+    const asked = () => root.querySelector('[data-testid=prompt-run]')?.textContent ?? '';
+    expect(asked(), 'the age when it arrived').toContain('asked 3 s ago');
+    await act(() => {
+      vi.advanceTimersByTime(40_000);
+    });
+    expect(asked(), 'the age forty seconds later, without a new snapshot').toContain('asked 43 s ago');
+  });
+});

@@ -103,6 +103,16 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   const lastShown = useRef<Approval | null>(null);
   const list = ids.join(',');
 
+  // Relative times ("asked 3 s ago") tick: each second while a prompt is under a minute old
+  // (the label counts seconds then), else every 15 s (it counts minutes).
+  const [, setTick] = useState(0);
+  const young = batches.some((a) => now - Date.parse(a.created_at) < 60_000);
+  useEffect(() => {
+    if (batches.length === 0) return;
+    const timer = window.setInterval(() => setTick((n) => n + 1), young ? 1_000 : 15_000);
+    return () => window.clearInterval(timer);
+  }, [list, young]);
+
   if (
     selected !== null &&
     kept.current !== selected &&

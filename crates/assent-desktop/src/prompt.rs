@@ -58,7 +58,7 @@ impl PromptAction {
     pub fn label(self) -> &'static str {
         match self {
             PromptAction::Open => "Open",
-            PromptAction::AllowForRun => "Allow for run",
+            PromptAction::AllowForRun => "Allow for this run",
             PromptAction::AllowOnce => "Allow once",
             PromptAction::Deny => "Deny…",
             PromptAction::DenyWith(_) => "Deny",
@@ -275,14 +275,15 @@ fn refused_label(action: PromptAction) -> &'static str {
     }
 }
 
-/// The buttons a prompt offers when it may be decided from the notification.
+/// The buttons a prompt offers when it may be decided from the notification, narrowest first
+/// (as the window orders them): once, then this run.
 fn decision_actions(offered: &[ScopeKind]) -> Vec<PromptAction> {
     let mut actions = vec![PromptAction::Open];
-    if offered.contains(&ScopeKind::Run) {
-        actions.push(PromptAction::AllowForRun);
-    }
     if offered.contains(&ScopeKind::Once) {
         actions.push(PromptAction::AllowOnce);
+    }
+    if offered.contains(&ScopeKind::Run) {
+        actions.push(PromptAction::AllowForRun);
     }
     actions.push(PromptAction::Deny);
     actions

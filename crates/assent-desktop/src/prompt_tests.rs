@@ -40,7 +40,7 @@ fn buttons_follow_the_offered_scopes() {
         (
             "run and once offered",
             vec![ScopeKind::Once, ScopeKind::Run],
-            vec!["default", "allow-run", "allow-once", "deny"],
+            vec!["default", "allow-once", "allow-run", "deny"],
         ),
         (
             "only once offered",
@@ -56,7 +56,7 @@ fn buttons_follow_the_offered_scopes() {
         assert_eq!(
             keys(&notice),
             want,
-            "{name}: 'Allow for run' only where run is offered"
+            "{name}: narrowest first; 'Allow for this run' only where run is offered"
         );
     }
 }
@@ -440,7 +440,7 @@ fn friction_grows_with_the_risk() {
     for risk in [RiskLevel::Low, RiskLevel::Medium] {
         assert_eq!(
             keys(&at_risk(risk, RiskLevel::Medium)),
-            vec!["default", "allow-run", "allow-once", "deny"],
+            vec!["default", "allow-once", "allow-run", "deny"],
             "{risk:?} keeps its quick buttons under the default line"
         );
     }
@@ -471,7 +471,7 @@ fn friction_grows_with_the_risk() {
     );
     assert_eq!(
         keys(&at_risk(RiskLevel::High, RiskLevel::High)),
-        vec!["default", "allow-run", "allow-once", "deny"],
+        vec!["default", "allow-once", "allow-run", "deny"],
         "quick_up_to = high lets a high prompt be approved in one act"
     );
 }
@@ -562,7 +562,7 @@ fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
     prompt.step_up_url = None;
     assert_eq!(
         keys(&notice(&prompt, Some(&owner())).expect("notified")),
-        vec!["default", "allow-run", "allow-once", "deny"],
+        vec!["default", "allow-once", "allow-run", "deny"],
         "without step-up the same prompt keeps its buttons (quick_up_to = high)"
     );
 }

@@ -359,7 +359,7 @@ async fn every_view_works_on(screen: Screen) {
     let by = text_of(page, &format!("{approved} [data-testid=audit-by]")).await;
     assert_eq!(by, "owner (Task author)", "History names who decided");
     let scope = text_of(page, &format!("{approved} [data-testid=audit-scope]")).await;
-    assert_eq!(scope, "run", "History shows the scope");
+    assert_eq!(scope, "This run", "History shows the scope, in words");
     text_of(
         page,
         &format!("[data-testid=remembered-denial][data-approval-id='{long}']"),

@@ -7,6 +7,7 @@ type Schemas = components['schemas'];
 
 export type Risk = Schemas['RiskLevel'];
 export type Scope = Schemas['ScopeKind'];
+export type ActionKind = Schemas['ActionKind'];
 export type Role = Schemas['Role'];
 export type ApprovalType = Schemas['ApprovalType'];
 export type Evidence = Schemas['ApprovalEvidence'];

@@ -1,10 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Approval } from './types';
-import { absolute, DATE_TIME, relative, repoName, roleWords, rolesWords, waitLine } from './words';
+import { absolute, DATE_TIME, relative, repoName, roleWords, rolesWords, unansweredLine, waitLine } from './words';
 
 const NOW = new Date(2030, 0, 1, 19, 30, 0).getTime();
 
 describe('human words', () => {
+  it('says in the packet when the prompt gives up and what happens then', () => {
+    const at = new Date(NOW + 59 * 60_000).toISOString();
+    expect(unansweredLine({ expires_at: at, fallback_on_timeout: 'deny' }, NOW), 'denied, on the clock, with the time left').toBe(
+      'denied at 20:29 · 59 min left',
+    );
+    expect(unansweredLine({ expires_at: at, fallback_on_timeout: 'pause' }, NOW), 'a pausing policy says the run pauses').toBe(
+      'the run pauses at 20:29 · 59 min left',
+    );
+  });
+
   it('writes an absolute time on a 24-hour clock, whatever the locale prefers', () => {
     const afternoon = new Date(2030, 0, 1, 14, 5, 0).getTime();
     expect(absolute(afternoon), 'one time format everywhere: 14:05, never 2:05 PM').toMatch(/14:05:00/);
@@ -171,6 +181,7 @@ describe('policy rules in words', () => {
     expect(ruleWords('ask.network'), 'a known rule').toBe('Reaches the network');
     expect(ruleWords('escalate.cloud'), 'an escalation says so').toBe('Changes cloud resources (escalated)');
     expect(ruleWords('profile.maven-test'), 'a command profile by its name').toBe('Command profile maven-test');
+    expect(ruleWords('ask.publish'), 'the rule behind git push, gh pr and npm publish: not only packages').toBe('Publishes (a push, a pull request or a package)');
     expect(ruleWords('ask.cache_purge'), 'a rule this list does not know: no dots or underscores').toBe('Ask: cache purge');
     expect(ruleWords('custom'), 'no family: as it is').toBe('custom');
   });

@@ -31,6 +31,23 @@ export function waitLine(approval: Approval, lastSeenWaiting: number | null, now
   return `The agent stopped waiting at ${clock(at, nowMs)}; approving covers a retry.`;
 }
 
+const UNANSWERED: Record<Approval['fallback_on_timeout'], string> = {
+  deny: 'denied',
+  pause: 'the run pauses',
+  cancel_run: 'the run is cancelled',
+};
+
+/**
+ * When the prompt gives up if nobody answers, and what happens then — in the packet, where
+ * the person reads before deciding: "denied at 15:00 · 59 min left". Past that moment the
+ * prompt is settled by itself and the agent is told.
+ */
+export function unansweredLine(approval: Pick<Approval, 'expires_at' | 'fallback_on_timeout'>, nowMs: number): string {
+  const at = Date.parse(approval.expires_at);
+  const what = UNANSWERED[approval.fallback_on_timeout] ?? visible(approval.fallback_on_timeout);
+  return `${what} at ${clock(at, nowMs)} · ${leftWords(approval.expires_at, nowMs)}`;
+}
+
 /** "12 s ago", "3 min ago", "2 h ago", "3 d ago". */
 export function relative(at: string, nowMs: number): string {
   const s = Math.max(0, Math.floor((nowMs - Date.parse(at)) / 1000));
@@ -268,7 +285,7 @@ const RULE_WORDS: Record<string, string> = {
   'ask.network': 'Reaches the network',
   'ask.outside_repo': 'Acts outside the repository',
   'ask.privileged': 'Runs with privileges',
-  'ask.publish': 'Publishes a package',
+  'ask.publish': 'Publishes (a push, a pull request or a package)',
   'ask.script': 'Runs a script',
   'ask.security_config': 'Changes security settings',
   'ask.security_tooling': 'Touches security tooling',

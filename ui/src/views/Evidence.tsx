@@ -1,7 +1,7 @@
 import { clock, plainTitle } from '../decide';
 import { allReasons, visible } from '../logic';
 import type { Approval } from '../types';
-import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords } from '../words';
+import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords, unansweredLine } from '../words';
 import { DiffView, PrView } from './Packet';
 import { CredentialView, ExceptionView, FleetView, PreRunView } from './RunPackets';
 
@@ -80,6 +80,9 @@ export function Evidence({ approval, now, runs }: { approval: Approval; now: num
         {approval.count > 1 && <Row label="Requests" value={String(approval.count)} test="ev-count" />}
         <Row label="Asked" value={`${relative(approval.created_at, now)} (at ${clock(Date.parse(approval.created_at), now)})`} title={absolute(approval.created_at)} test="ev-asked" />
         <Row label="Who is asked" value={askedLine(approval, now)} test="ev-routing" />
+        {approval.status === 'requested' && (
+          <Row label="If nobody answers" value={unansweredLine(approval, now)} title={absolute(approval.expires_at)} test="ev-unanswered" />
+        )}
       </dl>
       {approval.members.length > 1 && (
         <details>

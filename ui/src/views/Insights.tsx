@@ -53,7 +53,7 @@ const START_HINT = (
 function RulesTable({ rules }: { rules: StatRow[] }) {
   return (
     <div class="wide-table">
-    <table data-testid="rules-table">
+    <table class="words-whole" data-testid="rules-table">
       <thead>
         <tr>
           <th>Policy rule that asked</th>

@@ -412,6 +412,7 @@ function Decide({
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const reasonRef = useRef<HTMLInputElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const barRef = useRef<HTMLFormElement>(null);
   // False once this prompt's bar is gone (the prompt left, or another is shown).
   const mounted = useRef(true);
   useEffect(
@@ -420,6 +421,7 @@ function Decide({
     },
     [],
   );
+  useEffect(() => barHeight(barRef.current), []);
   const set = (patch: Partial<DecisionForm>) => setForm((f) => ({ ...f, ...patch }));
   const deliberate = !oneAct(approval);
   // The policy's `[approvals] step_up` holds it: only a passkey, in the browser's desk, approves
@@ -504,7 +506,7 @@ function Decide({
   const longest = longestSeconds(approval, form.scope);
   const ellipsis = deliberate ? '…' : '';
   return (
-    <form class="decide decide-bar" data-testid="decide" data-deliberate={deliberate ? 'yes' : 'no'} onSubmit={(e) => e.preventDefault()}>
+    <form ref={barRef} class="decide decide-bar" data-testid="decide" data-deliberate={deliberate ? 'yes' : 'no'} onSubmit={(e) => e.preventDefault()}>
       {confirming ? (
         <div class="confirm" data-testid="confirm" role="alertdialog" aria-label="Confirm the grant">
           <p>
@@ -546,9 +548,10 @@ function Decide({
           )}
           <div class="fields">
             <label class="grow">
-              Reason
+              <span class="label-text">Reason</span>
               <input
                 ref={reasonRef}
+                aria-label="Reason"
                 data-testid="reason"
                 placeholder={REASON_HINT}
                 title={REASON_HINT}
@@ -642,6 +645,22 @@ function Decide({
 /** How long after the detail moved by itself a key decides nothing (the key was meant for the
  * prompt that left). */
 const SETTLE_MS = 600;
+
+/**
+ * Keeps `--decide-bar` at the height of the decide bar on screen, so what scrolls into view
+ * (the evidence, a field) stops above the bar held at the bottom instead of under it (the
+ * phone's `scroll-padding-bottom`). The cleanup forgets it when the bar goes.
+ */
+function barHeight(bar: HTMLElement | null): (() => void) | undefined {
+  if (!bar || typeof ResizeObserver === 'undefined') return undefined;
+  const root = document.documentElement.style;
+  const observer = new ResizeObserver(() => root.setProperty('--decide-bar', `${Math.ceil(bar.getBoundingClientRect().height)}px`));
+  observer.observe(bar);
+  return () => {
+    observer.disconnect();
+    root.removeProperty('--decide-bar');
+  };
+}
 
 /** The once and run buttons keep the ids the keys and tests know them by. */
 function quickTestId(quick: QuickDecision): string {

@@ -145,7 +145,10 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         "History shows what was decided: {what}"
     );
     let scope = text_of(&client, &format!("{row} [data-testid=audit-scope]")).await;
-    assert_eq!(scope, "This run", "History shows the scope granted, in words");
+    assert_eq!(
+        scope, "This run",
+        "History shows the scope granted, in words"
+    );
     let by = text_of(&client, &format!("{row} [data-testid=audit-by]")).await;
     assert_eq!(
         by, "owner (Task author)",

@@ -89,9 +89,19 @@ mod tests {
         let steps: [(&str, Link, usize, Option<&str>); 9] = [
             ("starting", Link::Connecting, 0, None),
             ("first connection", Link::Connected, 2, None),
-            ("lost with 2 waiting", down(), 2, Some("Assent can't reach its service")),
+            (
+                "lost with 2 waiting",
+                down(),
+                2,
+                Some("Assent can't reach its service"),
+            ),
             ("still down, retrying", down(), 2, None),
-            ("back", Link::Connected, 1, Some("Assent reaches its service again")),
+            (
+                "back",
+                Link::Connected,
+                1,
+                Some("Assent reaches its service again"),
+            ),
             ("connected still", Link::Connected, 1, None),
             ("following another service", Link::Connecting, 0, None),
             ("connected to it", Link::Connected, 0, None),

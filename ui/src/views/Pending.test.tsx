@@ -227,12 +227,14 @@ describe('a click decides only what the person is looking at', () => {
     await show([prompt('A', 60), prompt('B', 0)]);
     await click('[data-testid=prompt][data-approval-id=A]');
     expect(onScreen(), 'the person reads A').toBe('A');
+    expect(text('ev-unanswered'), 'an open prompt says when it gives up and what happens then').toBe('denied at 15:00 · 1 h left');
     // Alice denies A from another desk: it leaves the list, B (newer, wider) is still there.
     vi.setSystemTime(T0 + 30_000);
     await show([prompt('B', 0)], null, true, [deniedElsewhere('A')]);
     expect(onScreen(), 'A stays on screen: the detail never switches by itself to a prompt not read').toBe('A');
     expect(text('decided-elsewhere-text'), 'it says who decided it, when and how').toBe('Decided by alice at 14:00: denied — “out of scope”.');
     expect(buttons().every((b) => b.disabled), 'every decision button of A is disabled').toBe(true);
+    expect(text('ev-unanswered'), 'no deadline is said for a prompt already settled').toBeNull();
     vi.setSystemTime(T0 + 31_000);
     await click('[data-testid=prompt-detail] [data-testid=allow-once]');
     await key('a');

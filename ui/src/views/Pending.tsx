@@ -331,7 +331,7 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
                 {visible(may.progress)}
               </p>
             )}
-            <Evidence approval={approval} now={now} runs={runs} />
+            <Evidence approval={approval} now={now} runs={runs} settled={closed !== null} />
           </div>
           {settling && (
             <p class="sub deliberate" role="status" data-testid="just-shown">

@@ -132,6 +132,33 @@ async fn assert_reachable(ui: &Ui, screen: Screen, css: &str) {
     }
 }
 
+/// The decide button `css` right after the prompt is opened, nothing scrolled: on screen, and
+/// a tap at its centre lands on it — the bar is held at the bottom, as in the window.
+async fn assert_in_view_unscrolled(ui: &Ui, screen: Screen, css: &str) {
+    element(&ui.client, css).await;
+    let b = ui
+        .client
+        .execute(
+            "const b = document.querySelector(arguments[0]);
+             const r = b.getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+             return { top: r.top, bottom: r.bottom, innerHeight: window.innerHeight,
+                      scrolled: document.querySelector('main').scrollTop,
+                      tappable: !!hit && (hit === b || b.contains(hit)) };",
+            vec![json!(css)],
+        )
+        .await
+        .expect("measure a button");
+    assert!(
+        b["scrolled"] == json!(0)
+            && b["top"].as_f64().is_some_and(|t| t >= 0.0)
+            && b["bottom"].as_f64() <= b["innerHeight"].as_f64().map(|h| h + 1.0)
+            && b["tappable"] == json!(true),
+        "on the {} opening a prompt shows {css} without scrolling: {b}",
+        screen.name()
+    );
+}
+
 /// Evidence a person reads before deciding: once scrolled to, it is on screen and nothing
 /// (the decide bar, a toast) is drawn over it — a command hidden under the buttons is false
 /// evidence.
@@ -223,8 +250,19 @@ async fn every_view_works_on(screen: Screen) {
     )
     .await;
 
-    // The batch: its evidence and both of its requests.
+    // The batch: its decide bar at once, its evidence and both of its requests.
+    page.execute("document.querySelector('main').scrollTop = 0", Vec::new())
+        .await
+        .expect("scroll to the top");
     click(page, &item(&batch)).await;
+    for button in ["allow-once", "deny"] {
+        assert_in_view_unscrolled(
+            &ui,
+            screen,
+            &format!("{} [data-testid={button}]", detail(&batch)),
+        )
+        .await;
+    }
     let count = text_of(page, &format!("{} [data-testid=ev-count]", detail(&batch))).await;
     assert_eq!(count, "2", "the batch says how many requests it holds");
     for evidence in ["ev-command", "ev-count"] {
@@ -313,6 +351,9 @@ async fn every_view_works_on(screen: Screen) {
         "the grant has the scope and the expiry chosen on the {}",
         screen.name()
     );
+    // The detail moved to it by itself: the person picks it before deciding (a click right
+    // after such a move decides nothing).
+    click(page, &item(&long)).await;
     click(
         page,
         &format!("{} [data-testid=deny-reason]", detail(&long)),
@@ -356,7 +397,7 @@ async fn every_view_works_on(screen: Screen) {
     let by = text_of(page, &format!("{approved} [data-testid=audit-by]")).await;
     assert_eq!(by, "owner (Task author)", "History names who decided");
     let scope = text_of(page, &format!("{approved} [data-testid=audit-scope]")).await;
-    assert_eq!(scope, "run", "History shows the scope");
+    assert_eq!(scope, "This run", "History shows the scope, in words");
     text_of(
         page,
         &format!("[data-testid=remembered-denial][data-approval-id='{long}']"),
@@ -369,6 +410,30 @@ async fn every_view_works_on(screen: Screen) {
     click(page, "[data-testid=tab-insights]").await;
     element(page, "[data-testid=figure-prompts]").await;
     fits(&ui, screen, "insights").await;
+    let broken = ui
+        .client
+        .execute(
+            "const ctx = document.createElement('canvas').getContext('2d');
+             const broken = [];
+             for (const cell of document.querySelectorAll('[data-testid=rules-table] td, [data-testid=rules-table] th')) {
+               const s = getComputedStyle(cell);
+               ctx.font = s.font;
+               const room = cell.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+               for (const word of cell.textContent.split(/\\s+/)) {
+                 if (word && ctx.measureText(word).width > room + 1) broken.push(word);
+               }
+             }
+             return document.querySelector('[data-testid=rules-table]') ? broken : null;",
+            Vec::new(),
+        )
+        .await
+        .expect("measure the rules table");
+    assert_eq!(
+        broken,
+        json!([]),
+        "on the {} the rules table is there and breaks no word across lines",
+        screen.name()
+    );
     browser.screenshot(&shot("insights")).await;
     click(page, "[data-testid=tab-campaigns]").await;
     element(page, "[data-testid=campaigns]").await;

@@ -145,7 +145,10 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         "History shows what was decided: {what}"
     );
     let scope = text_of(&client, &format!("{row} [data-testid=audit-scope]")).await;
-    assert_eq!(scope, "run", "History shows the scope granted");
+    assert_eq!(
+        scope, "This run",
+        "History shows the scope granted, in words"
+    );
     let by = text_of(&client, &format!("{row} [data-testid=audit-by]")).await;
     assert_eq!(
         by, "owner (Task author)",
@@ -166,7 +169,7 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         "the grant shows a live countdown: {countdown}"
     );
     let scope = text_of(&client, &format!("{row} [data-testid=scope]")).await;
-    assert_eq!(scope, "run", "the grant's scope is the run");
+    assert_eq!(scope, "This run", "the grant's scope is the run, in words");
     let grant = approver
         .grants(true)
         .await
@@ -219,8 +222,8 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     );
     let label = run_button.text().await.expect("label");
     assert!(
-        label.contains("for run") && label.contains("4 h"),
-        "the button shows the service's label and how long it lasts: {label}"
+        label.contains("for this run") && label.contains("4 h"),
+        "the button says what it covers and how long it lasts: {label}"
     );
     click(&client, &format!("{detail} details.custom summary")).await;
     let limit = text_of(&client, &format!("{detail} [data-testid=expiry-limit]")).await;

@@ -397,6 +397,121 @@ async fn losing_the_service_closes_the_notifications_and_its_return_shows_them_a
     .await;
 }
 
+/// Losing the service while an agent waits raises a notification (the prompts' own close: no
+/// button could go through), and its return another, in place of the first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn losing_the_service_while_an_agent_waits_says_so_and_its_return_too() {
+    let mut server = NotificationServer::start().await;
+    let mut service = TestService::start().await;
+    let desk = Desk::signed_in(&service.url(), &service.tokens.approver);
+    let _app = start_app(&desk);
+    let request = shell_request("run-lost-said", ASKED_COMMAND, "/work/shop");
+    submit_pending(&service.requester(), &request).await;
+    let (prompt, _) = next_shown(&mut server).await;
+
+    service.stop().await;
+    let (lost, summary, body, urgency) = next_without_buttons(&mut server, 0).await;
+    assert_ne!(lost, prompt, "a notification of its own, not the prompt's");
+    assert_eq!(
+        summary, "Assent can't reach its service",
+        "the loss is said, not only the prompt's notification closing"
+    );
+    assert!(
+        body.starts_with("1 prompt waiting") && body.contains("refused"),
+        "what waits, and that agents asking meanwhile are refused: {body}"
+    );
+    assert_eq!(
+        urgency,
+        Some(2),
+        "critical: agents are being refused while it lasts"
+    );
+
+    service.restart().await;
+    let (back, summary, body, _) = next_without_buttons(&mut server, lost).await;
+    assert_eq!(back, lost, "the return replaces the loss in place");
+    assert_eq!(
+        summary, "Assent reaches its service again",
+        "its return is said too"
+    );
+    assert_eq!(body, "1 prompt waiting for you.", "what waits now: {body}");
+}
+
+/// A prompt riskier than one act allows offers no Allow, but Deny stays (asking why), and it
+/// is sent at critical urgency.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_high_risk_prompt_offers_deny_with_the_reasons_but_no_allow() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let _app = start_app(&desk);
+    let (requester, approver) = desk.wait_ready(WAIT).await;
+    let request = shell_request(
+        "run-high-deny",
+        "aws s3 sync ./dist s3://shop-prod-assets --delete",
+        "/work/shop",
+    );
+    let approval_id = submit_pending(&requester, &request).await;
+    let risk = approver
+        .approval(&approval_id, None)
+        .await
+        .expect("the prompt")
+        .risk;
+    assert!(
+        risk >= RiskLevel::High,
+        "precondition: a high-risk prompt, got {risk:?}"
+    );
+
+    let (id, actions) = next_shown(&mut server).await;
+    assert_eq!(
+        buttons(&actions),
+        vec![("default", "Open"), ("deny", "Deny…")],
+        "no one-click Allow for a high-risk prompt, but Deny stays"
+    );
+    server.press(id, "deny", PressOrder::ActionFirst).await;
+    let (why, why_actions) = next_shown(&mut server).await;
+    assert!(
+        buttons(&why_actions).contains(&("deny-reason-1", "Use the staging environment")),
+        "Deny asks why, with the person's reasons: {why_actions:?}"
+    );
+    server
+        .press(why, "deny-reason-1", PressOrder::ActionFirst)
+        .await;
+    let denied = eventually("the denial", WAIT, || async {
+        let approval = approver.approval(&approval_id, None).await.ok()?;
+        (approval.status == ApprovalStatus::Denied).then_some(approval)
+    })
+    .await;
+    assert_eq!(
+        denied.decision_reason.as_deref(),
+        Some("use the staging environment"),
+        "the high-risk prompt was denied from the notification, with the reason picked"
+    );
+}
+
+/// The next notification without buttons (the app's own words, not a prompt) replacing
+/// `replaces` (0: a new one), skipping everything else; its id, summary, body and urgency.
+async fn next_without_buttons(
+    server: &mut NotificationServer,
+    replaces: u32,
+) -> (u32, String, String, Option<u8>) {
+    loop {
+        match server.next(WAIT).await {
+            Some(Call::Notify {
+                id,
+                replaces_id,
+                summary,
+                body,
+                actions,
+                urgency,
+                ..
+            }) if actions.is_empty() && replaces_id == replaces => {
+                return (id, summary, body, urgency)
+            }
+            Some(_) => {}
+            None => panic!("no notification without buttons within {WAIT:?}"),
+        }
+    }
+}
+
 /// The next new prompt notification (skipping the app's closes, and refusals, which have no
 /// buttons); its id and actions.
 async fn next_shown(server: &mut NotificationServer) -> (u32, Vec<String>) {

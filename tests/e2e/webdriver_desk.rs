@@ -46,6 +46,89 @@ async fn selected(client: &fantoccini::Client) -> String {
         .expect("the detail names its prompt")
 }
 
+/// A prompt decided elsewhere while the person reads it stays on screen, marked with who
+/// decided it and how, its buttons disabled; a click and a key after that decide nothing —
+/// not it, and not the prompt listed beside it, which the detail never switches to by itself
+/// (issue 42). The person moves on with *Next prompt*.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_decided_elsewhere_stays_on_screen_and_a_click_decides_nothing() {
+    let ui = Ui::own(crate::SHELL, None).await;
+    let (client, requester, reviewer) = (ui.client.clone(), &ui.requester, &ui.reviewer);
+    let other = submit_pending(
+        requester,
+        &shell_request("run-other", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    let read = submit_pending(
+        requester,
+        &shell_request("run-read", "npm install left-pad", "/work/shop"),
+    )
+    .await;
+    let item = |id: &str| format!("[data-testid=prompt][data-approval-id='{id}']");
+    text_of(&client, &item(&other)).await;
+    click(&client, &item(&read)).await;
+    let detail = format!("[data-testid=prompt-detail][data-approval-id='{read}']");
+    element(&client, &format!("{detail} [data-testid=allow-once]")).await;
+
+    reviewer
+        .decide(
+            &read,
+            &assent_protocol::DecisionRequest::Deny {
+                reason: "not now".to_owned(),
+            },
+        )
+        .await
+        .expect("denied from another client");
+    let said = text_of(
+        &client,
+        &format!("{detail} [data-testid=decided-elsewhere-text]"),
+    )
+    .await;
+    assert!(
+        said.starts_with("Decided by ") && said.contains("denied — “not now”"),
+        "the prompt on screen says who decided it, when and how: {said}"
+    );
+    gone(&client, &item(&read), "the denied prompt to leave the list").await;
+    ui.screenshot("decided-elsewhere.png");
+    let once = element(&client, &format!("{detail} [data-testid=allow-once]")).await;
+    assert_eq!(
+        once.attr("disabled").await.expect("attribute").as_deref(),
+        Some("true"),
+        "its buttons are disabled"
+    );
+    // The click the issue saw approve another prompt, and a key: neither decides anything.
+    let _ = once.click().await;
+    press(&client, "a").await;
+    assert_eq!(
+        selected(&client).await,
+        read,
+        "the detail still shows the prompt the person read, not the other one"
+    );
+    assert_eq!(
+        status_of(reviewer, &other).await,
+        ApprovalStatus::Requested,
+        "the prompt never read was not decided by the click or the key"
+    );
+    assert_eq!(
+        status_of(reviewer, &read).await,
+        ApprovalStatus::Denied,
+        "the prompt decided elsewhere stays as it was decided"
+    );
+
+    click(&client, "[data-testid=move-on]").await;
+    assert_eq!(
+        selected(&client).await,
+        other,
+        "Next prompt: the person moves on to the other one"
+    );
+    gone(
+        &client,
+        "[data-testid=decided-elsewhere]",
+        "the mark to go with the prompt it was about",
+    )
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revokes_it() {
     let ui = Ui::own(crate::SHELL, None).await;
@@ -173,7 +256,13 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
         "one key is enough for a medium prompt"
     );
 
-    // A deny reason in one tap.
+    // A deny reason in one tap, on the prompt the person picks (the detail moved there by
+    // itself after the decision: a click right then decides nothing, it was aimed at the last).
+    click(
+        &client,
+        &format!("[data-testid=prompt][data-approval-id='{bottom}']"),
+    )
+    .await;
     let chip = format!(
         "[data-testid=prompt-detail][data-approval-id='{bottom}'] [data-testid=deny-reason]"
     );

@@ -164,6 +164,7 @@ export function App() {
             denyReasons={settings?.deny_reasons ?? DEFAULT_DENY_REASONS}
             grants={desk.grants}
             online={link.state === 'connected'}
+            settled={desk.settled ?? []}
           />
         )}
         {tab === 'grants' && <Grants grants={desk.grants} />}

@@ -13,6 +13,7 @@ import {
   outcomesChart,
   perDayChart,
   perHourChart,
+  placeValue,
   runsChart,
   segments,
   steps,
@@ -58,6 +59,25 @@ describe('bars', () => {
     const short = spec('stacked', [[1, 1, 1]]);
     short.series.push({ label: 'late', colour: '#000', values: [2] });
     expect(segments(short)[1]!.to, 'no NaN bar').toEqual([3, 1, 1]);
+  });
+});
+
+describe("a bar's value", () => {
+  const [gap, right] = [8, 500];
+  it('is written after its bar when it fits, clear of the bar', () => {
+    const at = placeValue(100, 300, 30, right, gap);
+    expect(at, 'after the end, a gap away: no bar drawn over it').toEqual({ x: 308, inside: false });
+  });
+
+  it('goes inside the end of a long bar at the right edge, wholly within the bar', () => {
+    const at = placeValue(100, 495, 30, right, gap);
+    expect(at.inside, 'no room after the bar').toBe(true);
+    expect(at.x >= 100 && at.x + 30 <= 495, `within the bar, not across its end: ${at.x}`).toBe(true);
+  });
+
+  it('is never drawn over the names axis, even when the bar is too short to hold it', () => {
+    const at = placeValue(100, 110, 30, 120, gap);
+    expect(at.x >= 110, `after the short bar, not left of the plot: ${at.x}`).toBe(true);
   });
 });
 
@@ -107,7 +127,7 @@ function row(name: string, extra: Partial<StatRow> = {}): StatRow {
 }
 
 describe('the Insights charts', () => {
-  it('prompts per day stack approved, denied and timed out; the auto line only when agents did something unasked', () => {
+  it('prompts per day stack approved, denied and timed out, on one value axis', () => {
     const quiet: DayCount[] = [{ day: '2030-03-13', approved: 1, denied: 2, timedOut: 0, auto: 0, blocked: 0 }];
     const chart = perDayChart(quiet);
     expect(chart.categories, 'days in words, not 2030-03-13 or 03-13').toEqual(['Wed 13 Mar']);
@@ -117,14 +137,13 @@ describe('the Insights charts', () => {
       'Denied',
       'Nobody answered in time',
     ]);
-    expect(chart.axes, 'both axes named in words, and the right one for the line').toEqual({
-      names: 'Day',
-      values: 'Prompts',
-      line: 'Allowed without asking',
-    });
-    expect(chart.line, 'no flat line over days without unasked actions').toBeUndefined();
+    expect(chart.axes, 'both axes named in words').toEqual({ names: 'Day', values: 'Prompts' });
     const busy = perDayChart([{ ...quiet[0]!, auto: 40 }]);
-    expect(busy.line?.values, 'the unasked actions, on their own axis').toEqual([40]);
+    expect(Object.keys(busy.axes), 'actions allowed without asking get no second axis over the prompts one (said under the chart)').toEqual([
+      'names',
+      'values',
+    ]);
+    expect(busy.series.flatMap((s) => s.values), 'and no bar: the chart counts prompts').toEqual([1, 2, 0]);
   });
 
   it('the day view has one bar an hour, named like a clock', () => {
@@ -200,7 +219,7 @@ describe('the Insights charts', () => {
     const words = /^[A-Z][a-z]/;
     for (const chart of charts) {
       expect(words.test(chart.axes.names) && words.test(chart.axes.values), `axes named: ${JSON.stringify(chart.axes)}`).toBe(true);
-      for (const s of [...chart.series, ...(chart.line ? [chart.line] : [])]) expect(words.test(s.label), `a series in words: ${s.label}`).toBe(true);
+      for (const s of chart.series) expect(words.test(s.label), `a series in words: ${s.label}`).toBe(true);
     }
   });
 });

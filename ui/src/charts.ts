@@ -9,7 +9,6 @@ export const COLOURS = {
   denied: '#e53e3e',
   timedOut: '#d69e2e',
   open: '#a0aec0',
-  auto: '#4a5568',
   p50: '#2b6cb0',
   p90: '#90cdf4',
   prompts: '#2b6cb0',
@@ -34,8 +33,9 @@ export type TimeAxis = { kind: 'days'; days: string[] } | { kind: 'hours'; hours
 export interface BarSpec {
   /** One label per bar, already safe to show (see `label` in insights.ts), in words. */
   categories: string[];
-  /** What each axis shows, in words: the bars' names, their values, and the line's (right) axis. */
-  axes: { names: string; values: string; line?: string };
+  /** What each axis shows, in words: the bars' names and their values (one value axis: a
+   * second one over it reads as if the bars meant its numbers). */
+  axes: { names: string; values: string };
   /** When the bars are periods of time: their ticks are chosen to fit (`timeTicks`). */
   time?: TimeAxis;
   series: BarSeries[];
@@ -44,8 +44,6 @@ export interface BarSpec {
   /** Bars left to right from a names axis on the left (else up from a names axis below). */
   horizontal: boolean;
   format: ValueFormat;
-  /** For context, a line on a second value axis (e.g. actions allowed without asking). */
-  line?: BarSeries;
 }
 
 /** Where each series' bars start and end. */
@@ -68,6 +66,24 @@ export function segments(spec: BarSpec): Segment[] {
 export function barEnds(spec: BarSpec): number[] {
   const segs = segments(spec);
   return spec.categories.map((_, i) => Math.max(0, ...segs.map((s) => s.to[i] ?? 0)));
+}
+
+/** Where a bar's value is written: its left edge (canvas pixels), and whether inside the bar. */
+export interface ValuePlace {
+  x: number;
+  inside: boolean;
+}
+
+/**
+ * Where to write a horizontal bar's value (`width` wide) so that no bar is drawn over it and it
+ * is drawn over no bar but its own end: after the bar when it fits before the plot's right
+ * edge; else inside the bar's end when the bar is long enough to hold it; else after the bar
+ * all the same (cut by the edge, never over the names axis on the left).
+ */
+export function placeValue(barStart: number, barEnd: number, width: number, plotRight: number, gap: number): ValuePlace {
+  if (barEnd + gap + width <= plotRight) return { x: barEnd + gap, inside: false };
+  if (barEnd - barStart >= width + 2 * gap) return { x: barEnd - gap - width, inside: true };
+  return { x: barEnd + gap, inside: false };
 }
 
 /** The end of a value axis: rates end at 100 %; others just above the tallest bar, never at 0. */
@@ -167,11 +183,12 @@ export function usableLanguage(tag: string): boolean {
   }
 }
 
-/** How the prompts of each period went, stacked; a line of actions allowed without asking, if any. */
+/** How the prompts of each period went, stacked. What ran without asking is said under the
+ * chart in words, not drawn as a line on a second axis over the prompts' one. */
 function periodChart(rows: (DayCount | HourCount)[], time: TimeAxis, names: string): BarSpec {
   return {
     categories: time.kind === 'days' ? time.days.map((d) => dayWords(d)) : time.hours.map(hourWords),
-    axes: { names, values: 'Prompts', line: 'Allowed without asking' },
+    axes: { names, values: 'Prompts' },
     time,
     series: [
       { label: 'Approved', colour: COLOURS.approved, values: rows.map((d) => d.approved) },
@@ -181,9 +198,6 @@ function periodChart(rows: (DayCount | HourCount)[], time: TimeAxis, names: stri
     layout: 'stacked',
     horizontal: false,
     format: 'count',
-    ...(rows.some((d) => d.auto > 0)
-      ? { line: { label: 'Actions allowed without asking (right axis)', colour: COLOURS.auto, values: rows.map((d) => d.auto) } }
-      : {}),
   };
 }
 

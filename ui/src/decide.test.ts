@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvedToast, clock, grantSentence, notDecidedToast, oneAct, placeOf, plainTitle, shownPrompt, subjectOf, successor, undoLabel, undoneToast } from './decide';
+import { anyRun, approvedToast, byBreadth, clock, coverOf, decidedElsewhere, grantSentence, notDecidedToast, oneAct, placeOf, plainTitle, scopeButton, shownPrompt, subjectOf, successor, undoLabel, undoneToast } from './decide';
 import type { Approval, Grant, Risk } from './types';
 
 const NOW = new Date(2030, 0, 1, 14, 0, 0).getTime();
@@ -78,13 +78,15 @@ describe('the selection after a decision', () => {
     expect(shownPrompt(['a'], ['a'], 'a', 'x'), 'not listed (yet): the prompt shown stays').toBe('a');
     expect(shownPrompt(['new', 'a'], [], null, null), 'nothing shown before: the top').toBe('new');
     expect(shownPrompt([], ['a'], 'a', null), 'nothing left').toBeNull();
+    expect(shownPrompt(['b'], ['a', 'b'], 'a', null, 'a'), 'a prompt that left by itself stays until the person moves on').toBe('a');
+    expect(shownPrompt(['x', 'b'], ['a', 'b'], 'a', 'x', 'a'), 'a notification the person opened still shows its prompt').toBe('x');
   });
 });
 
 describe('the toast after a decision, and Undo', () => {
   it('says what was granted, to whom, until when, and offers Undo of the grant', () => {
     const toast = approvedToast(approval(), { decision: 'approve', scope: 'run', expires_in_seconds: 8 * 3600 }, grant(), NOW);
-    expect(toast.text, 'a sentence in the past tense').toBe('Allowed mvn -q test in shop for this run (run run-window-0… of claude) until 22:00 · 8 h.');
+    expect(toast.text, 'a sentence in the past tense, naming the run the grant was made for').toBe('Allowed mvn -q test in shop for this run (run run-1 of claude) until 22:00 · 8 h.');
     expect(toast.grantId, 'Undo revokes this grant').toBe('g-1');
   });
 
@@ -132,5 +134,56 @@ describe('the toast after a decision, and Undo', () => {
     const toast = notDecidedToast(approval(), 'It was already settled: expired');
     expect(toast.text, 'what was not decided, where, and why').toBe('Not decided: mvn -q test in shop. It was already settled: expired');
     expect([toast.grantId, toast.deniedId], 'nothing to undo').toEqual([null, null]);
+  });
+});
+
+describe('what each scope covers', () => {
+  const request = (scope: 'once' | 'run' | 'command_profile' | 'path_pattern' | 'repo' | 'exception') => ({ decision: 'approve', scope, expires_in_seconds: 3600 }) as const;
+
+  it('says any run of the agent in the repository for scopes not bound to the run', () => {
+    expect(coverOf(approval(), 'once'), 'once: this action, in this run').toBe('mvn -q test in shop once (run run-window-0… of claude)');
+    expect(coverOf(approval(), 'run'), 'run: this run').toBe('mvn -q test in shop for this run (run run-window-0… of claude)');
+    expect(coverOf(approval(), 'command_profile'), 'a profile grant covers every run of the agent in the repository').toBe('maven-test commands in any run of claude in shop');
+    expect(coverOf(approval(), 'path_pattern'), 'paths: any run').toContain('in any run of claude in shop');
+    expect(coverOf(approval(), 'repo'), 'a repository grant: any run').toContain('in any run of claude in shop');
+    expect(coverOf(approval(), 'exception'), 'an exception holds for every agent').toBe('the exception for every agent and run in shop');
+    expect(coverOf(approval({ run_id: '3f9a1c2b-5d6e-4f70-8a9b-0c1d2e3f4a5b' }), 'run'), 'a session id as the list shows it, no full UUID').toBe(
+      'mvn -q test in shop for this run (run 3f9a1c2b of claude)',
+    );
+    for (const scope of ['command_profile', 'path_pattern', 'repo'] as const) {
+      expect(grantSentence(approval(), request(scope), NOW), `${scope} names no run: it covers them all`).not.toContain('run-window');
+    }
+    expect([anyRun('once'), anyRun('run'), anyRun('command_profile')], 'only once and run are bound to the run').toEqual([false, false, true]);
+  });
+
+  it('words the toast by the grant the service made, not the button pressed', () => {
+    const profileGrant = grant({ scope_kind: 'command_profile', run_id: 'g2', expires_at: new Date(NOW + 3600_000).toISOString(), constraints: { profile: 'npm-test', repo: '/tmp/x/shop', requester: 'claude-code', path_patterns: [] } });
+    const toast = approvedToast(approval({ profile: 'npm-test' }), request('command_profile'), profileGrant, NOW);
+    expect(toast.text, 'every run of claude-code in shop, and no "(run g2 of …)"').toBe('Allowed npm-test commands in any run of claude-code in shop until 15:00 · 1 h.');
+  });
+
+  it('orders the buttons narrowest first and words them by what they cover', () => {
+    const order = byBreadth([{ scope: 'command_profile' }, { scope: 'run' }, { scope: 'exception' }, { scope: 'once' }, { scope: 'path_pattern' }]);
+    expect(order.map((q) => q.scope), 'once, this run, then the scopes covering any run').toEqual(['once', 'run', 'path_pattern', 'command_profile', 'exception']);
+    const a = approval();
+    expect(scopeButton(a, { label: 'Allow maven-test for run', scope: 'run', expires_in_seconds: 8 * 3600 }), 'this run').toBe('Allow maven-test for this run · 8 h');
+    expect(scopeButton(a, { label: 'Allow maven-test for 1 h', scope: 'command_profile', expires_in_seconds: 3600 }), 'any run, whose, where').toBe(
+      'Allow maven-test in any run of claude in shop · 1 h',
+    );
+    expect(scopeButton(a, { label: 'Allow\u202e once', scope: 'once', expires_in_seconds: 3600 }), 'the words are the window\'s, not the agent-reachable label').toBe('Allow once · 1 h');
+  });
+});
+
+describe('a prompt settled elsewhere, in words', () => {
+  const at = new Date(NOW + 90_000).toISOString();
+  it('says who decided it, when and how; or that it expired or its run ended', () => {
+    const settled = (extra: Partial<Approval>) => approval({ decided_at: at, decided_by: 'alice', ...extra });
+    expect(decidedElsewhere(settled({ status: 'denied', resolution: 'denied', decision_reason: 'not now' }), NOW), 'a denial').toBe('Decided by alice at 14:01: denied — “not now”.');
+    expect(decidedElsewhere(settled({ status: 'approved_for_run', resolution: 'approved' }), NOW), 'an approval').toBe('Decided by alice at 14:01: approved for its run.');
+    expect(decidedElsewhere(settled({ status: 'expired', resolution: 'timed_out', decided_by: 'timeout' }), NOW), 'a timeout names no person').toBe(
+      'Nobody decided it in time: it expired at 14:01.',
+    );
+    expect(decidedElsewhere(settled({ status: 'expired', resolution: 'cancelled', decided_by: 'run-end' }), NOW), 'the run ended').toBe('Closed at 14:01: its run ended.');
+    expect(decidedElsewhere(null, NOW), 'not known yet: nothing invented').toBe('No longer waiting: it was decided elsewhere or closed.');
   });
 });

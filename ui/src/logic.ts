@@ -16,15 +16,17 @@ export const ROLE_NAMES: Record<Role, string> = {
   platform_admin: 'Platform admin',
 };
 
+/** The scopes by what they cover (a command profile, paths, a task type and a repository
+ * hold for any run of the agent that asked). */
 export const SCOPE_LABELS: Record<Scope, string> = {
   once: 'Once (this exact action)',
-  command_profile: 'Command profile',
-  path_pattern: 'Path pattern',
+  command_profile: 'Command profile (any run)',
+  path_pattern: 'These paths (any run)',
   run: 'This run',
-  task_type: 'Task type',
-  repo: 'Repository',
+  task_type: 'Task type (any run)',
+  repo: 'Repository (any run)',
   org: 'Organisation',
-  exception: 'Exception (past a policy rule, in this repository)',
+  exception: 'Exception (past a policy rule, in this repository, any agent and run)',
 };
 
 /** Batches newest first (ties: by id, for a stable order). */
@@ -221,12 +223,27 @@ export function pastStatus(grant: Grant): string {
 
 const HASH_KEYS = new Set(['action_hash', 'batch_key', 'diff_fingerprint', 'base_sha']);
 
+const filled = ([, v]: [string, unknown]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
+
+/** A constraint's value as text: a list joined, a record (what was approved) as its fields,
+ * never `[object Object]`. */
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(valueText).join(', ');
+  if (typeof v === 'object' && v !== null) {
+    return Object.entries(v as Record<string, unknown>)
+      .filter(filled)
+      .map(([k, inner]) => `${k} ${valueText(inner)}`)
+      .join('; ');
+  }
+  return String(v);
+}
+
 /** Constraints as "key: value" lines, skipping empty ones; hashes shortened to 12 characters. */
 export function constraintLines(grant: Grant): string[] {
   return Object.entries(grant.constraints)
-    .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+    .filter(filled)
     .map(([k, v]) => {
-      const text = Array.isArray(v) ? v.join(', ') : String(v);
+      const text = valueText(v);
       return `${k}: ${HASH_KEYS.has(k) && text.length > 12 ? `${text.slice(0, 12)}…` : text}`;
     });
 }
@@ -384,4 +401,4 @@ export function undoneMessage(approval: Approval): string {
 }
 
 /** The desk before the service answered: nothing pending, still connecting. */
-export const EMPTY_DESK: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null };
+export const EMPTY_DESK: DeskSnapshot = { link: { state: 'connecting' }, me: null, pending: [], grants: [], held_runs: [], paused: null, settled: [] };

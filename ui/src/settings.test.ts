@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { auditSummary, describeBreak, envOverride, fingerprint, reasonLines, savedWords } from './settings';
+import { auditSummary, describeBreak, envOverride, fingerprint, pauseWords, reasonLines, savedWords } from './settings';
 import type { AuditReport } from './types';
 
 describe('settings', () => {
+  it('says until when notifications are paused on the 24-hour clock', () => {
+    const now = new Date(2030, 0, 1, 12, 0).getTime();
+    const at = new Date(2030, 0, 1, 14, 5).toISOString();
+    expect(pauseWords(at, now), 'one time format: 14:05, never 2:05:00 PM').toBe('until 14:05');
+    expect(pauseWords('until_resumed', now)).toBe('until resumed');
+    expect(pauseWords(null, now)).toBe('not paused');
+  });
+
   it('says when the environment chooses the service', () => {
     expect(envOverride(['ASSENT_URL', 'ASSENT_TOKEN']), 'both set: the screen says they win').toContain('they choose the service');
     expect(envOverride(['ASSENT_URL']), 'one alone overrides nothing').toBeNull();

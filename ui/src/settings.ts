@@ -1,6 +1,17 @@
 // The Settings view's logic. Pure and tested (Vitest).
 import type { AuditBreak, AuditReport } from './types';
+import { clock } from './decide';
 import { absolute } from './words';
+
+/** Notifications paused: "until 14:05" on the desk's 24-hour clock (never "2:05:00 PM"),
+ * "until resumed", "notifications off" or "not paused". */
+export function pauseWords(paused: string | null | undefined, nowMs: number): string {
+  if (!paused) return 'not paused';
+  if (paused === 'until_resumed') return 'until resumed';
+  if (paused === 'off') return 'notifications off';
+  const at = Date.parse(paused);
+  return Number.isNaN(at) ? `until ${paused}` : `until ${clock(at, nowMs)}`;
+}
 
 /**
  * What the screen says when `ASSENT_URL` and `ASSENT_TOKEN` in the environment choose the

@@ -7,6 +7,7 @@ type Schemas = components['schemas'];
 
 export type Risk = Schemas['RiskLevel'];
 export type Scope = Schemas['ScopeKind'];
+export type ActionKind = Schemas['ActionKind'];
 export type Role = Schemas['Role'];
 export type ApprovalType = Schemas['ApprovalType'];
 export type Evidence = Schemas['ApprovalEvidence'];
@@ -71,6 +72,9 @@ export interface DeskSnapshot {
   /** Runs paused by an unanswered prompt, most recently paused first. */
   held_runs: RunState[];
   paused: string | null;
+  /** Prompts settled lately (newest first), as the service settled them: who decided, when.
+   * The detail says so of a prompt that left while on screen. Absent from older desks. */
+  settled?: Approval[];
 }
 
 /** What the desk hears: a new state, a prompt to show (a notification's press), or — in a

@@ -3,7 +3,7 @@ import { inviteCode, passkeyBlocker } from './passkeys';
 import { commandError } from './http';
 import { EMPTY_DESK } from './logic';
 import type { Approval } from './types';
-import { failedRead, unreachable } from './web';
+import { failedRead, settledSince, SETTLED_KEPT, unreachable } from './web';
 
 const page = (hostname: string, protocol = 'http:', port = '7391', isSecureContext = true) => ({
   isSecureContext,
@@ -74,5 +74,25 @@ describe('the web desk out of reach', () => {
     const refused = failedRead(last, { code: 'refused', message: 'bob may not read the desk' });
     expect(refused.pending, 'access refused: what this person may no longer see is not kept').toEqual([]);
     expect(refused.link, 'and the reason is said').toEqual({ state: 'disconnected', reason: 'bob may not read the desk' });
+  });
+});
+
+describe('the web desk hears how a prompt settled', () => {
+  const listed = (id: string, status: Approval['status'] = 'requested') => ({ approval_id: id, status, decided_by: status === 'requested' ? undefined : 'alice' }) as Approval;
+
+  it('reads the prompts that left the list, newest first before those it knew, at most SETTLED_KEPT', async () => {
+    const asked: string[] = [];
+    const read = async (id: string) => {
+      asked.push(id);
+      if (id === 'unreadable') throw { code: 'unavailable', message: 'gone' };
+      return listed(id, 'denied');
+    };
+    const before = { ...EMPTY_DESK, pending: [listed('a'), listed('b'), listed('unreadable')], settled: [listed('old', 'denied')] };
+    const now = { ...EMPTY_DESK, pending: [listed('b')] };
+    const settled = await settledSince(before, now, read);
+    expect(asked, 'only the prompts that left are read').toEqual(['a', 'unreadable']);
+    expect(settled.map((a) => a.approval_id), 'the one read, then those known; an unreadable one is left out').toEqual(['a', 'old']);
+    const many = { ...EMPTY_DESK, pending: Array.from({ length: 40 }, (_, i) => listed(`p${i}`)) };
+    expect((await settledSince(many, EMPTY_DESK, read)).length, 'a bounded list').toBe(SETTLED_KEPT);
   });
 });

@@ -133,7 +133,8 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
     do {
       again = false;
       try {
-        last = await snapshot();
+        const fresh = await snapshot();
+        last = { ...fresh, settled: await settledSince(last, fresh) };
         handler({ type: 'state', snapshot: last });
       } catch (err) {
         const error = err as CommandError;
@@ -166,6 +167,24 @@ function onDesk(handler: (event: DeskEvent) => void): Promise<() => void> {
 }
 
 let reconnect: () => void = () => {};
+
+/** How many settled prompts the desk keeps (the window's desk keeps as many). */
+export const SETTLED_KEPT = 16;
+
+/** The prompts that left the list between two reads, as the service settled them (who
+ * decided, when), newest first before those known already; at most [`SETTLED_KEPT`]. A prompt
+ * that cannot be read is left out: the detail then says only that it no longer waits. */
+export async function settledSince(before: DeskSnapshot, now: DeskSnapshot, read = readApproval): Promise<Approval[]> {
+  const still = new Set(now.pending.map((a) => a.approval_id));
+  const gone = before.pending.filter((a) => !still.has(a.approval_id)).slice(0, SETTLED_KEPT);
+  const settled = (await Promise.all(gone.map((a) => read(a.approval_id).catch(() => null)))).filter(
+    (a): a is Approval => a !== null && a.status !== 'requested',
+  );
+  const known = (before.settled ?? []).filter((a) => !settled.some((s) => s.approval_id === a.approval_id));
+  return [...settled, ...known].slice(0, SETTLED_KEPT);
+}
+
+const readApproval = (id: string) => call<Approval>('GET', `/v1/approvals/${encodeURIComponent(id)}`);
 
 /** The desk as last read, while the service is out of reach: the prompts stay listed (nothing
  * can be decided while the link is down) instead of an empty queue that says nothing waits. */

@@ -1,17 +1,33 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Approval } from './types';
-import { absolute, relative, repoName, roleWords, rolesWords, waitLine } from './words';
+import { absolute, DATE_TIME, relative, repoName, roleWords, rolesWords, unansweredLine, waitLine } from './words';
 
 const NOW = new Date(2030, 0, 1, 19, 30, 0).getTime();
 
 describe('human words', () => {
+  it('says in the packet when the prompt gives up and what happens then', () => {
+    const at = new Date(NOW + 59 * 60_000).toISOString();
+    expect(unansweredLine({ expires_at: at, fallback_on_timeout: 'deny' }, NOW), 'denied, on the clock, with the time left').toBe(
+      'denied at 20:29 · 59 min left',
+    );
+    expect(unansweredLine({ expires_at: at, fallback_on_timeout: 'pause' }, NOW), 'a pausing policy says the run pauses').toBe(
+      'the run pauses at 20:29 · 59 min left',
+    );
+  });
+
+  it('writes an absolute time on a 24-hour clock, whatever the locale prefers', () => {
+    const afternoon = new Date(2030, 0, 1, 14, 5, 0).getTime();
+    expect(absolute(afternoon), 'one time format everywhere: 14:05, never 2:05 PM').toMatch(/14:05:00/);
+    expect(absolute(afternoon), 'no AM/PM').not.toMatch(/[AP]M/);
+  });
+
   it('writes an absolute time exactly as toLocaleString does, and keeps an unreadable one', () => {
     for (const at of ['2030-01-01T19:30:00Z', '2029-12-31T23:59:59.999Z', '1999-07-04T00:00:01+02:00']) {
       expect(absolute(at), `the hover reads as it did before the formatter was shared: ${at}`).toBe(
-        new Date(at).toLocaleString(),
+        new Date(at).toLocaleString(undefined, DATE_TIME),
       );
     }
-    expect(absolute(NOW), 'a time in milliseconds too').toBe(new Date(NOW).toLocaleString());
+    expect(absolute(NOW), 'a time in milliseconds too').toBe(new Date(NOW).toLocaleString(undefined, DATE_TIME));
     expect(absolute('not a time'), 'an unreadable time is shown as it came, not thrown on').toBe('not a time');
   });
 
@@ -21,11 +37,11 @@ describe('human words', () => {
     try {
       vi.stubEnv('TZ', 'UTC');
       vi.setSystemTime(NOW);
-      expect(absolute(at), 'in UTC').toBe(new Date(at).toLocaleString());
+      expect(absolute(at), 'in UTC').toBe(new Date(at).toLocaleString(undefined, DATE_TIME));
       vi.stubEnv('TZ', 'Asia/Tokyo');
       vi.setSystemTime(NOW + 61_000);
       expect(absolute(at), 'a minute after the zone changed, the hover is in the new zone').toBe(
-        new Date(at).toLocaleString(),
+        new Date(at).toLocaleString(undefined, DATE_TIME),
       );
     } finally {
       vi.useRealTimers();
@@ -165,6 +181,7 @@ describe('policy rules in words', () => {
     expect(ruleWords('ask.network'), 'a known rule').toBe('Reaches the network');
     expect(ruleWords('escalate.cloud'), 'an escalation says so').toBe('Changes cloud resources (escalated)');
     expect(ruleWords('profile.maven-test'), 'a command profile by its name').toBe('Command profile maven-test');
+    expect(ruleWords('ask.publish'), 'the rule behind git push, gh pr and npm publish: not only packages').toBe('Publishes (a push, a pull request or a package)');
     expect(ruleWords('ask.cache_purge'), 'a rule this list does not know: no dots or underscores').toBe('Ask: cache purge');
     expect(ruleWords('custom'), 'no family: as it is').toBe('custom');
   });

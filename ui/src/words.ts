@@ -31,6 +31,23 @@ export function waitLine(approval: Approval, lastSeenWaiting: number | null, now
   return `The agent stopped waiting at ${clock(at, nowMs)}; approving covers a retry.`;
 }
 
+const UNANSWERED: Record<Approval['fallback_on_timeout'], string> = {
+  deny: 'denied',
+  pause: 'the run pauses',
+  cancel_run: 'the run is cancelled',
+};
+
+/**
+ * When the prompt gives up if nobody answers, and what happens then — in the packet, where
+ * the person reads before deciding: "denied at 15:00 · 59 min left". Past that moment the
+ * prompt is settled by itself and the agent is told.
+ */
+export function unansweredLine(approval: Pick<Approval, 'expires_at' | 'fallback_on_timeout'>, nowMs: number): string {
+  const at = Date.parse(approval.expires_at);
+  const what = UNANSWERED[approval.fallback_on_timeout] ?? visible(approval.fallback_on_timeout);
+  return `${what} at ${clock(at, nowMs)} · ${leftWords(approval.expires_at, nowMs)}`;
+}
+
 /** "12 s ago", "3 min ago", "2 h ago", "3 d ago". */
 export function relative(at: string, nowMs: number): string {
   const s = Math.max(0, Math.floor((nowMs - Date.parse(at)) / 1000));
@@ -40,14 +57,16 @@ export function relative(at: string, nowMs: number): string {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** The fields `Date.prototype.toLocaleString()` writes by default: local date and time. */
-const DATE_TIME: Intl.DateTimeFormatOptions = {
+/** The fields `Date.prototype.toLocaleString()` writes by default — local date and time — on
+ * a 24-hour clock, the one time format the desk uses everywhere ("14:05", never "2:05 PM"). */
+export const DATE_TIME: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   month: 'numeric',
   day: 'numeric',
   hour: 'numeric',
   minute: 'numeric',
   second: 'numeric',
+  hourCycle: 'h23',
 };
 
 /** One formatter for every absolute time, made again once a minute so a change of the
@@ -268,7 +287,7 @@ const RULE_WORDS: Record<string, string> = {
   'ask.network': 'Reaches the network',
   'ask.outside_repo': 'Acts outside the repository',
   'ask.privileged': 'Runs with privileges',
-  'ask.publish': 'Publishes a package',
+  'ask.publish': 'Publishes (a push, a pull request or a package)',
   'ask.script': 'Runs a script',
   'ask.secret_written': 'Writes a secret into a file',
   'ask.security_config': 'Changes security settings',

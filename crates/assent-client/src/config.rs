@@ -33,6 +33,18 @@ impl ClientConfig {
     /// Explicit values (`--url`, `--token`) win over the environment, which wins over the
     /// defaults.
     pub fn resolve(url: Option<&str>, token: Option<&str>) -> Result<ClientConfig, ClientError> {
+        ClientConfig::resolve_as(url, token, None)
+    }
+
+    /// As [`resolve`](Self::resolve), for the gate of `agent` (`claude-code`, `codex`…): with
+    /// neither `--token` nor `ASSENT_TOKEN`, the token `assent install` made for that agent
+    /// ([`agent_token_path`]) when there is one, so its requests are asked in its name; else
+    /// `requester.token`.
+    pub fn resolve_as(
+        url: Option<&str>,
+        token: Option<&str>,
+        agent: Option<&str>,
+    ) -> Result<ClientConfig, ClientError> {
         let url = match url {
             Some(url) => url.to_owned(),
             None => non_empty_env(URL_ENV).unwrap_or_else(|| assent_protocol::DEFAULT_URL.into()),
@@ -41,7 +53,10 @@ impl ClientConfig {
             Some(token) => token.to_owned(),
             None => match non_empty_env(TOKEN_ENV) {
                 Some(token) => token,
-                None => read_default_token()?,
+                None => match agent.and_then(read_agent_token) {
+                    Some(token) => token,
+                    None => read_default_token()?,
+                },
             },
         };
         Ok(ClientConfig { url, token })
@@ -59,6 +74,27 @@ pub fn default_data_dir() -> Option<PathBuf> {
         .filter(|p| p.is_absolute());
     let base = xdg.or_else(|| dirs::home_dir().map(|h| h.join(".local").join("share")))?;
     Some(base.join("assent"))
+}
+
+/// Where `assent install AGENT` keeps the token it made for that agent:
+/// `<data dir>/agents/<agent>.token`. `None` without a home, or for a name that is no plain
+/// file name.
+pub fn agent_token_path(agent: &str) -> Option<PathBuf> {
+    let plain = !agent.is_empty()
+        && agent
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !plain {
+        return None;
+    }
+    default_data_dir().map(|dir| dir.join("agents").join(format!("{agent}.token")))
+}
+
+/// The token `assent install` made for `agent`, when its file is there and holds one.
+fn read_agent_token(agent: &str) -> Option<String> {
+    let text = std::fs::read_to_string(agent_token_path(agent)?).ok()?;
+    let token = text.trim();
+    (!token.is_empty()).then(|| token.to_owned())
 }
 
 fn read_default_token() -> Result<String, ClientError> {
@@ -207,6 +243,24 @@ mod tests {
             assert!(
                 matches!(Endpoint::parse(url), Err(ClientError::Config(_))),
                 "{url} must be refused as configuration, not tried"
+            );
+        }
+    }
+
+    #[test]
+    fn an_agent_token_is_a_plain_file_in_the_agents_dir() {
+        for name in ["", "../requester", "a/b", "claude code", "."] {
+            assert_eq!(
+                agent_token_path(name),
+                None,
+                "{name:?} names no agent's token file: nothing outside agents/ is read"
+            );
+        }
+        if let Some(path) = agent_token_path("claude-code") {
+            assert!(
+                path.ends_with("assent/agents/claude-code.token"),
+                "the token install made for claude-code: {}",
+                path.display()
             );
         }
     }

@@ -17,7 +17,9 @@ mod tls;
 mod wire;
 
 pub use client::{Client, CALL_TIMEOUT};
-pub use config::{default_data_dir, ClientConfig, Endpoint, Scheme, TOKEN_ENV, URL_ENV};
+pub use config::{
+    agent_token_path, default_data_dir, ClientConfig, Endpoint, Scheme, TOKEN_ENV, URL_ENV,
+};
 pub use error::ClientError;
 pub use events::{StreamItem, FIRST_BACKOFF, IDLE_LIMIT, MAX_BACKOFF};
 pub use poll::is_settled;

@@ -1,7 +1,7 @@
 //! The desk's live picture of the service: pending prompts, grants and the connection,
 //! kept current from the event stream. Pure: the live task feeds it, the UI and tray read it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use assent_core::ApprovalStatus;
 use assent_protocol::{Approval, Event, Grant, Me, RunState};
@@ -38,7 +38,13 @@ pub struct Desk {
     grants: BTreeMap<String, Grant>,
     /// Runs paused by an unanswered prompt, waiting for a person to resume them.
     held_runs: BTreeMap<String, RunState>,
+    /// Prompts that settled while listed here, newest first, at most [`SETTLED_KEPT`]: the
+    /// window says who decided a prompt it had on screen, and when.
+    settled: VecDeque<Approval>,
 }
+
+/// How many settled prompts the desk keeps for the window (the web desk keeps as many).
+pub const SETTLED_KEPT: usize = 16;
 
 impl Default for Desk {
     fn default() -> Self {
@@ -48,6 +54,7 @@ impl Default for Desk {
             pending: BTreeMap::new(),
             grants: BTreeMap::new(),
             held_runs: BTreeMap::new(),
+            settled: VecDeque::new(),
         }
     }
 }
@@ -64,6 +71,9 @@ pub struct DeskSnapshot {
     pub held_runs: Vec<RunState>,
     /// Set while notifications are paused (RFC 3339 end, or `"until_resumed"`).
     pub paused: Option<String>,
+    /// Prompts that settled while listed (newest first), as the service settled them: who
+    /// decided, when, how. The window marks a prompt it had on screen with it.
+    pub settled: Vec<Approval>,
 }
 
 impl Desk {
@@ -100,12 +110,10 @@ impl Desk {
                     }
                     self.pending.insert(approval.approval_id.clone(), approval);
                 } else {
-                    self.pending.remove(&approval.approval_id);
+                    self.left(approval);
                 }
             }
-            Event::ApprovalSettled { approval } => {
-                self.pending.remove(&approval.approval_id);
-            }
+            Event::ApprovalSettled { approval } => self.left(approval),
             Event::ApprovalWaiting {
                 approval_id,
                 agents_waiting,
@@ -158,6 +166,18 @@ impl Desk {
         Follow::Nothing
     }
 
+    /// A prompt settled: it leaves the list, and is kept (once) among the settled when it was
+    /// listed here.
+    fn left(&mut self, approval: &Approval) {
+        if self.pending.remove(&approval.approval_id).is_none() {
+            return;
+        }
+        self.settled
+            .retain(|known| known.approval_id != approval.approval_id);
+        self.settled.push_front(approval.clone());
+        self.settled.truncate(SETTLED_KEPT);
+    }
+
     /// Pending prompts, newest first (by last update, then id for a stable order).
     pub fn pending_newest_first(&self) -> Vec<&Approval> {
         let mut pending: Vec<&Approval> = self.pending.values().collect();
@@ -175,6 +195,14 @@ impl Desk {
 
     pub fn pending_count(&self) -> usize {
         self.pending.len()
+    }
+
+    /// Prompts an agent may be blocked on: one waits, or none has stopped waiting yet.
+    pub fn waited_on(&self) -> usize {
+        self.pending
+            .values()
+            .filter(|a| a.agents_waiting > 0 || a.agents_stopped_waiting_at.is_none())
+            .count()
     }
 
     /// Grants, newest first.
@@ -203,6 +231,7 @@ impl Desk {
             grants: self.grants_newest_first().into_iter().cloned().collect(),
             held_runs: self.held_runs_newest_first().into_iter().cloned().collect(),
             paused,
+            settled: self.settled.iter().cloned().collect(),
         }
     }
 }

@@ -213,3 +213,47 @@ fn one_agent_ending_its_run_closes_only_its_own_prompts() {
         "the run's hold is the run's, not one agent's"
     );
 }
+
+#[test]
+fn a_prompt_that_settles_while_listed_is_kept_with_who_decided_it() {
+    let mut desk = Desk::default();
+    for id in ["a", "b"] {
+        desk.apply(&Event::ApprovalRequested {
+            approval: approval(id),
+        });
+    }
+    let mut denied = approval("a");
+    denied.status = ApprovalStatus::Denied;
+    denied.decided_by = Some("alice".to_owned());
+    desk.apply(&Event::ApprovalSettled {
+        approval: denied.clone(),
+    });
+    let mut never_listed = approval("elsewhere");
+    never_listed.status = ApprovalStatus::Denied;
+    desk.apply(&Event::ApprovalSettled {
+        approval: never_listed,
+    });
+    let snapshot = desk.snapshot(None);
+    assert_eq!(
+        snapshot.settled,
+        vec![denied],
+        "the window learns who settled the prompt it listed; one it never listed is not kept"
+    );
+
+    for n in 0..(SETTLED_KEPT + 4) {
+        let id = format!("p{n}");
+        desk.apply(&Event::ApprovalRequested {
+            approval: approval(&id),
+        });
+        let mut done = approval(&id);
+        done.status = ApprovalStatus::ApprovedOnce;
+        desk.apply(&Event::ApprovalUpdated { approval: done });
+    }
+    let settled = desk.snapshot(None).settled;
+    assert_eq!(settled.len(), SETTLED_KEPT, "a bounded list");
+    assert_eq!(
+        settled.first().map(|a| a.approval_id.as_str()),
+        Some(format!("p{}", SETTLED_KEPT + 3).as_str()),
+        "newest first"
+    );
+}

@@ -18,6 +18,7 @@ pub mod hub;
 pub mod insights;
 mod instance;
 pub mod ipc;
+pub mod link_notice;
 mod live;
 pub mod notices;
 mod notifier;

@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 use crate::desk::{Desk, Follow, Link};
 use crate::hub::{locked, Hub};
 use crate::ipc::DeskEvent;
+use crate::link_notice::LinkWatch;
 use crate::notices::{NoticeOp, Notices, Press};
 use crate::notifier::Notifier;
 use crate::pause::Pause;
@@ -54,6 +55,9 @@ pub(crate) async fn run(
     // Whether the last Notify failed: say so once, not once per prompt and event.
     let mut notify_failing = false;
     let mut tray_shown: Option<TrayView> = None;
+    // The service's loss and return, said in one notification replaced in place.
+    let mut link_watch = LinkWatch::default();
+    let mut link_notice: Option<u32> = None;
     let mut events = subscribe(&hub);
     loop {
         let pause_end = locked(&hub.pause).ends_at();
@@ -97,7 +101,32 @@ pub(crate) async fn run(
             () = pause_over => *locked(&hub.pause) = Pause::Off,
         }
         reconcile(&hub, &mut notices, notifier.as_ref(), &mut notify_failing).await;
+        say_link(&hub, &mut link_watch, notifier.as_ref(), &mut link_notice).await;
         redraw(&shell, tray.as_ref(), &mut tray_shown).await;
+    }
+}
+
+/// Says the service's loss while agents wait, and its return (none while paused), in one
+/// notification replaced in place.
+async fn say_link(
+    hub: &Hub,
+    watch: &mut LinkWatch,
+    notifier: Option<&Notifier>,
+    shown: &mut Option<u32>,
+) {
+    let notice = {
+        let desk = locked(&hub.desk);
+        watch.on_link(&desk.link, desk.waited_on())
+    };
+    let (Some(notice), Some(notifier)) = (notice, notifier) else {
+        return;
+    };
+    if hub.paused() {
+        return;
+    }
+    match notifier.show(&notice, *shown).await {
+        Ok(id) => *shown = Some(id),
+        Err(err) => tracing::warn!(%err, "cannot say the service's loss or return"),
     }
 }
 

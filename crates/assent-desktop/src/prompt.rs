@@ -58,7 +58,7 @@ impl PromptAction {
     pub fn label(self) -> &'static str {
         match self {
             PromptAction::Open => "Open",
-            PromptAction::AllowForRun => "Allow for run",
+            PromptAction::AllowForRun => "Allow for this run",
             PromptAction::AllowOnce => "Allow once",
             PromptAction::Deny => "Deny…",
             PromptAction::DenyWith(_) => "Deny",
@@ -167,6 +167,9 @@ pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
     }
     let open_only = open_only(approval, me);
     let actions = match open_only {
+        // Approving takes the window (or the browser), but saying no never needs more than
+        // the risk and the reasons the notification shows: Deny stays, and asks why.
+        Some(why) if deny_here(why) => vec![PromptAction::Open, PromptAction::Deny],
         Some(_) => vec![PromptAction::Open],
         None => decision_actions(&approval.offered_scopes),
     };
@@ -174,9 +177,34 @@ pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
         summary: summary(approval, &actions, open_only),
         body: body(approval, open_only),
         actions,
-        urgency: approval.risk.into(),
+        urgency: urgency(approval),
         reasons: Vec::new(),
     })
+}
+
+/// Whether a prompt that must be approved elsewhere may still be denied from the notification:
+/// when this person may decide it (the service would take the denial) and only the approval
+/// needs more — a confirm step, a passkey, or the whole command, which the window shows.
+fn deny_here(why: OpenOnly) -> bool {
+    matches!(
+        why,
+        OpenOnly::Deliberate(_)
+            | OpenOnly::StepUp
+            | OpenOnly::CommandTooLong
+            | OpenOnly::HiddenCharacters
+    )
+}
+
+/// How urgent a prompt's notification is: by its risk, but never low while an agent may be
+/// blocked on it (one waits, or none has stopped waiting yet — events count no waiters, so a
+/// fresh prompt counts as waited on): a low-urgency notification shows no banner on most
+/// desktops, and the agent would wait on a prompt nobody saw.
+pub fn urgency(approval: &Approval) -> Urgency {
+    let blocked = approval.agents_waiting > 0 || approval.agents_stopped_waiting_at.is_none();
+    match Urgency::from(approval.risk) {
+        Urgency::Low if blocked => Urgency::Normal,
+        by_risk => by_risk,
+    }
 }
 
 /// The "why deny?" notification a press of Deny raises: the person picks one of their first
@@ -199,7 +227,7 @@ pub fn why_notice(approval: &Approval, reasons: &[String]) -> PromptNotice {
                Close this to decide later in Assent."
             .to_owned(),
         actions,
-        urgency: approval.risk.into(),
+        urgency: urgency(approval),
         reasons,
     }
 }
@@ -247,14 +275,15 @@ fn refused_label(action: PromptAction) -> &'static str {
     }
 }
 
-/// The buttons a prompt offers when it may be decided from the notification.
+/// The buttons a prompt offers when it may be decided from the notification, narrowest first
+/// (as the window orders them): once, then this run.
 fn decision_actions(offered: &[ScopeKind]) -> Vec<PromptAction> {
     let mut actions = vec![PromptAction::Open];
-    if offered.contains(&ScopeKind::Run) {
-        actions.push(PromptAction::AllowForRun);
-    }
     if offered.contains(&ScopeKind::Once) {
         actions.push(PromptAction::AllowOnce);
+    }
+    if offered.contains(&ScopeKind::Run) {
+        actions.push(PromptAction::AllowForRun);
     }
     actions.push(PromptAction::Deny);
     actions

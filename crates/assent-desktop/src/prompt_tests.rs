@@ -40,7 +40,7 @@ fn buttons_follow_the_offered_scopes() {
         (
             "run and once offered",
             vec![ScopeKind::Once, ScopeKind::Run],
-            vec!["default", "allow-run", "allow-once", "deny"],
+            vec!["default", "allow-once", "allow-run", "deny"],
         ),
         (
             "only once offered",
@@ -56,7 +56,7 @@ fn buttons_follow_the_offered_scopes() {
         assert_eq!(
             keys(&notice),
             want,
-            "{name}: 'Allow for run' only where run is offered"
+            "{name}: narrowest first; 'Allow for this run' only where run is offered"
         );
     }
 }
@@ -104,10 +104,15 @@ fn open_only_cases_never_get_an_approve_button() {
             prompt.approval_id
         );
         let notice = notice(&prompt, Some(&alice)).expect("still notified, to be opened");
+        let want = if why == Some(OpenOnly::MissingRole(Role::SecurityReviewer)) {
+            vec!["default"]
+        } else {
+            vec!["default", "deny"]
+        };
         assert_eq!(
             keys(&notice),
-            vec!["default"],
-            "{}: only 'Open' may be offered",
+            want,
+            "{}: no Allow; Deny only where alice may decide (the service takes her denial)",
             prompt.approval_id
         );
         assert!(
@@ -292,21 +297,35 @@ fn blocked_and_settled_never_prompt() {
     );
 }
 
+/// Urgency follows the risk, but a prompt an agent is blocked on is never low: normal, and
+/// critical for high risk. Only a low prompt nobody waits on any more is low.
 #[test]
-fn urgency_follows_risk() {
+fn urgency_follows_risk_and_never_hides_a_prompt_an_agent_waits_on() {
+    // risk, agents waiting, stopped waiting, urgency
     let cases = [
-        (RiskLevel::Low, Urgency::Low),
-        (RiskLevel::Medium, Urgency::Normal),
-        (RiskLevel::High, Urgency::Critical),
-        (RiskLevel::Critical, Urgency::Critical),
+        (RiskLevel::Low, 1, false, Urgency::Normal),
+        (RiskLevel::Low, 0, false, Urgency::Normal),
+        (RiskLevel::Low, 0, true, Urgency::Low),
+        (RiskLevel::Medium, 1, false, Urgency::Normal),
+        (RiskLevel::Medium, 0, true, Urgency::Normal),
+        (RiskLevel::High, 1, false, Urgency::Critical),
+        (RiskLevel::Critical, 0, true, Urgency::Critical),
     ];
-    for (risk, want) in cases {
+    for (risk, waiting, stopped, want) in cases {
         let mut prompt = approval("u");
         prompt.risk = risk;
+        prompt.quick_up_to = RiskLevel::Critical;
+        prompt.agents_waiting = waiting;
+        prompt.agents_stopped_waiting_at = stopped.then(|| at(5));
         assert_eq!(
             notice(&prompt, Some(&owner())).expect("prompts").urgency,
             want,
-            "{risk:?}"
+            "{risk:?}, {waiting} waiting, stopped: {stopped} (a fresh prompt counts as waited on)"
+        );
+        assert_eq!(
+            why_notice(&prompt, &[]).urgency,
+            want,
+            "{risk:?}: the why-deny notification is as urgent as its prompt"
         );
     }
 }
@@ -421,7 +440,7 @@ fn friction_grows_with_the_risk() {
     for risk in [RiskLevel::Low, RiskLevel::Medium] {
         assert_eq!(
             keys(&at_risk(risk, RiskLevel::Medium)),
-            vec!["default", "allow-run", "allow-once", "deny"],
+            vec!["default", "allow-once", "allow-run", "deny"],
             "{risk:?} keeps its quick buttons under the default line"
         );
     }
@@ -429,8 +448,8 @@ fn friction_grows_with_the_risk() {
         let shown = at_risk(risk, RiskLevel::Medium);
         assert_eq!(
             keys(&shown),
-            vec!["default"],
-            "{risk:?}: Open only, no one-click Allow"
+            vec!["default", "deny"],
+            "{risk:?}: no one-click Allow, but Deny (it asks why) stays"
         );
         assert!(
             shown.summary.starts_with("Review: Run maven-test · "),
@@ -447,12 +466,12 @@ fn friction_grows_with_the_risk() {
     }
     assert_eq!(
         keys(&at_risk(RiskLevel::Medium, RiskLevel::Low)),
-        vec!["default"],
+        vec!["default", "deny"],
         "quick_up_to = low makes a medium prompt deliberate too"
     );
     assert_eq!(
         keys(&at_risk(RiskLevel::High, RiskLevel::High)),
-        vec!["default", "allow-run", "allow-once", "deny"],
+        vec!["default", "allow-once", "allow-run", "deny"],
         "quick_up_to = high lets a high prompt be approved in one act"
     );
 }
@@ -530,8 +549,8 @@ fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
     let shown = notice(&prompt, Some(&owner())).expect("still notified, to be confirmed");
     assert_eq!(
         keys(&shown),
-        vec!["default"],
-        "no Allow button: the service would refuse it without a passkey"
+        vec!["default", "deny"],
+        "no Allow button: the service would refuse it without a passkey; a denial needs none"
     );
     assert!(
         shown
@@ -543,7 +562,7 @@ fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
     prompt.step_up_url = None;
     assert_eq!(
         keys(&notice(&prompt, Some(&owner())).expect("notified")),
-        vec!["default", "allow-run", "allow-once", "deny"],
+        vec!["default", "allow-once", "allow-run", "deny"],
         "without step-up the same prompt keeps its buttons (quick_up_to = high)"
     );
 }

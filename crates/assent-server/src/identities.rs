@@ -20,6 +20,8 @@ pub const LABEL_APPROVER_FILE: &str = "approver.token";
 pub const LABEL_REQUESTER_FILE: &str = "requester.token";
 pub const LABEL_DESK: &str = "desk";
 pub const LABEL_CLI: &str = "cli";
+/// The token `assent install AGENT` made for the agent it installed.
+pub const LABEL_INSTALL: &str = "install";
 
 /// Why an admin operation on identities failed.
 #[derive(Debug, thiserror::Error)]
@@ -112,6 +114,34 @@ impl Directory {
     /// Creates an agent; returns its requester token.
     pub async fn add_agent(&self, name: &str) -> Result<String, DirectoryError> {
         self.add(Identity::agent(name)).await
+    }
+
+    /// A fresh token for the agent `name`, made by `assent install` for the agent it installs
+    /// (`claude-code`, `codex`…): the agent is added when there is none, else its install
+    /// token is replaced (an earlier one stops working; its other tokens stay). A person of
+    /// that name is not touched.
+    pub async fn install_token(&self, name: &str) -> Result<String, DirectoryError> {
+        check_name(name)?;
+        let token = new_token(IdentityKind::Agent);
+        let record = TokenRecord {
+            hash: &token_hash(&token),
+            label: LABEL_INSTALL,
+        };
+        let now = self.clock.now();
+        match self.store.identity(name).await? {
+            Some(found) if found.kind != IdentityKind::Agent => {
+                return Err(DirectoryError::Exists(name.to_owned()))
+            }
+            Some(_) => {
+                self.store.token_set(name, record, now).await?;
+            }
+            None => {
+                self.store
+                    .identity_add(&Identity::agent(name), record, now)
+                    .await?
+            }
+        }
+        Ok(token)
     }
 
     async fn add(&self, identity: Identity) -> Result<String, DirectoryError> {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { barEnds, type BarSpec, chartHeight, fitNames, segments, steps, tick, timeTicks, usableLanguage, valueMax } from '../charts';
+import { barEnds, type BarSpec, chartHeight, fitNames, placeValue, segments, steps, tick, timeTicks, usableLanguage, valueMax } from '../charts';
 
 type Plot = typeof uPlot;
 let loading: Promise<Plot> | null = null;
@@ -21,8 +21,34 @@ function loadPlot(): Promise<Plot> {
 
 const FONT = "12px 'DejaVu Sans', system-ui, sans-serif";
 const LABEL_FONT = "bold 12px 'DejaVu Sans', system-ui, sans-serif";
-const AXIS = '#4a5568';
-const GRID = { stroke: '#e2e8f0', width: 1 };
+
+/** The colours a canvas cannot take from the page's CSS by itself: the text and grid lines of
+ * the light or dark scheme in force (`--fg-soft`, `--line`), so labels read in dark mode too. */
+interface Ink {
+  text: string;
+  grid: string;
+}
+
+function inkOf(element: Element): Ink {
+  const style = getComputedStyle(element);
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return { text: read('--fg-soft', '#4a5568'), grid: read('--line', '#e2e8f0') };
+}
+
+const DARK = '(prefers-color-scheme: dark)';
+
+/** Which scheme is in force, as state: a chart is drawn anew in the other scheme's ink. */
+function useScheme(): boolean {
+  const query = typeof matchMedia === 'function' ? matchMedia(DARK) : null;
+  const [dark, setDark] = useState(query?.matches ?? false);
+  useEffect(() => {
+    if (!query) return;
+    const change = () => setDark(query.matches);
+    query.addEventListener('change', change);
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return dark;
+}
 
 /**
  * The labels of the names axis as drawn at the plot's current size: time ticks thinned to fit
@@ -40,28 +66,27 @@ function namesOf(Plot: Plot, spec: BarSpec, u: uPlot): string[] {
  * Each bar's value written at its end ("2", "50 %", "3 min"), so a short bar — a prompt that
  * opened a second ago — still reads; inside the bar when there is no room after it.
  */
-function writeValues(Plot: Plot, spec: BarSpec, u: uPlot) {
+function writeValues(Plot: Plot, spec: BarSpec, ink: Ink, u: uPlot) {
   const ctx = u.ctx;
   const px = Plot.pxRatio;
   const right = u.bbox.left + u.bbox.width;
   ctx.save();
   ctx.font = `${12 * px}px 'DejaVu Sans', system-ui, sans-serif`;
   ctx.textBaseline = 'middle';
+  // uPlot leaves the alignment of its last axis label (centred) on the context: the value's
+  // x is its left edge, or half of it would be drawn over the bar.
+  ctx.textAlign = 'left';
+  const start = u.valToPos(0, 'v', true);
   barEnds(spec).forEach((end, i) => {
     const text = tick(spec.format, end);
-    const width = ctx.measureText(text).width;
-    const x = u.valToPos(end, 'v', true);
-    const y = u.valToPos(i, 'x', true);
-    // Clear of the names axis at 0, clear of the bar's end after it.
-    const gap = 8 * px;
-    const inside = x + gap + width > right;
-    ctx.fillStyle = inside ? '#ffffff' : AXIS;
-    ctx.fillText(text, inside ? x - gap - width : x + gap, y);
+    const place = placeValue(start, u.valToPos(end, 'v', true), ctx.measureText(text).width, right, 8 * px);
+    ctx.fillStyle = place.inside ? '#ffffff' : ink.text;
+    ctx.fillText(text, place.x, u.valToPos(i, 'x', true));
   });
   ctx.restore();
 }
 
-function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: string[]) => void): uPlot.Options {
+function options(Plot: Plot, spec: BarSpec, width: number, ink: Ink, drawn: (labels: string[]) => void): uPlot.Options {
   const n = spec.categories.length;
   const indices = spec.categories.map((_, i) => i);
   const segs = segments(spec);
@@ -83,10 +108,9 @@ function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: strin
       disp: { y0: facet(segs[i]!.from), y1: facet(segs[i]!.to) },
     }),
   }));
-  const line = spec.line;
   return {
     width,
-    hooks: spec.horizontal ? { draw: [(u: uPlot) => writeValues(Plot, spec, u)] } : {},
+    hooks: spec.horizontal ? { draw: [(u: uPlot) => writeValues(Plot, spec, ink, u)] } : {},
     height: chartHeight(spec),
     legend: { show: false },
     cursor: { show: false },
@@ -96,7 +120,6 @@ function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: strin
       x: { time: false, range: [-0.5, n - 0.5], ori: spec.horizontal ? 1 : 0, dir: spec.horizontal ? -1 : 1 },
       // Values grow rightwards, or upwards.
       v: { range: [0, valueMax(spec.format, ends)], ori: spec.horizontal ? 0 : 1, dir: 1 },
-      ...(line ? { context: { range: [0, valueMax('count', line.values)] as uPlot.Range.MinMax } } : {}),
     },
     axes: [
       {
@@ -115,7 +138,7 @@ function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: strin
         grid: { show: false },
         ticks: { show: false },
         font: FONT,
-        stroke: AXIS,
+        stroke: ink.text,
       },
       {
         scale: 'v',
@@ -124,35 +147,19 @@ function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: strin
         // Room for `100 %` and `1.5 min` between ticks.
         space: spec.horizontal ? 64 : 30,
         values: (_u, splits) => splits.map((v) => tick(spec.format, v)),
-        grid: GRID,
+        grid: { stroke: ink.grid, width: 1 },
+        ticks: { stroke: ink.grid, width: 1 },
         font: FONT,
-        stroke: AXIS,
+        stroke: ink.text,
         size: spec.horizontal ? 32 : 60,
         label: spec.axes.values,
         labelSize: 20,
         labelFont: LABEL_FONT,
       },
-      ...(line
-        ? [
-            {
-              scale: 'context',
-              side: 1,
-              incrs: steps('count'),
-              grid: { show: false },
-              font: FONT,
-              stroke: line.colour,
-              size: 48,
-              label: spec.axes.line ?? line.label,
-              labelSize: 20,
-              labelFont: LABEL_FONT,
-            } as uPlot.Axis,
-          ]
-        : []),
     ],
     series: [
       {},
       ...bars,
-      ...(line ? [{ label: line.label, stroke: line.colour, width: 2, scale: 'context', points: { show: true, size: 5 } }] : []),
     ],
   };
 }
@@ -160,7 +167,6 @@ function options(Plot: Plot, spec: BarSpec, width: number, drawn: (labels: strin
 /** A bar's values in words, for the list read out in place of the canvas: "Approved 2, Denied 1"; "0" or "0 s" for none. */
 function barWords(spec: BarSpec, i: number): string {
   const parts = spec.series.filter((s) => (s.values[i] ?? 0) > 0).map((s) => `${s.label} ${tick(spec.format, s.values[i] ?? 0)}`);
-  if (spec.line && (spec.line.values[i] ?? 0) > 0) parts.push(`${spec.line.label} ${spec.line.values[i]}`);
   return parts.length === 0 ? tick(spec.format, 0) : parts.join(', ');
 }
 
@@ -173,6 +179,7 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
   const box = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const dark = useScheme();
   useEffect(() => {
     const element = box.current;
     if (!element) return;
@@ -187,7 +194,6 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
         const data: uPlot.AlignedData = [
           spec.categories.map((_, i) => i),
           ...segments(spec).map((s) => s.to),
-          ...(spec.line ? [spec.line.values] : []),
         ];
         const drawn = (labels: string[]) => {
           if (!figure.current || !plot) return;
@@ -195,7 +201,7 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
           const along = spec.horizontal ? plot.bbox.height : plot.bbox.width;
           figure.current.dataset.slot = String(along / Plot.pxRatio / Math.max(1, spec.categories.length));
         };
-        plot = new Plot(options(Plot, spec, element.clientWidth, drawn), data, element);
+        plot = new Plot(options(Plot, spec, element.clientWidth, inkOf(element), drawn), data, element);
         // The first draw ran inside the constructor, before `plot` was set.
         plot.redraw(false, true);
         resize.observe(element);
@@ -207,8 +213,8 @@ export function Chart({ title, spec, testid }: { title: string; spec: BarSpec; t
       resize.disconnect();
       plot?.destroy();
     };
-  }, [spec]);
-  const legend = spec.line ? [...spec.series, spec.line] : spec.series;
+  }, [spec, dark]);
+  const legend = spec.series;
   return (
     <figure class="chart" data-testid={testid} data-horizontal={spec.horizontal ? 'yes' : undefined} ref={figure}>
       <figcaption>{title}</figcaption>

@@ -1,7 +1,7 @@
 import { clock, plainTitle } from '../decide';
 import { allReasons, visible } from '../logic';
 import type { Approval } from '../types';
-import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords } from '../words';
+import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords, unansweredLine } from '../words';
 import { DiffView, PrView } from './Packet';
 import { CredentialView, ExceptionView, FleetView, PreRunView } from './RunPackets';
 
@@ -22,9 +22,10 @@ const RISK_WORDS = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Crit
 /**
  * The whole evidence packet. Agent text is rendered as text (never HTML). `runs`: what the
  * window knows of the runs in view (their agents, when it first saw them); without it, the
- * run is known from this approval alone.
+ * run is known from this approval alone. `settled`: the prompt was settled elsewhere while on
+ * screen (shown as it was read): no deadline is said for it.
  */
-export function Evidence({ approval, now, runs }: { approval: Approval; now: number; runs?: Map<string, RunFacts> }) {
+export function Evidence({ approval, now, runs, settled = false }: { approval: Approval; now: number; runs?: Map<string, RunFacts>; settled?: boolean }) {
   const e = approval.evidence;
   const run = factsOf(runs ?? knownRuns([approval]), approval.run_id);
   const command = e.command_line ?? e.command?.join(' ');
@@ -80,6 +81,9 @@ export function Evidence({ approval, now, runs }: { approval: Approval; now: num
         {approval.count > 1 && <Row label="Requests" value={String(approval.count)} test="ev-count" />}
         <Row label="Asked" value={`${relative(approval.created_at, now)} (at ${clock(Date.parse(approval.created_at), now)})`} title={absolute(approval.created_at)} test="ev-asked" />
         <Row label="Who is asked" value={askedLine(approval, now)} test="ev-routing" />
+        {approval.status === 'requested' && !settled && (
+          <Row label="If nobody answers" value={unansweredLine(approval, now)} title={absolute(approval.expires_at)} test="ev-unanswered" />
+        )}
       </dl>
       {approval.members.length > 1 && (
         <details>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { constraintLines, countdown, pastStatus, splitGrants, usesLabel, visible } from '../logic';
-import { grantEnd, isException } from '../packets';
+import { grantEndWords, grantId, grantReach, grantWhat, scopeWords } from '../grants';
+import { constraintLines, countdown, pastStatus, splitGrants, visible } from '../logic';
+import { isException } from '../packets';
 import type { CommandError, Grant } from '../types';
-import { byWords, grantLine } from '../words';
+import { byWords, leftWords, usedWords } from '../words';
 
 const REVOKE_REASONS = ['No longer needed', 'Too broad', 'Run finished', 'Suspicious use'];
 
@@ -53,21 +54,28 @@ export function Grants({ grants }: { grants: Grant[] }) {
           {active.map((g) => (
             <tr key={g.grant_id} data-testid="grant" data-grant-id={g.grant_id} data-status="active">
               <td>
-                <strong data-testid="grant-line">{grantLine(g.summary, g.expires_at, g.used_count, g.max_uses, now)}</strong>
+                <strong data-testid="grant-line">
+                  Allows {grantWhat(g)} · {leftWords(g.expires_at, now)} · {usedWords(g.used_count, g.max_uses)}
+                </strong>
+                <div class="sub" data-testid="grant-reach">
+                  {grantReach(g)}
+                </div>
                 <div class="sub" data-testid="granted-by">
                   by {byWords(g.created_by, g.created_by_role)}
                 </div>
                 <details class="more-info">
                   <summary>Details</summary>
                   <div class="sub">{constraintLines(g).map(visible).join(' · ')}</div>
-                  <div class="sub">grant {visible(g.grant_id)}</div>
+                  <div class="sub" title={visible(g.grant_id)}>
+                    grant {grantId(g)}
+                  </div>
                 </details>
                 {isException(g) && <div class="sub warn" data-testid="exception-note">exception: goes past {visible((g.constraints.exception_rules ?? []).join(', '))} in {visible(g.constraints.repo ?? '')}{(g.constraints.hosts ?? []).length > 0 ? ` for ${visible((g.constraints.hosts ?? []).join(', '))}` : ''}</div>}
                 {g.action_kinds.includes('credential') && <div class="sub" data-testid="credential-note">Revoke stops later uses; a process already running keeps the secret it got.</div>}
               </td>
-              <td data-testid="scope">{g.scope_kind}</td>
+              <td data-testid="scope">{scopeWords(g)}</td>
               <td data-testid="countdown" class="countdown">{countdown(g.expires_at, now)}</td>
-              <td data-testid="uses">{usesLabel(g)}</td>
+              <td data-testid="uses">{usedWords(g.used_count, g.max_uses)}</td>
               <td>
                 {g.revocable && (
                   <button data-testid="revoke" class="deny" onClick={() => void revoke(g)}>
@@ -84,12 +92,17 @@ export function Grants({ grants }: { grants: Grant[] }) {
         <tbody data-testid="grants-past">
           {past.map((g) => (
             <tr key={g.grant_id} data-testid="grant" data-grant-id={g.grant_id} data-status={pastStatus(g)}>
-              <td>{visible(g.summary)}</td>
-              <td>{g.scope_kind}</td>
+              <td>
+                {grantWhat(g)}
+                <div class="sub" data-testid="grant-reach">
+                  {grantReach(g)}
+                </div>
+              </td>
+              <td>{scopeWords(g)}</td>
               <td data-testid="grant-status">{pastStatus(g)}</td>
-              <td>{usesLabel(g)}</td>
+              <td>{usedWords(g.used_count, g.max_uses)}</td>
               <td class="sub" data-testid="grant-end">
-                {visible(grantEnd(g))}
+                {grantEndWords(g, now)}
               </td>
             </tr>
           ))}

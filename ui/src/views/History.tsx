@@ -3,7 +3,8 @@ import { api } from '../api';
 import { clock } from '../decide';
 import { absolute, factsOf, knownRuns, relative, repoName, runTitle, runWords } from '../words';
 import { auditBy, deniedRuns, denialBy, denialSubject, filterAudit, mergeDenials, undoneMessage, visible, type AuditFilter } from '../logic';
-import type { Approval, AuditEvent, CommandError } from '../types';
+import { auditScopeWords, DECISION_WORDS, decisionWords, isAccountEvent, textInWords } from '../history';
+import type { ActionKind, Approval, AuditDecision, AuditEvent, CommandError } from '../types';
 
 /** How much of an agent's name "asked by" shows (the whole name is its tooltip). */
 const ASKED_BY_CHARS = 32;
@@ -15,7 +16,19 @@ function askedBy(requester: string): string {
   return chars.length > ASKED_BY_CHARS ? `${chars.slice(0, ASKED_BY_CHARS).join('')}…` : chars.join('');
 }
 
-const DECISIONS = ['', 'auto', 'approved', 'denied', 'blocked', 'expired', 'revoked', 'used', 'executed', 'resumed', 'forgotten'];
+const DECISIONS = Object.keys(DECISION_WORDS) as AuditDecision[];
+
+/** What kind of action a record is about, where it adds to the subject ("other" adds nothing). */
+const KIND_WORDS: Partial<Record<ActionKind, string>> = {
+  shell: 'command',
+  file_read: 'file read',
+  file_write: 'file change',
+  file_delete: 'file deletion',
+  network: 'network request',
+  credential: 'credential',
+  pr: 'pull request',
+  mcp: 'MCP tool call',
+};
 
 export function History() {
   const [events, setEvents] = useState<AuditEvent[]>([]);
@@ -24,6 +37,9 @@ export function History() {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // Sign-ins and passkey changes are about people's access, not about what agents asked:
+  // hidden from the decisions until the person asks to see them.
+  const [showAccount, setShowAccount] = useState(false);
   const now = Date.now();
 
   /** The audit trail, then the remembered denials of the runs in it that have a denial. */
@@ -63,7 +79,8 @@ export function History() {
   const remembered = new Set(denials.map((d) => d.approval_id));
   // Runs by their agent (a denial names it; the audit does not) and the earliest moment in view.
   const runs = useMemo(() => knownRuns(denials, events), [denials, events]);
-  const shown = filterAudit(events, filter);
+  const shown = filterAudit(events, filter).filter((e) => showAccount || filter.decision === e.decision || !isAccountEvent(e));
+  const hiddenAccount = showAccount ? 0 : events.filter(isAccountEvent).length;
   const set = (patch: Partial<AuditFilter>) => setFilter((f) => ({ ...f, ...patch }));
   return (
     <div class="history">
@@ -104,12 +121,17 @@ export function History() {
         <input data-testid="filter-run" placeholder="run" value={filter.run} onInput={(e) => set({ run: e.currentTarget.value })} />
         <input data-testid="filter-repo" placeholder="repo" value={filter.repo} onInput={(e) => set({ repo: e.currentTarget.value })} />
         <select data-testid="filter-decision" value={filter.decision} onChange={(e) => set({ decision: e.currentTarget.value })}>
+          <option value="">any decision</option>
           {DECISIONS.map((d) => (
             <option key={d} value={d}>
-              {d === '' ? 'any decision' : d}
+              {DECISION_WORDS[d]}
             </option>
           ))}
         </select>
+        <label class="check" data-testid="show-account">
+          <input type="checkbox" checked={showAccount} onChange={(e) => setShowAccount(e.currentTarget.checked)} />
+          Show sign-ins and passkeys{hiddenAccount > 0 ? ` (${hiddenAccount} hidden)` : ''}
+        </label>
         <button onClick={() => void refresh()}>Refresh</button>
       </div>
       <div class="wide-table">
@@ -132,20 +154,20 @@ export function History() {
             return (
               <tr key={e.event_id} data-testid="audit-row" data-decision={e.decision} data-approval-id={e.approval_id ?? ''} data-remembered={stillRemembered ? 'yes' : 'no'}>
                 <td title={absolute(e.timestamp)}>{relative(e.timestamp, now)}</td>
-                <td class={`decision ${e.decision}`}>
-                  {e.decision}
+                <td class={`decision ${e.decision}`} data-testid="audit-decision">
+                  {decisionWords(e.decision)}
                   {stillRemembered && <div class="sub">remembered</div>}
                 </td>
                 <td data-testid="audit-subject">
-                  <code>{visible(e.subject ?? '')}</code>
-                  <div class="sub">{e.action_kind}</div>
+                  <code>{textInWords(e.subject, now)}</code>
+                  {KIND_WORDS[e.action_kind] && <div class="sub">{KIND_WORDS[e.action_kind]}</div>}
                   {e.requester && (
                     <div class="sub" data-testid="audit-requester" title={visible(e.requester)}>
                       asked by {askedBy(e.requester)}
                     </div>
                   )}
                 </td>
-                <td data-testid="audit-scope">{e.granted_scope ?? ''}</td>
+                <td data-testid="audit-scope">{auditScopeWords(e.granted_scope)}</td>
                 <td data-testid="audit-by">{visible(auditBy(e))}</td>
                 <td data-testid="audit-until" title={e.grant_expires_at ? absolute(e.grant_expires_at) : undefined}>
                   {e.grant_expires_at ? clock(Date.parse(e.grant_expires_at), now) : ''}
@@ -158,7 +180,7 @@ export function History() {
                     </div>
                   )}
                 </td>
-                <td>{visible(e.reason)}</td>
+                <td data-testid="audit-reason">{textInWords(e.reason, now)}</td>
               </tr>
             );
           })}

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { approveRateChart, type BarSpec, openNowChart, outcomesChart, perDayChart, perHourChart, runsChart, timeToDecideChart } from '../charts';
@@ -50,10 +50,25 @@ const START_HINT = (
   </>
 );
 
+/** Text that wraps between words only: a name such as `maven-test` is never cut at its hyphen. */
+function WholeWords({ text }: { text: string }) {
+  const words = text.split(' ');
+  return (
+    <>
+      {words.map((w, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' '}
+          <span class="word">{w}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function RulesTable({ rules }: { rules: StatRow[] }) {
   return (
     <div class="wide-table">
-    <table data-testid="rules-table">
+    <table class="words-whole" data-testid="rules-table">
       <thead>
         <tr>
           <th>Policy rule that asked</th>
@@ -71,7 +86,7 @@ function RulesTable({ rules }: { rules: StatRow[] }) {
         {rules.map((r) => (
           <tr key={r.name} data-testid="rule-row" data-rule={r.name} class={r.others > 0 ? 'others' : ''}>
             <td data-testid="rule-name" title={r.others > 0 ? undefined : `Policy rule ${visible(r.name)}`}>
-              {r.others > 0 ? r.name : ruleWords(r.name)}
+              <WholeWords text={r.others > 0 ? r.name : ruleWords(r.name)} />
             </td>
             <td data-testid="rule-prompts">{r.prompts}</td>
             <td>{r.approved}</td>

@@ -45,9 +45,12 @@ function prompt(id: string, agoSeconds: number, extra: Partial<Approval> = {}): 
 const me: Me = { kind: 'person', name: 'owner', roles: ['task_author'] };
 let root: HTMLElement;
 
-async function show(pending: Approval[], focus: string | null = null, loaded = true) {
+async function show(pending: Approval[], focus: string | null = null, loaded = true, settled: Approval[] = []) {
   await act(() => {
-    render(<Pending pending={pending} loaded={loaded} me={me} focus={focus} onFocused={() => {}} denyReasons={['out of scope']} grants={[]} online />, root);
+    render(
+      <Pending pending={pending} loaded={loaded} me={me} focus={focus} onFocused={() => {}} denyReasons={['out of scope']} grants={[]} online settled={settled} />,
+      root,
+    );
   });
   await settle();
 }
@@ -64,6 +67,20 @@ async function key(name: string, repeat = false) {
   await settle();
 }
 
+async function click(selector: string) {
+  await act(() => (root.querySelector(selector) as HTMLElement).click());
+  await settle();
+}
+
+/** A as the service settled it elsewhere: alice denied it at 14:00:30. */
+function deniedElsewhere(id: string): Approval {
+  return {
+    ...prompt(id, 60), status: 'denied', resolution: 'denied', decided_by: 'alice', decision_reason: 'out of scope',
+    decided_at: new Date(T0 + 30_000).toISOString(),
+  };
+}
+
+const buttons = () => [...root.querySelectorAll('[data-testid=quick-decisions] button')].map((b) => (b as HTMLButtonElement));
 const onScreen = () => root.querySelector('[data-testid=prompt-detail]')?.getAttribute('data-approval-id');
 const decidedIds = () => sent.map(([id]) => id);
 const text = (testid: string) => root.querySelector(`[data-testid=${testid}]`)?.textContent ?? null;
@@ -202,5 +219,121 @@ describe('nothing decided is lost from sight', () => {
     expect(text('toast-text'), 'the person learns A was not approved, and why').toBe(
       'Not decided: mvn test -Dwhich=A in shop. It was already settled: the approval is already settled (expired)',
     );
+  });
+});
+
+describe('a click decides only what the person is looking at', () => {
+  it('a prompt decided elsewhere stays on screen, marked, and a click a second later decides nothing', async () => {
+    await show([prompt('A', 60), prompt('B', 0)]);
+    await click('[data-testid=prompt][data-approval-id=A]');
+    expect(onScreen(), 'the person reads A').toBe('A');
+    expect(text('ev-unanswered'), 'an open prompt says when it gives up and what happens then').toBe('denied at 15:00 · 1 h left');
+    // Alice denies A from another desk: it leaves the list, B (newer, wider) is still there.
+    vi.setSystemTime(T0 + 30_000);
+    await show([prompt('B', 0)], null, true, [deniedElsewhere('A')]);
+    expect(onScreen(), 'A stays on screen: the detail never switches by itself to a prompt not read').toBe('A');
+    expect(text('decided-elsewhere-text'), 'it says who decided it, when and how').toBe('Decided by alice at 14:00: denied — “out of scope”.');
+    expect(buttons().every((b) => b.disabled), 'every decision button of A is disabled').toBe(true);
+    expect(text('ev-unanswered'), 'no deadline is said for a prompt already settled').toBeNull();
+    vi.setSystemTime(T0 + 31_000);
+    await click('[data-testid=prompt-detail] [data-testid=allow-once]');
+    await key('a');
+    await key('r');
+    expect(decidedIds(), 'a click and keys a second later decide nothing: not A (settled), not B (never read)').toEqual([]);
+    expect(onScreen(), 'and A is still what is on screen').toBe('A');
+    await click('[data-testid=move-on]');
+    expect(onScreen(), 'the person moves on: B').toBe('B');
+    await click('[data-testid=prompt-detail] [data-testid=allow-once]');
+    expect(decidedIds(), 'B, chosen by the person, is decided by the click at once').toEqual(['B']);
+  });
+
+  it('says only that it no longer waits when how it settled is not known yet, and Close leaves the empty queue', async () => {
+    await show([prompt('A', 60)]);
+    await show([]);
+    expect(onScreen(), 'the last prompt, settled elsewhere, stays on screen').toBe('A');
+    expect(text('decided-elsewhere-text'), 'nothing invented about who decided').toBe('No longer waiting: it was decided elsewhere or closed.');
+    expect(text('move-on'), 'nothing else waits: the button closes it').toBe('Close');
+    await click('[data-testid=move-on]');
+    expect(root.querySelector('[data-testid=pending-empty]'), 'the empty queue once the person moved on').not.toBeNull();
+  });
+
+  it('a click within a moment of the detail moving by itself decides nothing', async () => {
+    await show([prompt('A', 60), prompt('B', 30)]);
+    await click('[data-testid=prompt][data-approval-id=B]');
+    await click('[data-testid=prompt-detail] [data-testid=allow-once]');
+    expect(decidedIds(), 'the click decided B').toEqual(['B']);
+    // B's decision went through here: it leaves, and A takes its place by itself.
+    await show([prompt('A', 60)]);
+    expect(onScreen(), 'the prompt after B in the order seen').toBe('A');
+    vi.setSystemTime(T0 + 300);
+    await click('[data-testid=prompt-detail] [data-testid=allow-once]');
+    await click('[data-testid=prompt-detail] [data-testid=deny-reason]');
+    expect(decidedIds(), 'a double click, or a click 0.3 s after the move, was meant for B: A is not decided').toEqual(['B']);
+    expect(text('just-shown'), 'the person is told why nothing happened').toContain('nothing was decided');
+    vi.setSystemTime(T0 + 1_000);
+    await click('[data-testid=prompt-detail] [data-testid=allow-once]');
+    expect(decidedIds(), 'once A has been on screen a moment, a click decides it').toEqual(['B', 'A']);
+  });
+
+  it("a notification's Open moving the detail is a move too: a click at once decides nothing", async () => {
+    await show([prompt('A', 60), prompt('N', 0)]);
+    expect(onScreen(), 'nothing chosen yet: the top').toBe('N');
+    await click('[data-testid=prompt][data-approval-id=A]');
+    await show([prompt('A', 60), prompt('N', 0)], 'N');
+    expect(onScreen(), 'the notification asked for N').toBe('N');
+    await click('[data-testid=prompt-detail] [data-testid=allow-once]');
+    expect(decidedIds(), 'the click was aimed at A, which was on screen a moment ago').toEqual([]);
+  });
+});
+
+describe('scope buttons say their breadth', () => {
+  const wide = (extra: Partial<Approval> = {}) =>
+    prompt('W', 60, {
+      offered_scopes: ['once', 'run', 'command_profile'],
+      // The service lists the run first (the one used most); the window orders by breadth.
+      quick_decisions: [
+        { label: 'Allow maven-test for run', scope: 'run', expires_in_seconds: 8 * 3600 },
+        { label: 'Allow once', scope: 'once', expires_in_seconds: 3600 },
+        { label: 'Allow maven-test for 1 h', scope: 'command_profile', expires_in_seconds: 3600 },
+      ],
+      ...extra,
+    });
+
+  it('orders the buttons narrowest first and words each by what it covers', async () => {
+    await show([wide()]);
+    expect(buttons().map((b) => b.textContent?.replace(/[ar]$/, '')), 'once, this run, then any run of the agent in the repository').toEqual([
+      'Allow once · 1 h',
+      'Allow maven-test for this run · 8 h',
+      'Allow maven-test in any run of claude in shop · 1 h',
+      'Deny d',
+    ]);
+  });
+
+  it('the toast of a command-profile grant states its real coverage, not the run that asked', async () => {
+    answer = async () =>
+      ({
+        grant: {
+          grant_id: 'g-2', scope_kind: 'command_profile', expires_at: new Date(T0 + 3600_000).toISOString(),
+          constraints: { profile: 'maven-test', repo: '/work/shop', requester: 'claude', path_patterns: [] },
+        },
+      }) as unknown as DecisionResponse;
+    await show([wide({ agents_waiting: 0 })]);
+    await click('[data-testid=quick-command_profile]');
+    expect(sent[0]?.[1], 'the button asked for the profile scope').toMatchObject({ scope: 'command_profile', expires_in_seconds: 3600 });
+    expect(text('toast-text'), 'any run of the agent in the repository, no run id').toBe('Allowed maven-test commands in any run of claude in shop until 15:00 · 1 h.');
+  });
+});
+
+describe('times tick', () => {
+  it('"asked 3 s ago" reads 43 s ago forty seconds later, with nothing else happening', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(T0);
+    await show([prompt('A', 3)]);
+    const asked = () => root.querySelector('[data-testid=prompt-run]')?.textContent ?? '';
+    expect(asked(), 'the age when it arrived').toContain('asked 3 s ago');
+    await act(() => {
+      vi.advanceTimersByTime(40_000);
+    });
+    expect(asked(), 'the age forty seconds later, without a new snapshot').toContain('asked 43 s ago');
   });
 });

@@ -2,13 +2,17 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, inWindow } from '../api';
 import {
   approvedToast,
+  byBreadth,
+  decidedElsewhere,
   grantSentence,
   notDecidedToast,
   oneAct,
   plainTitle,
   placeOf,
+  scopeButton,
   shownPrompt,
   subjectOf,
+  successor,
   undoLabel,
   undoneToast,
   type Toast,
@@ -25,7 +29,6 @@ import {
   newestFirst,
   quickApproval,
   quickChoices,
-  quickLabel,
   SCOPE_LABELS,
   shortcutDecision,
   visible,
@@ -51,6 +54,9 @@ interface Props {
   grants: Grant[];
   /** False while the service is out of reach: nothing can be decided then. */
   online: boolean;
+  /** Prompts settled lately, as the service settled them (who decided, when): what the
+   * detail says of a prompt that left while on screen. */
+  settled?: Approval[];
 }
 
 /** What the person did, to say it back and offer Undo. */
@@ -60,7 +66,7 @@ interface Decided {
   grant: Grant | null;
 }
 
-export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, online }: Props) {
+export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, online, settled = [] }: Props) {
   const batches = useMemo(() => newestFirst(pending), [pending]);
   const runs = useMemo(() => knownRuns(pending), [pending]);
   const ids = batches.map((a) => a.approval_id);
@@ -78,14 +84,48 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   // read it may arrive after the focus does, so it waits for that read; once read, a focus on
   // a prompt not listed was settled meanwhile, and the person is told.
   const [wanted, setWanted] = useState<string | null>(null);
-  // When the detail last moved to another prompt by itself (the one shown left): a key within
-  // SETTLE_MS of that was meant for the prompt that left, and decides nothing.
+  // When the detail last moved to another prompt by itself (after a decision made here, or a
+  // notification's Open): a click or key within SETTLE_MS of that was meant for the prompt
+  // that was there, and decides nothing.
   const movedAt = useRef(0);
   const shown = useRef<string | null>(null);
+  // The prompt the person chose last (a click in the list, a move key, "Next prompt"): the
+  // detail moving there is the person's doing, not a move by itself.
+  const picked = useRef<string | null | undefined>(undefined);
   const [settling, setSettling] = useState(false);
+  // Prompts the person sent a decision for from this view: when one leaves, its successor is
+  // shown. Any other that leaves while on screen (decided elsewhere, expired, its run ended)
+  // stays there, marked and undecidable, until the person moves on (`kept`).
+  const sentHere = useRef<Set<string>>(new Set());
+  const kept = useRef<string | null>(null);
+  const keptOrder = useRef<string[]>([]);
+  // The prompt the detail showed last, as it was then (a kept prompt is no longer listed).
+  const lastShown = useRef<Approval | null>(null);
   const list = ids.join(',');
 
-  const current = shownPrompt(ids, seen.current, selected, focus ?? wanted);
+  // Relative times ("asked 3 s ago") tick: each second while a prompt is under a minute old
+  // (the label counts seconds then), else every 15 s (it counts minutes).
+  const [, setTick] = useState(0);
+  const young = batches.some((a) => now - Date.parse(a.created_at) < 60_000);
+  useEffect(() => {
+    if (batches.length === 0) return;
+    const timer = window.setInterval(() => setTick((n) => n + 1), young ? 1_000 : 15_000);
+    return () => window.clearInterval(timer);
+  }, [list, young]);
+
+  if (
+    selected !== null &&
+    kept.current !== selected &&
+    !ids.includes(selected) &&
+    seen.current.includes(selected) &&
+    !sentHere.current.has(selected) &&
+    lastShown.current?.approval_id === selected
+  ) {
+    kept.current = selected;
+    keptOrder.current = seen.current;
+  }
+  const current = shownPrompt(ids, seen.current, selected, focus ?? wanted, kept.current);
+  if (current !== kept.current) kept.current = null;
 
   useEffect(() => {
     if (focus !== null) {
@@ -97,8 +137,9 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   useEffect(() => {
     // The prompt on screen stays pinned: later arrivals (listed first) never take its place.
     if (current !== selected) setSelected(current);
-    if (shown.current !== null && current !== shown.current && !ids.includes(shown.current)) movedAt.current = Date.now();
+    if (shown.current !== null && current !== null && current !== shown.current && current !== picked.current) movedAt.current = Date.now();
     if (current !== shown.current) setSettling(false);
+    picked.current = undefined;
     shown.current = current;
     seen.current = ids;
     // Judged once the desk has been read: listed, it is shown; not listed, it was settled.
@@ -116,17 +157,12 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
       const intent = keyIntent(event.key, typing);
       if (intent?.kind === 'move') {
         event.preventDefault();
-        pick(moveSelection(ids, current, intent.by));
+        pick(kept.current !== null ? next() : moveSelection(ids, current, intent.by));
       } else if (intent?.kind === 'shortcut') {
         event.preventDefault();
-        // A held key repeats, and a key pressed twice lands on the prompt that replaced the one
-        // it decided: neither decides the prompt now on screen.
+        // A held key repeats: it decides nothing more (a key pressed twice, landing on the
+        // prompt that replaced the one it decided, is `mayAct`'s).
         if (event.repeat) return;
-        if (Date.now() - movedAt.current < SETTLE_MS) {
-          setSettling(true);
-          return;
-        }
-        setSettling(false);
         window.dispatchEvent(new CustomEvent('assent-shortcut', { detail: intent.shortcut }));
       }
     };
@@ -134,11 +170,33 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
     return () => window.removeEventListener('keydown', onKey);
   }, [list, current]);
 
-  // The person chose what is on screen: their next key is meant for it.
+  // The person chose what is on screen: their next click or key is meant for it.
   const pick = (id: string | null) => {
     movedAt.current = 0;
+    picked.current = id;
+    kept.current = null;
     setWanted(null);
     setSelected(id);
+  };
+
+  // Where "Next prompt" goes from a kept prompt: the one after it in the order seen then.
+  const next = () => (kept.current === null ? null : successor(keptOrder.current, ids, kept.current));
+
+  // Whether a click or key may decide now: not within SETTLE_MS of the detail moving by
+  // itself (it was meant for the prompt that was there); the detail then says nothing was
+  // decided.
+  const mayAct = () => {
+    if (Date.now() - movedAt.current < SETTLE_MS) {
+      setSettling(true);
+      return false;
+    }
+    setSettling(false);
+    return true;
+  };
+
+  const sending = (approvalId: string, on: boolean) => {
+    if (on) sentHere.current.add(approvalId);
+    else sentHere.current.delete(approvalId);
   };
 
   const decided = (d: Decided) => {
@@ -192,7 +250,9 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
     </div>
   );
 
-  if (batches.length === 0) {
+  const keptApproval = kept.current !== null && current === kept.current ? lastShown.current : null;
+  if (batches.length === 0 && keptApproval === null) {
+    lastShown.current = null;
     return (
       <>
         {toastBox}
@@ -206,9 +266,11 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
       </>
     );
   }
-  const approval = batches.find((a) => a.approval_id === current) ?? batches[0]!;
+  const approval = keptApproval ?? batches.find((a) => a.approval_id === current) ?? batches[0]!;
+  lastShown.current = approval;
   const may = decidability(approval, me);
-  const stopped = waitLine(approval, waited.current.get(approval.approval_id) ?? null, now);
+  const closed = keptApproval === null ? null : decidedElsewhere(settled.find((a) => a.approval_id === keptApproval.approval_id) ?? null, now);
+  const stopped = closed === null ? waitLine(approval, waited.current.get(approval.approval_id) ?? null, now) : null;
   return (
     <>
       {toastBox}
@@ -249,6 +311,16 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
             {approval.decision === 'escalate' && (
               <p class="warn">Escalation: needs a {roleWords(approval.required_role ?? null) ?? 'person with the required role'}.</p>
             )}
+            {closed !== null && (
+              <div class="decided-elsewhere" role="status" data-testid="decided-elsewhere">
+                <p>
+                  <strong data-testid="decided-elsewhere-text">{closed}</strong> Nothing you press here decides it.
+                </p>
+                <button type="button" data-testid="move-on" onClick={() => pick(next())}>
+                  {ids.length > 0 ? 'Next prompt' : 'Close'}
+                </button>
+              </div>
+            )}
             {stopped && (
               <p class="stopped" data-testid="stopped-waiting">
                 {stopped}
@@ -259,15 +331,25 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
                 {visible(may.progress)}
               </p>
             )}
-            <Evidence approval={approval} now={now} runs={runs} />
+            <Evidence approval={approval} now={now} runs={runs} settled={closed !== null} />
           </div>
           {settling && (
             <p class="sub deliberate" role="status" data-testid="just-shown">
-              This prompt just took the place of the one that left: nothing was decided. Press again to decide it.
+              This prompt just took the place of the one that was here: nothing was decided. Click or press again to decide it.
             </p>
           )}
           {may.decide ? (
-            <Decide key={approval.approval_id} approval={approval} denyReasons={denyReasons} onDecided={decided} onLost={lost} online={online} />
+            <Decide
+              key={approval.approval_id}
+              approval={approval}
+              denyReasons={denyReasons}
+              onDecided={decided}
+              onLost={lost}
+              online={online}
+              closed={closed}
+              mayAct={mayAct}
+              onSending={sending}
+            />
           ) : (
             <p class="not-decidable decide-bar">
               Not yours to decide: <span data-testid="not-decidable">{may.why}</span>
@@ -305,6 +387,9 @@ function Decide({
   onDecided,
   onLost,
   online,
+  closed,
+  mayAct,
+  onSending,
 }: {
   approval: Approval;
   denyReasons: string[];
@@ -312,14 +397,22 @@ function Decide({
   /** A decision that failed after its prompt left the screen: said by the list, not lost. */
   onLost: (approval: Approval, why: string) => void;
   online: boolean;
+  /** Set when the prompt was settled elsewhere while on screen (what happened): nothing
+   * here decides it any more. */
+  closed: string | null;
+  /** Whether a click or key may decide now (false just after the detail moved by itself). */
+  mayAct: () => boolean;
+  /** A decision of this prompt is on its way (true) or failed (false). */
+  onSending: (approvalId: string, on: boolean) => void;
 }) {
   const [form, setForm] = useState<DecisionForm>(() => defaultForm(approval));
   const [error, setError] = useState<string | null>(null);
   const [sending, setBusy] = useState(false);
-  const busy = sending || !online;
+  const busy = sending || !online || closed !== null;
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const reasonRef = useRef<HTMLInputElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const barRef = useRef<HTMLFormElement>(null);
   // False once this prompt's bar is gone (the prompt left, or another is shown).
   const mounted = useRef(true);
   useEffect(
@@ -328,6 +421,7 @@ function Decide({
     },
     [],
   );
+  useEffect(() => barHeight(barRef.current), []);
   const set = (patch: Partial<DecisionForm>) => setForm((f) => ({ ...f, ...patch }));
   const deliberate = !oneAct(approval);
   // The policy's `[approvals] step_up` holds it: only a passkey, in the browser's desk, approves
@@ -335,12 +429,15 @@ function Decide({
   const stepUpElsewhere = inWindow && approval.step_up_url ? approval.step_up_url : null;
 
   const go = async (request: DecisionRequest) => {
+    if (closed !== null) return;
     setBusy(true);
     setError(null);
+    onSending(approval.approval_id, true);
     try {
       const answer = await api.decide(approval.approval_id, request);
       onDecided({ approval, request, grant: answer?.grant ?? null });
     } catch (err) {
+      onSending(approval.approval_id, false);
       const e = err as CommandError;
       const why = e.code === 'conflict' ? 'Already decided elsewhere.' : e.message;
       if (mounted.current) setError(why);
@@ -351,6 +448,11 @@ function Decide({
   };
 
   const send = async (built: Built, isDeny: boolean) => {
+    if (closed !== null) {
+      setError('Already settled elsewhere: nothing was decided now.');
+      return;
+    }
+    if (!mayAct()) return;
     if (!online) {
       setError('Assent is out of reach: nothing was decided.');
       return;
@@ -398,13 +500,13 @@ function Decide({
       window.removeEventListener('assent-shortcut', onShortcut);
       window.removeEventListener('keydown', onEscape, true);
     };
-  }, [approval, form, confirming, sending]);
+  }, [approval, form, confirming, sending, closed]);
 
   const quick = quickChoices(approval);
   const longest = longestSeconds(approval, form.scope);
   const ellipsis = deliberate ? '…' : '';
   return (
-    <form class="decide decide-bar" data-testid="decide" data-deliberate={deliberate ? 'yes' : 'no'} onSubmit={(e) => e.preventDefault()}>
+    <form ref={barRef} class="decide decide-bar" data-testid="decide" data-deliberate={deliberate ? 'yes' : 'no'} onSubmit={(e) => e.preventDefault()}>
       {confirming ? (
         <div class="confirm" data-testid="confirm" role="alertdialog" aria-label="Confirm the grant">
           <p>
@@ -446,13 +548,15 @@ function Decide({
           )}
           <div class="fields">
             <label class="grow">
-              Reason
+              <span class="label-text">Reason</span>
               <input
                 ref={reasonRef}
+                aria-label="Reason"
                 data-testid="reason"
                 placeholder={REASON_HINT}
                 title={REASON_HINT}
                 value={form.reason}
+                disabled={closed !== null}
                 onInput={(e) => set({ reason: e.currentTarget.value })}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') {
@@ -473,7 +577,7 @@ function Decide({
             </div>
           )}
           <div class="buttons" data-testid="quick-decisions">
-            {!stepUpElsewhere && quick.map((q) => (
+            {!stepUpElsewhere && byBreadth(quick).map((q) => (
               <button
                 type="button"
                 key={`${q.scope}-${q.expires_in_seconds}`}
@@ -483,7 +587,7 @@ function Decide({
                 title={`${SCOPE_LABELS[q.scope]}, for ${durationLabel(q.expires_in_seconds)}`}
                 onClick={() => void send(quickApproval(approval, form, q), false)}
               >
-                {deliberate ? quickLabel(q).replace(/^(.*?)( · |$)/, '$1…$2') : quickLabel(q)}
+                {deliberate ? scopeButton(approval, q).replace(/^(.*?)( · |$)/, '$1…$2') : scopeButton(approval, q)}
                 {q.scope === 'once' && <kbd>a</kbd>}
                 {q.scope === 'run' && <kbd>r</kbd>}
               </button>
@@ -502,7 +606,7 @@ function Decide({
               <label>
                 Scope
                 <select data-testid="scope" value={form.scope} onChange={(e) => set({ scope: e.currentTarget.value as Scope, customMinutes: '' })}>
-                  {approval.offered_scopes.map((s) => (
+                  {byBreadth(approval.offered_scopes.map((scope) => ({ scope }))).map(({ scope: s }) => (
                     <option key={s} value={s}>
                       {SCOPE_LABELS[s]}
                     </option>
@@ -541,6 +645,22 @@ function Decide({
 /** How long after the detail moved by itself a key decides nothing (the key was meant for the
  * prompt that left). */
 const SETTLE_MS = 600;
+
+/**
+ * Keeps `--decide-bar` at the height of the decide bar on screen, so what scrolls into view
+ * (the evidence, a field) stops above the bar held at the bottom instead of under it (the
+ * phone's `scroll-padding-bottom`). The cleanup forgets it when the bar goes.
+ */
+function barHeight(bar: HTMLElement | null): (() => void) | undefined {
+  if (!bar || typeof ResizeObserver === 'undefined') return undefined;
+  const root = document.documentElement.style;
+  const observer = new ResizeObserver(() => root.setProperty('--decide-bar', `${Math.ceil(bar.getBoundingClientRect().height)}px`));
+  observer.observe(bar);
+  return () => {
+    observer.disconnect();
+    root.removeProperty('--decide-bar');
+  };
+}
 
 /** The once and run buttons keep the ids the keys and tests know them by. */
 function quickTestId(quick: QuickDecision): string {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { signedIn } from '../logic';
-import { envOverride, reasonLines, savedWords } from '../settings';
+import { envOverride, pauseWords, reasonLines, savedWords } from '../settings';
 import type { CommandError, Me, SettingsView } from '../types';
 import { rolesWords } from '../words';
 import { Account } from './Account';
@@ -125,7 +125,7 @@ export function Settings({
           Show a notification for each prompt
         </label>
         <p>
-          Pause: {paused ? (paused === 'until_resumed' ? 'until resumed' : paused === 'off' ? 'notifications off' : `until ${new Date(paused).toLocaleTimeString()}`) : 'not paused'}
+          Pause: {pauseWords(paused, Date.now())}
         </p>
         <div class="buttons">
           <button onClick={() => void api.pause('half_hour')}>30 min</button>

@@ -43,6 +43,7 @@ impl ClaudeCodeArgs {
             submit_timeout: self.submit_timeout,
             on_unavailable: self.on_unavailable,
             task: self.task.clone(),
+            agent: "claude-code",
         }
     }
 }

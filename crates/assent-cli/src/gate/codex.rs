@@ -58,6 +58,7 @@ impl CodexArgs {
             submit_timeout: self.submit_timeout,
             on_unavailable: self.on_unavailable,
             task: self.task.clone(),
+            agent: "codex",
         }
     }
 }

@@ -59,6 +59,7 @@ impl CopilotArgs {
             submit_timeout: self.submit_timeout,
             on_unavailable: self.on_unavailable,
             task: self.task.clone(),
+            agent: "copilot",
         }
     }
 }

@@ -56,6 +56,7 @@ impl CursorArgs {
             submit_timeout: self.submit_timeout,
             on_unavailable: self.on_unavailable,
             task: self.task.clone(),
+            agent: "cursor",
         }
     }
 }

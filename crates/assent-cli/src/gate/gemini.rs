@@ -60,6 +60,7 @@ impl GeminiArgs {
             submit_timeout: self.submit_timeout,
             on_unavailable: self.on_unavailable,
             task: self.task.clone(),
+            agent: "gemini",
         }
     }
 }

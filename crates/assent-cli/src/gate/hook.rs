@@ -34,6 +34,10 @@ pub struct HookSettings {
     pub on_unavailable: OnUnavailable,
     /// Task id for the requests (default: the session id).
     pub task: Option<String>,
+    /// The agent this gate answers for (`claude-code`, `codex`…): without `--token` or
+    /// `ASSENT_TOKEN`, its requests go with the token `assent install` made for it, so a
+    /// prompt says who asked.
+    pub agent: &'static str,
 }
 
 /// What the gate tells the agent.
@@ -124,7 +128,7 @@ pub fn permission(payload: &Value, settings: &HookSettings, translate: Translate
         Ok(request) => request,
         Err(deny) => return deny,
     };
-    let client = match client(&settings.service) {
+    let client = match client(settings) {
         Ok(client) => client,
         Err(reason) => return unavailable(reason, settings.on_unavailable),
     };
@@ -149,9 +153,14 @@ fn unavailable(reason: String, choice: OnUnavailable) -> Verdict {
     }
 }
 
-fn client(service: &ServiceArgs) -> Result<blocking::Client, String> {
-    let config = ClientConfig::resolve(service.url.as_deref(), service.token.as_deref())
-        .map_err(|err| format!("Assent: {err}; not allowed"))?;
+fn client(settings: &HookSettings) -> Result<blocking::Client, String> {
+    let service = &settings.service;
+    let config = ClientConfig::resolve_as(
+        service.url.as_deref(),
+        service.token.as_deref(),
+        Some(settings.agent),
+    )
+    .map_err(|err| format!("Assent: {err}; not allowed"))?;
     blocking::Client::from_config(&config).map_err(|err| format!("Assent: {err}; not allowed"))
 }
 
@@ -170,7 +179,7 @@ pub fn executed(payload: &Value, settings: &HookSettings, translate: Option<Tran
         let root = git_root_of(payload);
         translate(payload, &defaults(settings, root.as_deref())).ok()
     });
-    let result = client(&settings.service).and_then(|c| {
+    let result = client(settings).and_then(|c| {
         let deadline = Instant::now() + settings.submit_timeout;
         c.record_executed(run, key, action.as_ref(), deadline)
             .map_err(|e| e.to_string())
@@ -196,7 +205,7 @@ pub fn session_end(payload: &Value, settings: &HookSettings) {
         eprintln!("Assent gate: SessionEnd without session_id");
         return;
     };
-    let result = client(&settings.service).and_then(|c| {
+    let result = client(settings).and_then(|c| {
         c.end_run(run, Instant::now() + settings.submit_timeout)
             .map_err(|e| e.to_string())
     });

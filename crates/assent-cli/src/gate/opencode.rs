@@ -61,6 +61,7 @@ pub fn run(args: &OpencodeArgs) -> ExitCode {
         submit_timeout: args.submit_timeout,
         on_unavailable: args.on_unavailable,
         task: args.task.clone(),
+        agent: "opencode",
     };
     match hook::event_name(&payload) {
         "PreToolUse" => {

@@ -8,6 +8,7 @@
 //! cannot start, and the command names a binary that stays put ([`binary`]), never a build
 //! dir.
 
+mod agent_token;
 pub(crate) mod binary;
 pub(crate) mod claude_sandbox;
 pub(crate) mod claude_version;
@@ -68,60 +69,82 @@ pub enum UninstallCommand {
 }
 
 pub fn run_install(cmd: InstallCommand) -> ExitCode {
-    let agent = match &cmd {
+    let no_sandbox = match &cmd {
         InstallCommand::Gemini(a) if a.sandbox => Some("gemini"),
         InstallCommand::Opencode(a) if a.sandbox => Some("opencode"),
         InstallCommand::Cursor(a) if a.sandbox => Some("cursor-agent"),
         InstallCommand::Copilot(a) if a.sandbox => Some("copilot"),
         _ => None,
     };
-    if let Some(agent) = agent {
-        return report(Err(InstallError::NoAgentSandbox { agent }));
+    if let Some(agent) = no_sandbox {
+        report(Err(InstallError::NoAgentSandbox { agent }));
+        return ExitCode::FAILURE;
     }
-    let args = match cmd {
-        InstallCommand::ClaudeCode(args) => args,
-        InstallCommand::Codex(args) => return report(codex::install(&args)),
-        InstallCommand::Gemini(args) => return report(gemini::install(&args)),
-        InstallCommand::Opencode(args) => return report(opencode::install(&args)),
-        InstallCommand::Cursor(args) => return report(cursor::install(&args)),
-        InstallCommand::Copilot(args) => return report(copilot::install(&args)),
+    let (agent, installed) = match cmd {
+        InstallCommand::ClaudeCode(args) => ("claude-code", install_claude_code(&args)),
+        InstallCommand::Codex(args) => ("codex", report(codex::install(&args))),
+        InstallCommand::Gemini(args) => ("gemini", report(gemini::install(&args))),
+        InstallCommand::Opencode(args) => ("opencode", report(opencode::install(&args))),
+        InstallCommand::Cursor(args) => ("cursor", report(cursor::install(&args))),
+        InstallCommand::Copilot(args) => ("copilot", report(copilot::install(&args))),
     };
-    let (lines, bin) = match install(&args) {
+    if !installed {
+        return ExitCode::FAILURE;
+    }
+    // After the hooks: without its own token the agent still asks, as `default`.
+    match agent_token::ensure(agent) {
+        Ok(line) => println!("{line}"),
+        Err(why) => {
+            eprintln!("assent: note: the gate will ask as the agent default, not {agent}: {why}")
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Claude Code's hooks, then what its version means for them; whether they were written.
+fn install_claude_code(args: &InstallArgs) -> bool {
+    let (lines, bin) = match install(args) {
         Ok(installed) => installed,
         Err(err) => return report(Err(err)),
     };
-    let code = report(Ok(lines));
+    report(Ok(lines));
     // After the write: an old or unknown Claude Code does not undo the install, it is told.
     match claude_version::advice(&claude_version::probe(), &bin) {
         Advice::Fine(text) => println!("{text}"),
         Advice::Note(text) => eprintln!("assent: note: {text}"),
         Advice::Warning(text) => eprintln!("assent: warning: {text}"),
     }
-    code
+    true
 }
 
 pub fn run_uninstall(cmd: UninstallCommand) -> ExitCode {
-    match cmd {
+    let done = match cmd {
         UninstallCommand::ClaudeCode(target) => report(uninstall(&target)),
         UninstallCommand::Codex(target) => report(codex::uninstall(&target)),
         UninstallCommand::Gemini(target) => report(gemini::uninstall(&target)),
         UninstallCommand::Opencode(target) => report(opencode::uninstall(&target)),
         UninstallCommand::Cursor(target) => report(cursor::uninstall(&target)),
         UninstallCommand::Copilot(target) => report(copilot::uninstall(&target)),
+    };
+    if done {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 
-fn report(result: Result<Vec<String>, InstallError>) -> ExitCode {
+/// Prints what happened, or why not; whether it went through.
+fn report(result: Result<Vec<String>, InstallError>) -> bool {
     match result {
         Ok(lines) => {
             for line in lines {
                 println!("{line}");
             }
-            ExitCode::SUCCESS
+            true
         }
         Err(err) => {
             eprintln!("assent: {err}");
-            ExitCode::FAILURE
+            false
         }
     }
 }

@@ -168,3 +168,75 @@ fn opencode_project_install_writes_one_plugin_and_keeps_a_foreign_one() {
         "another plugin is never touched"
     );
 }
+
+/// `assent install claude-code` makes the agent `claude-code` a token of its own beside the
+/// service's data (0600), and its gate asks with it: the prompt says `claude-code` asked, not
+/// `default` (issue 42). Installing again keeps the token, so a running agent keeps working.
+#[test]
+fn an_installed_agent_asks_in_its_own_name() {
+    use crate::gate_support::{deny, finish, payload, spawn_with_stdin, wait_pending, Service};
+    use std::os::unix::fs::PermissionsExt;
+
+    let home = tempfile::tempdir().unwrap();
+    let service = Service::start_in_home(home.path(), None, None);
+    let repo = home.path().join("shop");
+    crate::gate_support::mark_repository(&repo);
+    let install = |repo: &Path| {
+        let out = Command::new(BIN)
+            .args(["install", "claude-code", "--project", "--bin", BIN])
+            .env("HOME", home.path())
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("ASSENT_URL")
+            .env_remove("ASSENT_TOKEN")
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "assent install claude-code: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let said = install(&repo);
+    assert!(
+        said.contains("the gate asks as the agent claude-code"),
+        "install says in whose name the agent asks: {said}"
+    );
+    let file = service.data_dir.join("agents/claude-code.token");
+    let token = std::fs::read_to_string(&file).unwrap();
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(
+        mode, 0o600,
+        "the agent's token is readable by its owner alone"
+    );
+    install(&repo);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        token,
+        "installing again keeps the token a running agent holds"
+    );
+
+    let data_home = home.path().join(".local/share");
+    let child = spawn_with_stdin(
+        &["gate", "claude-code", "--wait", "30"],
+        &[
+            ("ASSENT_URL", service.url.as_str()),
+            ("XDG_DATA_HOME", data_home.to_str().unwrap()),
+        ],
+        payload(
+            "PreToolUse",
+            "sess-named",
+            "toolu_n1",
+            "WebFetch",
+            serde_json::json!({"url": "https://docs.unknown-example.org/page", "prompt": "summarise"}),
+            &repo,
+        )
+        .to_string()
+        .as_bytes(),
+    );
+    let pending = wait_pending(&service, 1);
+    assert_eq!(
+        pending[0].requester, "claude-code",
+        "the prompt says which agent asked"
+    );
+    deny(&service, &pending[0].approval_id, "not now");
+    let ran = finish(child);
+    assert_eq!(ran.decision(), "deny", "{}", ran.stderr);
+}

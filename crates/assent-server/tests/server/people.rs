@@ -486,3 +486,50 @@ async fn the_desk_keeps_the_owner_credential_in_memory() {
     assert_eq!(status, StatusCode::OK, "agents still find requester.token");
     desk.stop().await;
 }
+
+/// `assent install claude-code` makes the agent `claude-code` with a token of its own, so the
+/// prompts its gate opens say who asked; installing again replaces that token, and a person
+/// of the name is never turned into an agent.
+#[tokio::test]
+async fn an_installed_agent_asks_in_its_own_name() {
+    let svc = Service::start().await;
+    let dir = directory(&svc).await;
+    let first = dir.install_token("claude-code").await.unwrap();
+    let (status, me) = svc.get("/v1/me", &first).await;
+    assert_eq!(status, StatusCode::OK, "the new token works at once: {me}");
+    assert_eq!(
+        me,
+        json!({"name":"claude-code","kind":"agent","roles":[]}),
+        "the token is the agent's, named after it, holding no role"
+    );
+    let id = pending_id(&svc, &first, &cloud("r-install")).await;
+    let (_, approval) = svc.get(&format!("/v1/approvals/{id}"), &svc.approver).await;
+    assert_eq!(
+        approval["requester"], "claude-code",
+        "the prompt says which agent asked, not `default`: {approval}"
+    );
+
+    let second = dir.install_token("claude-code").await.unwrap();
+    let (status, _) = svc.get("/v1/me", &first).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "installing again replaces the install token: the old one stops"
+    );
+    let (status, me) = svc.get("/v1/me", &second).await;
+    assert_eq!(
+        (status, me["name"].clone()),
+        (StatusCode::OK, json!("claude-code")),
+        "and the new one is the same agent's"
+    );
+
+    dir.add_person("codex", &[]).await.unwrap();
+    assert!(
+        matches!(
+            dir.install_token("codex").await,
+            Err(DirectoryError::Exists(_))
+        ),
+        "a person named like the agent is left alone"
+    );
+    svc.stop().await;
+}

@@ -14,6 +14,7 @@ mod blind_spots;
 mod campaigns;
 mod diff_risk;
 mod evidence_table;
+mod evidence_truth;
 mod fuzz_regressions;
 mod grants;
 mod hook_and_policy;

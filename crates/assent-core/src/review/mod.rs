@@ -65,7 +65,7 @@ pub fn advice(evidence: &ApprovalEvidence) -> Option<Advice> {
             (!instead.is_empty()).then(|| Advice {
                 deny: true,
                 text: format!(
-                    "Deny: the workflow {}. Safe instead: {}",
+                    "Deny: this workflow change {}. Safe instead: {}",
                     risks.join(", "),
                     instead.join("; ")
                 ),

@@ -1,6 +1,7 @@
 // What a decision grants, said before (the confirm step) and after (the toast), and where the
 // selection goes next. Pure and tested (Vitest).
 import { durationLabel, visible } from './logic';
+import { shellLine } from './packets';
 import type { Approval, DecisionRequest, Grant, Risk, Scope } from './types';
 
 const RANK: Record<Risk, number> = { low: 0, medium: 1, high: 2, critical: 3 };
@@ -17,7 +18,8 @@ export function oneAct(approval: Approval): boolean {
 /** What the approval is about, in a few words: the command line, else the summary. */
 export function subjectOf(approval: Approval): string {
   const e = approval.evidence;
-  const line = e.command_line ?? e.command?.join(' ');
+  // An old row without a command line is quoted: `sh -c ls -la; rm …` would read as two commands.
+  const line = e.command_line ?? (e.command ? shellLine(e.command) : undefined);
   return plainTitle(line && line.trim() !== '' ? line : e.summary);
 }
 
@@ -30,11 +32,19 @@ export function plainTitle(text: string): string {
   return visible(noPrefix.replace(/`+/g, ''));
 }
 
-/** Where: the repository's name (the last part of its path), else the cwd's last part. */
+/**
+ * Where: the repository's name (the last part of its path), else the cwd's last part; '' when
+ * there is no place (a fleet campaign's cwd is `/`), never `/`.
+ */
 export function placeOf(approval: Approval): string {
   const where = (approval.repo ?? approval.evidence.cwd ?? '').replace(/\/+$/, '');
-  const name = where.split('/').pop() ?? where;
-  return visible(name === '' ? where || '/' : name);
+  return visible(where.split('/').pop() ?? '');
+}
+
+/** " in shop", or nothing when there is no place: never "in /". */
+function inPlace(approval: Approval): string {
+  const place = placeOf(approval);
+  return place === '' ? '' : ` in ${place}`;
 }
 
 const SCOPE_WORDS: Record<Scope, string> = {
@@ -62,11 +72,11 @@ export function clock(at: number, nowMs: number): string {
  * (run-1, agent codex) until 16:20 · 8 h". Said in the confirm step and in the toast.
  */
 export function grantSentence(approval: Approval, request: DecisionRequest, nowMs: number): string {
-  if (request.decision !== 'approve') return `Deny ${subjectOf(approval)}${othersOf(approval)} in ${placeOf(approval)}`;
+  if (request.decision !== 'approve') return `Deny ${subjectOf(approval)}${othersOf(approval)}${inPlace(approval)}`;
   const seconds = request.expires_in_seconds;
   const until = clock(nowMs + seconds * 1000, nowMs);
   const uses = request.max_uses ? ` · at most ${request.max_uses} ${request.max_uses === 1 ? 'use' : 'uses'}` : '';
-  return `Allow ${subjectOf(approval)}${othersOf(approval)} in ${placeOf(approval)} ${SCOPE_WORDS[request.scope]} (${whoAsked(approval)}) until ${until} · ${durationLabel(seconds)}${uses}`;
+  return `Allow ${subjectOf(approval)}${othersOf(approval)}${inPlace(approval)} ${SCOPE_WORDS[request.scope]} (${whoAsked(approval)}) until ${until} · ${durationLabel(seconds)}${uses}`;
 }
 
 /** The rest of a batched prompt, which one decision settles too: " and 2 more maven-test
@@ -127,7 +137,7 @@ export interface Toast {
 
 export function approvedToast(approval: Approval, request: DecisionRequest, grant: Grant | null | undefined, nowMs: number): Toast {
   if (request.decision === 'deny') {
-    return { text: `Denied ${subjectOf(approval)} in ${placeOf(approval)}: “${visible(request.reason)}” — the agent was told.`, grantId: null, deniedId: approval.approval_id };
+    return { text: `Denied ${subjectOf(approval)}${inPlace(approval)}: “${visible(request.reason)}” — the agent was told.`, grantId: null, deniedId: approval.approval_id };
   }
   if (!grant) {
     // One of several approvals the prompt needs: nothing is granted yet.
@@ -146,7 +156,7 @@ export function undoLabel(toast: Toast): string {
 /** What the toast says when a decision could not be sent and its prompt has left the screen
  * meanwhile (settled elsewhere, expired): said, never lost with the view that sent it. */
 export function notDecidedToast(approval: Approval, why: string): Toast {
-  return { text: `Not decided: ${subjectOf(approval)} in ${placeOf(approval)}. ${why}`, grantId: null, deniedId: null };
+  return { text: `Not decided: ${subjectOf(approval)}${inPlace(approval)}. ${why}`, grantId: null, deniedId: null };
 }
 
 function secondsUntil(at: string, nowMs: number): number {

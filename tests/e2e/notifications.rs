@@ -579,6 +579,93 @@ async fn a_prompt_the_person_may_not_decide_is_a_quiet_notice_not_a_critical_toa
     );
 }
 
+/// A notification body as read: the markup entities the app escapes turned back to text.
+fn read(body: &str) -> String {
+    body.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_notification_is_the_action_whole_and_true() {
+    let mut server = NotificationServer::start().await;
+    let desk = Desk::new();
+    let _app = start_app(&desk);
+    let (requester, _approver) = desk.wait_ready(WAIT).await;
+
+    // A `sh -c` line: the whole line, and its riskiest step named, whatever its place.
+    let line = "sh -c \"ls -la; rm -rf ../../.config\"";
+    let mut compound = shell_request("run-compound", line, "/tmp/tour/src/shop");
+    compound.context.repo = Some("/tmp/tour/src/shop".to_owned());
+    submit_pending(&requester, &compound).await;
+    let Some(Call::Notify { summary, body, .. }) = server.next(WAIT).await else {
+        panic!("a submitted request must raise a notification");
+    };
+    let body = read(&body);
+    assert!(
+        body.contains(&format!("$ {line}")),
+        "the body shows the line as it will run, not `$ ls -la`: {body}"
+    );
+    assert!(
+        body.contains("riskiest of 2 steps: rm -rf ../../.config"),
+        "and names the delete as the riskiest step: {body}"
+    );
+    assert!(
+        summary.ends_with(" · shop") && !summary.contains("/tmp/"),
+        "the title names the repository, not its path: {summary}"
+    );
+
+    // A force push: named as one, its commits listed as the gate read them.
+    let mut push = shell_request("run-push", "git push --force origin main", "/work/shop");
+    push.context.pushed = Some(assent_core::PushedCommits {
+        branch: Some("main".to_owned()),
+        against: "origin/main".to_owned(),
+        count: 2,
+        commits: vec![
+            assent_core::PushedCommit {
+                sha: "0123456789ab".to_owned(),
+                subject: "fix the cart total".to_owned(),
+            },
+            assent_core::PushedCommit {
+                sha: "89abcdef0123".to_owned(),
+                subject: "add the checkout page".to_owned(),
+            },
+        ],
+        diffstat: Some("2 files changed, 4 insertions(+)".to_owned()),
+        overwritten: Some(1),
+    });
+    submit_pending(&requester, &push).await;
+    let (summary, body) = loop {
+        match server.next(WAIT).await {
+            Some(Call::Notify {
+                summary,
+                body,
+                replaces_id: 0,
+                ..
+            }) if !summary.contains("rm -rf") => break (summary, read(&body)),
+            Some(_) => {}
+            None => panic!("the push must raise a notification"),
+        }
+    };
+    assert!(
+        summary.contains("Force-push main (the default branch) to origin")
+            && !summary.contains("pull request"),
+        "a push is named as a push, with force: {summary}"
+    );
+    for said in [
+        "force push: drops 1 commit origin/main has",
+        "2 commits: fix the cart total; add the checkout page",
+        "2 files changed, 4 insertions(+)",
+    ] {
+        assert!(
+            body.contains(said),
+            "the body lists what the push sends ({said}): {body}"
+        );
+    }
+}
+
 /// Keys and labels of a notification's buttons (`actions` is key, label, key, label…).
 fn buttons(actions: &[String]) -> Vec<(&str, &str)> {
     actions

@@ -786,6 +786,7 @@ export interface components {
              *     is still current for the PR — the agent committed the reviewed change since.
              */
             head_ancestors?: string[];
+            pushed?: null | components["schemas"]["PushedCommits"];
             /**
              * @description The repository: an absolute path of its root (the gate sends this) or a name.
              *     When absolute, "inside the repo" means under this path; otherwise under `cwd`.
@@ -947,7 +948,10 @@ export interface components {
              *     machine).
              */
             command?: string[] | null;
-            /** @description The command line as the agent wrote it. */
+            /**
+             * @description The command line as it will run: as the agent wrote it, else its argv quoted as the
+             *     shell reads it.
+             */
             command_line?: string | null;
             /** @description The argv of every part of the command line, in order. */
             commands?: string[][];
@@ -960,6 +964,11 @@ export interface components {
             paths: string[];
             policy_findings: string[];
             secret_risk?: string | null;
+            /**
+             * @description Each step of a line of more than one (a `sh -c` script's too), as the shell reads it,
+             *     the riskiest first: what a person reads before the whole line.
+             */
+            steps?: components["schemas"]["CommandStep"][];
             /** @description One line: what and where, e.g. "Run cargo-test in shop". */
             summary: string;
             /** @description Arguments carrying NUL, control, bidi or zero-width characters. */
@@ -1239,6 +1248,17 @@ export interface components {
             /** @description `PublicKeyCredentialCreationOptionsJSON` or `…RequestOptionsJSON`. */
             publicKey: Record<string, never>;
         };
+        /** @description One step of a command line. */
+        CommandStep: {
+            /**
+             * @description What it changes beyond what it reads, when known (`deletes ../../.config and
+             *     everything under it`, `sends a POST to hooks.example.com/x with the content of
+             *     Cargo.toml`).
+             */
+            effect?: string | null;
+            /** @description The step as the shell reads it (`rm -rf ../../.config`; words quoted where needed). */
+            line: string;
+        };
         /**
          * @description What a credential approval shows (the seed's section 12): the capability, for how long,
          *     which hosts and methods, why and for which run — never the secret or where it is kept.
@@ -1352,7 +1372,7 @@ export interface components {
          * @description Why a diff needs a review (the seed's diff risk flags).
          * @enum {string}
          */
-        DiffFlag: "workflow_changed" | "security_changed" | "dependency_changed" | "lockfile_changed" | "tests_deleted" | "tests_weakened" | "public_api_changed" | "wide" | "policy_path";
+        DiffFlag: "workflow_changed" | "ci_privileged_trigger" | "ci_checks_out_pr_head" | "ci_write_permissions" | "ci_secret_sent_out" | "security_changed" | "dependency_changed" | "lockfile_changed" | "tests_deleted" | "tests_weakened" | "public_api_changed" | "wide" | "policy_path";
         /** @description The seed's diff packet: what changed, the risk flags, the diff itself (masked, capped). */
         DiffPacket: {
             /** @description The commit the change is based on (the repo's HEAD when the agent asked). */
@@ -1855,6 +1875,7 @@ export interface components {
             branch?: string | null;
             /** @description The run's diff approvals the PR depends on, each with its state. */
             diff_approvals: components["schemas"]["DiffApprovalRef"][];
+            push?: null | components["schemas"]["PushPacket"];
             /** @description The remote it publishes to, when known (`origin`). */
             remote?: string | null;
             title?: string | null;
@@ -1928,6 +1949,22 @@ export interface components {
             key: string;
         };
         /**
+         * @description What a `git push` sends: whether it forces, whether it lands on the default branch, and
+         *     the commits as the gate read them from the repository.
+         */
+        PushPacket: {
+            commits?: null | components["schemas"]["PushedCommits"];
+            /**
+             * @description `--force`, `-f`, `+branch`, `--force-with-lease`, `--mirror`: the remote's history
+             *     may be rewritten.
+             */
+            force: boolean;
+            /** @description It lands on `main` or `master`. */
+            to_default_branch: boolean;
+            /** @description Why the commits are not known (no repository, no git, the remote branch unknown). */
+            unknown?: string | null;
+        };
+        /**
          * @description What a push message carries (encrypted for the browser): which prompt, how risky, and
          *     the one-line summary the desk shows — never the command, a path's content or a secret.
          */
@@ -1966,6 +2003,37 @@ export interface components {
         /** @description `DELETE /v1/push/subscriptions`: which of the caller's subscriptions to remove. */
         PushUnsubscribe: {
             endpoint: string;
+        };
+        /** @description One commit of a push. */
+        PushedCommit: {
+            /** @description Its id, abbreviated (12 hex digits). */
+            sha: string;
+            /** @description The first line of its message. */
+            subject: string;
+        };
+        /** @description What a `git push` sends, read from the repository by the gate before it runs. */
+        PushedCommits: {
+            /**
+             * @description What the commits are counted against: the remote's copy of the branch
+             *     (`origin/main`), or every branch the remote has when the branch is new there.
+             */
+            against: string;
+            /** @description The branch the push lands on, as the gate worked it out (`main`). */
+            branch?: string | null;
+            /** @description The newest of them, newest first. */
+            commits?: components["schemas"]["PushedCommit"][];
+            /**
+             * Format: int32
+             * @description How many commits the remote does not have yet.
+             */
+            count: number;
+            /** @description `git diff --shortstat` of what they change ("3 files changed, 40 insertions(+)"). */
+            diffstat?: string | null;
+            /**
+             * Format: int32
+             * @description Commits the remote branch has that the pushed one does not: a force push drops them.
+             */
+            overwritten?: number | null;
         };
         /** @description One button: approve with this scope for this long. */
         QuickDecision: {

@@ -49,6 +49,23 @@ describe('what a decision grants, in words', () => {
     expect(once, 'once, with its limit of uses').toContain('once (run run-window-0… of claude) until 14:15 · 15 min · at most 1 use');
   });
 
+  it('a fleet campaign has no place: no "in /" in its confirm', () => {
+    const fleet = approval({
+      repo: null,
+      approval_type: 'fleet',
+      evidence: { ...approval().evidence, summary: 'Fleet campaign c1: 3 repositories, stop after 2 failures', command_line: null, cwd: '/' },
+    });
+    const sentence = grantSentence(fleet, { decision: 'approve', scope: 'once', expires_in_seconds: 900 }, NOW);
+    expect(sentence, 'a campaign runs in no one directory, so the sentence names none').toMatch(/^Allow Fleet campaign c1: 3 repositories, stop after 2 failures once \(/);
+    expect(sentence, 'never the root directory as a place').not.toContain(' in /');
+    expect(placeOf(fleet), 'no place is empty, not "/"').toBe('');
+  });
+
+  it('an old row without a command line is quoted, never joined bare', () => {
+    const old = approval({ evidence: { ...approval().evidence, command_line: null, command: ['sh', '-c', 'ls -la; rm -rf ../../.config'] } });
+    expect(subjectOf(old), 'joined bare it reads as two commands').toBe("sh -c 'ls -la; rm -rf ../../.config'");
+  });
+
   it('keeps agent text plain: no backticks, no kind prefix, hidden characters shown', () => {
     expect(plainTitle('file_write: `src/app.ts`'), 'titles read as words').toBe('src/app.ts');
     expect(plainTitle('rm\u202e -rf'), 'a bidi override cannot reorder the title').toBe('rm\\u{202e} -rf');

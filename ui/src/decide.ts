@@ -1,6 +1,7 @@
 // What a decision grants, said before (the confirm step) and after (the toast), and where the
 // selection goes next. Pure and tested (Vitest).
 import { durationLabel, visible } from './logic';
+import { shellLine } from './packets';
 import type { Approval, DecisionRequest, Grant, QuickDecision, Risk, Scope } from './types';
 
 const RANK: Record<Risk, number> = { low: 0, medium: 1, high: 2, critical: 3 };
@@ -17,7 +18,8 @@ export function oneAct(approval: Approval): boolean {
 /** What the approval is about, in a few words: the command line, else the summary. */
 export function subjectOf(approval: Approval): string {
   const e = approval.evidence;
-  const line = e.command_line ?? e.command?.join(' ');
+  // An old row without a command line is quoted: `sh -c ls -la; rm …` would read as two commands.
+  const line = e.command_line ?? (e.command ? shellLine(e.command) : undefined);
   return plainTitle(line && line.trim() !== '' ? line : e.summary);
 }
 
@@ -30,11 +32,19 @@ export function plainTitle(text: string): string {
   return visible(noPrefix.replace(/`+/g, ''));
 }
 
-/** Where: the repository's name (the last part of its path), else the cwd's last part. */
+/**
+ * Where: the repository's name (the last part of its path), else the cwd's last part; '' when
+ * there is no place (a fleet campaign's cwd is `/`), never `/`.
+ */
 export function placeOf(approval: Approval): string {
   const where = (approval.repo ?? approval.evidence.cwd ?? '').replace(/\/+$/, '');
-  const name = where.split('/').pop() ?? where;
-  return visible(name === '' ? where || '/' : name);
+  return visible(where.split('/').pop() ?? '');
+}
+
+/** " in shop", or nothing when there is no place: never "in /". */
+function inPlace(approval: Approval): string {
+  const place = placeOf(approval);
+  return place === '' ? '' : ` in ${place}`;
 }
 
 /** "14:05" (local time), with the date when it is not today. */
@@ -53,7 +63,7 @@ export function clock(at: number, nowMs: number): string {
  * the toast; `grant` (the toast's) states the coverage the service recorded.
  */
 export function grantSentence(approval: Approval, request: DecisionRequest, nowMs: number, grant?: Grant | null): string {
-  if (request.decision !== 'approve') return `Deny ${subjectOf(approval)}${othersOf(approval)} in ${placeOf(approval)}`;
+  if (request.decision !== 'approve') return `Deny ${subjectOf(approval)}${othersOf(approval)}${inPlace(approval)}`;
   const seconds = request.expires_in_seconds;
   const until = clock(nowMs + seconds * 1000, nowMs);
   const uses = request.max_uses ? ` · at most ${request.max_uses} ${request.max_uses === 1 ? 'use' : 'uses'}` : '';
@@ -108,12 +118,13 @@ export function coverOf(approval: Approval, scope: Scope, grant?: Grant | null):
   const where = whereOf(approval, grant);
   const run = shortId(grant?.constraints?.run_id ?? approval.run_id);
   const profile = approval.profile ? visible(approval.profile) : null;
-  const anyRunOf = `in any run of ${agent} in ${where}`;
+  const inWhere = where === '' ? '' : ` in ${where}`;
+  const anyRunOf = `in any run of ${agent}${inWhere}`;
   switch (scope) {
     case 'once':
-      return `${what} in ${where} once (run ${run} of ${agent})`;
+      return `${what}${inWhere} once (run ${run} of ${agent})`;
     case 'run':
-      return `${what} in ${where} for this run (run ${run} of ${agent})`;
+      return `${what}${inWhere} for this run (run ${run} of ${agent})`;
     case 'command_profile':
       return `${profile ? `${profile} commands` : what} ${anyRunOf}`;
     case 'path_pattern':
@@ -123,7 +134,7 @@ export function coverOf(approval: Approval, scope: Scope, grant?: Grant | null):
     case 'repo':
       return `${what} and anything asking no more ${anyRunOf}`;
     case 'exception':
-      return `the exception for every agent and run in ${where}`;
+      return `the exception for every agent and run${inWhere}`;
     case 'org':
       return `${what} everywhere`;
   }
@@ -136,7 +147,7 @@ export function coverOf(approval: Approval, scope: Scope, grant?: Grant | null):
 export function scopeButton(approval: Approval, quick: QuickDecision): string {
   const lasts = durationLabel(quick.expires_in_seconds);
   const profile = approval.profile ? `${visible(approval.profile)} ` : '';
-  const anyRunOf = `in any run of ${agentOf(approval)} in ${placeOf(approval)}`;
+  const anyRunOf = `in any run of ${agentOf(approval)}${inPlace(approval)}`;
   const words: Record<Scope, string> = {
     once: 'Allow once',
     run: `Allow ${profile}for this run`,
@@ -144,7 +155,7 @@ export function scopeButton(approval: Approval, quick: QuickDecision): string {
     path_pattern: `Allow these paths ${anyRunOf}`,
     task_type: `Allow this task type ${anyRunOf}`,
     repo: `Allow like this ${anyRunOf}`,
-    exception: `Allow the exception for every run in ${placeOf(approval)}`,
+    exception: `Allow the exception for every run${inPlace(approval)}`,
     org: 'Allow everywhere',
   };
   return `${words[quick.scope]} · ${lasts}`;
@@ -208,7 +219,7 @@ export interface Toast {
 
 export function approvedToast(approval: Approval, request: DecisionRequest, grant: Grant | null | undefined, nowMs: number): Toast {
   if (request.decision === 'deny') {
-    return { text: `Denied ${subjectOf(approval)} in ${placeOf(approval)}: “${visible(request.reason)}” — the agent was told.`, grantId: null, deniedId: approval.approval_id };
+    return { text: `Denied ${subjectOf(approval)}${inPlace(approval)}: “${visible(request.reason)}” — the agent was told.`, grantId: null, deniedId: approval.approval_id };
   }
   if (!grant) {
     // One of several approvals the prompt needs: nothing is granted yet.
@@ -227,7 +238,7 @@ export function undoLabel(toast: Toast): string {
 /** What the toast says when a decision could not be sent and its prompt has left the screen
  * meanwhile (settled elsewhere, expired): said, never lost with the view that sent it. */
 export function notDecidedToast(approval: Approval, why: string): Toast {
-  return { text: `Not decided: ${subjectOf(approval)} in ${placeOf(approval)}. ${why}`, grantId: null, deniedId: null };
+  return { text: `Not decided: ${subjectOf(approval)}${inPlace(approval)}. ${why}`, grantId: null, deniedId: null };
 }
 
 function secondsUntil(at: string, nowMs: number): number {

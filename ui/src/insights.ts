@@ -353,7 +353,7 @@ export interface OpenPrompt {
 
 /** "Run npm test · shop", unless the title already says where ("… in shop"). */
 function titleWithPlace(title: string, place: string): string {
-  return title.includes(place) ? title : `${title} · ${place}`;
+  return place === '' || title.includes(place) ? title : `${title} · ${place}`;
 }
 
 /** The prompts open now, the longest waiting first (ties by id), `top` of them. */

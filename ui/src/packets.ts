@@ -8,6 +8,10 @@ export const DIFF_PREVIEW_LINES = 40;
 
 const FLAG_WORDS: Record<DiffFlag, string> = {
   workflow_changed: 'CI workflow changed',
+  ci_privileged_trigger: "Runs forks' code with secrets (pull_request_target)",
+  ci_checks_out_pr_head: "Checks out the PR's code",
+  ci_write_permissions: 'Write permissions',
+  ci_secret_sent_out: 'Sends a secret to a host',
   security_changed: 'Security file changed',
   dependency_changed: 'Dependencies changed',
   lockfile_changed: 'Lock file changed',
@@ -86,12 +90,52 @@ export function grantEnd(grant: Grant): string {
   return `${by}${grant.revoke_reason ?? ''}`;
 }
 
-/** What a capability is for: "GET, HEAD on repo.maven.apache.org", or "any host" when unbounded. */
+/**
+ * What a capability is declared for — "GET, HEAD on repo.maven.apache.org (declared; not
+ * enforced: …)". Nothing limits the process that gets the value to those hosts or methods, so
+ * the words say it is what the policy declares, not what is enforced.
+ */
 export function capabilityReach(packet: CredentialPacket): string {
   const hosts = packet.hosts ?? [];
   const methods = packet.methods ?? [];
   const where = hosts.length > 0 ? hosts.join(', ') : 'any host';
-  return methods.length > 0 ? `${methods.join(', ')} on ${where}` : where;
+  const declared = methods.length > 0 ? `${methods.join(', ')} on ${where}` : where;
+  return `${declared} (declared by the policy; not enforced: the process that gets it can use it with any host and method)`;
+}
+
+/** A `git push` in words: "Force-push main (the default branch) to origin". */
+export function pushTitle(packet: PrPacket): string | null {
+  const push = packet.push;
+  if (!push) return null;
+  const verb = push.force ? 'Force-push' : 'Push';
+  const main = push.to_default_branch ? ' (the default branch)' : '';
+  return `${verb} ${packet.branch ?? 'the current branch'}${main} to ${packet.remote ?? 'its remote'}`;
+}
+
+/** What a push sends: "2 commits not on origin/main", or why that is unknown. */
+export function pushCommitsLine(packet: PrPacket): string | null {
+  const push = packet.push;
+  if (!push) return null;
+  const commits = push.commits;
+  if (!commits) return `Commits unknown: ${push.unknown ?? 'not read'}`;
+  const n = commits.count === 1 ? '1 commit' : `${commits.count} commits`;
+  return `${n} not on ${commits.against}${commits.diffstat ? ` · ${commits.diffstat}` : ''}`;
+}
+
+/** What a force push drops: "drops 3 commits origin/main has" (null when it is no force). */
+export function pushDropsLine(packet: PrPacket): string | null {
+  const push = packet.push;
+  if (!push?.force) return null;
+  const dropped = push.commits?.overwritten;
+  if (dropped === undefined || dropped === null) return "Force: the remote's history may be rewritten";
+  if (dropped === 0) return 'Force: drops no commit the remote has now';
+  const against = push.commits?.against ?? 'the remote';
+  return `Force: drops ${dropped === 1 ? '1 commit' : `${dropped} commits`} ${against} has`;
+}
+
+/** argv as one shell line, each word quoted where the shell would split or expand it. */
+export function shellLine(argv: string[]): string {
+  return argv.map((w) => (w !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
 }
 
 /** How long a capability's grant lasts: "at most 1 h". */

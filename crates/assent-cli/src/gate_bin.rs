@@ -38,6 +38,8 @@ mod hook;
 mod opencode;
 #[path = "gate/outcome.rs"]
 mod outcome;
+#[path = "gate/push.rs"]
+mod push;
 #[path = "gate/repo.rs"]
 mod repo;
 

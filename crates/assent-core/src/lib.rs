@@ -51,9 +51,11 @@ pub use capability::{Capability, SecretSource, Ttl, UnknownCapability};
 pub use decision::{ActionRiskInput, RequiredApproval, RiskDecision};
 pub use evaluate::offer::lifetime_bound;
 pub use evaluate::{evaluate, Environment, EvaluateError, Evaluation};
+pub use evidence::build::{quoted as quoted_argv, shown_line};
 pub use evidence::{
-    ApprovalEvidence, CredentialPacket, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag,
-    DiffPacket, EvidenceDetail, FileChange, FleetPacket, PrPacket, PreRunPacket,
+    ApprovalEvidence, CommandStep, CredentialPacket, DiffApprovalRef, DiffApprovalState, DiffFile,
+    DiffFlag, DiffPacket, EvidenceDetail, FileChange, FleetPacket, PrPacket, PreRunPacket,
+    PushPacket,
 };
 pub use exception::eval::{bound_lifetime as exception_lifetime, ExceptionError};
 pub use exception::{ExceptionAsk, ExceptionPacket};
@@ -75,10 +77,11 @@ pub use policy::{
 };
 pub use quick::{quick_decisions, QuickDecision};
 pub use request::{
-    Action, ActionContext, ActionRequest, EditText, MAX_DIFF_BYTES, MAX_EDIT_BYTES,
-    MAX_HEAD_ANCESTORS,
+    Action, ActionContext, ActionRequest, EditText, PushedCommit, PushedCommits, MAX_DIFF_BYTES,
+    MAX_EDIT_BYTES, MAX_HEAD_ANCESTORS, MAX_PUSHED_COMMITS,
 };
-pub use review::pr::publishes;
+pub use review::pr::{publishes, push_target, PushTarget};
+pub use review::{advice, Advice};
 pub use scope::ScopeError;
 pub use shell::word::{has_suspicious_chars, is_invisible, quiet_parser_panics};
 pub use status::{ApprovalEvent, ApprovalStatus, TransitionError};

@@ -8,13 +8,13 @@ use assent_protocol::{Approval, Me};
 
 use crate::prompt_packet::packet_lines;
 use crate::prompt_words::action;
-use crate::text::{has_hidden_chars, untrusted};
+use crate::text::{fit_words, has_hidden_chars, untrusted};
 
 /// Longest command shown whole; a longer one gets "Open" only.
 pub const MAX_COMMAND_CHARS: usize = 160;
 const MAX_SUMMARY_PART: usize = 40;
 /// The action in a summary: long enough for "Upload to s3://bucket and delete every object".
-const MAX_SUMMARY_ACTION: usize = 64;
+pub(crate) const MAX_SUMMARY_ACTION: usize = 64;
 const MAX_REASON_CHARS: usize = 80;
 const MAX_PATHS_SHOWN: usize = 3;
 
@@ -211,8 +211,11 @@ pub fn urgency(approval: &Approval) -> Urgency {
 /// [`REASONS_SHOWN`] deny reasons (Settings), which the agent is told so it can try another
 /// way, or "Just deny". Closing it decides nothing: the prompt stays in the window and tray.
 pub fn why_notice(approval: &Approval, reasons: &[String]) -> PromptNotice {
-    let what = untrusted(&action(approval), MAX_SUMMARY_ACTION);
-    let place = untrusted(&place(approval), MAX_SUMMARY_PART);
+    let what = untrusted(
+        &fit_words(&action(approval), MAX_SUMMARY_ACTION),
+        MAX_SUMMARY_ACTION,
+    );
+    let place = at_place(approval);
     let reasons: Vec<String> = reasons
         .iter()
         .take(REASONS_SHOWN)
@@ -222,7 +225,7 @@ pub fn why_notice(approval: &Approval, reasons: &[String]) -> PromptNotice {
     actions.extend((0..reasons.len()).map(|i| PromptAction::DenyWith(i as u8)));
     actions.push(PromptAction::DenyPlain);
     PromptNotice {
-        summary: format!("Why deny? {what} · {place}"),
+        summary: format!("Why deny? {what}{place}"),
         body: "The agent is told the reason you pick, so it can try another way. \
                Close this to decide later in Assent."
             .to_owned(),
@@ -251,9 +254,9 @@ pub fn refused_notice(
         || "a prompt".to_owned(),
         |approval| {
             format!(
-                "{} · {}",
+                "{}{}",
                 untrusted(&subject(approval), MAX_SUMMARY_PART),
-                untrusted(&place(approval), MAX_SUMMARY_PART)
+                at_place(approval)
             )
         },
     );
@@ -359,20 +362,21 @@ fn not_mine(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
     None
 }
 
-/// The command as written, or its argv joined.
+/// The command line as it will run (as written, else its argv quoted as the shell reads it;
+/// never joined bare, where `sh -c 'ls; rm x'` would read as two commands).
 fn command_line(approval: &Approval) -> Option<String> {
     let evidence = &approval.evidence;
     evidence
         .command_line
         .clone()
-        .or_else(|| evidence.command.as_ref().map(|argv| argv.join(" ")))
+        .or_else(|| evidence.command.as_deref().map(assent_core::quoted_argv))
 }
 
 /// The question, naming the action: "Install left-pad with npm? · shop", "Allow maven-test
 /// for this run? · shop (3 waiting)" (a batch of a profile offered for the run), or
 /// "Review: Delete build/ · shop" when it can only be opened.
 fn summary(approval: &Approval, actions: &[PromptAction], open_only: Option<OpenOnly>) -> String {
-    let place = untrusted(&place(approval), MAX_SUMMARY_PART);
+    let place = at_place(approval);
     let waiting = if approval.count > 1 {
         format!(" ({} waiting)", approval.count)
     } else {
@@ -385,15 +389,24 @@ fn summary(approval: &Approval, actions: &[PromptAction], open_only: Option<Open
         }
         (_, Some(_)) => format!(
             "Review: {}",
-            untrusted(&action(approval), MAX_SUMMARY_ACTION)
+            untrusted(
+                &fit_words(&action(approval), MAX_SUMMARY_ACTION),
+                MAX_SUMMARY_ACTION
+            )
         ),
         (Some(profile), None) if actions.contains(&PromptAction::AllowForRun) => format!(
             "Allow {} for this run?",
             untrusted(profile, MAX_SUMMARY_PART)
         ),
-        (_, None) => format!("{}?", untrusted(&action(approval), MAX_SUMMARY_ACTION)),
+        (_, None) => format!(
+            "{}?",
+            untrusted(
+                &fit_words(&action(approval), MAX_SUMMARY_ACTION),
+                MAX_SUMMARY_ACTION
+            )
+        ),
     };
-    format!("{question} · {place}{waiting}")
+    format!("{question}{place}{waiting}")
 }
 
 /// What the prompt is about: the command profile, else the program, else the action kind.
@@ -417,12 +430,22 @@ fn subject(approval: &Approval) -> String {
     program.unwrap_or_else(|| kind_label(approval.action_kind).to_owned())
 }
 
-/// Where: the repo, else the last component of the cwd.
-fn place(approval: &Approval) -> String {
-    approval.repo.clone().unwrap_or_else(|| {
-        let cwd = approval.evidence.cwd.trim_end_matches('/');
-        cwd.rsplit('/').next().unwrap_or(cwd).to_owned()
-    })
+/// Where: the repository's name (`shop`, not `/tmp/…/src/shop`), else the cwd's last part;
+/// `None` for no place (a fleet campaign's cwd is `/`).
+fn place(approval: &Approval) -> Option<String> {
+    let source = approval.repo.as_deref().unwrap_or(&approval.evidence.cwd);
+    let path = source.trim_end_matches('/');
+    path.rsplit('/')
+        .next()
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+}
+
+/// " · shop" after a title, or nothing when there is no place: never a dangling " · ".
+fn at_place(approval: &Approval) -> String {
+    place(approval)
+        .map(|name| format!(" · {}", untrusted(&name, MAX_SUMMARY_PART)))
+        .unwrap_or_default()
 }
 
 /// Risk and top reasons, then the command or paths, then why it is open-only.
@@ -441,7 +464,25 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
         // A diff or PR approval is about its change: the packet lines say what it is.
         _ if shown => {}
         (Some(_), Some(OpenOnly::HiddenCharacters | OpenOnly::CommandTooLong)) => {}
-        (Some(line), _) => lines.push(format!("$ {}", untrusted(&line, MAX_COMMAND_CHARS))),
+        (Some(line), _) => {
+            lines.push(format!("$ {}", untrusted(&line, MAX_COMMAND_CHARS)));
+            // A line of several steps: the riskiest is named on its own, whatever its place.
+            if let Some(step) = evidence.steps.first() {
+                let effect = step
+                    .effect
+                    .as_deref()
+                    .map(|e| format!(" — {e}"))
+                    .unwrap_or_default();
+                lines.push(untrusted(
+                    &format!(
+                        "riskiest of {} steps: {}{effect}",
+                        evidence.steps.len(),
+                        step.line
+                    ),
+                    MAX_COMMAND_CHARS,
+                ));
+            }
+        }
         (None, _) if !evidence.paths.is_empty() => lines.push(list_line("paths", &evidence.paths)),
         (None, _) if !evidence.network.is_empty() => lines.push(format!(
             "network: {}",

@@ -3,7 +3,7 @@
 
 use assent_core::{
     ApprovalEvidence, DiffApprovalRef, DiffApprovalState, DiffFile, DiffFlag, DiffPacket,
-    EvidenceDetail, PrPacket,
+    EvidenceDetail, PrPacket, PushPacket,
 };
 
 use crate::text::untrusted;
@@ -72,6 +72,9 @@ fn pr_lines(packet: &PrPacket) -> Vec<String> {
         (None, None) => None,
     };
     lines.extend(head.map(|head| untrusted(&head, MAX_LINE_CHARS)));
+    if let Some(push) = &packet.push {
+        lines.extend(push_lines(push));
+    }
     if packet.diff_approvals.is_empty() {
         lines.push("no diff approvals in this run".to_owned());
     }
@@ -86,6 +89,62 @@ fn pr_lines(packet: &PrPacket) -> Vec<String> {
     if more > 0 {
         lines.push(format!("+{more} more diff approvals"));
     }
+    lines
+}
+
+/// "FORCE: drops 1 commit origin/main has", "2 commits: fix the cart total; add the checkout
+/// page", "2 files changed, 4 insertions(+)" — or why the commits are unknown.
+fn push_lines(push: &PushPacket) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Some(commits) = &push.commits else {
+        if push.force {
+            lines.push("force push: the remote's history may be rewritten".to_owned());
+        }
+        lines.extend(
+            push.unknown
+                .as_deref()
+                .map(|why| untrusted(&format!("commits: unknown ({why})"), MAX_LINE_CHARS)),
+        );
+        return lines;
+    };
+    if push.force {
+        lines.push(match commits.overwritten {
+            Some(0) => "force push: drops no commit the remote has now".to_owned(),
+            Some(1) => format!("force push: drops 1 commit {} has", commits.against),
+            Some(n) => format!("force push: drops {n} commits {} has", commits.against),
+            None => "force push: the remote's history may be rewritten".to_owned(),
+        });
+    }
+    let subjects: Vec<String> = commits.commits.iter().map(|c| c.subject.clone()).collect();
+    let count = match commits.count {
+        1 => "1 commit".to_owned(),
+        n => format!("{n} commits"),
+    };
+    let listed = if subjects.is_empty() {
+        String::new()
+    } else {
+        let shown: Vec<&str> = subjects
+            .iter()
+            .take(MAX_ITEMS)
+            .map(String::as_str)
+            .collect();
+        let more = usize::try_from(commits.count)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" (+{more} more)")
+        } else {
+            String::new()
+        };
+        format!(": {}{more}", shown.join("; "))
+    };
+    lines.push(untrusted(&format!("{count}{listed}"), MAX_LINE_CHARS));
+    lines.extend(
+        commits
+            .diffstat
+            .as_deref()
+            .map(|stat| untrusted(stat, MAX_LINE_CHARS)),
+    );
     lines
 }
 
@@ -123,6 +182,10 @@ fn with_more(shown: &[String], total: usize) -> String {
 pub fn flag_label(flag: DiffFlag) -> &'static str {
     match flag {
         DiffFlag::WorkflowChanged => "CI workflow changed",
+        DiffFlag::CiPrivilegedTrigger => "Runs forks' code with secrets (pull_request_target)",
+        DiffFlag::CiChecksOutPrHead => "Checks out the PR's code",
+        DiffFlag::CiWritePermissions => "Write permissions",
+        DiffFlag::CiSecretSentOut => "Sends a secret to a host",
         DiffFlag::SecurityChanged => "Security file changed",
         DiffFlag::DependencyChanged => "Dependencies changed",
         DiffFlag::LockfileChanged => "Lock file changed",

@@ -334,17 +334,17 @@ fn urgency_follows_risk_and_never_hides_a_prompt_an_agent_waits_on() {
 fn hostile_agent_text_is_cleaned_in_summary_and_body() {
     let mut prompt = approval("h");
     prompt.profile = None;
-    prompt.repo = Some("<a href='x'>shop</a>".to_owned());
+    // The place is the repository path's last part: markup without a `/` in it.
+    prompt.repo = Some("<img src='x'>shop".to_owned());
     prompt.reasons = vec!["\x1b[31mred\x1b[0m & <img src=x>".to_owned()];
     prompt.evidence.command = Some(vec!["/usr/bin/curl".to_owned()]);
     prompt.evidence.summary =
-        "Run `curl https://bob:pw@example.com` in <a href='x'>shop</a>".to_owned();
+        "Run `curl https://bob:pw@example.com` in <img src='x'>shop".to_owned();
     prompt.evidence.command_line =
         Some("curl https://bob:pw@example.com -H 'Authorization: Bearer abcdefgh12345'".to_owned());
     let notice = notice(&prompt, Some(&owner())).expect("prompts");
     assert_eq!(
-        notice.summary,
-        "Run curl https://bob:****@example.com? · &lt;a href=&#39;x&#39;&gt;shop&lt;/a&gt;",
+        notice.summary, "Run curl https://bob:****@example.com? · &lt;img src=&#39;x&#39;&gt;shop",
         "the action is the subject, its secret masked, and the repo is escaped"
     );
     assert_eq!(
@@ -565,4 +565,116 @@ fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
         vec!["default", "allow-once", "allow-run", "deny"],
         "without step-up the same prompt keeps its buttons (quick_up_to = high)"
     );
+}
+
+#[test]
+fn the_evidence_is_the_action_whole_and_true() {
+    // A `sh -c` line sent as argv (old rows carry no command line): quoted, never joined bare.
+    let mut compound = approval("sh");
+    compound.profile = None;
+    compound.repo = Some("/tmp/tour/src/shop".to_owned());
+    compound.evidence.command_line = None;
+    compound.evidence.command = Some(vec![
+        "sh".to_owned(),
+        "-c".to_owned(),
+        "ls -la; rm -rf ../../.config".to_owned(),
+    ]);
+    compound.evidence.steps = vec![
+        assent_core::CommandStep {
+            line: "rm -rf ../../.config".to_owned(),
+            effect: Some("deletes ../../.config and everything under it".to_owned()),
+        },
+        assent_core::CommandStep {
+            line: "ls -la".to_owned(),
+            effect: None,
+        },
+    ];
+    let notice = notice(&compound, Some(&owner())).expect("prompts");
+    assert!(
+        notice
+            .body
+            .contains("$ sh -c &#39;ls -la; rm -rf ../../.config&#39;"),
+        "the body shows the whole line quoted as the shell reads it: {}",
+        notice.body
+    );
+    assert!(
+        notice.body.contains(
+            "riskiest of 2 steps: rm -rf ../../.config — deletes ../../.config and everything under it"
+        ),
+        "and names the riskiest step, whatever its place in the line: {}",
+        notice.body
+    );
+    assert!(
+        notice.summary.ends_with(" · shop"),
+        "the title names the repository, not its path: {}",
+        notice.summary
+    );
+
+    // A place-less prompt (a fleet campaign's cwd is `/`): no dangling `·`.
+    let mut fleet = approval("fleet");
+    fleet.repo = None;
+    fleet.evidence.cwd = "/".to_owned();
+    let notice = super::notice(&fleet, Some(&owner())).expect("prompts");
+    assert!(
+        !notice.summary.contains('·'),
+        "nothing to name, no separator left hanging: {}",
+        notice.summary
+    );
+}
+
+#[test]
+fn a_push_is_named_as_a_push_with_force_and_its_commits() {
+    let mut push = approval("push");
+    push.profile = None;
+    push.approval_type = assent_core::ApprovalType::Pr;
+    push.risk = RiskLevel::High;
+    push.evidence.summary =
+        "Force-push main (the default branch) to origin: 2 commits · shop".to_owned();
+    push.evidence.detail = assent_core::EvidenceDetail::Pr(assent_core::PrPacket {
+        remote: Some("origin".to_owned()),
+        branch: Some("main".to_owned()),
+        push: Some(assent_core::PushPacket {
+            force: true,
+            to_default_branch: true,
+            commits: Some(assent_core::PushedCommits {
+                branch: Some("main".to_owned()),
+                against: "origin/main".to_owned(),
+                count: 2,
+                commits: vec![
+                    assent_core::PushedCommit {
+                        sha: "0123456789ab".to_owned(),
+                        subject: "fix the cart total".to_owned(),
+                    },
+                    assent_core::PushedCommit {
+                        sha: "89abcdef0123".to_owned(),
+                        subject: "add the checkout page".to_owned(),
+                    },
+                ],
+                diffstat: Some("2 files changed, 4 insertions(+)".to_owned()),
+                overwritten: Some(3),
+            }),
+            unknown: None,
+        }),
+        ..assent_core::PrPacket::default()
+    });
+    let notice = notice(&push, Some(&owner())).expect("prompts");
+    assert!(
+        notice
+            .summary
+            .contains("Force-push main (the default branch) to origin")
+            && !notice.summary.contains("pull request"),
+        "a push is named as a push, with force and the branch: {}",
+        notice.summary
+    );
+    for line in [
+        "force push: drops 3 commits origin/main has",
+        "2 commits: fix the cart total; add the checkout page",
+        "2 files changed, 4 insertions(+)",
+    ] {
+        assert!(
+            notice.body.contains(line),
+            "the body lists what the push sends ({line}): {}",
+            notice.body
+        );
+    }
 }

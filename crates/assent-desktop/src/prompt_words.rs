@@ -58,6 +58,20 @@ pub fn action(approval: &Approval) -> String {
             };
         }
         EvidenceDetail::Pr(packet) => {
+            // A push is a push: named with its branch, the default branch and force.
+            if let Some(push) = &packet.push {
+                let verb = if push.force { "Force-push" } else { "Push" };
+                let default = if push.to_default_branch {
+                    " (the default branch)"
+                } else {
+                    ""
+                };
+                return format!(
+                    "{verb} {}{default} to {}",
+                    packet.branch.as_deref().unwrap_or("the current branch"),
+                    packet.remote.as_deref().unwrap_or("its remote")
+                );
+            }
             return match &packet.title {
                 Some(title) => format!("Publish the pull request “{title}”"),
                 None => "Publish a pull request".to_owned(),
@@ -83,7 +97,7 @@ pub fn action(approval: &Approval) -> String {
     let program = first.rsplit('/').next().unwrap_or(first);
     let more = more_steps(&evidence.summary);
     if let Some(install) = install(program, argv) {
-        return format!("{install}{more}");
+        return with_more(&install, &more);
     }
     // "aws: uploads to … and deletes …": the remote change, said as an order.
     if let Some(remote) = headline
@@ -91,7 +105,7 @@ pub fn action(approval: &Approval) -> String {
         .and_then(|r| r.strip_prefix(": "))
     {
         let remote = remote.split(", and ").next().unwrap_or(remote);
-        return format!("{}{more}", imperative(remote));
+        return with_more(&imperative(remote), &more);
     }
     if program == "rm" && evidence.commands.len() <= 1 {
         let targets: Vec<&str> = operands(argv).collect();
@@ -122,6 +136,13 @@ fn headline(summary: &str, approval: &Approval) -> String {
         .find_map(|place| summary.strip_suffix(place.as_str())?.strip_suffix(" in "))
         .unwrap_or(summary);
     bare.replace('`', "")
+}
+
+/// `phrase` fitted at a word (and never inside an open bracket) so that ` (+2 steps)` still
+/// fits after it in a notification's title.
+fn with_more(phrase: &str, more: &str) -> String {
+    let room = crate::prompt::MAX_SUMMARY_ACTION.saturating_sub(more.chars().count());
+    format!("{}{more}", crate::text::fit_words(phrase, room))
 }
 
 /// ", and 2 more steps" in the headline, kept short: " (+2 steps)".

@@ -54,7 +54,7 @@ fn the_question_names_the_action() {
                 &["curl", "-X", "POST", "https://api.github.com/repos/acme/shop/dispatches"],
                 3,
             ),
-            "Send a POST to api.github.com/repos/acme/shop/dispatches (+2 steps)",
+            "Send a POST to api.github.com/repos/acme/shop/… (+2 steps)",
         ),
         (
             "a push says what goes where",

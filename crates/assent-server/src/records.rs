@@ -70,14 +70,11 @@ pub fn answer(
 /// The action's command line as the batch's members and the audit show it: masked like the
 /// evidence.
 pub fn command_line(action: &assent_core::Action) -> Option<String> {
-    action
-        .command
-        .clone()
-        .or_else(|| action.argv.as_ref().map(|a| a.join(" ")))
-        .map(|mut line| {
-            assent_core::mask::mask_in_place(&mut line);
-            line
-        })
+    // Quoted as the shell reads it: `sh -c 'ls; rm x'` joined bare reads as two commands.
+    assent_core::shown_line(action).map(|mut line| {
+        assent_core::mask::mask_in_place(&mut line);
+        line
+    })
 }
 
 /// The audit record of a submission's outcome (see [`workflow::submission_audit`]).
@@ -280,6 +277,15 @@ impl PromptDetail {
 /// a diff or PR approval says whose review it needs.
 fn recommend(eval: &assent_core::Evaluation) -> Recommendation {
     let d = &eval.decision;
+    // A risk the packet shows (a force push to the default branch, a workflow handing out
+    // secrets) decides the advice before whose review it needs.
+    if let Some(advice) = assent_core::advice(&eval.evidence) {
+        return Recommendation {
+            decision: if advice.deny { "deny" } else { "approve" }.to_owned(),
+            scope: (!advice.deny).then_some(ScopeKind::Once),
+            text: advice.text,
+        };
+    }
     if let Some(review) = review_recommendation(eval) {
         return review;
     }

@@ -2,6 +2,7 @@ import { clock, plainTitle } from '../decide';
 import { allReasons, visible } from '../logic';
 import type { Approval } from '../types';
 import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords, unansweredLine } from '../words';
+import { shellLine } from '../packets';
 import { DiffView, PrView } from './Packet';
 import { CredentialView, ExceptionView, FleetView, PreRunView } from './RunPackets';
 
@@ -17,6 +18,16 @@ function Row({ label, value, test, title }: { label: string; value: string | und
   );
 }
 
+/**
+ * The hosts an action reaches. A credential is handed to a process nothing confines: its
+ * hosts are not known, so the row never says "none" for it.
+ */
+function networkWords(e: Approval['evidence']): string {
+  if (e.network.length > 0) return e.network.join(', ');
+  if (e.type === 'credential') return 'not limited: the process that gets the credential can reach any host';
+  return 'none';
+}
+
 const RISK_WORDS = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' } as const;
 
 /**
@@ -28,7 +39,9 @@ const RISK_WORDS = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Crit
 export function Evidence({ approval, now, runs, settled = false }: { approval: Approval; now: number; runs?: Map<string, RunFacts>; settled?: boolean }) {
   const e = approval.evidence;
   const run = factsOf(runs ?? knownRuns([approval]), approval.run_id);
-  const command = e.command_line ?? e.command?.join(' ');
+  // The whole line as it will run; an old row without one is quoted, never joined bare.
+  const command = e.command_line ?? (e.command ? shellLine(e.command) : undefined);
+  const steps = e.steps ?? [];
   const shows = fieldsFor(e.type);
   const rec = approval.recommendation;
   return (
@@ -52,10 +65,25 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
             </dd>
           </>
         )}
+        {shows.has('command') && steps.length > 1 && (
+          <>
+            <dt>Steps (riskiest first)</dt>
+            <dd>
+              <ol class="steps" data-testid="ev-steps">
+                {steps.map((step, i) => (
+                  <li key={i}>
+                    <code>{visible(step.line)}</code>
+                    {step.effect && <span class="sub"> — {visible(step.effect)}</span>}
+                  </li>
+                ))}
+              </ol>
+            </dd>
+          </>
+        )}
         {shows.has('paths') && <Row label="Paths" value={e.paths.join(', ')} test="ev-paths" />}
         <Row label="Leads to" value={e.symlinks?.join(', ')} test="ev-symlinks" />
         {shows.has('cwd') && <Row label="Working directory" value={e.cwd} test="ev-cwd" />}
-        {shows.has('network') && <Row label="Network" value={e.network.length ? e.network.join(', ') : 'none'} test="ev-network" />}
+        {shows.has('network') && <Row label="Network" value={networkWords(e)} test="ev-network" />}
         {shows.has('credentials') && <Row label="Credentials" value={e.credentials ?? 'none'} test="ev-credentials" />}
         {shows.has('mutation') && <Row label="May change" value={e.mutation} test="ev-mutation" />}
         <Row label="Diff" value={e.diff_summary} />
@@ -107,7 +135,11 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
           <Row label="Profile" value={approval.profile} />
           <Row label="Batch key" value={approval.batch_key} />
           <Row label="Repository path" value={approval.repo} />
-          {e.command && <Row label="Arguments" value={JSON.stringify(e.command)} test="ev-argv" />}
+          {(e.commands?.length ?? 0) > 0 ? (
+            <Row label="Arguments (each step)" value={JSON.stringify(e.commands)} test="ev-argv" />
+          ) : (
+            e.command && <Row label="Arguments" value={JSON.stringify(e.command)} test="ev-argv" />
+          )}
           <Row label="Expires" value={absolute(approval.expires_at)} />
         </dl>
       </details>

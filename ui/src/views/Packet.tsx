@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { visible } from '../logic';
-import { diffLines, fileCounts, flagLabel, prTarget, shownLines, stateLabel } from '../packets';
+import { diffLines, fileCounts, flagLabel, prTarget, pushCommitsLine, pushDropsLine, pushTitle, shownLines, stateLabel } from '../packets';
 import type { DiffPacket, PrPacket } from '../types';
 
 /** A diff approval's packet: files with +/−, flags in words, notes, the diff itself. */
@@ -63,9 +63,34 @@ export function DiffView({ packet }: { packet: DiffPacket }) {
 /** A PR approval's packet: where it goes, and each diff approval it depends on. */
 export function PrView({ packet }: { packet: PrPacket }) {
   const target = prTarget(packet);
+  const push = pushTitle(packet);
+  const drops = pushDropsLine(packet);
+  const commits = packet.push?.commits?.commits ?? [];
   return (
     <section class="packet" data-testid="ev-pr">
       <dl>
+        {push && (
+          <>
+            <dt>Push</dt>
+            <dd data-testid="ev-push" class={packet.push?.force ? 'warn' : undefined}>
+              {visible(push)}
+            </dd>
+          </>
+        )}
+        {drops && (
+          <>
+            <dt>Force</dt>
+            <dd data-testid="ev-push-drops" class="warn">
+              {visible(drops)}
+            </dd>
+          </>
+        )}
+        {packet.push && (
+          <>
+            <dt>Commits</dt>
+            <dd data-testid="ev-push-count">{visible(pushCommitsLine(packet) ?? '')}</dd>
+          </>
+        )}
         {target && (
           <>
             <dt>Publishes to</dt>
@@ -79,6 +104,15 @@ export function PrView({ packet }: { packet: PrPacket }) {
           </>
         )}
       </dl>
+      {commits.length > 0 && (
+        <ul class="commits" data-testid="ev-push-commits">
+          {commits.map((c) => (
+            <li key={c.sha}>
+              <code>{visible(c.sha)}</code> {visible(c.subject)}
+            </li>
+          ))}
+        </ul>
+      )}
       <h3>Diff approvals of this run</h3>
       {packet.diff_approvals.length === 0 && <p class="empty">None: the run changed nothing that needs a diff review.</p>}
       <ul class="diff-approvals" data-testid="ev-pr-diffs">

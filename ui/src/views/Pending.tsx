@@ -298,7 +298,8 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
               </span>
               {a.count > 1 && <span class="count">×{a.count}</span>}
               <span class="sub" data-testid="prompt-run" title={`${visible(a.repo ?? a.evidence.cwd)}\n${runTitle(factsOf(runs, a.run_id))}`}>
-                {placeOf(a)} · {runWords(factsOf(runs, a.run_id), now)} ·{' '}
+                {placeOf(a) && `${placeOf(a)} · `}
+                {runWords(factsOf(runs, a.run_id), now)} ·{' '}
                 <span title={absolute(a.created_at)}>asked {waitingSince(a.created_at, now)} ago</span>
               </span>
               <NotYours approval={a} me={me} />

@@ -80,6 +80,15 @@ pub fn pr_history(request: &mut ActionRequest, root: &Path) {
             "HEAD's history unknown ({why}): diff reviews at earlier commits count as stale"
         )),
     }
+    if let Some(target) = assent_core::push_target(request) {
+        match super::push::pushed(root, &target) {
+            Ok(pushed) => request.context.pushed = Some(pushed),
+            Err(why) => request
+                .context
+                .diff_notes
+                .push(format!("the commits this push sends are unknown: {why}")),
+        }
+    }
 }
 
 /// Where the files are: relative paths are under `cwd`; only files under `base` (the

@@ -16,6 +16,7 @@ pub mod hook;
 pub mod mcp;
 pub mod opencode;
 pub mod outcome;
+pub mod push;
 pub mod repo;
 
 pub use args::{OnUnavailable, ServiceArgs};

@@ -35,6 +35,7 @@ mod gate_denial_memory;
 mod gate_diff_bad_input;
 mod gate_diff_invalidation;
 mod gate_edit_diff;
+mod gate_evidence_truth;
 mod gate_fail_closed;
 mod gate_fast_binary;
 mod gate_pr_after_commit;

@@ -107,9 +107,13 @@ fn ask(campaign: &Campaign, stage: Option<u32>, batch: Vec<String>, summary: Str
     let evidence = crate::evidence::mask::masked(ApprovalEvidence {
         summary,
         cwd: "/".to_owned(),
+        // The repositories it will change, as the title counts them (an excluded one is not).
         policy_findings: vec![format!(
             "a fleet change of {} repositories needs staged approval",
-            d.target_repos.len()
+            d.target_repos
+                .iter()
+                .filter(|repo| !d.excluded_repos.contains(repo))
+                .count()
         )],
         detail: EvidenceDetail::Fleet(packet),
         ..ApprovalEvidence::default()

@@ -261,6 +261,8 @@ fn short(line: &str) -> String {
 }
 
 /// "maven.internal.example.com GET/HEAD", for a reason.
+/// The hosts and methods a capability is declared for, said as declared: nothing limits the
+/// process that gets the secret to them, so the words never claim "only".
 fn reach(cap: &Capability) -> String {
     let hosts = if cap.hosts.is_empty() {
         "any host".to_owned()
@@ -268,9 +270,12 @@ fn reach(cap: &Capability) -> String {
         cap.hosts.join(", ")
     };
     if cap.methods.is_empty() {
-        hosts
+        format!("declared for {hosts}")
     } else {
-        format!("{hosts} {} only", cap.methods.join("/"))
+        format!(
+            "declared for {hosts} {}, not enforced",
+            cap.methods.join("/")
+        )
     }
 }
 

@@ -166,7 +166,12 @@ fn pipe_to_shell(script: &ShellScript, programs: &[Program], ctx: &Ctx<'_>) -> O
             && commands.iter().take(i).enumerate().any(|(j, other)| {
                 other.pipeline == cmd.pipeline && other.stage < cmd.stage && is_fetcher(programs, j)
             });
-        let fed_by_substitution = cmd.substitutions.iter().any(|&s| is_fetcher(programs, s));
+        // A `sh -c 'SCRIPT'` lists its script's own commands among its substitutions: a
+        // download there runs beside the script, not as it. Only a runner whose words are
+        // built at run time (`bash -c "$(curl …)"`, `eval "$(curl …)"`) runs what it fetched.
+        let builds_its_words = !cmd.runs_inline_script || cmd.dynamic;
+        let fed_by_substitution =
+            builds_its_words && cmd.substitutions.iter().any(|&s| is_fetcher(programs, s));
         fed_by_pipe || fed_by_substitution
     });
     let reason = if downloaded {

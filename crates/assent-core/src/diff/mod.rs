@@ -8,6 +8,7 @@
 //! `diff_fingerprint` the SHA-256 of the whole, unmasked diff, so a grant covers this exact
 //! change only.
 
+pub(crate) mod ci;
 pub mod edit;
 pub(crate) mod parse;
 pub mod patch;

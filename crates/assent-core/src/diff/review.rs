@@ -315,6 +315,9 @@ fn flags_of(files: &[ParsedFile<'_>], ctx: &Ctx<'_>) -> Vec<DiffFlag> {
     for f in files {
         let rel = repo_relative(&f.path, ctx);
         let test_file = c.tests.is_match(rel);
+        if c.ci.is_match(rel) {
+            flags.extend(crate::diff::ci::flags(&f.added));
+        }
         let hits = [
             (c.ci.is_match(rel), DiffFlag::WorkflowChanged),
             (c.security.is_match(rel), DiffFlag::SecurityChanged),
@@ -493,9 +496,16 @@ fn verdict_for(packet: &DiffPacket) -> Verdict {
 }
 
 /// How a flag reads in a summary, naming its first file where it has one.
-fn phrase(flag: DiffFlag, packet: &DiffPacket) -> String {
+pub(crate) fn phrase(flag: DiffFlag, packet: &DiffPacket) -> String {
     match flag {
         DiffFlag::WorkflowChanged => "CI workflow changed".to_owned(),
+        DiffFlag::CiPrivilegedTrigger => {
+            "runs on pull_request_target or workflow_run (secrets and a write token for forks' code)"
+                .to_owned()
+        }
+        DiffFlag::CiChecksOutPrHead => "checks out the pull request's code".to_owned(),
+        DiffFlag::CiWritePermissions => "gives the workflow write permissions".to_owned(),
+        DiffFlag::CiSecretSentOut => "sends a secret to a host".to_owned(),
         DiffFlag::SecurityChanged => "security configuration changed".to_owned(),
         DiffFlag::DependencyChanged => "dependencies changed".to_owned(),
         DiffFlag::LockfileChanged => "lockfile changed".to_owned(),

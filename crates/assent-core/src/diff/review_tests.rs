@@ -99,8 +99,9 @@ fn a_workflow_edit_is_a_diff_approval_for_a_repo_maintainer() {
         "a review covers this diff only, never a path pattern"
     );
     assert_eq!(
-        e.evidence.summary, "Review diff · shop: 1 file, CI workflow changed",
-        "one line fit for a notification"
+        e.evidence.summary,
+        "Review diff · shop: 1 file, CI workflow changed, gives the workflow write permissions",
+        "one line fit for a notification, naming the workflow's write-all as a risk of its own"
     );
     assert_eq!(
         e.evidence.verification_status.as_deref(),
@@ -112,8 +113,8 @@ fn a_workflow_edit_is_a_diff_approval_for_a_repo_maintainer() {
     };
     assert_eq!(
         p.flags,
-        vec![DiffFlag::WorkflowChanged],
-        "the flag names why"
+        vec![DiffFlag::WorkflowChanged, DiffFlag::CiWritePermissions],
+        "the flags name why: a workflow, given write-all"
     );
     assert_eq!((p.lines_added, p.lines_removed), (2, 1), "the +/- counts");
     assert_eq!(p.files.len(), 1, "one file");

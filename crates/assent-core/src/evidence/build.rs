@@ -5,11 +5,12 @@ use crate::classify::ctx::Ctx;
 
 use crate::classify::verdict::Facts;
 use crate::evaluate::decide::Decided;
-use crate::evidence::parts::{part, riskiest, Part};
-use crate::evidence::ApprovalEvidence;
+use crate::evidence::parts::{part, riskiest, runs_project_code, Part};
+use crate::evidence::{ApprovalEvidence, CommandStep};
 use crate::paths::display;
 use crate::request::canon::CanonicalAction;
-use crate::request::ActionRequest;
+use crate::request::{Action, ActionRequest};
+use crate::shell::word::quote;
 use crate::types::{ActionKind, CommandRisk, CredentialRisk, Decision};
 
 const SUMMARY_COMMAND_CHARS: usize = 100;
@@ -48,7 +49,26 @@ pub(crate) fn build(
         [only] if only.remote.is_some() && profile.is_none() => "none".to_owned(),
         _ => local,
     };
+    // A build, a test run or a script runs the project's own code: what the profile expects
+    // it to change is a hope, not a limit, and nothing here keeps it off the network.
+    let runs_code = canonical
+        .commands
+        .iter()
+        .any(|argv| runs_project_code(argv));
+    let local = if runs_code {
+        let expected = match local.as_str() {
+            "none" => String::new(),
+            hope => format!(" (expected to change: {hope})"),
+        };
+        format!("{RUNS_CODE}{expected}")
+    } else {
+        local
+    };
     let mutation = changes(&parts, local);
+    let mut network = network(&facts.network, &parts);
+    if runs_code {
+        network.push(ANY_HOST.to_owned());
+    }
     ApprovalEvidence {
         summary: format!(
             "{} in {}",
@@ -66,10 +86,11 @@ pub(crate) fn build(
             .or_else(|| canonical.commands.first())
             .cloned(),
         commands: canonical.commands.clone(),
-        command_line: request.action.command.clone(),
+        steps: steps(&canonical.commands, &parts),
+        command_line: shown_line(&request.action),
         cwd: canonical.cwd.clone(),
         paths,
-        network: network(&facts.network, &parts),
+        network,
         symlinks: canonical
             .real_paths
             .iter()
@@ -125,7 +146,16 @@ fn what(
     match (request.action.kind, profile) {
         (_, Some(p)) => format!("Run {p}"),
         (ActionKind::Shell, None) => {
-            let steps = canonical.commands.len();
+            // A `sh -c` runner is not a step of its own: its script's commands are.
+            let steps = canonical
+                .commands
+                .iter()
+                .filter(|argv| {
+                    crate::shell::wrappers::effective(argv)
+                        .inline_script
+                        .is_none()
+                })
+                .count();
             let more = match steps.saturating_sub(1) {
                 0 => String::new(),
                 1 => ", and 1 more step".to_owned(),
@@ -143,15 +173,13 @@ fn what(
                     return format!("{program}: {}{more}", cut(remote));
                 }
                 if steps > 1 {
-                    return format!("Run `{}`{more}", cut(&argv.join(" ")));
+                    return format!("Run `{}`{more}", cut(&quoted(argv)));
                 }
             }
-            let line = request
-                .action
-                .command
-                .clone()
-                .unwrap_or_else(|| request.action.argv.clone().unwrap_or_default().join(" "));
-            format!("Run `{}`", cut(&line))
+            format!(
+                "Run `{}`",
+                cut(&shown_line(&request.action).unwrap_or_default())
+            )
         }
         (ActionKind::FileRead, None) => files("Read"),
         (ActionKind::FileWrite, None) => files("Edit"),
@@ -165,6 +193,58 @@ fn what(
         (ActionKind::Mcp, None) => format!("Call {tool}"),
         (ActionKind::Other, None) => format!("Use {tool}"),
     }
+}
+
+/// What [`ApprovalEvidence::mutation`] says of a command that runs the project's code.
+pub(crate) const RUNS_CODE: &str =
+    "runs the project's code: it can reach the network and change any file you can";
+
+/// What [`ApprovalEvidence::network`] adds for a command that runs the project's code.
+pub(crate) const ANY_HOST: &str = "any host the project's code reaches (nothing limits it)";
+
+/// The command line as the shell reads it: as the agent wrote it, else its argv quoted word
+/// by word — never joined bare, where `sh -c 'ls; rm -r x'` would read as two commands.
+pub fn shown_line(action: &Action) -> Option<String> {
+    match (&action.command, &action.argv) {
+        (Some(line), _) => Some(line.clone()),
+        (None, Some(argv)) if !argv.is_empty() => Some(quoted(argv)),
+        _ => None,
+    }
+}
+
+/// `argv` as one shell line, each word quoted where the shell would split or expand it.
+pub fn quoted(argv: &[String]) -> String {
+    argv.iter()
+        .map(|word| quote(word))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Each step of a line of more than one, quoted as the shell reads it, the riskiest first
+/// (equals in the line's order); a `sh -c` runner is left out, its script's steps are listed.
+fn steps(commands: &[Vec<String>], parts: &[Part]) -> Vec<CommandStep> {
+    let mut steps: Vec<(u8, usize, CommandStep)> = commands
+        .iter()
+        .zip(parts)
+        .enumerate()
+        .filter(|(_, (argv, _))| {
+            crate::shell::wrappers::effective(argv)
+                .inline_script
+                .is_none()
+        })
+        .map(|(i, (argv, part))| {
+            let step = CommandStep {
+                line: quoted(argv),
+                effect: part.remote.clone().or_else(|| part.local.clone()),
+            };
+            (part.weight, i, step)
+        })
+        .collect();
+    if steps.len() < 2 {
+        return Vec::new();
+    }
+    steps.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    steps.into_iter().map(|(_, _, step)| step).collect()
 }
 
 /// The repository's name, else the cwd's last part.

@@ -11,6 +11,10 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
     evidence.command.iter_mut().flatten().for_each(mask);
     evidence.commands.iter_mut().flatten().for_each(mask);
     evidence.command_line.iter_mut().for_each(mask);
+    for step in &mut evidence.steps {
+        mask(&mut step.line);
+        step.effect.iter_mut().for_each(mask);
+    }
     for list in [
         &mut evidence.paths,
         &mut evidence.network,
@@ -83,6 +87,11 @@ pub(crate) fn masked(mut evidence: ApprovalEvidence) -> ApprovalEvidence {
         }
         EvidenceDetail::Pr(packet) => {
             packet.title.iter_mut().for_each(mask);
+            // Commit subjects are the agent's words too.
+            let commits = packet.push.iter_mut().filter_map(|p| p.commits.as_mut());
+            for commit in commits.flat_map(|c| c.commits.iter_mut()) {
+                mask(&mut commit.subject);
+            }
             for approval in &mut packet.diff_approvals {
                 mask(&mut approval.summary);
                 approval.reason.iter_mut().for_each(mask);
@@ -107,6 +116,10 @@ mod tests {
             summary: format!("Run {line} in r"),
             command: Some(vec!["git".to_owned(), TOKEN.to_owned()]),
             command_line: Some(line.clone()),
+            steps: vec![crate::evidence::CommandStep {
+                line: format!("echo {TOKEN}"),
+                effect: Some(format!("sends {TOKEN}")),
+            }],
             cwd: "/r".to_owned(),
             network: vec![format!("https://me:{TOKEN}@github.com")],
             policy_findings: vec![format!("pushes with {TOKEN}")],
@@ -144,6 +157,16 @@ mod tests {
                     state: DiffApprovalState::Stale,
                     reason: None,
                 }],
+                push: Some(crate::evidence::PushPacket {
+                    commits: Some(crate::request::PushedCommits {
+                        commits: vec![crate::request::PushedCommit {
+                            sha: "abc".to_owned(),
+                            subject: format!("rotate {TOKEN}"),
+                        }],
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                }),
                 ..PrPacket::default()
             }),
             ..ApprovalEvidence::default()
@@ -151,7 +174,7 @@ mod tests {
         let json = serde_json::to_string(&pr).unwrap_or_default();
         assert!(
             !json.contains("abcdefghijklmnop"),
-            "a PR packet's title and diff approvals are masked too: {json}"
+            "a PR packet's title, pushed commits and diff approvals are masked too: {json}"
         );
     }
 

@@ -26,7 +26,12 @@ pub struct ApprovalEvidence {
     /// The argv of every part of the command line, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<Vec<String>>,
-    /// The command line as the agent wrote it.
+    /// Each step of a line of more than one (a `sh -c` script's too), as the shell reads it,
+    /// the riskiest first: what a person reads before the whole line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<CommandStep>,
+    /// The command line as it will run: as the agent wrote it, else its argv quoted as the
+    /// shell reads it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_line: Option<String>,
     pub cwd: String,
@@ -69,6 +74,18 @@ impl ApprovalEvidence {
     pub fn approval_type(&self) -> ApprovalType {
         self.detail.approval_type()
     }
+}
+
+/// One step of a command line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CommandStep {
+    /// The step as the shell reads it (`rm -rf ../../.config`; words quoted where needed).
+    pub line: String,
+    /// What it changes beyond what it reads, when known (`deletes ../../.config and
+    /// everything under it`, `sends a POST to hooks.example.com/x with the content of
+    /// Cargo.toml`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
 }
 
 /// The part of the evidence particular to an approval type.
@@ -172,6 +189,15 @@ pub enum FileChange {
 pub enum DiffFlag {
     /// A CI workflow or pipeline file (`.github/workflows/**`, `.gitlab-ci.yml`…).
     WorkflowChanged,
+    /// A workflow now runs on `pull_request_target` or `workflow_run`: with the repository's
+    /// secrets and a write token, for changes from anyone's fork.
+    CiPrivilegedTrigger,
+    /// A workflow checks out the pull request's head: code anyone can propose, run there.
+    CiChecksOutPrHead,
+    /// A workflow is given write permissions (`permissions: write-all`, `contents: write`).
+    CiWritePermissions,
+    /// A workflow sends a secret (`${{ secrets.X }}`) to a host.
+    CiSecretSentOut,
     /// A security-relevant file (CODEOWNERS, secret scanning, auth code the policy names).
     SecurityChanged,
     /// A dependency manifest (`package.json`, `Cargo.toml`, `pom.xml`…).
@@ -207,6 +233,30 @@ pub struct PrPacket {
     #[serde(default)]
     #[schema(required)]
     pub diff_approvals: Vec<DiffApprovalRef>,
+    /// A `git push` (not a pull request): how it pushes and what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push: Option<PushPacket>,
+}
+
+/// What a `git push` sends: whether it forces, whether it lands on the default branch, and
+/// the commits as the gate read them from the repository.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PushPacket {
+    /// `--force`, `-f`, `+branch`, `--force-with-lease`, `--mirror`: the remote's history
+    /// may be rewritten.
+    #[serde(default)]
+    #[schema(required)]
+    pub force: bool,
+    /// It lands on `main` or `master`.
+    #[serde(default)]
+    #[schema(required)]
+    pub to_default_branch: bool,
+    /// The commits it pushes, as the gate read them (`None`: not read, see `unknown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commits: Option<crate::request::PushedCommits>,
+    /// Why the commits are not known (no repository, no git, the remote branch unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
 }
 
 /// What a credential approval shows (the seed's section 12): the capability, for how long,
@@ -276,6 +326,8 @@ mod wire {
         #[serde(default)]
         commands: Vec<Vec<String>>,
         #[serde(default)]
+        steps: Vec<super::CommandStep>,
+        #[serde(default)]
         paths: Vec<String>,
         #[serde(default)]
         network: Vec<String>,
@@ -311,6 +363,7 @@ mod wire {
                 summary: w.summary,
                 command: w.command,
                 commands: w.commands,
+                steps: w.steps,
                 command_line: w.command_line,
                 cwd: w.cwd,
                 paths: w.paths,

@@ -17,13 +17,17 @@ pub(crate) struct Part {
     pub remote: Option<String>,
     /// Credentials it uses, in words.
     pub credentials: Option<String>,
-    /// How much this part could do: 0 nothing remote … 5 deletes remotely.
+    /// What it changes on this machine that cannot be undone, in words (`deletes x`).
+    pub local: Option<String>,
+    /// How much this part could do: 0 nothing remote … 5 deletes remotely (a local delete
+    /// weighs [`DELETES_LOCAL`]: above a read elsewhere, below a change elsewhere).
     pub weight: u8,
 }
 
 /// Weights: the riskiest part of a line leads its headline.
 const READS_REMOTE: u8 = 1;
 const SENDS: u8 = 2;
+const DELETES_LOCAL: u8 = 2;
 const CHANGES_REMOTE: u8 = 3;
 const PUBLISHES: u8 = 4;
 const DELETES_REMOTE: u8 = 5;
@@ -159,7 +163,60 @@ pub(crate) fn part(argv: &[String]) -> Part {
         "docker" | "podman" if w.first() == Some(&"push") => publish("the container registry"),
         "ssh" => ssh(&w),
         "scp" | "rsync" => copy_remote(argv, &w),
-        _ => Part::default(),
+        program => local_loss(program, argv, &w),
+    }
+}
+
+/// A step that destroys something on this machine (`rm -r`, `shred`, `git reset --hard`,
+/// `find … -delete`, `dd of=…`): weighed so it leads a line of harmless steps.
+fn local_loss(program: &str, argv: &[String], w: &[&str]) -> Part {
+    let targets = |skip: usize| {
+        let named: Vec<&str> = w.iter().skip(skip).copied().collect();
+        crate::text::clip(&named.join(" "), 80)
+    };
+    let text = match program {
+        "rm" | "rmdir" | "unlink" | "shred" if !w.is_empty() => {
+            let recursive = has(argv, &["-r", "-R", "--recursive"])
+                || argv
+                    .iter()
+                    .skip(1)
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(['r', 'R']));
+            let how = if recursive {
+                " and everything under it"
+            } else {
+                ""
+            };
+            Some(format!("deletes {}{how}", targets(0)))
+        }
+        "find" if has(argv, &["-delete"]) => Some(format!(
+            "deletes what it finds under {}",
+            w.first().copied().unwrap_or(".")
+        )),
+        "dd" => argv
+            .iter()
+            .find_map(|a| a.strip_prefix("of="))
+            .map(|out| format!("overwrites {out}")),
+        "truncate" if !w.is_empty() => Some(format!("empties {}", targets(0))),
+        "git" => match w.first().copied() {
+            Some("reset") if has(argv, &["--hard"]) => {
+                Some("discards uncommitted changes (git reset --hard)".to_owned())
+            }
+            Some("clean")
+                if has(argv, &["-f", "--force"]) || has(argv, &["-fd", "-fdx", "-xdf", "-df"]) =>
+            {
+                Some("deletes untracked files (git clean)".to_owned())
+            }
+            Some("checkout" | "restore") if argv.iter().any(|a| a == "--" || a == ".") => {
+                Some(format!("discards uncommitted changes to {}", targets(1)))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    Part {
+        weight: if text.is_some() { DELETES_LOCAL } else { 0 },
+        local: text,
+        ..Part::default()
     }
 }
 
@@ -381,7 +438,7 @@ fn flag_value<'a>(argv: &'a [String], flags: &[&str]) -> Option<&'a str> {
 
 fn git(argv: &[String], w: &[&str]) -> Part {
     if w.first() != Some(&"push") {
-        return Part::default();
+        return local_loss("git", argv, w);
     }
     let remote = w.get(1).copied().unwrap_or("the upstream remote");
     let refs: Vec<&str> = w.iter().skip(2).copied().collect();
@@ -410,6 +467,7 @@ fn git(argv: &[String], w: &[&str]) -> Part {
         CHANGES_REMOTE
     };
     Part {
+        local: None,
         network: vec![format!("git remote {remote}")],
         remote: Some(text),
         credentials: Some("your git credentials for the remote".to_owned()),
@@ -462,14 +520,25 @@ fn http(argv: &[String]) -> Part {
         ..Part::default()
     };
     let target = url.map(short_url).unwrap_or_else(|| "a server".to_owned());
+    let files = uploaded_files(argv);
+    // The files whose content leaves the machine, named: that is what a person weighs.
+    let with = match files.as_slice() {
+        [] => String::new(),
+        [one] => format!(" with the content of {one}"),
+        [first @ .., last] => format!(" with the content of {} and {last}", first.join(", ")),
+    };
     match method.as_deref() {
         Some("DELETE") => {
             part.weight = DELETES_REMOTE;
-            part.remote = Some(format!("sends a DELETE to {target}"));
+            part.remote = Some(format!("sends a DELETE to {target}{with}"));
         }
         Some(m) if m != "GET" && m != "HEAD" && m != "OPTIONS" => {
             part.weight = CHANGES_REMOTE;
-            part.remote = Some(format!("sends a {m} to {target}"));
+            part.remote = Some(format!("sends a {m} to {target}{with}"));
+        }
+        _ if !files.is_empty() => {
+            part.weight = CHANGES_REMOTE;
+            part.remote = Some(format!("sends to {target}{with}"));
         }
         _ => {}
     }
@@ -477,6 +546,63 @@ fn http(argv: &[String]) -> Part {
         part.network.push(host);
     }
     part
+}
+
+/// The local files an HTTP client sends: `-d @f`, `--data-binary @f`, `--data-urlencode n@f`,
+/// `-T f`, `-F n=@f` / `n=<f`, wget's `--post-file f` / `--body-file f` (`-` is stdin).
+pub(crate) fn uploaded_files(argv: &[String]) -> Vec<String> {
+    const AT_FLAGS: &[&str] = &[
+        "-d",
+        "--data",
+        "--data-binary",
+        "--data-urlencode",
+        "--json",
+    ];
+    const FILE_FLAGS: &[&str] = &["-T", "--upload-file", "--post-file", "--body-file"];
+    const FORM_FLAGS: &[&str] = &["-F", "--form"];
+    let mut files: Vec<String> = Vec::new();
+    let mut args = argv.iter().skip(1).map(String::as_str);
+    while let Some(arg) = args.next() {
+        let (flag, value) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+            _ => (arg, None),
+        };
+        // `-d@f`, `-Tf`: a short flag with its value attached.
+        let (flag, value) = match (flag.get(..2), flag.get(2..)) {
+            (Some(short), Some(rest))
+                if value.is_none() && !flag.starts_with("--") && !rest.is_empty() =>
+            {
+                (short, Some(rest))
+            }
+            _ => (flag, value),
+        };
+        let is = |list: &[&str]| list.contains(&flag);
+        if !is(AT_FLAGS) && !is(FILE_FLAGS) && !is(FORM_FLAGS) {
+            continue;
+        }
+        let Some(value) = value.or_else(|| args.next()) else {
+            break;
+        };
+        let file = if is(FILE_FLAGS) {
+            Some(value)
+        } else if is(FORM_FLAGS) {
+            value
+                .split_once('=')
+                .and_then(|(_, v)| v.strip_prefix('@').or_else(|| v.strip_prefix('<')))
+                .map(|v| v.split(';').next().unwrap_or(v))
+        } else if flag == "--data-urlencode" {
+            value.split_once('@').map(|(_, f)| f)
+        } else {
+            value.strip_prefix('@')
+        };
+        if let Some(file) = file.filter(|f| !f.is_empty()) {
+            let shown = if file == "-" { "stdin" } else { file };
+            if !files.iter().any(|f| f == shown) {
+                files.push(shown.to_owned());
+            }
+        }
+    }
+    files
 }
 
 /// A URL shown in a sentence: host and path, query left off, cut to 60 characters.
@@ -488,6 +614,7 @@ fn short_url(url: &str) -> String {
 
 fn publish(registry: &str) -> Part {
     Part {
+        local: None,
         network: vec![registry.to_owned()],
         remote: Some(format!(
             "publishes to {registry} (public, and hard to take back)"
@@ -504,6 +631,7 @@ fn ssh(w: &[&str]) -> Part {
     let command = w.get(1..).unwrap_or_default().join(" ");
     let remote = (!command.is_empty()).then(|| format!("runs `{command}` on {host}"));
     Part {
+        local: None,
         network: vec![(*host).to_owned()],
         weight: if remote.is_some() {
             CHANGES_REMOTE
@@ -525,6 +653,7 @@ fn copy_remote(argv: &[String], w: &[&str]) -> Part {
         &["--delete", "--delete-after", "--delete-before", "--del"],
     );
     Part {
+        local: None,
         network: vec![host.to_owned()],
         remote: Some(if deleting {
             format!("copies to {dest} and deletes files there that are not in the source")
@@ -537,6 +666,93 @@ fn copy_remote(argv: &[String], w: &[&str]) -> Part {
         } else {
             CHANGES_REMOTE
         },
+    }
+}
+
+/// Whether `argv` runs the project's own code (its tests, build scripts, package scripts,
+/// Makefile, a script of its own): whatever a profile expects of it, that code can reach the
+/// network and change any file the user can. `cargo fmt`, `go vet` and the like do not.
+pub(crate) fn runs_project_code(argv: &[String]) -> bool {
+    let eff = crate::shell::wrappers::effective(argv);
+    let Some((first, args)) = eff.argv.split_first() else {
+        return false;
+    };
+    let program = first.rsplit('/').next().unwrap_or(first);
+    let verb = args
+        .iter()
+        .map(String::as_str)
+        .find(|a| !a.starts_with('-'))
+        .unwrap_or("");
+    match program {
+        "cargo" => matches!(
+            verb,
+            "test"
+                | "t"
+                | "build"
+                | "b"
+                | "run"
+                | "r"
+                | "bench"
+                | "check"
+                | "c"
+                | "clippy"
+                | "nextest"
+                | "doc"
+                | "install"
+                | "publish"
+                | "package"
+                | "miri"
+                | "llvm-cov"
+                | "tarpaulin"
+        ),
+        // Installing runs the packages' lifecycle scripts; anything else unknown is a script.
+        "npm" | "pnpm" | "yarn" | "bun" => !matches!(
+            verb,
+            "view"
+                | "info"
+                | "show"
+                | "ls"
+                | "list"
+                | "ll"
+                | "la"
+                | "outdated"
+                | "whoami"
+                | "config"
+                | "help"
+                | "version"
+                | "why"
+                | "explain"
+                | "search"
+                | "login"
+                | "logout"
+                | "ping"
+                | "prefix"
+                | "root"
+                | "bin"
+                | "doctor"
+                | "fund"
+                | "owner"
+                | "access"
+                | "token"
+                | "cache"
+                | "audit"
+                | "licenses"
+        ),
+        "npx" | "pnpx" | "bunx" | "make" | "gmake" | "ninja" | "just" | "task" | "mvn" | "mvnw"
+        | "gradle" | "gradlew" | "pytest" | "py.test" | "tox" | "nox" | "rake" | "ctest"
+        | "meson" | "bazel" | "bazelisk" | "buck2" | "sbt" | "mix" | "rebar3" | "composer"
+        | "phpunit" | "rspec" | "jest" | "vitest" | "mocha" | "playwright" | "cypress" | "tsx"
+        | "ts-node" | "deno" => true,
+        "go" => matches!(verb, "test" | "run" | "generate"),
+        "dotnet" => matches!(verb, "test" | "run" | "build" | "publish" | "pack"),
+        "bundle" => verb == "exec",
+        "swift" => matches!(verb, "test" | "run" | "build"),
+        "python" | "python3" | "node" | "ruby" | "perl" | "php" | "bash" | "sh" | "zsh" => {
+            // A file of the project's (`python scripts/x.py`, `node build.js`).
+            !verb.is_empty()
+        }
+        // `./build.sh`, `scripts/release`: a program of the project's own.
+        _ => first.starts_with("./") || (first.contains('/') && !first.starts_with('/')),
     }
 }
 

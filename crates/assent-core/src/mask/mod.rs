@@ -46,9 +46,11 @@ const SECRET_RULES: &[SecretRule] = &[
         folded: true,
         kind: None,
     },
-    // PASSWORD=…, --api-key=…, "token": "…"
+    // PASSWORD=…, --api-key=…, "token": "…" — but not a reference to a secret kept
+    // elsewhere (`${{ secrets.NPM_TOKEN }}`, `$TOKEN`, `"$(pass show x)"`): it holds no
+    // secret, and masking it would change the text around it.
     SecretRule {
-        pattern: r#"(?i)((?:^|[\s;&|"'({,])-{0,2}[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential)[a-z0-9_.-]*["']?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',;}]+)"#,
+        pattern: r#"(?i)((?:^|[\s;&|"'({,])-{0,2}[a-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential)[a-z0-9_.-]*["']?\s*[=:]\s*)("(?:[^"$]|\$[^"A-Za-z_{(])[^"]*"|'(?:[^'$]|\$[^'{]|\$\{[^'{])[^']*'|(?:[^\s"',;}$]|\$[^\s"',;}A-Za-z_{(])[^\s"',;}]*)"#,
         replacement: "${1}****",
         needles: &[
             "password",
@@ -64,7 +66,7 @@ const SECRET_RULES: &[SecretRule] = &[
     },
     // --password value, --token value
     SecretRule {
-        pattern: r"(?i)((?:^|\s)--?(?:password|passwd|token|secret|api-key|apikey|auth-token|access-token|private-key)\s+)(\S+)",
+        pattern: r#"(?i)((?:^|\s)--?(?:password|passwd|token|secret|api-key|apikey|auth-token|access-token|private-key)\s+)("(?:[^"$]|\$[^"A-Za-z_{(])[^"]*"|'(?:[^'$]|\$[^'{]|\$\{[^'{])[^']*'|(?:[^\s"'$]|\$[^\sA-Za-z_{(])\S*)"#,
         replacement: "${1}****",
         needles: &["password", "passwd", "token", "secret", "key"],
         folded: true,
@@ -426,6 +428,47 @@ mod tests {
         // Non-ASCII text runs every case-insensitive rule (Unicode folding matches more).
         let kelvin = "to\u{212a}en abcdefghijkl";
         assert_eq!(mask_secrets(kelvin), mask_unfiltered(kelvin));
+    }
+
+    #[test]
+    fn a_reference_to_a_secret_is_shown_as_written_and_a_value_is_masked_alone() {
+        let rows = [
+            // (text, shown, why)
+            (
+                "+          NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
+                "+          NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
+                "a workflow's reference holds no secret: the diff shown is the diff",
+            ),
+            (
+                "curl -d \"token=${{ secrets.NPM_TOKEN }}\" https://x",
+                "curl -d \"token=${{ secrets.NPM_TOKEN }}\" https://x",
+                "a reference inside a value is no value either",
+            ),
+            (
+                "TOKEN=$GITHUB_TOKEN gh api x",
+                "TOKEN=$GITHUB_TOKEN gh api x",
+                "a shell variable names the secret, it does not hold it",
+            ),
+            (
+                "tool --token \"$(pass show npm)\"",
+                "tool --token \"$(pass show npm)\"",
+                "a command that fetches it shows what it runs",
+            ),
+            (
+                "NPM_TOKEN: s3cr3t-value # set by hand",
+                "NPM_TOKEN: **** # set by hand",
+                "a value is masked, and only the value: the text around it stays",
+            ),
+            (
+                "PASSWORD='$ecret1' ./deploy",
+                "PASSWORD=**** ./deploy",
+                "in single quotes `$` is a character of the value, which is masked",
+            ),
+        ];
+        for (text, shown, why) in rows {
+            assert_eq!(mask_secrets(text), shown, "{why}");
+            assert_eq!(mask_unfiltered(text), shown, "{why} (every rule applied)");
+        }
     }
 
     #[test]

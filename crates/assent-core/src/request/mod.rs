@@ -68,6 +68,10 @@ pub struct ActionContext {
     /// is still current for the PR — the agent committed the reviewed change since.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub head_ancestors: Vec<String>,
+    /// For a `git push`: the commits it would push, as the gate read them from the
+    /// repository (the packet lists them; at most [`MAX_PUSHED_COMMITS`] are shown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pushed: Option<PushedCommits>,
     /// The change as a unified diff (`--- a/path` / `+++ b/path` hunks), computed by the gate
     /// from the tool input against the file on disk, at most [`MAX_DIFF_BYTES`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +104,42 @@ pub const MAX_DIFF_BYTES: usize = 256 * 1024;
 
 /// The most `head_ancestors` a request may carry.
 pub const MAX_HEAD_ANCESTORS: usize = 200;
+
+/// The most commits of a push a packet lists (the count says how many there are in all).
+pub const MAX_PUSHED_COMMITS: usize = 20;
+
+/// What a `git push` sends, read from the repository by the gate before it runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushedCommits {
+    /// The branch the push lands on, as the gate worked it out (`main`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// What the commits are counted against: the remote's copy of the branch
+    /// (`origin/main`), or every branch the remote has when the branch is new there.
+    pub against: String,
+    /// How many commits the remote does not have yet.
+    pub count: u32,
+    /// The newest of them, newest first.
+    #[serde(default)]
+    pub commits: Vec<PushedCommit>,
+    /// `git diff --shortstat` of what they change ("3 files changed, 40 insertions(+)").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffstat: Option<String>,
+    /// Commits the remote branch has that the pushed one does not: a force push drops them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwritten: Option<u32>,
+}
+
+/// One commit of a push.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushedCommit {
+    /// Its id, abbreviated (12 hex digits).
+    pub sha: String,
+    /// The first line of its message.
+    pub subject: String,
+}
 
 /// Longest `old` or `new` text of an [`EditText`] (bytes); the gate cuts longer ones.
 pub const MAX_EDIT_BYTES: usize = 64 * 1024;

@@ -16,12 +16,71 @@ use crate::request::ActionRequest;
 use crate::shell::ShellScript;
 use crate::types::{ApprovalType, Role, ScopeKind};
 
+/// What a person is advised when the packet itself shows a risk a review alone does not
+/// answer: deny, and what would make the change safe instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advice {
+    /// Recommend denying.
+    pub deny: bool,
+    pub text: String,
+}
+
+/// The advice the evidence's packet calls for, if any: a force push to the default branch,
+/// or a CI change that hands the repository's secrets or write access to code anyone can
+/// propose, is never recommended for approval.
+pub fn advice(evidence: &ApprovalEvidence) -> Option<Advice> {
+    match &evidence.detail {
+        EvidenceDetail::Pr(packet) => {
+            let push = packet.push.as_ref()?;
+            let branch = packet.branch.as_deref().unwrap_or("the current branch");
+            let remote = packet.remote.as_deref().unwrap_or("its remote");
+            let text = match (push.force, push.to_default_branch) {
+                (true, true) => format!(
+                    "Deny: a force push rewrites {branch}, the default branch, on {remote} for \
+                     everyone. Safe instead: push to a new branch and open a pull request"
+                ),
+                (true, false) => format!(
+                    "Approve only if {branch} on {remote} is yours alone: a force push drops \
+                     what others pushed there"
+                ),
+                (false, true) => format!(
+                    "Approve only if these commits may skip review: they land on {branch}, the \
+                     default branch, directly"
+                ),
+                (false, false) => return None,
+            };
+            Some(Advice {
+                deny: push.force && push.to_default_branch,
+                text,
+            })
+        }
+        EvidenceDetail::Diff(packet) => {
+            let instead = crate::diff::ci::safe_instead(&packet.flags);
+            let risks: Vec<String> = packet
+                .flags
+                .iter()
+                .filter(|f| crate::diff::ci::is_ci_risk(**f))
+                .map(|f| crate::diff::review::phrase(*f, packet))
+                .collect();
+            (!instead.is_empty()).then(|| Advice {
+                deny: true,
+                text: format!(
+                    "Deny: this workflow change {}. Safe instead: {}",
+                    risks.join(", "),
+                    instead.join("; ")
+                ),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The review an action needs.
 #[derive(Debug, Clone)]
 pub(crate) enum Review {
     Tool,
     Diff(Box<DiffReview>),
-    Pr(PrPacket, crate::review::pr::Via),
+    Pr(Box<PrPacket>, crate::review::pr::Via),
 }
 
 impl Review {
@@ -34,7 +93,7 @@ impl Review {
         ctx: &Ctx<'_>,
     ) -> Review {
         if let Some((packet, via)) = crate::review::pr::detect(request, script) {
-            return Review::Pr(packet, via);
+            return Review::Pr(Box::new(packet), via);
         }
         match crate::diff::review::review(request, canonical, facts, ctx) {
             Some(review) => Review::Diff(Box::new(review)),
@@ -95,7 +154,7 @@ impl Review {
             }
             Review::Pr(packet, via) => {
                 evidence.summary = crate::review::pr::summary(&packet, via, place);
-                evidence.detail = EvidenceDetail::Pr(packet);
+                evidence.detail = EvidenceDetail::Pr(*packet);
             }
         }
     }

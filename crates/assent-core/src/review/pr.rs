@@ -4,8 +4,9 @@
 //! approvals it depends on are filled in by the service (`crate::workflow::publish`).
 
 use crate::classify::git::split_git;
-use crate::evidence::PrPacket;
-use crate::request::ActionRequest;
+use crate::evidence::parts::is_default_branch_ref;
+use crate::evidence::{PrPacket, PushPacket};
+use crate::request::{ActionRequest, MAX_PUSHED_COMMITS};
 use crate::shell::wrappers::{effective, program_name};
 use crate::shell::ShellScript;
 use crate::types::ActionKind;
@@ -37,7 +38,7 @@ pub(crate) fn detect(
         let (program, args) = argv.split_first()?;
         let (found, via) = match program_name(program) {
             "gh" => (gh_pr_create(args)?, Via::PullRequest),
-            "git" => (git_push(args)?, Via::Push),
+            "git" => (pushed(git_push(args)?, args, request), Via::Push),
             _ => return None,
         };
         let packet = PrPacket {
@@ -61,6 +62,98 @@ pub fn publishes(request: &ActionRequest) -> bool {
         Ok((_, Some(script))) => detect(request, Some(&script)).is_some(),
         _ => false,
     }
+}
+
+/// Where a `git push` of `request` goes, for the gate to read its commits: the remote (as
+/// written, `None`: the branch's upstream), the local ref it pushes (`HEAD` when unnamed) and
+/// the branch it lands on (`None`: the current branch's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushTarget {
+    pub remote: Option<String>,
+    pub source: String,
+    pub branch: Option<String>,
+}
+
+/// The push `request` makes, if it is a `git push` that publishes a branch.
+pub fn push_target(request: &ActionRequest) -> Option<PushTarget> {
+    if request.action.kind != ActionKind::Shell {
+        return None;
+    }
+    let Ok((_, Some(script))) = crate::request::canon::canonicalize_parsed(&request.action, "/")
+    else {
+        return None;
+    };
+    script.commands.iter().find_map(|command| {
+        let argv = effective(&command.argv).argv;
+        let (program, args) = argv.split_first()?;
+        if program_name(program) != "git" {
+            return None;
+        }
+        let packet = git_push(args)?;
+        let line = split_git(args);
+        let refspec = line
+            .rest
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .nth(1)
+            .map(|r| r.trim_start_matches('+'));
+        let source = match refspec.map(|r| r.split_once(':').map_or(r, |(from, _)| from)) {
+            Some(from) if !from.is_empty() => from.to_owned(),
+            _ => "HEAD".to_owned(),
+        };
+        Some(PushTarget {
+            remote: packet.remote,
+            source,
+            branch: packet.branch,
+        })
+    })
+}
+
+/// The push packet on a `git push`'s PR packet: force and default branch from the command
+/// line, the commits from what the gate read (capped; subjects on one line, clipped).
+fn pushed(mut packet: PrPacket, git_args: &[String], request: &ActionRequest) -> PrPacket {
+    let args = split_git(git_args).rest;
+    let force = args.iter().any(|a| {
+        matches!(a.as_str(), "-f" | "--force" | "--mirror")
+            || a.starts_with("--force-with-lease")
+            || a.starts_with("--force-if-includes")
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
+    }) || args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .skip(1)
+        .any(|r| r.starts_with('+'));
+    let commits = request.context.pushed.clone().map(|mut found| {
+        found.commits.truncate(MAX_PUSHED_COMMITS);
+        for commit in &mut found.commits {
+            commit.subject = crate::text::clip(&crate::text::one_line(&commit.subject), 120);
+            commit.sha = crate::text::first_chars(&commit.sha, 12);
+        }
+        // The gate's words, but a request's: bounded like the rest of the packet.
+        found.against = crate::text::clip(&crate::text::one_line(&found.against), 120);
+        found.diffstat = found
+            .diffstat
+            .map(|stat| crate::text::clip(&crate::text::one_line(&stat), 120));
+        found.branch = found
+            .branch
+            .map(|branch| crate::text::clip(&crate::text::one_line(&branch), 120));
+        found
+    });
+    if packet.branch.is_none() {
+        packet.branch = commits.as_ref().and_then(|c| c.branch.clone());
+    }
+    let to_default_branch = packet.branch.as_deref().is_some_and(is_default_branch_ref);
+    let unknown = commits.is_none().then(|| {
+        "the gate read no commits for this push (no repository, no git, or not through a gate)"
+            .to_owned()
+    });
+    packet.push = Some(PushPacket {
+        force,
+        to_default_branch,
+        commits,
+        unknown,
+    });
+    packet
 }
 
 /// `gh pr create [--title T] [--head BRANCH] [--repo R]`.
@@ -137,11 +230,25 @@ pub(crate) fn summary(packet: &PrPacket, via: Via, place: &str) -> String {
             Some(branch) => format!("Open a pull request from {branch}"),
             None => "Open a pull request".to_owned(),
         },
-        (Via::Push, _) => format!(
-            "Push {} to {}",
-            branch.unwrap_or("the current branch"),
-            packet.remote.as_deref().unwrap_or("its remote")
-        ),
+        (Via::Push, _) => {
+            let push = packet.push.clone().unwrap_or_default();
+            let verb = if push.force { "Force-push" } else { "Push" };
+            let default = if push.to_default_branch {
+                " (the default branch)"
+            } else {
+                ""
+            };
+            let commits = match push.commits.as_ref().map(|c| c.count) {
+                Some(1) => ": 1 commit".to_owned(),
+                Some(n) => format!(": {n} commits"),
+                None => String::new(),
+            };
+            format!(
+                "{verb} {}{default} to {}{commits}",
+                branch.unwrap_or("the current branch"),
+                packet.remote.as_deref().unwrap_or("its remote")
+            )
+        }
     };
     crate::text::clip(&format!("{what} · {place}"), 140)
 }

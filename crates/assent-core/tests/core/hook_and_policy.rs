@@ -369,8 +369,11 @@ fn evidence_says_what_and_where() {
     );
     assert_eq!(
         e.evidence.mutation.as_deref(),
-        Some("target/** only"),
-        "the profile bounds mutation"
+        Some(
+            "runs the project's code: it can reach the network and change any file you can \
+             (expected to change: target/** only)"
+        ),
+        "tests run the project's code: the profile's expectation is said as one, not a bound"
     );
     assert_eq!(
         e.evidence.credentials.as_deref(),

@@ -18,6 +18,7 @@ mod discard_work;
 mod drills;
 mod everyday_work;
 mod evidence_table;
+mod evidence_truth;
 mod fuzz_regressions;
 mod grants;
 mod hook_and_policy;

@@ -179,3 +179,32 @@ fn plain_variant_does_not_escape_markup_but_still_cleans() {
         "menus render plain text: no entities, but escapes and masks still apply"
     );
 }
+
+#[test]
+fn a_fitted_title_is_cut_between_words_and_never_inside_brackets() {
+    let rows = [
+        (
+            "Change GitHub (repo edit acme/shop --visibility public)",
+            30,
+            "Change GitHub…",
+            "a cut inside the brackets drops the open bracket",
+        ),
+        (
+            "Install left-pad and chalk with npm",
+            22,
+            "Install left-pad and…",
+            "a cut falls between words, not inside one",
+        ),
+        (
+            "Push main to origin",
+            64,
+            "Push main to origin",
+            "a title that fits is whole",
+        ),
+    ];
+    for (text, max, want, why) in rows {
+        let got = fit_words(text, max);
+        assert_eq!(got, want, "{why}");
+        assert!(got.chars().count() <= max, "{why}: it fits in {max}");
+    }
+}

@@ -99,8 +99,8 @@ async fn drill_2_publishing_waits_for_the_ci_diff_review() {
     );
     assert_eq!(
         diff["evidence"]["flags"],
-        json!(["workflow_changed"]),
-        "flagged as a workflow change"
+        json!(["workflow_changed", "ci_write_permissions"]),
+        "flagged as a workflow change, and its write-all as a risk of its own"
     );
     assert_eq!(
         diff["evidence"]["files"][0]["path"], WORKFLOW,
@@ -119,19 +119,25 @@ async fn drill_2_publishing_waits_for_the_ci_diff_review() {
         "bound to its base commit"
     );
     assert_eq!(
-        diff["evidence"]["summary"], "Review diff · shop: 1 file, CI workflow changed",
+        diff["evidence"]["summary"],
+        "Review diff · shop: 1 file, CI workflow changed, gives the workflow write permissions",
         "the notification line"
     );
     assert_eq!(
         diff["evidence"]["verification_status"], "cargo test: 12 passed",
         "the agent's verification is shown"
     );
+    assert_eq!(
+        diff["recommendation"]["decision"], "deny",
+        "write-all for a workflow is not recommended for approval: {}",
+        diff["recommendation"]
+    );
     assert!(
         diff["recommendation"]["text"]
             .as_str()
             .unwrap()
-            .starts_with("Needs repo maintainer review before PR creation"),
-        "the recommendation names the role: {}",
+            .contains("permissions: contents: read"),
+        "the recommendation says what would make it safe: {}",
         diff["recommendation"]
     );
 
@@ -180,7 +186,7 @@ async fn drill_2_publishing_waits_for_the_ci_diff_review() {
     assert_eq!(pr["evidence"]["branch"], "fix-ci", "and the branch");
     assert_eq!(
         pr["evidence"]["diff_approvals"],
-        json!([{"approval_id": diff_id, "summary": "Review diff · shop: 1 file, CI workflow changed", "state": "current"}]),
+        json!([{"approval_id": diff_id, "summary": "Review diff · shop: 1 file, CI workflow changed, gives the workflow write permissions", "state": "current"}]),
         "listing the diff review it depends on"
     );
 

@@ -164,6 +164,7 @@ async fn a_pending_pr_shows_where_it_goes_and_each_diff_approval_state() {
             branch: Some("fix-build".to_owned()),
             title: Some("Fix the build".to_owned()),
             base_sha: None,
+            push: None,
             diff_approvals: vec![
                 DiffApprovalRef {
                     approval_id: "d-current".to_owned(),

@@ -65,6 +65,8 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
             </dd>
           </>
         )}
+        {/* What may change before the steps: a high-risk prompt's stakes are read at first sight. */}
+        {shows.has('mutation') && <Row label="May change" value={e.mutation} test="ev-mutation" />}
         {shows.has('command') && steps.length > 1 && (
           <>
             <dt>Steps (riskiest first)</dt>
@@ -85,7 +87,6 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
         {shows.has('cwd') && <Row label="Working directory" value={e.cwd} test="ev-cwd" />}
         {shows.has('network') && <Row label="Network" value={networkWords(e)} test="ev-network" />}
         {shows.has('credentials') && <Row label="Credentials" value={e.credentials ?? 'none'} test="ev-credentials" />}
-        {shows.has('mutation') && <Row label="May change" value={e.mutation} test="ev-mutation" />}
         <Row label="Diff" value={e.diff_summary} />
         <Row label="Agent's reason" value={approval.reason} test="ev-reason" />
         <Row label="Risk" value={RISK_WORDS[approval.risk]} test="ev-risk" />

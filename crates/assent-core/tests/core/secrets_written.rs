@@ -7,9 +7,9 @@
 
 use crate::common::scenario::*;
 use crate::common::*;
-use assent_core::hook::{action_from_claude_hook, HookDefaults};
+use assent_core::hook::action_from_claude_hook;
 use assent_core::{action_from_codex_hook, ActionRequest, Decision, Policy};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use Decision::{Ask, Auto};
 
@@ -17,34 +17,17 @@ const GITHUB: &str = "ghp_Zq3T9vXk2LmN8bRc5YdWj7HsPf4Ga6Ue1Qo0";
 const AWS: &str = "AKIAZ7VQ3XKJ4M2N5P6R";
 const KEY_BODY: &str = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj";
 
-fn payload(tool: &str, input: Value) -> Value {
-    json!({
-        "hook_event_name": "PreToolUse",
-        "tool_name": tool,
-        "session_id": "run-1",
-        "cwd": REPO,
-        "tool_input": input,
-    })
-}
-
-fn defaults() -> HookDefaults {
-    HookDefaults {
-        repo: Some(REPO.to_owned()),
-        ..HookDefaults::default()
-    }
-}
-
 /// A Claude Code Write of `content` to `path` in the repository.
 fn write(path: &str, content: &str) -> ActionRequest {
     let input = json!({"file_path": format!("{REPO}/{path}"), "content": content});
-    action_from_claude_hook(&payload("Write", input), &defaults()).unwrap()
+    claude_tool("Write", input)
 }
 
 /// A Claude Code Edit of `path` replacing `old` with `new`.
 fn edit(path: &str, old: &str, new: &str) -> ActionRequest {
     let input =
         json!({"file_path": format!("{REPO}/{path}"), "old_string": old, "new_string": new});
-    action_from_claude_hook(&payload("Edit", input), &defaults()).unwrap()
+    claude_tool("Edit", input)
 }
 
 fn asked(name: &'static str, request: ActionRequest, why: &'static str) -> Row {
@@ -71,8 +54,8 @@ fn credentials_written_into_the_repository_are_asked() {
     });
     let patch = "*** Begin Patch\n*** Update File: src/slack.py\n@@\n-TOKEN = os.environ[\"SLACK_TOKEN\"]\n+TOKEN = \"xoxb-2918274650-8273645102-aZ9bY8cX7dW6\"\n*** End Patch\n";
     let codex = action_from_codex_hook(
-        &payload("apply_patch", json!({"command": patch})),
-        &defaults(),
+        &hook_payload("apply_patch", json!({"command": patch})),
+        &hook_defaults(),
     )
     .unwrap();
     check(
@@ -103,7 +86,7 @@ fn credentials_written_into_the_repository_are_asked() {
             ),
             asked(
                 "a connection string with its password, MultiEdit",
-                action_from_claude_hook(&payload("MultiEdit", multi), &defaults()).unwrap(),
+                claude_tool("MultiEdit", multi),
                 "the password in a database URL logs in to the database",
             ),
             asked(
@@ -114,7 +97,7 @@ fn credentials_written_into_the_repository_are_asked() {
             asked(
                 "an AWS key in a notebook cell",
                 action_from_claude_hook(
-                    &payload(
+                    &hook_payload(
                         "NotebookEdit",
                         json!({
                             "notebook_path": format!("{REPO}/analysis.ipynb"),
@@ -122,7 +105,7 @@ fn credentials_written_into_the_repository_are_asked() {
                             "new_source": format!("s3 = boto3.client('s3', aws_access_key_id='{AWS}')"),
                         }),
                     ),
-                    &defaults(),
+                    &hook_defaults(),
                 )
                 .unwrap(),
                 "a cell's new source is what the notebook edit writes",

@@ -7,40 +7,22 @@
 
 use crate::common::scenario::*;
 use crate::common::*;
-use assent_core::hook::{action_from_claude_hook, HookDefaults};
 use assent_core::{action_from_codex_hook, ActionRequest, Decision, Policy, Role};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use Decision::{Ask, Auto};
-
-fn payload(tool: &str, input: Value) -> Value {
-    json!({
-        "hook_event_name": "PreToolUse",
-        "tool_name": tool,
-        "session_id": "run-1",
-        "cwd": REPO,
-        "tool_input": input,
-    })
-}
-
-fn defaults() -> HookDefaults {
-    HookDefaults {
-        repo: Some(REPO.to_owned()),
-        ..HookDefaults::default()
-    }
-}
 
 /// A Claude Code Edit of `path` (in the repository) replacing `old` with `new`.
 fn edit(path: &str, old: &str, new: &str) -> ActionRequest {
     let input =
         json!({"file_path": format!("{REPO}/{path}"), "old_string": old, "new_string": new});
-    action_from_claude_hook(&payload("Edit", input), &defaults()).unwrap()
+    claude_tool("Edit", input)
 }
 
 /// A Claude Code Write of `content` to `path` in the repository.
 fn write(path: &str, content: &str) -> ActionRequest {
     let input = json!({"file_path": format!("{REPO}/{path}"), "content": content});
-    action_from_claude_hook(&payload("Write", input), &defaults()).unwrap()
+    claude_tool("Write", input)
 }
 
 fn weakened(name: &'static str, request: ActionRequest, why: &'static str) -> Row {
@@ -61,8 +43,8 @@ fn deploy(name: &'static str, request: ActionRequest, why: &'static str) -> Row 
 fn edits_that_weaken_tests_are_a_diff_review() {
     let patch = "*** Begin Patch\n*** Update File: src/test/java/OrderTest.java\n@@\n     @Test\n+    @Disabled(\"flaky\")\n     void refunds() {\n*** End Patch\n";
     let codex = action_from_codex_hook(
-        &payload("apply_patch", json!({"command": patch})),
-        &defaults(),
+        &hook_payload("apply_patch", json!({"command": patch})),
+        &hook_defaults(),
     )
     .unwrap();
     let rows = vec![
@@ -153,18 +135,11 @@ fn edits_that_weaken_tests_are_a_diff_review() {
             "a patch's added lines are read as an edit's",
         ),
     ];
-    for r in &rows {
-        let e = eval_default(&r.request);
-        assert!(
-            e.decision
-                .reasons
-                .iter()
-                .any(|reason| reason.contains("tests weakened")),
-            "[{}] the reason says what the review is for: {:?}",
-            r.name,
-            e.decision.reasons
-        );
-    }
+    reasons_say(
+        &rows,
+        "tests weakened",
+        "the reason says what the review is for",
+    );
     check(rows, &Policy::default());
 }
 
@@ -297,18 +272,11 @@ fn production_deploy_config_is_asked() {
             "a shell edit of the same file is the same change",
         ),
     ];
-    for r in &rows {
-        let e = eval_default(&r.request);
-        assert!(
-            e.decision
-                .reasons
-                .iter()
-                .any(|reason| reason.contains("production deployment configuration")),
-            "[{}] the reason names production: {:?}",
-            r.name,
-            e.decision.reasons
-        );
-    }
+    reasons_say(
+        &rows,
+        "production deployment configuration",
+        "the reason names production",
+    );
     check(rows, &Policy::default());
 }
 

@@ -3,11 +3,13 @@
 pub mod links;
 pub mod scenario;
 
+use assent_core::hook::{action_from_claude_hook, HookDefaults};
 use assent_core::{
     evaluate, Action, ActionContext, ActionKind, ActionRequest, ApprovalGrant, Environment,
     Evaluation, GrantConstraints, Policy, RequestedBy, ScopeKind,
 };
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use serde_json::{json, Value};
 
 pub const HOME: &str = "/home/dev";
 pub const REPO: &str = "/home/dev/shop";
@@ -51,6 +53,31 @@ pub fn shell(line: &str) -> ActionRequest {
         command: Some(line.to_owned()),
         ..action(ActionKind::Shell)
     })
+}
+
+/// A PreToolUse payload for `tool`, run in the repository, as Claude Code and Codex send it.
+pub fn hook_payload(tool: &str, input: Value) -> Value {
+    json!({
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "session_id": "run-1",
+        "cwd": REPO,
+        "tool_input": input,
+    })
+}
+
+/// What the gate knows beside a hook's payload: the repository.
+pub fn hook_defaults() -> HookDefaults {
+    HookDefaults {
+        repo: Some(REPO.to_owned()),
+        ..HookDefaults::default()
+    }
+}
+
+/// A Claude Code tool call `tool` run in the repository.
+pub fn claude_tool(tool: &str, input: Value) -> ActionRequest {
+    action_from_claude_hook(&hook_payload(tool, input), &hook_defaults())
+        .unwrap_or_else(|e| panic!("the {tool} payload must read: {e}"))
 }
 
 pub fn file(kind: ActionKind, path: &str) -> ActionRequest {

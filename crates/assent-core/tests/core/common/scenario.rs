@@ -44,6 +44,22 @@ pub fn with_profile(mut r: Row, profile: &'static str) -> Row {
     r
 }
 
+/// Every row's reasons, under the default policy, contain `needle`; `what` says why.
+pub fn reasons_say(rows: &[Row], needle: &str, what: &str) {
+    for r in rows {
+        let e = eval(&Policy::default(), &r.request);
+        assert!(
+            e.decision
+                .reasons
+                .iter()
+                .any(|reason| reason.contains(needle)),
+            "[{}] {what}: {:?}",
+            r.name,
+            e.decision.reasons
+        );
+    }
+}
+
 pub fn check(rows: Vec<Row>, policy: &Policy) {
     for r in rows {
         let e = eval(policy, &r.request);

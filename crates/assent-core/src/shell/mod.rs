@@ -522,16 +522,19 @@ impl Walker<'_> {
         self.follow_cd(eff.argv);
         parsed.substitutions = subs;
         parsed.redirect_words = rendered_redirects;
-        let derived = fed_to_xargs.into_iter().map(|argv| ParsedCommand {
-            argv,
-            cwd: parsed.cwd.clone(),
-            pipeline: parsed.pipeline,
-            stage: parsed.stage,
-            stages: parsed.stages,
-            privileged: parsed.privileged,
-            ..ParsedCommand::default()
-        });
-        let derived: Vec<ParsedCommand> = derived.collect();
+        // Built before `parsed` moves into the script: they copy its place.
+        let derived: Vec<ParsedCommand> = fed_to_xargs
+            .into_iter()
+            .map(|argv| ParsedCommand {
+                argv,
+                cwd: parsed.cwd.clone(),
+                pipeline: parsed.pipeline,
+                stage: parsed.stage,
+                stages: parsed.stages,
+                privileged: parsed.privileged,
+                ..ParsedCommand::default()
+            })
+            .collect();
         self.script.commands.push(parsed);
         self.script.commands.extend(derived);
         "_".to_owned()

@@ -22,6 +22,7 @@ pub mod policy;
 pub mod pre_run;
 pub mod request;
 mod review;
+pub mod reviewer;
 pub mod shell;
 mod text;
 pub mod types;

@@ -68,6 +68,18 @@ pub enum RiskLevel {
     Critical,
 }
 
+impl RiskLevel {
+    /// The wire name (`low` … `critical`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RiskLevel::Low => "low",
+            RiskLevel::Medium => "medium",
+            RiskLevel::High => "high",
+            RiskLevel::Critical => "critical",
+        }
+    }
+}
+
 /// What kind of thing the agent wants to do.
 #[derive(
     Debug,

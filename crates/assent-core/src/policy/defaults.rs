@@ -153,6 +153,7 @@ pub(crate) fn default_policy() -> Policy {
         },
         desk: crate::policy::DeskPolicy::default(),
         routing: crate::policy::routing::Routing::default(),
+        reviewer: None,
         compiled: Default::default(),
         version: String::new(),
     }

@@ -65,6 +65,8 @@ pub struct PolicyFile {
     pub desk: Option<crate::policy::DeskPolicy>,
     /// `[routing]`: `escalate_after = "5m"` (off when absent).
     pub routing: Option<crate::policy::routing::Routing>,
+    /// `[reviewer]`: a model that reviews asks (see `crate::reviewer`).
+    pub reviewer: Option<crate::reviewer::ReviewerConfig>,
 }
 
 /// `[diff]` as a user writes it.
@@ -287,6 +289,21 @@ impl PolicyFile {
             p.routing = routing
                 .checked(p.approval_timeout_seconds)
                 .map_err(|message| at("escalate_after", message))?;
+        }
+        if let Some(reviewer) = self.reviewer {
+            let reviewer = reviewer.checked().map_err(|(key, message)| {
+                // The key's line inside the section, else the section's header.
+                let section = text.find("[reviewer]").unwrap_or(0);
+                let line = text[section..]
+                    .find(&format!("{key} "))
+                    .or_else(|| text[section..].find(&format!("{key}=")))
+                    .map_or(section, |i| section + i);
+                PolicyError {
+                    line: line_of(text, line),
+                    message,
+                }
+            })?;
+            p.reviewer = Some(reviewer);
         }
         crate::exception::check_section(
             &p.exceptions,

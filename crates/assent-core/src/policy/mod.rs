@@ -86,6 +86,9 @@ pub struct Policy {
     /// `[routing]`: who a prompt asks first and when it asks everyone (see [`routing`]).
     #[serde(default, skip_serializing_if = "routing::Routing::is_default")]
     pub routing: routing::Routing,
+    /// `[reviewer]`: a model that reviews asks (off when absent; see [`crate::reviewer`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer: Option<crate::reviewer::ReviewerConfig>,
     #[serde(skip)]
     pub(crate) compiled: Compiled,
     #[serde(skip)]

@@ -29,6 +29,7 @@ mod machine_damage;
 mod other_platforms;
 mod properties;
 mod remote_destruction;
+mod reviewer;
 mod routing;
 mod scenarios;
 mod secret_stores;

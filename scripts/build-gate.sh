@@ -2,8 +2,7 @@
 # Builds assent-gate, the hook gate every tool call of an agent starts, as a static executable
 # that is not position-independent: no dynamic loader, no libc.so to map and link, none of its
 # own code to relocate. Starting it then costs what starting /bin/true does, where the dynamic
-# build spent 0.5 ms and two thirds of its instructions before main (docs/benchmarks.md,
-# "A static, fixed-address assent-gate").
+# build spent most of its instructions before main (docs/benchmarks.md, "Gate").
 #
 #   scripts/build-gate.sh [--release]    → target/{debug,release}/assent-gate
 #

@@ -5,7 +5,7 @@
 # empty page the example serves itself; `app:index.html` for the desk's page without its data
 # (no bridge); any URL (`about:blank` starts no web process). Compare with
 # tests/e2e/measure.sh's "window open" figure for the desk's window (docs/benchmarks.md,
-# "The floor of a Tauri 2 window").
+# "Window memory and the Tauri floor").
 # Usage:
 #   cargo build --release --locked -p assent-window --features custom-protocol --example blank_window
 #   xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- src-tauri/bench/floor.sh \

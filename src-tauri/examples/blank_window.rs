@@ -1,7 +1,7 @@
 //! The floor of a Tauri 2 window on this platform, for `src-tauri/bench/floor.sh`: one window
 //! like assent-window's (same size, same process defaults), showing an empty page, with no
 //! commands and no bridge. What it costs is what any Tauri 2 window costs here before the
-//! desk's page and code add anything (docs/benchmarks.md, "The floor of a Tauri 2 window").
+//! desk's page and code add anything (docs/benchmarks.md, "Window memory and the Tauri floor").
 use tauri::http::Response;
 use tauri::{WebviewUrl, WebviewWindowBuilder};
 

@@ -12,8 +12,8 @@
 # INTERLEAVED=1 times the same rows with benches/interleaved.py instead (RUNS rounds, each row
 # once per round, in turn): hyperfine's rows drift with the machine, one after another.
 # Every binary timed is first copied into the run's directory, so all are in one page-cache
-# state (a file runs ≈ 0.15 ms faster right after a copy than as the linker left it or as read
-# back from disk: docs/benchmarks.md, "The gate's own 0.1–0.3 ms, and a measurement trap").
+# state (a file runs faster right after a copy than as the linker left it or as read back
+# from disk: docs/benchmarks.md, "Gate").
 # Usage: BEFORE_BIN=/tmp/assent-main [BEFORE_GATE=/tmp/assent-gate-main] [INTERLEAVED=1] \
 #          crates/assent-cli/benches/gate_fast.sh [hyperfine args…]
 set -euo pipefail

@@ -4,9 +4,9 @@
 //! the service decides, this shows and forwards.
 //!
 //! Why two processes: a process that links WebKitGTK maps and relocates WebKit,
-//! JavaScriptCore and GTK at start even if it never opens a webview (≈33 MiB PSS measured);
-//! the tray idles all day, so it must not carry them. The window process holds no token: every
-//! command it makes goes to this process over its stdin/stdout ([`window`]).
+//! JavaScriptCore and GTK at start even if it never opens a webview; the tray idles all day,
+//! so it must not carry them. The window process holds no token: every command it makes goes
+//! to this process over its stdin/stdout ([`window`]).
 
 mod autostart;
 pub mod campaign_notice;

@@ -133,7 +133,7 @@ pub enum WindowCall {
 /// The window process's defaults, set before GTK and WebKit start (a value the person set
 /// wins); WebKit's web and network processes inherit them. GTK's own GL is not needed for the
 /// window's chrome (the webview renders in WebKit's process). The DMA-BUF renderer costs more
-/// while the window is open and shows the same page. JavaScriptCore's JIT costs ≈8 MiB in the
+/// while the window is open and shows the same page. JavaScriptCore's JIT costs memory in the
 /// web process (JIT worker threads, executable memory) for a page whose scripts are a few
 /// small views the interpreter runs fast enough (docs/benchmarks.md has the measurements).
 pub const WINDOW_PROCESS_DEFAULTS: [(&str, &str); 3] = [

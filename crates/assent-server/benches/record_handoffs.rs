@@ -15,7 +15,7 @@
 //!
 //! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain,db_rows}.rs`), with the
 //! values a `git status` auto decision writes. It is what a synchronous SQLite writer would
-//! save per decision (docs/benchmarks.md, "The service's share"), not a second store.
+//! save per decision (docs/benchmarks.md, "Service"), not a second store.
 //!
 //! `cargo bench -p assent-server --bench record_handoffs -- --warm-up-time 2 --measurement-time 6`
 #![allow(

@@ -397,7 +397,7 @@ fn in_repository(patterns: &'static [&'static str]) -> impl Iterator<Item = &'st
 ///
 /// Each pattern is matched as written (`fast_glob`), with nothing compiled first: a gate is a
 /// process per tool call that asks this once or twice, and building these patterns into a
-/// glob set was 0.8 M instructions, a third of an edit's gate. The policy's glob semantics
+/// glob set was a large share of an edit's gate. The policy's glob semantics
 /// (`globset`, `*` not crossing `/`) give the same answers: `secret_files_match_the_policy_globs`.
 pub fn is_secret_file(path: &str) -> bool {
     let matches = |patterns| in_repository(patterns).any(|glob| fast_glob::glob_match(glob, path));

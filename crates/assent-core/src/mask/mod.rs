@@ -154,10 +154,10 @@ const _: () = assert!(
     "candidates() keeps a bit per rule"
 );
 
-/// Texts searched one needle at a time before the automaton is built. Building it is ≈395 k
-/// instructions in a fresh process, while searching a short text for each of the 33 needles
-/// alone is ≈15 k: a gate (a process per tool call) masks one to a few texts and never builds
-/// it; a service has built it by its second decision.
+/// Texts searched one needle at a time before the automaton is built. In a fresh process,
+/// building it costs many times what searching a short text for each needle alone does: a
+/// gate (a process per tool call) masks one to a few texts and never builds it; a service has
+/// built it by its second decision.
 const TEXTS_BEFORE_AUTOMATON: usize = 16;
 
 /// Texts searched so far (counts only up to [`TEXTS_BEFORE_AUTOMATON`] matters).
@@ -173,8 +173,8 @@ fn needles() -> &'static Needles {
             .flat_map(|(i, rule)| rule.needles.iter().map(move |n| (i, *n)))
             .collect();
         // A contiguous NFA, not the DFA the builder would pick for so few needles: it builds
-        // in half the time (≈31 against ≈68 µs warm), while a short text's scan costs ≈70 ns
-        // instead of ≈37 ns (docs/benchmarks.md) — noise next to a decision's ≈125 µs.
+        // in about half the time, while its slower scan of a short text is noise next to a
+        // decision (`crates/assent-core/bench/automata` times both).
         let automaton = AhoCorasick::builder()
             .kind(Some(AhoCorasickKind::ContiguousNFA))
             .ascii_case_insensitive(true)

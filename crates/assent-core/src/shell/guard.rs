@@ -48,7 +48,7 @@ pub(crate) fn bracket_depth(line: &str) -> usize {
 }
 
 /// `cat <<"" ` or `cat <<  "her' go 4  " ` with no body: the tokenizer never ends and grows
-/// without bound (2 GB within seconds). A here-document with no line after its operator, or
+/// without bound. A here-document with no line after its operator, or
 /// whose delimiter is empty once its quotes are dropped (`<<"'"` included: dropping every
 /// quote character is the conservative reading), is refused.
 pub(crate) fn has_empty_heredoc_delimiter(line: &str) -> bool {

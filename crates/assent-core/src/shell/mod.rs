@@ -29,8 +29,8 @@ const MAX_DEPTH: usize = 8;
 const MAX_BRACKETS: usize = 64;
 /// Most `(` operators (subshells, groups, function parens) in one script handed to the
 /// parser, and in one line overall. The parser backtracks on each unclosed `(`, so its time
-/// grows about 2.3× per one (found by fuzzing: 26 of them took 82 s); 12 bound it to ~1 ms
-/// per script, the total to a few ms per line.
+/// grows exponentially with their number (found by fuzzing); these bounds keep a script's
+/// parse, and a line's, short.
 const MAX_PARENS: usize = 12;
 const MAX_PARENS_PER_LINE: usize = 64;
 

@@ -22,6 +22,7 @@ mod push;
 pub mod realpath;
 mod records;
 pub mod reload;
+pub mod reviewer;
 mod routes;
 pub mod routing;
 mod secret_source;

@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub mod pg;
+pub mod scripted_reviewer;
 
 pub struct Service {
     pub url: String,

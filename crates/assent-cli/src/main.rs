@@ -21,6 +21,7 @@ mod policy_eval;
 mod reach;
 mod request;
 mod request_args;
+mod reviewer_cmd;
 mod run_cmd;
 mod sandbox;
 mod serve;
@@ -80,6 +81,10 @@ enum Command {
     /// requester token in ASSENT_TOKEN. Exit: the command's code; 69 no bwrap, 71 no user
     /// namespaces, 127 not found.
     Sandbox(sandbox::SandboxArgs),
+    /// The model reviewer (`[reviewer]` in the policy): `check` sends one canned request and
+    /// prints what was sent, the verdict and the latency (exit 0 a valid verdict, 1 none).
+    #[command(subcommand)]
+    Reviewer(reviewer_cmd::ReviewerCommand),
 }
 
 fn main() -> ExitCode {
@@ -100,5 +105,6 @@ fn main() -> ExitCode {
         Command::Campaign(cmd) => campaign::run(cmd),
         Command::Audit(cmd) => audit_cmd::run(cmd),
         Command::Sandbox(args) => sandbox::run(&args),
+        Command::Reviewer(cmd) => reviewer_cmd::run(cmd),
     }
 }

@@ -52,6 +52,7 @@ mod policy_suggest;
 mod request_diff;
 mod request_exception;
 mod request_exec;
+mod reviewer_cli;
 mod runs_fleet_cli;
 mod sandbox_agents;
 mod sandbox_cli;

@@ -34,6 +34,16 @@ pub enum UserAuthorized {
     No,
 }
 
+impl UserAuthorized {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UserAuthorized::Yes => "yes",
+            UserAuthorized::Unclear => "unclear",
+            UserAuthorized::No => "no",
+        }
+    }
+}
+
 impl Outcome {
     pub fn as_str(self) -> &'static str {
         match self {

@@ -41,7 +41,7 @@ pub use policy::{edit as policy_edit, file as policy_file, suggest};
 pub use request::canon;
 pub use shell::wrappers;
 
-pub use audit::{ApprovalAuditEvent, AuditDecision};
+pub use audit::{ApprovalAuditEvent, AuditDecision, AuditReview};
 pub use authority::{
     check_name, may_decide, role_name, tally, Decidable, Identity, IdentityKind, NameError,
     Refusal, Tally, Vote, ALL_ROLES,

@@ -86,6 +86,7 @@ pub fn approval(id: &str) -> Approval {
         agents_stopped_waiting_at: None,
         quick_up_to: assent_core::RiskLevel::Medium,
         step_up_url: None,
+        review: None,
         asked: None,
     }
 }

@@ -77,7 +77,7 @@ impl InsightEvent {
             | AuditDecision::Enrolled
             | AuditDecision::PasskeyRemoved
             | AuditDecision::SignedIn => None,
-            AuditDecision::Asked | AuditDecision::Escalated => None,
+            AuditDecision::Asked | AuditDecision::Escalated | AuditDecision::Reviewed => None,
         }
     }
 }

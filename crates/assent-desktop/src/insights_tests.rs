@@ -11,6 +11,7 @@ use assent_protocol::DecisionRequest;
 
 fn event(n: usize, seconds: i64, decision: AuditDecision) -> ApprovalAuditEvent {
     ApprovalAuditEvent {
+        review: None,
         event_id: format!("e{n}"),
         timestamp: at(seconds),
         approval_id: Some(format!("ap{n}")),

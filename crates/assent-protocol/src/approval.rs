@@ -8,6 +8,37 @@ use serde::{Deserialize, Serialize};
 use crate::grant::Grant;
 use crate::identity::ApprovalVote;
 
+/// What the model reviewer did with a prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ApprovalReview {
+    pub model: String,
+    /// `approve` or `ask_person` (the reviewer never denies); absent when it gave none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// The risk the reviewer saw; absent when it gave no verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<RiskLevel>,
+    /// Its rationale; or why the call failed; or why it may not decide this prompt.
+    pub rationale: String,
+    pub state: ReviewState,
+}
+
+/// Where the reviewer stands on a prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewState {
+    /// The reviewer is being asked, and may approve it alone: desks hold its notification.
+    Reviewing,
+    /// The reviewer approved it alone (eligible, `mode = "decide"`).
+    Approved,
+    /// Its opinion is shown; the person decides.
+    Advised,
+    /// The call failed (timeout, error, no valid verdict); the person decides.
+    Failed,
+    /// The policy keeps this prompt with a person; `rationale` says why.
+    NotEligible,
+}
+
 /// One prompt: a batch of equivalent requests a person decides at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Approval {
@@ -95,6 +126,11 @@ pub struct Approval {
     #[serde(default = "medium")]
     #[schema(required)]
     pub quick_up_to: RiskLevel,
+    /// The model reviewer's part in this prompt (`[reviewer]` in the policy), when one is
+    /// configured: its opinion, its approval, its failure, or why it may not decide. Filled in
+    /// by `GET /v1/approvals…` and on `/v1/events`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ApprovalReview>,
     /// Where a passkey confirms this prompt, when the policy's `[approvals] step_up` holds it
     /// (its risk is at or above the line, and it is pending): the web desk's page for it. A
     /// token, a session or the desktop's credential alone cannot approve it, so a desk offers

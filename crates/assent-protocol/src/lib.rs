@@ -18,8 +18,8 @@ mod run;
 mod submit;
 
 pub use approval::{
-    Approval, ApprovalList, ApprovalMember, AskedSteps, DecisionRequest, DecisionResponse,
-    Recommendation, Resolution,
+    Approval, ApprovalList, ApprovalMember, ApprovalReview, AskedSteps, DecisionRequest,
+    DecisionResponse, Recommendation, Resolution, ReviewState,
 };
 pub use assent_core::suggest::{PolicyChange, Suggestion};
 pub use audit::{

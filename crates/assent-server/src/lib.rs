@@ -23,6 +23,7 @@ pub mod realpath;
 mod records;
 pub mod reload;
 pub mod reviewer;
+mod reviewing;
 mod routes;
 pub mod routing;
 mod secret_source;

@@ -53,6 +53,8 @@ pub(crate) struct Shared {
     /// What sends Web Push messages (its key answers `GET /v1/push/key`); `None` until
     /// [`AppState::with_push`].
     pub push: Option<crate::push::Sender>,
+    /// The model reviewer's calls and their outcomes (`[reviewer]` in the policy).
+    pub reviews: Arc<crate::reviewing::Reviews>,
 }
 
 impl AppState {
@@ -115,6 +117,7 @@ impl AppState {
                 audit_key: None,
                 presence: Arc::default(),
                 push: None,
+                reviews: Arc::default(),
             }),
         }
     }

@@ -56,6 +56,7 @@ pub fn applied_audit(
         PolicyChange::BlockCommand { .. } => None,
     };
     ApprovalAuditEvent {
+        review: None,
         event_id: uuid::Uuid::new_v4().to_string(),
         timestamp: now,
         approval_id: None,

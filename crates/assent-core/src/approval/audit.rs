@@ -47,6 +47,8 @@ pub enum AuditDecision {
     /// A prompt still open after the policy's `escalate_after` asked everyone holding its
     /// role; `reason` names who was newly asked.
     Escalated,
+    /// A model reviewer was asked about a prompt (`review` holds the call).
+    Reviewed,
 }
 
 /// One audited decision.
@@ -90,4 +92,27 @@ pub struct ApprovalAuditEvent {
     /// What was decided, for people: the command line, the paths or the target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    /// A model reviewer's call (`reviewed`): what it was sent and what it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<AuditReview>,
+}
+
+/// One call of the model reviewer, as audited.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct AuditReview {
+    pub model: String,
+    /// The version of Assent's instructions (`assent-reviewer/1`).
+    pub prompt_version: String,
+    /// `approved`, `advised` or `failed`.
+    pub state: String,
+    /// `approve` or `ask_person`; absent when the call failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<crate::types::RiskLevel>,
+    /// The reviewer's rationale, or why the call failed.
+    pub rationale: String,
+    pub latency_ms: u64,
+    /// SHA-256 of the exact request body sent.
+    pub request_sha256: String,
 }

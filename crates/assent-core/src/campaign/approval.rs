@@ -134,6 +134,7 @@ pub fn campaign_audit(
 ) -> crate::approval::audit::ApprovalAuditEvent {
     let run_id = format!("campaign:{}", campaign.campaign_id);
     crate::approval::audit::ApprovalAuditEvent {
+        review: None,
         event_id,
         timestamp: now,
         approval_id: Some(campaign.approval_id.clone()),

@@ -83,6 +83,7 @@ pub fn submission_audit(
         now,
     } = asked;
     ApprovalAuditEvent {
+        review: None,
         event_id,
         timestamp: now,
         evidence_artifact_id: approval_id.clone().unwrap_or_else(|| action_id.to_owned()),
@@ -115,6 +116,7 @@ pub fn grant_use_audit(
     grant: &ApprovalGrant,
 ) -> ApprovalAuditEvent {
     ApprovalAuditEvent {
+        review: None,
         granted_scope: Some(grant.scope_kind),
         grant_expires_at: Some(grant.expires_at),
         ..submission_audit(
@@ -135,6 +137,7 @@ pub fn settlement_audit(
     verdict: Verdict<'_>,
 ) -> ApprovalAuditEvent {
     ApprovalAuditEvent {
+        review: None,
         event_id,
         timestamp: verdict.at,
         approval_id: Some(prompt.approval_id.to_owned()),
@@ -172,6 +175,7 @@ pub fn resume_audit(
     let prompt = pausing.map(|(p, _)| p);
     let member = pausing.and_then(|(_, m)| m);
     ApprovalAuditEvent {
+        review: None,
         event_id,
         timestamp: now,
         approval_id: prompt.map(|p| p.approval_id.to_owned()),
@@ -213,6 +217,7 @@ pub fn grant_audit(
 ) -> ApprovalAuditEvent {
     let grant = facts.grant;
     ApprovalAuditEvent {
+        review: None,
         event_id,
         timestamp: now,
         approval_id: Some(grant.approval_id.clone()),
@@ -266,6 +271,7 @@ pub fn executed_audit(
     now: DateTime<Utc>,
 ) -> ApprovalAuditEvent {
     ApprovalAuditEvent {
+        review: None,
         event_id,
         timestamp: now,
         evidence_artifact_id: ran.approval_id.unwrap_or(ran.action_id).to_owned(),

@@ -69,6 +69,10 @@ pub async fn submit(
     let approval_expires_at = now + policy.approval_timeout();
     let required_approvals =
         policy.approvals_required(eval.decision.required_role, &eval.decision.rule);
+    if !screen {
+        // Known before the prompt is announced: whether the reviewer will take it.
+        shared.reviews.expect(&eval, &policy);
+    }
     let submission = Box::new(Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),
@@ -88,7 +92,13 @@ pub async fn submit(
             if answer.status == SubmitStatus::Pending {
                 // A new prompt (a joined one expires sooner, which the sweeper knows).
                 shared.deadlines.propose(approval_expires_at);
-                // Its first step's hook, off the agent's path.
+                // The reviewer's call and the first step's hook, off the agent's path.
+                if policy.reviewer.is_some() {
+                    if let Some(id) = answer.approval_id.clone() {
+                        let state = state.clone();
+                        tokio::spawn(async move { crate::reviewing::opened(&state, &id).await });
+                    }
+                }
                 let (state, opened) = (state.clone(), answer.clone());
                 tokio::spawn(async move { crate::routing::opened(&state, &opened).await });
             }

@@ -82,6 +82,7 @@ pub(crate) fn with_policy_lines(
     approval: &mut Approval,
 ) {
     approval.quick_up_to = policy.desk.quick_up_to;
+    shared.reviews.annotate(approval, policy);
     let held = approval.status == ApprovalStatus::Requested
         && policy.approvals.step_up_holds(approval.risk);
     approval.step_up_url = held.then(|| {

@@ -122,6 +122,16 @@ pub async fn metrics_prometheus(
         text,
         "# HELP assent_submission_commits_total Commits of submitted actions: fsynced before the answer, or committed only (the policy's own decisions, on disk a moment later)\n# TYPE assent_submission_commits_total counter\nassent_submission_commits_total{{durability=\"fsynced\"}} {fsynced}\nassent_submission_commits_total{{durability=\"committed\"}} {committed}"
     );
+    // And the model reviewer's calls on this replica (none until the first).
+    if let Some(health) = shared.reviews.health() {
+        let _ = writeln!(
+            text,
+            "# HELP assent_reviewer_calls_total Calls to the model reviewer, and those that failed (timeout, error, no valid verdict)\n# TYPE assent_reviewer_calls_total counter\nassent_reviewer_calls_total{{result=\"all\"}} {}\nassent_reviewer_calls_total{{result=\"failed\"}} {}\n# HELP assent_reviewer_unavailable 1 after 3 failed calls in a row, until one succeeds: every prompt goes to a person\n# TYPE assent_reviewer_unavailable gauge\nassent_reviewer_unavailable {}",
+            health.calls(),
+            health.failures(),
+            u8::from(health.unavailable())
+        );
+    }
     Ok(([(CONTENT_TYPE, "text/plain; version=0.0.4")], text))
 }
 

@@ -22,6 +22,7 @@ pub(crate) fn audit(
     now: DateTime<Utc>,
 ) -> ApprovalAuditEvent {
     ApprovalAuditEvent {
+        review: None,
         event_id: uuid::Uuid::new_v4().to_string(),
         timestamp: now,
         approval_id: None,

@@ -5,7 +5,7 @@
 use assent_core::workflow::{approve_event, grant_summary, issue_grant, GrantChoice, GrantOrder};
 use assent_core::{
     may_decide, tally, ApprovalEvent, ApprovalStatus, ApprovalType, Decidable, Environment,
-    Identity, Policy, Role, Tally, Vote,
+    Identity, Policy, Role, ScopeKind, Tally, Vote,
 };
 use assent_protocol::{DecisionRequest, DecisionResponse, Resolution};
 use chrono::{DateTime, Utc};
@@ -47,7 +47,10 @@ pub async fn decide(
     };
     let role = may_decide(who, decidable)
         .map_err(|refusal| DecideError::Forbidden(refusal.to_string()))?;
-    let by = Decider { who, role };
+    let by = Decider {
+        name: &who.name,
+        role: Some(role),
+    };
     let settlement = match request {
         DecisionRequest::Deny { reason } => {
             let verdict = (ApprovalEvent::Deny, reason.into());
@@ -92,6 +95,71 @@ pub async fn decide(
     })
 }
 
+/// The model reviewer (`actor`: `reviewer:<model>`) approves the prompt `record` alone: only
+/// when today's policy still finds it eligible (`assent_core::reviewer::eligibility`, up to
+/// `up_to`) and one approval settles it. The grant is the policy's recommended scope capped at
+/// the run (`run` when offered, else `once`), with that scope's bounded expiry, bound to the
+/// action like a person's.
+pub async fn reviewer_approves(
+    store: &dyn Store,
+    record: &ApprovalRecord,
+    actor: &str,
+    up_to: assent_core::RiskLevel,
+    ground: Ground<'_>,
+) -> Result<DecisionResponse, DecideError> {
+    if record.approval.status != ApprovalStatus::Requested {
+        return Err(DecideError::Conflict(format!(
+            "the approval is already settled ({})",
+            name(record.approval.status)
+        )));
+    }
+    let eval = assent_core::evaluate(ground.policy, &record.first_request, ground.env)
+        .map_err(|err| DecideError::Conflict(format!("the request no longer evaluates: {err}")))?;
+    assent_core::reviewer::eligibility(&eval, ground.policy, up_to)
+        .map_err(|not| DecideError::Forbidden(format!("the reviewer may not: {}", not.reason)))?;
+    if record.approval.required_approvals > 1 {
+        return Err(DecideError::Forbidden(
+            "the reviewer may not: the prompt needs more than one person".to_owned(),
+        ));
+    }
+    let offered = &record.approval.offered_scopes;
+    let scope = if offered.contains(&ScopeKind::Run) {
+        ScopeKind::Run
+    } else if offered.contains(&ScopeKind::Once) {
+        ScopeKind::Once
+    } else {
+        return Err(DecideError::Forbidden(
+            "the reviewer may not: the prompt offers neither once nor this run".to_owned(),
+        ));
+    };
+    let bound =
+        assent_core::lifetime_bound(ground.policy, &record.first_request, scope).num_seconds();
+    let expires_in_seconds = record
+        .approval
+        .quick_decisions
+        .iter()
+        .find(|q| q.scope == scope)
+        .map_or(bound, |q| q.expires_in_seconds.min(bound));
+    let choice = GrantChoice {
+        scope,
+        expires_in_seconds,
+        max_uses: None,
+        path_patterns: None,
+    };
+    let by = Decider {
+        name: actor,
+        role: None,
+    };
+    let grant = grant_for(record, by, &choice, ground)?;
+    let verdict = (approve_event(scope), Some(format!("approved by {actor}")));
+    let settlement = settlement(record, by, verdict, Some(grant), Vec::new(), ground.now)?;
+    let settled = settle::settle(store, &settlement).await?;
+    Ok(DecisionResponse {
+        approval: settled.approval,
+        grant: settled.grant,
+    })
+}
+
 /// What one person's approval comes to.
 enum Approved {
     /// More people must approve: their vote is recorded.
@@ -111,8 +179,8 @@ fn approve(
 ) -> Result<Approved, DecideError> {
     let grant = grant_for(record, by, choice, ground)?;
     let vote = Vote {
-        by: by.who.name.clone(),
-        role: by.role,
+        by: by.name.to_owned(),
+        role: by.role.unwrap_or(Role::TaskAuthor),
         at: ground.now,
     };
     let so_far: Vec<Vote> = record
@@ -132,11 +200,11 @@ fn approve(
     }
 }
 
-/// The person deciding and the role they decide in.
+/// Who decides (a person, or `reviewer:<model>`) and the role a person decides in.
 #[derive(Debug, Clone, Copy)]
 struct Decider<'a> {
-    who: &'a Identity,
-    role: Role,
+    name: &'a str,
+    role: Option<Role>,
 }
 
 fn settlement(
@@ -161,8 +229,8 @@ fn settlement(
         approval_id: record.approval.approval_id.clone(),
         status,
         resolution,
-        decided_by: by.who.name.clone(),
-        decided_role: Some(by.role),
+        decided_by: by.name.to_owned(),
+        decided_role: by.role,
         votes,
         reason,
         grant,
@@ -192,7 +260,7 @@ fn grant_for(
         request,
         eval: &eval,
         max_lifetime: assent_core::lifetime_bound(ground.policy, request, choice.scope),
-        created_by: &by.who.name,
+        created_by: by.name,
         requester: &record.requester,
         gate_waiting: ground.gate_waiting,
         now: ground.now,
@@ -212,7 +280,7 @@ fn grant_for(
     Ok(NewGrant {
         grant,
         summary,
-        created_by_role: Some(by.role),
+        created_by_role: by.role,
     })
 }
 

@@ -97,6 +97,37 @@ impl Workflow {
         decide::decide(self.store.as_ref(), record, who, request, ground).await
     }
 
+    /// The model reviewer `actor` approves `record` alone, when the policy lets it (see
+    /// `decide::reviewer_approves`).
+    pub async fn reviewer_approves(
+        &self,
+        record: &ApprovalRecord,
+        actor: &str,
+        up_to: assent_core::RiskLevel,
+        ground: Ground<'_>,
+    ) -> Result<DecisionResponse, DecideError> {
+        decide::reviewer_approves(self.store.as_ref(), record, actor, up_to, ground).await
+    }
+
+    /// Audits one reviewer call and, while the prompt is pending, announces the prompt with
+    /// the reviewer's part in it (`approval.updated`) in the same transaction.
+    pub async fn record_review(
+        &self,
+        audit: &assent_core::ApprovalAuditEvent,
+        updated: Option<&Approval>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.store.begin().await?;
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        if let Some(approval) = updated {
+            let event = assent_protocol::Event::ApprovalUpdated {
+                approval: approval.clone(),
+            };
+            tx.insert_event(now, &event).await?;
+        }
+        tx.commit().await
+    }
+
     /// A gate waiting on `approval` is answered with it: a "once" approval's one use is that
     /// gate's execution (see `waited`); true when this call spent it.
     pub async fn gate_answered(

@@ -142,6 +142,7 @@ fn released_audit(
     inject_as: &str,
 ) -> ApprovalAuditEvent {
     ApprovalAuditEvent {
+        review: None,
         event_id: new_id(),
         timestamp: ask.now,
         approval_id: None,

@@ -59,6 +59,8 @@ mod people;
 mod policy_apply;
 #[path = "../server/restart.rs"]
 mod restart;
+#[path = "../server/reviewer_flow.rs"]
+mod reviewer_flow;
 #[path = "../server/runs_fleet.rs"]
 mod runs_fleet;
 #[path = "../server/screen.rs"]

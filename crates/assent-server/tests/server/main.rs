@@ -34,6 +34,7 @@ mod openapi;
 mod people;
 mod policy_apply;
 mod restart;
+mod reviewer_flow;
 mod reviewer_http;
 mod runs_fleet;
 mod screen;

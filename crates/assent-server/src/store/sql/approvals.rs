@@ -173,6 +173,7 @@ async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, Store
         agents_stopped_waiting_at: None,
         quick_up_to: assent_core::RiskLevel::Medium,
         step_up_url: None,
+        review: None,
         approvals: votes.into_iter().map(Into::into).collect(),
         asked: asked.as_deref().map(serde_json::from_str).transpose()?,
         approval_id: id,

@@ -1,0 +1,360 @@
+//! The model reviewer in the service (`[reviewer]` in the policy): one call per prompt, off the
+//! agent's path. In `decide` mode it approves alone only what the policy finds eligible
+//! (`assent_core::reviewer::eligibility`, checked before any call and again at the approval);
+//! otherwise its opinion, or its failure, goes to the person with the prompt. Every call is
+//! audited (`reviewed`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use assent_core::reviewer::request::{review_document, RecentAction};
+use assent_core::reviewer::verdict::approves;
+use assent_core::reviewer::{eligibility, ReviewerConfig, ReviewerMode};
+use assent_core::{ApprovalAuditEvent, ApprovalStatus, AuditDecision, AuditReview, Policy};
+use assent_protocol::{Approval, ApprovalReview, ReviewState};
+
+use crate::reviewer::{Health, Review, Reviewer};
+use crate::state::AppState;
+use crate::workflow::Ground;
+
+/// At most this many of the run's audited actions are read for the reviewer.
+const RECENT_AUDIT: i64 = 50;
+
+/// The reviewer's part in each prompt, and the reviewer for the policy in force.
+#[derive(Debug, Default)]
+pub struct Reviews {
+    /// Prompt id → what the reviewer did with it.
+    book: Mutex<HashMap<String, ApprovalReview>>,
+    /// Batch key → the reviewer's part in a prompt being opened now, known before its
+    /// `approval.requested` is sent: desks hold the notification of one being reviewed.
+    opening: Mutex<HashMap<String, ApprovalReview>>,
+    /// The reviewer for the configuration in force (made again when it changes).
+    reviewer: Mutex<Option<Reviewer>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Reviews {
+    /// Before a submission that may open a prompt is recorded: what the reviewer will do with
+    /// it, by its batch key (`None`: no reviewer, or it will only advise).
+    pub fn expect(&self, evaluation: &assent_core::Evaluation, policy: &Policy) {
+        let Some(config) = policy.reviewer.as_ref() else {
+            return;
+        };
+        if config.mode != ReviewerMode::Decide || !evaluation.decision.decision.needs_person() {
+            return;
+        }
+        let review = match eligibility(evaluation, policy, config.up_to) {
+            Ok(()) => part(config, ReviewState::Reviewing, None, "reviewing".to_owned()),
+            Err(not) => part(config, ReviewState::NotEligible, None, not.reason),
+        };
+        lock(&self.opening).insert(evaluation.batch_key.clone(), review);
+    }
+
+    /// `approval` with the reviewer's part in it, as known here.
+    pub fn annotate(&self, approval: &mut Approval, policy: &Policy) {
+        if approval.review.is_some() || policy.reviewer.is_none() {
+            return;
+        }
+        if let Some(review) = lock(&self.book).get(&approval.approval_id) {
+            approval.review = Some(review.clone());
+            return;
+        }
+        if approval.status == ApprovalStatus::Requested {
+            approval.review = lock(&self.opening).get(&approval.batch_key).cloned();
+        }
+    }
+
+    /// The reviewer's health (`None`: none configured or none called yet).
+    pub fn health(&self) -> Option<Arc<Health>> {
+        lock(&self.reviewer).as_ref().map(|r| r.health.clone())
+    }
+
+    fn reviewer(&self, config: &ReviewerConfig) -> Option<Reviewer> {
+        let mut current = lock(&self.reviewer);
+        if current.as_ref().is_none_or(|r| &r.config != config) {
+            match Reviewer::new(config.clone()) {
+                Ok(reviewer) => *current = Some(reviewer),
+                Err(err) => {
+                    tracing::warn!(%err, "the reviewer's HTTP client could not be made");
+                    return None;
+                }
+            }
+        }
+        current.clone()
+    }
+
+    /// Claims `approval_id` for one call; false when it was reviewed already (one call per
+    /// prompt, however many requests join its batch).
+    fn claim(&self, approval_id: &str, config: &ReviewerConfig) -> bool {
+        let mut book = lock(&self.book);
+        if book.contains_key(approval_id) {
+            return false;
+        }
+        let state = match config.mode {
+            ReviewerMode::Decide => ReviewState::Reviewing,
+            ReviewerMode::Advise => ReviewState::Advised,
+        };
+        book.insert(
+            approval_id.to_owned(),
+            part(config, state, None, "reviewing".to_owned()),
+        );
+        true
+    }
+
+    fn settle(&self, approval_id: &str, batch_key: &str, review: ApprovalReview) {
+        lock(&self.book).insert(approval_id.to_owned(), review);
+        lock(&self.opening).remove(batch_key);
+    }
+}
+
+fn part(
+    config: &ReviewerConfig,
+    state: ReviewState,
+    verdict: Option<&assent_core::reviewer::Verdict>,
+    rationale: String,
+) -> ApprovalReview {
+    ApprovalReview {
+        model: config.model.clone(),
+        outcome: verdict.map(|v| v.outcome.as_str().to_owned()),
+        risk: verdict.map(|v| v.risk),
+        rationale,
+        state,
+    }
+}
+
+/// A prompt opened: the reviewer reviews it once (see the module's doc). Runs off the
+/// agent's path; every outcome is recorded, none is an error.
+pub async fn opened(state: &AppState, approval_id: &str) {
+    let shared = &state.inner;
+    let policy = shared.policy.current();
+    let Some(config) = policy.reviewer.clone() else {
+        return;
+    };
+    let Ok(Some(record)) = shared.store.approval(approval_id).await else {
+        return;
+    };
+    let batch_key = record.approval.batch_key.clone();
+    if record.approval.status != ApprovalStatus::Requested
+        || !shared.reviews.claim(approval_id, &config)
+    {
+        return;
+    }
+    let Ok(evaluation) = assent_core::evaluate(&policy, &record.first_request, &shared.env) else {
+        return;
+    };
+    let eligible = eligibility(&evaluation, &policy, config.up_to);
+    if config.mode == ReviewerMode::Decide {
+        if let Err(not) = &eligible {
+            // Never sent to the model: the person decides, and reads why.
+            let review = part(&config, ReviewState::NotEligible, None, not.reason.clone());
+            shared.reviews.settle(approval_id, &batch_key, review);
+            return;
+        }
+    }
+    let Some(reviewer) = shared.reviews.reviewer(&config) else {
+        let review = part(
+            &config,
+            ReviewState::Failed,
+            None,
+            "the reviewer could not be set up".to_owned(),
+        );
+        shared.reviews.settle(approval_id, &batch_key, review);
+        return;
+    };
+    let recent = recent_actions(state, &record.approval.run_id).await;
+    let document = review_document(&evaluation, &record.first_request.reason, &recent, None);
+    let review = reviewer.review(&document).await;
+    let may_approve = config.mode == ReviewerMode::Decide && eligible.is_ok();
+    let (part, approve) = match &review.result {
+        Ok(verdict) if may_approve && approves(verdict, config.up_to) => (
+            part(
+                &config,
+                ReviewState::Approved,
+                Some(verdict),
+                verdict.rationale.clone(),
+            ),
+            true,
+        ),
+        Ok(verdict) => (
+            part(
+                &config,
+                ReviewState::Advised,
+                Some(verdict),
+                verdict.rationale.clone(),
+            ),
+            false,
+        ),
+        Err(failure) => (
+            part(&config, ReviewState::Failed, None, failure.to_string()),
+            false,
+        ),
+    };
+    let now = shared.clock.now();
+    let audit = audit_of(&record, &evaluation, &policy, &config, &review, &part, now);
+    if approve {
+        if let Err(err) = shared.workflow.record_review(&audit, None, now).await {
+            tracing::warn!(%err, "the reviewer's call could not be audited; the person decides");
+            let failed = ApprovalReview {
+                state: ReviewState::Failed,
+                rationale: "the reviewer's call could not be audited".to_owned(),
+                ..part
+            };
+            announce(state, &record.approval, failed, &policy).await;
+            return;
+        }
+        let ground = Ground {
+            policy: &policy,
+            env: &shared.env,
+            gate_waiting: shared.waiters.count(approval_id) > 0,
+            now,
+        };
+        let actor = config.actor();
+        match shared
+            .workflow
+            .reviewer_approves(&record, &actor, config.up_to, ground)
+            .await
+        {
+            Ok(decided) => {
+                if let Some(grant) = &decided.grant {
+                    shared.deadlines.propose(grant.grant.expires_at);
+                }
+                shared.reviews.settle(approval_id, &batch_key, part);
+            }
+            Err(err) => {
+                // Settled meanwhile by a person, or no longer eligible: only an opinion.
+                let advised = ApprovalReview {
+                    state: ReviewState::Advised,
+                    rationale: format!("{} (not applied: {err})", part.rationale),
+                    ..part
+                };
+                announce(state, &record.approval, advised, &policy).await;
+            }
+        }
+        return;
+    }
+    let mut approval = record.approval.clone();
+    approval.review = Some(part.clone());
+    shared.reviews.settle(approval_id, &batch_key, part);
+    if let Err(err) = shared
+        .workflow
+        .record_review(&audit, Some(&approval), now)
+        .await
+    {
+        tracing::warn!(%err, "the reviewer's call could not be audited");
+    }
+}
+
+/// Records `review` as the reviewer's part and announces the prompt with it.
+async fn announce(state: &AppState, approval: &Approval, review: ApprovalReview, policy: &Policy) {
+    let shared = &state.inner;
+    shared
+        .reviews
+        .settle(&approval.approval_id, &approval.batch_key, review.clone());
+    let mut approval = approval.clone();
+    approval.review = Some(review);
+    crate::routes::approvals::with_policy_lines(shared, policy, &mut approval);
+    let mut tx = match shared.store.begin().await {
+        Ok(tx) => tx,
+        Err(err) => {
+            tracing::warn!(%err, "the reviewer's part could not be announced");
+            return;
+        }
+    };
+    let event = assent_protocol::Event::ApprovalUpdated { approval };
+    let written = match tx.insert_event(shared.clock.now(), &event).await {
+        Ok(_) => tx.commit().await,
+        Err(err) => Err(err),
+    };
+    if let Err(err) = written {
+        tracing::warn!(%err, "the reviewer's part could not be announced");
+    }
+}
+
+/// The run's last audited actions and what became of them, oldest first.
+async fn recent_actions(state: &AppState, run_id: &str) -> Vec<RecentAction> {
+    let Ok(events) = state
+        .inner
+        .store
+        .audit(None, Some(run_id), RECENT_AUDIT)
+        .await
+    else {
+        return Vec::new();
+    };
+    events
+        .into_iter()
+        .filter(|e| {
+            matches!(
+                e.decision,
+                AuditDecision::Auto
+                    | AuditDecision::Approved
+                    | AuditDecision::Denied
+                    | AuditDecision::Blocked
+                    | AuditDecision::Used
+            )
+        })
+        .map(|e| RecentAction {
+            summary: e.subject.unwrap_or_default(),
+            outcome: match e.decision {
+                AuditDecision::Denied => format!("denied: {}", e.reason),
+                other => serde_json::to_value(other)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            },
+        })
+        .collect()
+}
+
+fn audit_of(
+    record: &crate::store::ApprovalRecord,
+    evaluation: &assent_core::Evaluation,
+    policy: &Policy,
+    config: &ReviewerConfig,
+    review: &Review,
+    part: &ApprovalReview,
+    now: chrono::DateTime<chrono::Utc>,
+) -> ApprovalAuditEvent {
+    let approval = &record.approval;
+    let state = serde_json::to_value(part.state)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    ApprovalAuditEvent {
+        event_id: crate::records::new_id(),
+        timestamp: now,
+        approval_id: Some(approval.approval_id.clone()),
+        action_id: None,
+        run_id: approval.run_id.clone(),
+        task_id: approval.task_id.clone(),
+        action_kind: approval.action_kind,
+        action_hash: evaluation.action_hash.clone(),
+        requested_scope: serde_json::Value::Null,
+        decision: AuditDecision::Reviewed,
+        approver: Some(config.actor()),
+        approver_role: None,
+        requester: Some(record.requester.clone()),
+        reason: part.rationale.clone(),
+        policy_version: policy.version().to_owned(),
+        evidence_artifact_id: approval.approval_id.clone(),
+        grant_id: None,
+        repo: approval.repo.clone(),
+        granted_scope: None,
+        grant_expires_at: None,
+        subject: Some(approval.evidence.summary.clone()),
+        review: Some(AuditReview {
+            model: review.model.clone(),
+            prompt_version: review.prompt_version.to_owned(),
+            state,
+            outcome: part.outcome.clone(),
+            risk: part.risk,
+            rationale: part.rationale.clone(),
+            latency_ms: u64::try_from(review.latency.as_millis()).unwrap_or(u64::MAX),
+            request_sha256: review.request_sha256.clone(),
+        }),
+    }
+}

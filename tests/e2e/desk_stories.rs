@@ -25,6 +25,8 @@ mod diff;
 mod insights;
 #[path = "webdriver_run_packets.rs"]
 mod run_packets;
+#[path = "webdriver_truth.rs"]
+mod truth;
 
 use assent_core::{ApprovalStatus, Role, ScopeKind};
 use assent_protocol::{DecisionRequest, SubmitStatus};
@@ -74,7 +76,9 @@ async fn pending_to_grant_to_revoked_through_the_window() {
         "the window says who the desk signs in as, with the roles the service holds for them"
     );
 
-    let request = shell_request("run-window", ASKED_COMMAND, "/work/shop");
+    let mut request = shell_request("run-window", ASKED_COMMAND, "/work/shop");
+    // The commit the agent works on, as the gate sends it: the grant is bound to it.
+    request.context.base_sha = Some("1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5".to_owned());
     let approval_id = submit_pending(requester, &request).await;
 
     let prompt = format!("[data-testid=prompt][data-approval-id='{approval_id}']");
@@ -170,6 +174,13 @@ async fn pending_to_grant_to_revoked_through_the_window() {
     );
     let scope = text_of(&client, &format!("{row} [data-testid=scope]")).await;
     assert_eq!(scope, "This run", "the grant's scope is the run, in words");
+    let reach = text_of(&client, &format!("{row} [data-testid=grant-reach]")).await;
+    assert!(
+        reach.contains("in shop")
+            && reach.contains("at commit 1a2b3c4")
+            && reach.contains("this run (run run-window)"),
+        "the grant says where, on which commit and for which run it holds: {reach}"
+    );
     let grant = approver
         .grants(true)
         .await

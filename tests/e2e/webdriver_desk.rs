@@ -69,6 +69,15 @@ async fn a_prompt_decided_elsewhere_stays_on_screen_and_a_click_decides_nothing(
     click(&client, &item(&read)).await;
     let detail = format!("[data-testid=prompt-detail][data-approval-id='{read}']");
     element(&client, &format!("{detail} [data-testid=allow-once]")).await;
+    let recommended = text_of(
+        &client,
+        &format!("{detail} [data-testid=ev-recommendation]"),
+    )
+    .await;
+    assert!(
+        !recommended.is_empty(),
+        "precondition: a waiting prompt says what is recommended"
+    );
 
     reviewer
         .decide(
@@ -89,6 +98,20 @@ async fn a_prompt_decided_elsewhere_stays_on_screen_and_a_click_decides_nothing(
         "the prompt on screen says who decided it, when and how: {said}"
     );
     gone(&client, &item(&read), "the denied prompt to leave the list").await;
+    assert!(
+        client
+            .find(Locator::Css(&format!(
+                "{detail} [data-testid=ev-recommendation]"
+            )))
+            .await
+            .is_err(),
+        "decided elsewhere, no \"Recommended: …\" invites a decision beside disabled buttons"
+    );
+    let shown = text_of(&client, &detail).await;
+    assert!(
+        !shown.contains("Recommended"),
+        "nowhere in the detail: {shown}"
+    );
     ui.screenshot("decided-elsewhere.png");
     let once = element(&client, &format!("{detail} [data-testid=allow-once]")).await;
     assert_eq!(

@@ -152,6 +152,120 @@ async fn dark_mode_follows_the_system() {
     screenshot("pending-dark.png");
 }
 
+/// Insights in the system's dark theme (issue 42 §3): every label on the page reads against
+/// what is behind it (WCAG's 4.5:1 for text), and each chart's canvas is drawn in the dark
+/// scheme's ink, not the light one's dark grey on a dark card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn insights_labels_read_in_dark_mode() {
+    let desk = Desk::new();
+    let _driver = start_driver_with(&desk, &[("GTK_THEME", "Adwaita:dark")]).await;
+    let client = session().await;
+    let (requester, reviewer) = desk.wait_ready(WAIT).await;
+    let decided = submit_pending(
+        &requester,
+        &shell_request("run-dark-a", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    reviewer
+        .decide(
+            &decided,
+            &assent_protocol::DecisionRequest::Deny {
+                reason: "not now".to_owned(),
+            },
+        )
+        .await
+        .expect("deny one");
+    submit_pending(
+        &requester,
+        &shell_request("run-dark-b", S3_SYNC, "/work/shop"),
+    )
+    .await;
+    click(&client, "[data-testid=tab-insights]").await;
+    element(&client, "[data-testid=insights-figures]").await;
+    // Every chart drawn: a canvas with pixels painted.
+    let charts = eventually("the charts to be drawn", WAIT, || async {
+        let n = client
+            .execute(
+                "const cs = [...document.querySelectorAll('.chart canvas')];
+                 const drawn = cs.filter((c) => c.width > 0 && c.getContext('2d').getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v !== 0));
+                 return cs.length > 0 && drawn.length === cs.length ? cs.length : null;",
+                Vec::new(),
+            )
+            .await
+            .expect("look at the canvases");
+        n.as_u64()
+    })
+    .await;
+    let seen = client
+        .execute(
+            "const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+             const lum = ([r, g, b]) => {
+               const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+               return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+             };
+             const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+             const behind = (e) => {
+               for (let n = e; n; n = n.parentElement) {
+                 const c = rgb(getComputedStyle(n).backgroundColor);
+                 if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+               }
+               return rgb(getComputedStyle(document.documentElement).backgroundColor);
+             };
+             const view = document.querySelector('main');
+             const worst = [];
+             for (const e of view.querySelectorAll('*')) {
+               const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+               if (!own || !e.getClientRects().length || e.closest('.sr-only')) continue;
+               const r = ratio(rgb(getComputedStyle(e).color), behind(e));
+               if (r < 4.5) worst.push(`${e.tagName.toLowerCase()}.${e.className} \"${e.textContent.trim().slice(0, 30)}\" ${r.toFixed(2)}`);
+             }
+             // The ink a chart draws its labels with, and whether its canvas holds it.
+             const inks = [...document.querySelectorAll('.chart .plot')].map((p) => {
+               const ink = getComputedStyle(p).getPropertyValue('--fg-soft').trim();
+               const probe = document.createElement('span');
+               probe.style.color = ink; p.appendChild(probe);
+               const want = rgb(getComputedStyle(probe).color); probe.remove();
+               const c = p.querySelector('canvas');
+               const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+               let inked = 0;
+               for (let i = 0; i < px.length; i += 4)
+                 if (px[i + 3] > 200 && Math.abs(px[i] - want[0]) < 24 && Math.abs(px[i + 1] - want[1]) < 24 && Math.abs(px[i + 2] - want[2]) < 24) inked++;
+               return { ratio: ratio(want, behind(p)), inked };
+             });
+             return { dark: matchMedia('(prefers-color-scheme: dark)').matches, worst, inks };",
+            Vec::new(),
+        )
+        .await
+        .expect("measure the colours");
+    assert_eq!(
+        seen["dark"],
+        serde_json::json!(true),
+        "precondition: the system's dark preference reaches the page: {seen}"
+    );
+    assert_eq!(
+        seen["worst"],
+        serde_json::json!([]),
+        "every label of Insights reads against its background in dark mode (4.5:1 at least): {seen}"
+    );
+    let inks = seen["inks"].as_array().expect("the charts' inks");
+    assert_eq!(
+        inks.len() as u64,
+        charts,
+        "each chart's ink was measured: {seen}"
+    );
+    for ink in inks {
+        assert!(
+            ink["ratio"].as_f64().is_some_and(|r| r >= 4.5),
+            "a chart's labels are drawn in an ink that reads on the dark card: {seen}"
+        );
+        assert!(
+            ink["inked"].as_u64().is_some_and(|n| n > 20),
+            "and its canvas really holds text in that ink (not the light scheme's grey): {seen}"
+        );
+    }
+    screenshot("insights-dark.png");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn esc_with_nothing_to_cancel_closes_the_window_and_the_desk_stays() {
     let desk = Desk::new();

@@ -4,6 +4,8 @@ import type { Approval, Grant, Risk } from './types';
 
 const NOW = new Date(2030, 0, 1, 14, 0, 0).getTime();
 
+const count = (text: string, c: string) => text.split(c).length - 1;
+
 function approval(extra: Partial<Approval> = {}): Approval {
   const at = new Date(NOW - 60_000).toISOString();
   return {
@@ -71,6 +73,18 @@ describe('what a decision grants, in words', () => {
     expect(plainTitle('rm\u202e -rf'), 'a bidi override cannot reorder the title').toBe('rm\\u{202e} -rf');
     expect(subjectOf(approval({ evidence: { ...approval().evidence, command_line: null, command: null } })), 'no command: the summary').toBe('Run maven-test in shop');
     expect(placeOf(approval({ repo: null })), 'no repo: the cwd by its last part').toBe('shop');
+  });
+
+  it('never shows a title cut inside a parenthesis or a word', () => {
+    const old = 'aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist (sync --delete… in shop';
+    const title = plainTitle(old);
+    expect(title, 'the open bracket and the words cut inside it go; the place after the cut stays').toBe(
+      'aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist… in shop',
+    );
+    expect(count(title, '('), 'no bracket is left open').toBe(count(title, ')'));
+    expect(plainTitle('Run `gh repo edit acme/shop (public (+2 steps)…` in shop'), 'nested brackets are all closed or gone').toBe('Run gh repo edit acme/shop… in shop');
+    expect(plainTitle('Run `npm test (unit)` in shop'), 'a title that was not cut keeps its brackets').toBe('Run npm test (unit) in shop');
+    expect(plainTitle('Run `ls -la…` in shop'), 'a cut with no bracket open is left as it was').toBe('Run ls -la… in shop');
   });
 
   it('shows the date only when the time is not today', () => {

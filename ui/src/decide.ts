@@ -29,7 +29,35 @@ export function subjectOf(approval: Approval): string {
  */
 export function plainTitle(text: string): string {
   const noPrefix = text.replace(/^(shell|file_write|file_read|file_delete|network|credential|mcp|pr|other)\s*:\s*/i, '');
-  return visible(noPrefix.replace(/`+/g, ''));
+  return visible(mendCut(noPrefix.replace(/`+/g, '')));
+}
+
+const BRACKETS: [string, string][] = [
+  ['(', ')'],
+  ['[', ']'],
+  ['{', '}'],
+];
+
+function count(text: string, c: string): number {
+  return text.split(c).length - 1;
+}
+
+/**
+ * A title whose text was cut (an ellipsis) inside a bracket — `… ./dist (sync --delete… in
+ * shop`, as a service before issue 42 cut summaries at 100 characters whatever was there — is
+ * cut back before the bracket it left open, whole words only: `… ./dist… in shop`. What
+ * follows the cut (` in shop`) stays; a title without a cut is untouched.
+ */
+export function mendCut(text: string): string {
+  const at = text.indexOf('…');
+  if (at === -1) return text;
+  let head = text.slice(0, at);
+  const tail = text.slice(at + 1);
+  for (const [open, close] of BRACKETS) {
+    while (count(head, open) > count(head, close)) head = head.slice(0, head.lastIndexOf(open)).trimEnd();
+  }
+  head = head.replace(/[,;:·\s]+$/, '');
+  return `${head}…${tail}`;
 }
 
 /**

@@ -133,9 +133,20 @@ export function pushDropsLine(packet: PrPacket): string | null {
   return `Force: drops ${dropped === 1 ? '1 commit' : `${dropped} commits`} ${against} has`;
 }
 
-/** argv as one shell line, each word quoted where the shell would split or expand it. */
+/**
+ * argv as one shell line, each word quoted where the shell would split it. A word holding a
+ * variable's or a substitution's spelling (`$f`, `$(date)`) is double-quoted, where the shell
+ * still expands it: single quotes would change its meaning (`node --check '$f'` checks a file
+ * named `$f`), as the service's steps are quoted too.
+ */
 export function shellLine(argv: string[]): string {
-  return argv.map((w) => (w !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
+  return argv
+    .map((w) => {
+      if (w !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(w)) return w;
+      if (w.includes('$')) return `"${w.replace(/["\\`]/g, '\\$&')}"`;
+      return `'${w.replace(/'/g, "'\\''")}'`;
+    })
+    .join(' ');
 }
 
 /** How long a capability's grant lasts: "at most 1 h". */

@@ -158,3 +158,31 @@ describe('a credential prompt', () => {
     expect(text('ev-network'), 'and says what is known').toContain('not limited');
   });
 });
+
+describe('a prompt decided elsewhere', () => {
+  it('no longer shows a recommendation that invites a decision', async () => {
+    const a = approval({}, { recommendation: { decision: 'approve', scope: 'run', text: 'Approve for this run' } });
+    await show(a);
+    expect(text('ev-recommendation'), 'a prompt still waiting says what is recommended').toBe('Approve for this run');
+    await act(() => {
+      render(<Evidence approval={a} now={NOW} settled />, root);
+    });
+    expect(root.querySelector('[data-testid=ev-recommendation]'), 'decided elsewhere: no "Recommended: Approve" beside disabled buttons').toBeNull();
+    expect(root.textContent, 'nor anywhere else in the packet').not.toContain('Recommended');
+  });
+});
+
+describe('the Action row', () => {
+  it('never shows a summary cut inside a parenthesis', async () => {
+    await show(approval({ summary: 'aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist (sync --delete… in shop' }));
+    const action = text('ev-action') ?? '';
+    expect(action, 'cut before the bracket it would leave open, the place kept').toBe('aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist… in shop');
+  });
+});
+
+describe('a step with a variable', () => {
+  it('an old row without a command line shows a variable as the shell reads it', async () => {
+    await show(approval({ command: ['node', '--check', '$f'] }));
+    expect(text('ev-command'), "single quotes would check a file named $f").toBe('node --check "$f"');
+  });
+});

@@ -98,11 +98,15 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
             ))}
           </ul>
         </dd>
-        <Row
-          label="Recommended"
-          value={plainTitle(/^(deny|approve|allow)\b/i.test(rec.text) ? rec.text : `${rec.decision === 'deny' ? 'Deny' : 'Approve'}: ${rec.text}`)}
-          test="ev-recommendation"
-        />
+        {/* Settled elsewhere: nothing here decides it, so no recommendation invites a decision
+            (the detail says who decided it above). */}
+        {!settled && (
+          <Row
+            label="Recommended"
+            value={plainTitle(/^(deny|approve|allow)\b/i.test(rec.text) ? rec.text : `${rec.decision === 'deny' ? 'Deny' : 'Approve'}: ${rec.text}`)}
+            test="ev-recommendation"
+          />
+        )}
         <Row label="Needs" value={roleWords(approval.required_role)} test="ev-role" />
         <Row label="Asked by" value={`${approval.requester || approval.requested_by}${approval.requested_by === 'agent' ? ' (an agent)' : ''}`} test="ev-requester" />
         <Row label="Run" value={runWords(run, now)} title={runTitle(run)} test="ev-run" />

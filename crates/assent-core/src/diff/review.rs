@@ -11,7 +11,7 @@ use crate::evidence::{DiffFile, DiffFlag, DiffPacket, FileChange};
 use crate::paths::relative_to;
 use crate::request::canon::CanonicalAction;
 use crate::request::{ActionRequest, MAX_DIFF_BYTES};
-use crate::text::{clip, cut_at_line};
+use crate::text::cut_at_line;
 use crate::types::{ActionKind, RiskLevel, Role};
 
 /// The most diff text a packet shows (bytes); the rest is cut at a line with a note.
@@ -49,7 +49,8 @@ impl DiffReview {
             if n == 1 { "" } else { "s" },
             phrases.join(", ")
         );
-        clip(&line, 140)
+        // Cut between words, never inside one or a bracket (issue 42).
+        crate::evidence::build::fit_words(&line, 140)
     }
 
     /// The common evidence's short count: "1 file, +2 −1".

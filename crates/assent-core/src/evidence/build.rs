@@ -86,7 +86,11 @@ pub(crate) fn build(
             .or_else(|| canonical.commands.first())
             .cloned(),
         commands: canonical.commands.clone(),
-        steps: steps(&canonical.commands, &parts),
+        steps: steps(
+            &canonical.commands,
+            &parts,
+            request.action.command.as_deref(),
+        ),
         command_line: shown_line(&request.action),
         cwd: canonical.cwd.clone(),
         paths,
@@ -173,7 +177,10 @@ fn what(
                     return format!("{program}: {}{more}", cut(remote));
                 }
                 if steps > 1 {
-                    return format!("Run `{}`{more}", cut(&quoted(argv)));
+                    return format!(
+                        "Run `{}`{more}",
+                        cut(&quoted_as_written(argv, request.action.command.as_deref()))
+                    );
                 }
             }
             format!(
@@ -220,9 +227,44 @@ pub fn quoted(argv: &[String]) -> String {
         .join(" ")
 }
 
+/// `argv` as one shell line that means what the agent's `written` line means. The parsed argv
+/// keeps a variable's or a substitution's spelling (`$f`, `$(date)`) but not its quotes, and
+/// single quotes around it would change its meaning (`node --check '$f'` checks a file named
+/// `$f`): such a word is shown in double quotes, where the shell still expands it — unless
+/// the agent wrote it in single quotes (`awk '{print $1}'`), where it is literal and stays so.
+pub(crate) fn quoted_as_written(argv: &[String], written: Option<&str>) -> String {
+    argv.iter()
+        .map(|word| {
+            let expands = word.contains('$');
+            let literal_as_written =
+                written.is_some_and(|line| line.contains(&format!("'{word}'")));
+            if expands && !literal_as_written {
+                double_quoted(word)
+            } else {
+                quote(word)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` in double quotes: `$` keeps expanding, `"`, `\` and `` ` `` are escaped.
+fn double_quoted(word: &str) -> String {
+    let mut out = String::with_capacity(word.len() + 2);
+    out.push('"');
+    for c in word.chars() {
+        if matches!(c, '"' | '\\' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
 /// Each step of a line of more than one, quoted as the shell reads it, the riskiest first
 /// (equals in the line's order); a `sh -c` runner is left out, its script's steps are listed.
-fn steps(commands: &[Vec<String>], parts: &[Part]) -> Vec<CommandStep> {
+fn steps(commands: &[Vec<String>], parts: &[Part], written: Option<&str>) -> Vec<CommandStep> {
     let mut steps: Vec<(u8, usize, CommandStep)> = commands
         .iter()
         .zip(parts)
@@ -234,7 +276,7 @@ fn steps(commands: &[Vec<String>], parts: &[Part]) -> Vec<CommandStep> {
         })
         .map(|(i, (argv, part))| {
             let step = CommandStep {
-                line: quoted(argv),
+                line: quoted_as_written(argv, written),
                 effect: part.remote.clone().or_else(|| part.local.clone()),
             };
             (part.weight, i, step)
@@ -262,9 +304,47 @@ pub(crate) fn place(request: &ActionRequest, cwd: &str) -> String {
     }
 }
 
-/// A command line on one line, cut to [`SUMMARY_COMMAND_CHARS`] with an ellipsis.
+/// A command line on one line, in at most [`SUMMARY_COMMAND_CHARS`] characters.
 fn cut(line: &str) -> String {
-    crate::text::first_chars_marked(&crate::text::one_line(line), SUMMARY_COMMAND_CHARS)
+    fit_words(&crate::text::one_line(line), SUMMARY_COMMAND_CHARS)
+}
+
+/// `text` in at most `max_chars` characters: a cut falls between words (or after a `/` of a
+/// path), never inside a word, and never leaves a bracket open — `deletes every object there
+/// (sync --delete)` is cut before ` (sync`, not inside it; a cut ends with an ellipsis.
+pub(crate) fn fit_words(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_owned();
+    }
+    let keep: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+    // The next character starts a word (or is a space): the cut is between words already.
+    let at_word = text
+        .chars()
+        .nth(keep.chars().count())
+        .is_some_and(char::is_whitespace);
+    let mut cut = match keep.rfind(|c: char| c.is_whitespace() || c == '/') {
+        Some(at) if !at_word && at > keep.len() / 2 => {
+            let end = if keep.get(at..).is_some_and(|rest| rest.starts_with('/')) {
+                at + 1
+            } else {
+                at
+            };
+            keep.get(..end).unwrap_or(&keep)
+        }
+        _ => keep.as_str(),
+    }
+    .trim_end()
+    .to_owned();
+    for (open, close) in [('(', ')'), ('[', ']'), ('{', '}')] {
+        while cut.matches(open).count() > cut.matches(close).count() {
+            match cut.rfind(open) {
+                Some(at) => cut = cut.get(..at).unwrap_or_default().trim_end().to_owned(),
+                None => break,
+            }
+        }
+    }
+    let cut = cut.trim_end_matches([',', ';', ':', '·', ' ']);
+    format!("{cut}…")
 }
 
 /// Where the action connects: what the classifiers found, then what each part reaches (the
@@ -336,5 +416,79 @@ fn credentials(
         CredentialRisk::Readonly => "read-only use of the user's credentials".to_owned(),
         CredentialRisk::Write => "write use of the user's credentials".to_owned(),
         CredentialRisk::Cloud => "cloud credentials".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fit_words, quoted_as_written};
+
+    fn words(line: &[&str]) -> Vec<String> {
+        line.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_step_with_a_variable_is_shown_as_the_shell_reads_it() {
+        let written = "for f in src/*.js; do node --check \"$f\"; done";
+        assert_eq!(
+            quoted_as_written(&words(&["node", "--check", "$f"]), Some(written)),
+            "node --check \"$f\"",
+            "single quotes would check a file named $f: the variable stays a variable"
+        );
+        assert_eq!(
+            quoted_as_written(&words(&["node", "--check", "$f"]), None),
+            "node --check \"$f\"",
+            "an argv without its line: a `$` word is a variable's spelling, double-quoted"
+        );
+        assert_eq!(
+            quoted_as_written(
+                &words(&["awk", "{print $1}", "x.txt"]),
+                Some("awk '{print $1}' x.txt")
+            ),
+            "awk '{print $1}' x.txt",
+            "what the agent wrote in single quotes is literal and stays in single quotes"
+        );
+        assert_eq!(
+            quoted_as_written(
+                &words(&["echo", "a \"b\" $x"]),
+                Some("echo \"a \\\"b\\\" $x\"")
+            ),
+            "echo \"a \\\"b\\\" $x\"",
+            "inside double quotes a quote is escaped, so the line reads back as one word"
+        );
+        assert_eq!(
+            quoted_as_written(&words(&["rm", "-rf", "my dir"]), Some("rm -rf 'my dir'")),
+            "rm -rf 'my dir'",
+            "a word without a variable is quoted as before"
+        );
+    }
+
+    #[test]
+    fn a_summary_is_cut_between_words_and_never_inside_brackets() {
+        let long = "aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist (sync --delete)";
+        let got = fit_words(long, 100);
+        assert!(
+            got.chars().count() <= 100 && got.ends_with('…'),
+            "it fits, and says it was cut: {got}"
+        );
+        assert_eq!(
+            got.matches('(').count(),
+            got.matches(')').count(),
+            "no bracket is left open: {got}"
+        );
+        assert_eq!(
+            got, "aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist…",
+            "the cut falls before the bracket, after a whole word"
+        );
+        assert_eq!(
+            fit_words("Install left-pad and chalk with npm", 22),
+            "Install left-pad and…",
+            "a cut falls between words, not inside one"
+        );
+        assert_eq!(
+            fit_words("Run `mvn -q test`", 100),
+            "Run `mvn -q test`",
+            "what fits is whole"
+        );
     }
 }

@@ -21,6 +21,10 @@ pub struct ApprovalReview {
     /// Its rationale; or why the call failed; or why it may not decide this prompt.
     pub rationale: String,
     pub state: ReviewState,
+    /// The reviewer's last 3 calls or more all failed (until one succeeds): desks say
+    /// "reviewer unavailable: asking you".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reviewer_unavailable: bool,
 }
 
 /// Where the reviewer stands on a prompt.

@@ -57,15 +57,21 @@ impl Reviews {
 
     /// `approval` with the reviewer's part in it, as known here.
     pub fn annotate(&self, approval: &mut Approval, policy: &Policy) {
-        if approval.review.is_some() || policy.reviewer.is_none() {
+        if policy.reviewer.is_none() {
             return;
         }
-        if let Some(review) = lock(&self.book).get(&approval.approval_id) {
-            approval.review = Some(review.clone());
-            return;
+        if approval.review.is_none() {
+            approval.review = match lock(&self.book).get(&approval.approval_id) {
+                Some(review) => Some(review.clone()),
+                None if approval.status == ApprovalStatus::Requested => {
+                    lock(&self.opening).get(&approval.batch_key).cloned()
+                }
+                None => None,
+            };
         }
-        if approval.status == ApprovalStatus::Requested {
-            approval.review = lock(&self.opening).get(&approval.batch_key).cloned();
+        let unavailable = self.health().is_some_and(|h| h.unavailable());
+        if let Some(review) = approval.review.as_mut() {
+            review.reviewer_unavailable = unavailable;
         }
     }
 
@@ -124,6 +130,7 @@ fn part(
         risk: verdict.map(|v| v.risk),
         rationale,
         state,
+        reviewer_unavailable: false,
     }
 }
 

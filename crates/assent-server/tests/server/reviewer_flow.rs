@@ -193,6 +193,15 @@ async fn a_failing_reviewer_leaves_the_prompt_to_the_person_and_says_so() {
             "the desk shows the failure"
         );
     }
+    let last = s.get("/v1/approvals?status=pending", &s.approver).await.1;
+    assert!(
+        last["approvals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["review"]["reviewer_unavailable"] == true),
+        "after 3 failures in a row every prompt tells the desk the reviewer is unavailable"
+    );
     let metrics = s.prometheus().await;
     assert!(
         metrics.contains("assent_reviewer_unavailable 1"),

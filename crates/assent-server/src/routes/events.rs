@@ -11,7 +11,7 @@ use futures::stream::{self, Stream};
 use tokio::sync::{broadcast, watch};
 
 use crate::error::ApiError;
-use crate::guard::Person;
+use crate::guard::Caller;
 use crate::state::AppState;
 use crate::waiters::WaitChange;
 
@@ -22,12 +22,12 @@ const PAGE: i64 = 256;
     params(("Last-Event-ID" = Option<i64>, Header, description = "resume after this event id")),
     responses(
         (status = 200, content_type = "text/event-stream", body = EventEnvelope,
-         description = "server-sent events; `event:` is the type, `id:` the persisted id, `data:` an EventEnvelope"),
+         description = "server-sent events; `event:` is the type, `id:` the persisted id, `data:` an EventEnvelope. A person's token: every event; an agent's token: only the events about its own requests, grants and runs"),
         (status = 403, body = ErrorBody)),
     security(("bearer" = [])))]
 pub async fn event_stream(
     State(state): State<AppState>,
-    Person(person): Person,
+    Caller(who): Caller,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let last_seen = headers
@@ -51,13 +51,21 @@ pub async fn event_stream(
         }
         Some(id) => id,
     };
-    // A person whose desk holds this stream open is present (see `crate::routing`).
-    let presence = shared
-        .presence
-        .connect(&shared.store, &person.name, shared.clock.now())
-        .await;
+    // A person whose desk holds this stream open is present (see `crate::routing`); an agent
+    // hears only about its own requests, grants and runs.
+    let (presence, agent) = if who.is_person() {
+        let presence = shared
+            .presence
+            .connect(&shared.store, &who.name, shared.clock.now())
+            .await;
+        (Some(presence), None)
+    } else {
+        (None, Some(who.name.clone()))
+    };
     let tail = Tail {
         _presence: presence,
+        agent,
+        runs: std::collections::HashSet::new(),
         state: state.clone(),
         changes: shared.store.events().watch(),
         waiting: shared.waiters.subscribe(),
@@ -73,8 +81,12 @@ pub async fn event_stream(
 
 /// One client's position in the event log.
 struct Tail {
-    /// Its person is present while the stream lives.
-    _presence: crate::routing::presence::PresenceGuard,
+    /// Its person is present while the stream lives (an agent's stream: none).
+    _presence: Option<crate::routing::presence::PresenceGuard>,
+    /// An agent's stream: only the events about this identity's own requests.
+    agent: Option<String>,
+    /// The runs this agent's events named so far (a whole run's end concerns it then).
+    runs: std::collections::HashSet<String>,
     state: AppState,
     changes: watch::Receiver<i64>,
     /// Who waits on which prompt (live only, not in the log).
@@ -87,6 +99,11 @@ struct Tail {
 async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tail)> {
     loop {
         if let Some(mut envelope) = tail.backlog.pop_front() {
+            if let Some(agent) = tail.agent.as_deref() {
+                if !concerns(&tail.state, agent, &mut tail.runs, &envelope.event).await {
+                    continue;
+                }
+            }
             let policy = tail.state.inner.policy.current();
             with_desk_line(&tail.state.inner, &policy, &mut envelope);
             return Some((Ok(to_sse(&envelope)), tail));
@@ -124,11 +141,56 @@ async fn next_event(mut tail: Tail) -> Option<(Result<SseEvent, Infallible>, Tai
             },
             _ = tail.shutdown.wait_for(|stop| *stop) => return None,
         };
-        if let Some(change) = waiting {
+        if let Some(change) = waiting.filter(|_| tail.agent.is_none()) {
             let event = waiting_event(&tail, change);
             tail.backlog.push_back(event);
         }
     }
+}
+
+/// Whether `event` is about agent `agent`'s own requests, grants or runs (`runs`: the runs
+/// its events named so far on this stream). Nothing about another agent, the policy, people
+/// or campaigns reaches an agent.
+async fn concerns(
+    state: &AppState,
+    agent: &str,
+    runs: &mut std::collections::HashSet<String>,
+    event: &Event,
+) -> bool {
+    let (mine, run) = match event {
+        Event::ApprovalRequested { approval }
+        | Event::ApprovalUpdated { approval }
+        | Event::ApprovalSettled { approval } => (approval.requester == agent, &approval.run_id),
+        Event::GrantCreated { grant }
+        | Event::GrantUsed { grant, .. }
+        | Event::GrantRevoked { grant }
+        | Event::GrantExpired { grant }
+        | Event::GrantInvalidated { grant, .. } => (
+            grant.grant.constraints.requester.as_deref() == Some(agent),
+            &grant.grant.run_id,
+        ),
+        Event::RunEnded { run_id, requester } => {
+            return match requester {
+                Some(requester) => requester == agent,
+                None => runs.contains(run_id),
+            };
+        }
+        Event::RunPaused { run } | Event::RunResumed { run } => {
+            let Some(id) = run.approval_id.as_deref() else {
+                return runs.contains(&run.run_id);
+            };
+            return matches!(
+                state.inner.store.approval(id).await,
+                Ok(Some(record)) if record.requester == agent
+            );
+        }
+        Event::Reset {} => return true,
+        _ => return false,
+    };
+    if mine {
+        runs.insert(run.clone());
+    }
+    mine
 }
 
 /// `approval.waiting`, at the stream's position (it is not in the log: a resume after it

@@ -21,6 +21,8 @@ mod replicas_invalidation;
 mod replicas_routing;
 mod team;
 
+#[path = "../server/agent_events.rs"]
+mod agent_events;
 #[path = "../server/audit_requester.rs"]
 mod audit_requester;
 #[path = "../server/capabilities.rs"]

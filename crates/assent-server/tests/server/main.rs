@@ -13,6 +13,7 @@
 mod common;
 mod grant_moves;
 
+mod agent_events;
 mod audit_chain;
 mod audit_requester;
 mod capabilities;

@@ -572,3 +572,41 @@ fn a_failed_or_ineligible_review_is_notified_with_what_happened() {
         );
     }
 }
+
+#[test]
+fn an_opinion_arriving_after_the_prompt_was_shown_replaces_its_notification_in_place() {
+    use assent_protocol::ReviewState;
+    let mut notices = Notices::default();
+    // Advise mode: the prompt is shown while the call is under way (no verdict yet).
+    let asking = reviewed("a", ReviewState::Advised, None);
+    let ops = notices.plan(&[&asking], false, Some(&owner()));
+    assert_eq!(
+        shows(&ops),
+        vec![("a".to_owned(), None)],
+        "shown at once: a person decides"
+    );
+    notices.shown("a", 10, 1, asking.updated_at);
+    assert!(
+        notices.plan(&[&asking], false, Some(&owner())).is_empty(),
+        "nothing changed: not shown again"
+    );
+    // The same prompt (same count, same updated_at) now carries the reviewer's opinion.
+    let advised = reviewed("a", ReviewState::Advised, Some("approve"));
+    let ops = notices.plan(&[&advised], false, Some(&owner()));
+    assert_eq!(
+        shows(&ops),
+        vec![("a".to_owned(), Some(10))],
+        "the opinion replaces the notification in place, not a second one"
+    );
+    assert!(
+        shown_body(&ops).is_some_and(
+            |b| b.ends_with("Reviewer (qwen3:8b): would approve — runs the tests only")
+        ),
+        "with the opinion in its body"
+    );
+    notices.shown("a", 10, 1, advised.updated_at);
+    assert!(
+        notices.plan(&[&advised], false, Some(&owner())).is_empty(),
+        "once shown, the opinion is not shown again"
+    );
+}

@@ -8,82 +8,14 @@
 use std::time::Duration;
 
 use fantoccini::Locator;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::common::driver::{click, text_of};
+use crate::common::scripted_reviewer::{closed_port, scripted_reviewer};
 use crate::common::ui::{Shell, Ui};
 use crate::common::{eventually, shell_request, submit_pending, ASKED_COMMAND};
 
-/// What the scripted reviewer says of every prompt: it would approve.
+/// What the scripted reviewer says of every prompt, with its verdict: it would approve.
 const RATIONALE: &str = "Runs the project's tests in the repository; nothing leaves the machine.";
-
-/// A Chat Completions server on loopback answering every call with one verdict; its base URL.
-/// Plain HTTP/1.1, one request per connection, as the service's client sends it.
-async fn scripted_reviewer() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let port = listener.local_addr().expect("its address").port();
-    let verdict = serde_json::json!({
-        "outcome": "approve", "risk": "low", "user_authorized": "unclear", "rationale": RATIONALE,
-    })
-    .to_string();
-    let body = serde_json::json!({
-        "object": "chat.completion",
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": verdict}}],
-    })
-    .to_string();
-    tokio::spawn(async move {
-        while let Ok((mut conn, _)) = listener.accept().await {
-            let body = body.clone();
-            tokio::spawn(async move {
-                let mut seen = Vec::new();
-                let mut buf = [0u8; 8192];
-                // The head, then as much body as it announces.
-                loop {
-                    let Ok(n) = conn.read(&mut buf).await else {
-                        return;
-                    };
-                    if n == 0 {
-                        return;
-                    }
-                    seen.extend_from_slice(&buf[..n]);
-                    let text = String::from_utf8_lossy(&seen).to_string();
-                    if let Some(end) = text.find("\r\n\r\n") {
-                        let length = text[..end]
-                            .lines()
-                            .find_map(|l| {
-                                let (name, value) = l.split_once(':')?;
-                                name.eq_ignore_ascii_case("content-length")
-                                    .then(|| value.trim().parse::<usize>().ok())?
-                            })
-                            .unwrap_or(0);
-                        if seen.len() >= end + 4 + length {
-                            break;
-                        }
-                    }
-                }
-                let answer = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = conn.write_all(answer.as_bytes()).await;
-                let _ = conn.shutdown().await;
-            });
-        }
-    });
-    format!("http://127.0.0.1:{port}/v1")
-}
-
-/// A loopback port nothing listens on: every call to it fails at once.
-async fn closed_port() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a loopback port");
-    let port = listener.local_addr().expect("its address").port();
-    drop(listener);
-    format!("http://127.0.0.1:{port}/v1")
-}
 
 fn policy(url: &str, timeout: &str) -> String {
     format!(
@@ -130,7 +62,7 @@ async fn review_of(ui: &Ui, id: &str, wanted: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prompt_reaches_the_person_with_the_reviewers_opinion_named_as_a_models() {
-    let url = scripted_reviewer().await;
+    let url = scripted_reviewer("approve", RATIONALE, std::time::Duration::ZERO).await;
     let ui = Ui::own(crate::SHELL, Some(&policy(&url, "5s"))).await;
     let id = submit_pending(
         &ui.requester,

@@ -23,6 +23,8 @@ pub mod desk;
 mod diff;
 #[path = "webdriver_insights.rs"]
 mod insights;
+#[path = "webdriver_reviewer.rs"]
+mod reviewer;
 #[path = "webdriver_run_packets.rs"]
 mod run_packets;
 #[path = "webdriver_truth.rs"]

@@ -845,3 +845,57 @@ async fn a_prompt_held_for_a_passkey_opens_the_browser_not_an_allow_button() {
         "opening the page decided nothing"
     );
 }
+
+/// The next notification shown, skipping any other call to the server.
+async fn next_notify(server: &mut NotificationServer, within: Duration) -> Option<String> {
+    tokio::time::timeout(within, async {
+        loop {
+            match server.next(within).await {
+                Some(Call::Notify { body, .. }) => return Some(body),
+                Some(_) => {}
+                None => return None,
+            }
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Issue 44: a prompt the model reviewer may still approve alone (decide mode, eligible) is
+/// `reviewing`: no person is asked yet, so no notification. When the reviewer gives it to the
+/// person (here: it would ask), it is notified then, with the reviewer's opinion in its body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_under_review_is_notified_only_once_the_reviewer_gives_it_to_the_person() {
+    let mut server = NotificationServer::start().await;
+    let url = common::scripted_reviewer::scripted_reviewer(
+        "ask_person",
+        "Unusual for this task; ask the person.",
+        Duration::from_secs(4),
+    )
+    .await;
+    let desk = Desk::with_policy(&format!(
+        "[reviewer]\napi = \"openai\"\nurl = \"{url}\"\nmodel = \"qwen3:8b\"\nmode = \"decide\"\nup_to = \"medium\"\ntimeout = \"20s\"\n"
+    ));
+    let _app = start_app(&desk);
+    let (requester, _approver) = desk.wait_ready(WAIT).await;
+    submit_pending(
+        &requester,
+        &shell_request("run-review", ASKED_COMMAND, "/work/shop"),
+    )
+    .await;
+    assert_eq!(
+        next_notify(&mut server, Duration::from_secs(2)).await,
+        None,
+        "while the reviewer may still approve it alone, nobody is asked: no notification"
+    );
+    let body = next_notify(&mut server, WAIT)
+        .await
+        .expect("given to the person, the prompt is notified");
+    assert!(
+        body.ends_with(
+            "Reviewer (qwen3:8b): would ask you — Unusual for this task; ask the person."
+        ),
+        "the body carries the reviewer's opinion, named as the model's: {body}"
+    );
+}

@@ -889,6 +889,7 @@ export interface components {
             required_approvals: number;
             required_role?: null | components["schemas"]["Role"];
             resolution?: null | components["schemas"]["Resolution"];
+            review?: null | components["schemas"]["ApprovalReview"];
             risk: components["schemas"]["RiskLevel"];
             rule: string;
             run_id: string;
@@ -934,6 +935,7 @@ export interface components {
              *     changes) and on records written before it was recorded.
              */
             requester?: string | null;
+            review?: null | components["schemas"]["AuditReview"];
             run_id: string;
             /** @description What was decided, for people: the command line, the paths or the target. */
             subject?: string | null;
@@ -1022,6 +1024,21 @@ export interface components {
             created_at: string;
             task_id: string;
         };
+        /** @description What the model reviewer did with a prompt. */
+        ApprovalReview: {
+            model: string;
+            /** @description `approve` or `ask_person` (the reviewer never denies); absent when it gave none. */
+            outcome?: string | null;
+            /** @description Its rationale; or why the call failed; or why it may not decide this prompt. */
+            rationale: string;
+            /**
+             * @description The reviewer's last 3 calls or more all failed (until one succeeds): desks say
+             *     "reviewer unavailable: asking you".
+             */
+            reviewer_unavailable?: boolean;
+            risk?: null | components["schemas"]["RiskLevel"];
+            state: components["schemas"]["ReviewState"];
+        };
         /**
          * @description The nine states of an approval.
          * @enum {string}
@@ -1089,7 +1106,7 @@ export interface components {
          * @description What the audit event records.
          * @enum {string}
          */
-        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in" | "asked" | "escalated";
+        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in" | "asked" | "escalated" | "reviewed";
         /**
          * @description `GET /v1/audit/key`: the public key that checks this service's checkpoints (what
          *     `assent audit key` prints), without walking the chain.
@@ -1106,6 +1123,23 @@ export interface components {
         /** @description `GET /v1/audit`: audited decisions, oldest first. */
         AuditList: {
             events: components["schemas"]["ApprovalAuditEvent"][];
+        };
+        /** @description One call of the model reviewer, as audited. */
+        AuditReview: {
+            /** Format: int64 */
+            latency_ms: number;
+            model: string;
+            /** @description `approve` or `ask_person`; absent when the call failed. */
+            outcome?: string | null;
+            /** @description The version of Assent's instructions (`assent-reviewer/1`). */
+            prompt_version: string;
+            /** @description The reviewer's rationale, or why the call failed. */
+            rationale: string;
+            /** @description SHA-256 of the exact request body sent. */
+            request_sha256: string;
+            risk?: null | components["schemas"]["RiskLevel"];
+            /** @description `approved`, `advised` or `failed`. */
+            state: string;
         };
         /**
          * @description `GET /v1/audit/verify`: the chain's verification with this replica's checkpoint key
@@ -2104,6 +2138,11 @@ export interface components {
          * @enum {string}
          */
         Resolution: "approved" | "denied" | "timed_out" | "cancelled";
+        /**
+         * @description Where the reviewer stands on a prompt.
+         * @enum {string}
+         */
+        ReviewState: "reviewing" | "approved" | "advised" | "failed" | "not_eligible";
         /** @description `POST /v1/grants/{id}/revoke`. */
         RevokeRequest: {
             reason: string;

@@ -1,5 +1,6 @@
 // What a decision grants, said before (the confirm step) and after (the toast), and where the
 // selection goes next. Pure and tested (Vitest).
+import { actorWords } from './reviewer';
 import { durationLabel, visible } from './logic';
 import { shellLine } from './packets';
 import type { Approval, DecisionRequest, Grant, QuickDecision, Risk, Scope } from './types';
@@ -301,7 +302,7 @@ const APPROVED_HOW: Partial<Record<Approval['status'], string>> = {
 export function decidedElsewhere(settled: Approval | null, nowMs: number): string {
   if (settled === null || settled.status === 'requested') return 'No longer waiting: it was decided elsewhere or closed.';
   const at = clock(Date.parse(settled.decided_at ?? settled.updated_at), nowMs);
-  const by = visible(settled.decided_by ?? 'someone');
+  const by = visible(actorWords(settled.decided_by ?? 'someone'));
   switch (settled.resolution) {
     case 'timed_out':
       return `Nobody decided it in time: it expired at ${at}.`;

@@ -28,6 +28,7 @@ export const DECISION_WORDS: Record<AuditDecision, string> = {
   enrolled: 'Passkey enrolled',
   passkey_removed: 'Passkey removed',
   signed_in: 'Signed in to the web desk',
+  reviewed: 'Reviewed by a model',
 };
 
 /** Records about people's access to the desk, not about what an agent asked: hidden from the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agreement,
   busiestRuns,
   calendarDays,
   duration,
@@ -11,6 +12,7 @@ import {
   percent,
   promptsPerDay,
   promptsPerHour,
+  reviewerPerDay,
   settlesPrompt,
   topStats,
   totalOf,
@@ -285,5 +287,52 @@ describe('prompts open now', () => {
     const many = Array.from({ length: 12 }, (_, i) => open(`ap-${i}`, '2030-03-14T14:00:00Z'));
     expect(openPrompts(many, NOW, 10).length, 'ten bars at most').toBe(10);
     expect(openPrompts([open('ap-f', '2030-03-14T15:00:05Z')], NOW)[0]!.waited, 'opened "in the future": waited 0').toBe(0);
+  });
+});
+
+describe('the model reviewer', () => {
+  const model = 'reviewer:qwen3:8b';
+  const byModel = (approval: string, at: string): InsightEvent => ({ ...settled(approval, 'approved', at), approver: model });
+  const byPerson = (approval: string, decision: AuditDecision, at: string): InsightEvent => ({ ...settled(approval, decision, at), approver: 'owner' });
+  const call = (approval: string, at: string, state: string, outcome?: string): InsightEvent => ({
+    timestamp: at, decision: 'reviewed', run_id: 'run-1', approval_id: approval, approver: null, review: { state, outcome },
+  });
+
+  it('counts its approvals alone, each prompt once, and its failures per day', () => {
+    const events = [
+      call('ap-1', '2030-03-13T09:00:00Z', 'approved', 'approve'),
+      // Two members of one prompt approved together are one approval.
+      byModel('ap-1', '2030-03-13T09:00:01Z'),
+      byModel('ap-1', '2030-03-13T09:00:01Z'),
+      call('ap-2', '2030-03-14T10:00:00Z', 'failed'),
+      call('ap-3', '2030-03-14T11:00:00Z', 'failed'),
+      // A person's approval is not the model's.
+      byPerson('ap-2', 'approved', '2030-03-14T10:05:00Z'),
+    ];
+    const days = reviewerPerDay(events, windowStart(NOW, 14, UTC), NOW, UTC);
+    expect(days.length, 'every day of the window').toBe(14);
+    expect(days.filter((d) => d.approved + d.failed > 0), 'each on its own day').toEqual([
+      { day: '2030-03-13', approved: 1, failed: 0 },
+      { day: '2030-03-14', approved: 0, failed: 2 },
+    ]);
+  });
+
+  it('says how often the person decided as it advised', () => {
+    const events = [
+      call('a', '2030-03-14T09:00:00Z', 'advised', 'approve'),
+      byPerson('a', 'approved', '2030-03-14T09:01:00Z'), // agreed
+      call('b', '2030-03-14T09:00:00Z', 'advised', 'ask_person'),
+      byPerson('b', 'denied', '2030-03-14T09:01:00Z'), // agreed: it would ask, the person said no
+      call('c', '2030-03-14T09:00:00Z', 'advised', 'approve'),
+      byPerson('c', 'denied', '2030-03-14T09:01:00Z'), // disagreed
+      call('d', '2030-03-14T09:00:00Z', 'advised', 'approve'),
+      settled('d', 'expired', '2030-03-14T10:00:00Z'), // nobody decided: tells nothing
+      call('e', '2030-03-14T09:00:00Z', 'failed'),
+      byPerson('e', 'approved', '2030-03-14T09:01:00Z'), // no advice: tells nothing
+      call('f', '2030-03-14T09:00:00Z', 'advised', 'ask_person'), // still open
+    ];
+    const a = agreement(events);
+    expect(a, 'two of three decided as advised').toEqual({ agreed: 2, disagreed: 1, rate: 2 / 3 });
+    expect(agreement([]).rate, 'no advice yet: no rate, not 0 %').toBeNull();
   });
 });

@@ -369,3 +369,66 @@ export function openPrompts(pending: Approval[], now: number, top = TOP): OpenPr
     .sort((a, b) => b.waited - a.waited || a.approvalId.localeCompare(b.approvalId))
     .slice(0, top);
 }
+
+/** The model reviewer's work on one calendar day. */
+export interface ReviewerDay {
+  day: string;
+  /** Prompts the reviewer approved alone (`approved` by `reviewer:<model>`), each once. */
+  approved: number;
+  /** Calls that failed (timeout, error, no valid verdict): the person decided. */
+  failed: number;
+}
+
+/** How often the person decided as the reviewer advised. */
+export interface Agreement {
+  /** Advised approve → the person approved; advised ask_person → the person denied. */
+  agreed: number;
+  /** The other way round. */
+  disagreed: number;
+  rate: number | null;
+}
+
+const byReviewer = (approver: string | null | undefined) => !!approver && approver.startsWith('reviewer:');
+
+/** Per calendar day from `since` to `now`, oldest first: the reviewer's approvals and failures. */
+export function reviewerPerDay(events: InsightEvent[], since: number, now: number, calendar: Calendar): ReviewerDay[] {
+  const days = new Map<string, ReviewerDay>();
+  for (const day of calendarDays(since, now, calendar)) days.set(day, { day, approved: 0, failed: 0 });
+  const counted = new Set<string>();
+  for (const event of oldestFirst(events)) {
+    const row = days.get(calendar.dayOf(Date.parse(event.timestamp)));
+    if (!row) continue;
+    if (event.decision === 'reviewed' && event.review?.state === 'failed') row.failed += 1;
+    else if (settlesPrompt(event) && event.decision === 'approved' && byReviewer(event.approver) && !counted.has(event.approval_id)) {
+      counted.add(event.approval_id);
+      row.approved += 1;
+    }
+  }
+  return [...days.values()];
+}
+
+/**
+ * Of the prompts the reviewer gave an opinion on (advised) and a person then approved or
+ * denied, how many the person decided as advised. A prompt that timed out, or that the
+ * reviewer itself approved, tells nothing of agreement.
+ */
+export function agreement(events: InsightEvent[]): Agreement {
+  const advice = new Map<string, string>();
+  const settled = new Map<string, 'approved' | 'denied'>();
+  for (const event of oldestFirst(events)) {
+    if (!event.approval_id) continue;
+    if (event.decision === 'reviewed' && event.review?.state === 'advised' && event.review.outcome) advice.set(event.approval_id, event.review.outcome);
+    else if (settlesPrompt(event) && event.decision !== 'expired' && !byReviewer(event.approver) && !settled.has(event.approval_id)) {
+      settled.set(event.approval_id, event.decision);
+    }
+  }
+  let agreed = 0;
+  let disagreed = 0;
+  for (const [id, outcome] of advice) {
+    const person = settled.get(id);
+    if (!person) continue;
+    if ((outcome === 'approve') === (person === 'approved')) agreed += 1;
+    else disagreed += 1;
+  }
+  return { agreed, disagreed, rate: agreed + disagreed > 0 ? agreed / (agreed + disagreed) : null };
+}

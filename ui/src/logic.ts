@@ -1,4 +1,5 @@
 // The views' logic, pure and tested (Vitest): ordering, decisions, keys, countdowns, filters.
+import { actorWords } from './reviewer';
 import type { Approval, AuditEvent, DecisionRequest, DeskSnapshot, Grant, Me, QuickDecision, Role, Scope } from './types';
 
 /**
@@ -356,7 +357,8 @@ export function signedIn(me: Me | null): string {
 /** Who decided an audit event: "alice (Platform admin)", "alice", or "" (automatic). */
 export function auditBy(event: AuditEvent): string {
   if (!event.approver) return '';
-  return event.approver_role ? `${event.approver} (${ROLE_NAMES[event.approver_role]})` : event.approver;
+  const who = actorWords(event.approver);
+  return event.approver_role ? `${who} (${ROLE_NAMES[event.approver_role]})` : who;
 }
 
 /** How many runs' remembered denials History asks for at most (the newest runs with a denial). */
@@ -391,7 +393,8 @@ export function denialSubject(approval: Approval): string {
 
 /** "owner: not on this branch" — who denied it and the reason the agent keeps getting. */
 export function denialBy(approval: Approval): string {
-  const who = approval.decided_role ? `${approval.decided_by ?? '?'} (${ROLE_NAMES[approval.decided_role]})` : (approval.decided_by ?? '?');
+  const by = actorWords(approval.decided_by ?? '?');
+  const who = approval.decided_role ? `${by} (${ROLE_NAMES[approval.decided_role]})` : by;
   return visible(approval.decision_reason ? `${who}: ${approval.decision_reason}` : who);
 }
 

@@ -29,6 +29,8 @@ export type QuickDecision = Schemas['QuickDecision'];
 /** How a settled approval ended. */
 export type Resolution = Schemas['Resolution'];
 export type Approval = Schemas['Approval'];
+/** The model reviewer's part of a prompt (`review`). */
+export type ApprovalReview = Schemas['ApprovalReview'];
 export type Constraints = Schemas['GrantConstraints'];
 export type GrantStatus = Schemas['GrantStatus'];
 export type Grant = Schemas['Grant'];
@@ -119,7 +121,10 @@ export interface SettingsInput {
 }
 
 /** An audited decision trimmed to what the Insights charts count. */
-export type InsightEvent = Pick<AuditEvent, 'timestamp' | 'decision' | 'run_id' | 'approval_id' | 'action_id' | 'repo'>;
+export type InsightEvent = Pick<AuditEvent, 'timestamp' | 'decision' | 'run_id' | 'approval_id' | 'action_id' | 'repo' | 'approver'> & {
+  /** On a `reviewed` event: what the reviewer's call came to (its rationale stays in History). */
+  review?: { state: string; outcome?: string | null } | null;
+};
 
 /** `insights_get`: the metrics, and the audit's prompt decisions since `since` (oldest first). */
 export interface Insights {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Approval } from './types';
-import { absolute, DATE_TIME, relative, repoName, roleWords, rolesWords, unansweredLine, waitLine } from './words';
+import { absolute, byWords, DATE_TIME, relative, repoName, roleWords, rolesWords, unansweredLine, waitLine } from './words';
 
 const NOW = new Date(2030, 0, 1, 19, 30, 0).getTime();
 
@@ -53,6 +53,12 @@ describe('human words', () => {
     expect(roleWords('platform_admin'), 'a role').toBe('Platform admin');
     expect(rolesWords(['task_author', 'repo_maintainer']), 'several').toBe('Task author, Repository maintainer');
     expect(rolesWords([]), 'none').toBe('no role');
+  });
+
+  it("names the grant's maker, a model as a model (Grants: `by …`)", () => {
+    // A grant the reviewer made reads as a model's, so the person knows what to revoke.
+    expect(byWords('reviewer:qwen3:8b', null)).toBe('Reviewer (qwen3:8b), a model');
+    expect(byWords('alice', 'task_author'), 'a person as before').toBe('alice (Task author)');
   });
 
   it('says when the agents stopped waiting', () => {

@@ -1,5 +1,6 @@
 // Human words for what the service sends as ids and codes: roles, waiting agents, runs,
 // repositories, times. Pure and tested (Vitest).
+import { actorWords } from './reviewer';
 import { clock } from './decide';
 import { ROLE_NAMES, visible } from './logic';
 import type { Approval, Role } from './types';
@@ -120,7 +121,8 @@ export function fieldsFor(type: string): Set<Field> {
 /** "Task author, Platform admin" style for an approver: "alice (Platform admin)". */
 export function byWords(name: string, role: Role | null | undefined): string {
   const r = roleWords(role);
-  return visible(r ? `${name} (${r})` : name);
+  const who = actorWords(name);
+  return visible(r ? `${who} (${r})` : who);
 }
 
 /** "7 h 59 min", "12 min", "40 s" left until `at`; "expired". */

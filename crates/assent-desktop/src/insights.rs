@@ -44,6 +44,22 @@ pub struct InsightEvent {
     pub action_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repo: Option<String>,
+    /// Who decided, on an `approved` or `denied`: `reviewer:<model>` when the model did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approver: Option<String>,
+    /// On a `reviewed` event: what the reviewer's call came to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<InsightReview>,
+}
+
+/// A reviewer's call trimmed to what the charts count (its rationale stays in History).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InsightReview {
+    /// `approved`, `advised`, `failed`, `not_eligible`.
+    pub state: String,
+    /// `approve` or `ask_person`, when it gave a verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
 }
 
 impl InsightEvent {
@@ -56,13 +72,22 @@ impl InsightEvent {
             | AuditDecision::Approved
             | AuditDecision::Denied
             | AuditDecision::Blocked
-            | AuditDecision::Expired => Some(InsightEvent {
+            | AuditDecision::Expired
+            | AuditDecision::Reviewed => Some(InsightEvent {
                 timestamp: event.timestamp,
                 decision: event.decision,
                 run_id: event.run_id,
                 approval_id: event.approval_id,
                 action_id: event.action_id,
                 repo: event.repo,
+                approver: match event.decision {
+                    AuditDecision::Approved | AuditDecision::Denied => event.approver,
+                    _ => None,
+                },
+                review: event.review.map(|r| InsightReview {
+                    state: r.state,
+                    outcome: r.outcome,
+                }),
             }),
             AuditDecision::Revoked
             | AuditDecision::Invalidated
@@ -77,7 +102,7 @@ impl InsightEvent {
             | AuditDecision::Enrolled
             | AuditDecision::PasskeyRemoved
             | AuditDecision::SignedIn => None,
-            AuditDecision::Asked | AuditDecision::Escalated | AuditDecision::Reviewed => None,
+            AuditDecision::Asked | AuditDecision::Escalated => None,
         }
     }
 }

@@ -155,6 +155,44 @@ async fn the_audit_is_read_a_page_at_a_time_and_trimmed() {
 }
 
 #[test]
+fn a_reviewers_call_and_who_decided_are_kept_for_the_reviewer_charts() {
+    let mut call = event(1, 5, AuditDecision::Reviewed);
+    call.approver = Some("reviewer:qwen3:8b".to_owned());
+    call.review = Some(assent_core::AuditReview {
+        model: "qwen3:8b".to_owned(),
+        prompt_version: "assent-reviewer/1".to_owned(),
+        state: "advised".to_owned(),
+        outcome: Some("approve".to_owned()),
+        risk: None,
+        rationale: "a long rationale the charts never show".to_owned(),
+        latency_ms: 80,
+        request_sha256: "ab".to_owned(),
+    });
+    let kept = InsightEvent::of(call).expect("a reviewer's call is charted (agreement, failures)");
+    assert_eq!(
+        kept.review,
+        Some(InsightReview {
+            state: "advised".to_owned(),
+            outcome: Some("approve".to_owned()),
+        }),
+        "its state and verdict, not its rationale (History shows that)"
+    );
+    assert_eq!(
+        kept.approver, None,
+        "a call decides nothing: no approver kept"
+    );
+    let mut approved = event(2, 6, AuditDecision::Approved);
+    approved.approver = Some("reviewer:qwen3:8b".to_owned());
+    assert_eq!(
+        InsightEvent::of(approved)
+            .and_then(|e| e.approver)
+            .as_deref(),
+        Some("reviewer:qwen3:8b"),
+        "who approved: the charts tell the model's approvals from a person's"
+    );
+}
+
+#[test]
 fn the_page_may_look_back_at_most_so_far_and_not_ahead() {
     let now = at(100 * 86_400);
     for (name, since, want) in [

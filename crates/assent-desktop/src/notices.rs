@@ -8,6 +8,7 @@
 //! `ActionInvoked` handled after its `NotificationClosed` still finds the prompt, and one for
 //! a prompt that settled meanwhile reaches the live task, which says it did not go through.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 
 use assent_protocol::{Approval, Me};
@@ -46,6 +47,8 @@ struct Shown {
     notification_id: Option<u32>,
     count: u32,
     updated_at: DateTime<Utc>,
+    /// The reviewer's part it showed ([`review_key`]): an opinion arriving later replaces it.
+    review: Option<String>,
 }
 
 /// A button pressed on one of our notifications: the prompt it was for and the button.
@@ -64,6 +67,17 @@ pub struct Notices {
     /// Notifications of ours no longer on screen (closed by the server or by us, or replaced
     /// by a new id), oldest first, at most [`CLOSED_KEPT`].
     closed: VecDeque<(u32, String)>,
+    /// The reviewer's part of each notification planned, until the server accepted it.
+    planned: RefCell<HashMap<String, Option<String>>>,
+}
+
+/// What of the reviewer's part a notification shows; a change replaces it in place (advise
+/// mode: the prompt is shown while the call is under way, its opinion comes later).
+fn review_key(approval: &Approval) -> Option<String> {
+    approval
+        .review
+        .as_ref()
+        .map(|r| format!("{:?}:{:?}", r.state, r.outcome))
 }
 
 impl Notices {
@@ -79,7 +93,13 @@ impl Notices {
                     notification_id: Some(id),
                     count,
                     updated_at,
-                }) if *count != approval.count || *updated_at != approval.updated_at => Some(*id),
+                    review,
+                }) if *count != approval.count
+                    || *updated_at != approval.updated_at
+                    || *review != review_key(approval) =>
+                {
+                    Some(*id)
+                }
                 Some(_) => continue,
             };
             if paused {
@@ -95,6 +115,9 @@ impl Notices {
                 continue;
             }
             if let Some(notice) = toast(approval, me) {
+                self.planned
+                    .borrow_mut()
+                    .insert(approval.approval_id.clone(), review_key(approval));
                 ops.push(NoticeOp::Show {
                     approval_id: approval.approval_id.clone(),
                     replaces,
@@ -180,12 +203,18 @@ impl Notices {
         }
         // A server may hand out an id again once its notification is gone.
         self.closed.retain(|(id, _)| *id != notification_id);
+        let review = self
+            .planned
+            .borrow_mut()
+            .remove(approval_id)
+            .unwrap_or_default();
         self.by_prompt.insert(
             approval_id.to_owned(),
             Shown {
                 notification_id: Some(notification_id),
                 count,
                 updated_at,
+                review,
             },
         );
         self.by_id.insert(notification_id, approval_id.to_owned());

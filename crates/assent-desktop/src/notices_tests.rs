@@ -495,3 +495,118 @@ fn a_prompt_routed_to_other_people_raises_no_notification_until_it_asks_this_per
         "not yet known who is signed in: notified, as before routing"
     );
 }
+
+fn reviewed(id: &str, state: assent_protocol::ReviewState, outcome: Option<&str>) -> Approval {
+    let mut a = approval(id);
+    a.review = Some(assent_protocol::ApprovalReview {
+        model: "qwen3:8b".to_owned(),
+        outcome: outcome.map(str::to_owned),
+        risk: outcome.map(|_| RiskLevel::Low),
+        rationale: "runs the tests only".to_owned(),
+        state,
+        reviewer_unavailable: false,
+    });
+    a
+}
+
+fn shown_body(ops: &[NoticeOp]) -> Option<String> {
+    ops.iter().find_map(|op| match op {
+        NoticeOp::Show { notice, .. } => Some(notice.body.clone()),
+        NoticeOp::Close { .. } => None,
+    })
+}
+
+#[test]
+fn a_prompt_the_reviewer_may_still_approve_alone_is_not_notified_until_it_reaches_the_person() {
+    use assent_protocol::ReviewState;
+    let mut notices = Notices::default();
+    let reviewing = reviewed("a", ReviewState::Reviewing, None);
+    assert!(
+        notices
+            .plan(&[&reviewing], false, Some(&owner()))
+            .is_empty(),
+        "the model may approve it alone: no person is asked yet, so no pop-up"
+    );
+    // The approval.updated that follows: the reviewer gave its opinion, the person decides.
+    let advised = reviewed("a", ReviewState::Advised, Some("ask_person"));
+    let ops = notices.plan(&[&advised], false, Some(&owner()));
+    assert_eq!(
+        shows(&ops),
+        vec![("a".to_owned(), None)],
+        "once it reaches the person, it is notified (once, new)"
+    );
+    let body = shown_body(&ops).expect("a body");
+    assert!(
+        body.ends_with("\nReviewer (qwen3:8b): would ask you — runs the tests only"),
+        "the body carries the reviewer's opinion as one line, named as the model's: {body}"
+    );
+    notices.shown("a", 10, 1, advised.updated_at);
+    assert!(
+        notices.plan(&[&advised], false, Some(&owner())).is_empty(),
+        "notified once, not again on the next plan"
+    );
+}
+
+#[test]
+fn a_failed_or_ineligible_review_is_notified_with_what_happened() {
+    use assent_protocol::ReviewState;
+    for (state, want) in [
+        (
+            ReviewState::Failed,
+            "Reviewer (qwen3:8b) failed: runs the tests only — asking you",
+        ),
+        (
+            ReviewState::NotEligible,
+            "Reviewer (qwen3:8b) may not decide this: runs the tests only",
+        ),
+    ] {
+        let notices = Notices::default();
+        let a = reviewed("a", state, None);
+        let ops = notices.plan(&[&a], false, Some(&owner()));
+        let body = shown_body(&ops)
+            .unwrap_or_else(|| panic!("{state:?}: the person decides, so notified"));
+        assert_eq!(
+            body.lines().last(),
+            Some(want),
+            "{state:?}: the last line says the reviewer's part"
+        );
+    }
+}
+
+#[test]
+fn an_opinion_arriving_after_the_prompt_was_shown_replaces_its_notification_in_place() {
+    use assent_protocol::ReviewState;
+    let mut notices = Notices::default();
+    // Advise mode: the prompt is shown while the call is under way (no verdict yet).
+    let asking = reviewed("a", ReviewState::Advised, None);
+    let ops = notices.plan(&[&asking], false, Some(&owner()));
+    assert_eq!(
+        shows(&ops),
+        vec![("a".to_owned(), None)],
+        "shown at once: a person decides"
+    );
+    notices.shown("a", 10, 1, asking.updated_at);
+    assert!(
+        notices.plan(&[&asking], false, Some(&owner())).is_empty(),
+        "nothing changed: not shown again"
+    );
+    // The same prompt (same count, same updated_at) now carries the reviewer's opinion.
+    let advised = reviewed("a", ReviewState::Advised, Some("approve"));
+    let ops = notices.plan(&[&advised], false, Some(&owner()));
+    assert_eq!(
+        shows(&ops),
+        vec![("a".to_owned(), Some(10))],
+        "the opinion replaces the notification in place, not a second one"
+    );
+    assert!(
+        shown_body(&ops).is_some_and(
+            |b| b.ends_with("Reviewer (qwen3:8b): would approve — runs the tests only")
+        ),
+        "with the opinion in its body"
+    );
+    notices.shown("a", 10, 1, advised.updated_at);
+    assert!(
+        notices.plan(&[&advised], false, Some(&owner())).is_empty(),
+        "once shown, the opinion is not shown again"
+    );
+}

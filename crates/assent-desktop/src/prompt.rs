@@ -4,7 +4,7 @@ use assent_core::{
     may_decide, ActionKind, ApprovalStatus, Decidable, Decision, EvidenceDetail, Identity, Refusal,
     RiskLevel, Role, ScopeKind,
 };
-use assent_protocol::{Approval, Me};
+use assent_protocol::{Approval, ApprovalReview, Me, ReviewState};
 
 use crate::prompt_packet::packet_lines;
 use crate::prompt_words::action;
@@ -16,6 +16,8 @@ const MAX_SUMMARY_PART: usize = 40;
 /// The action in a summary: long enough for "Upload to s3://bucket and delete every object".
 pub(crate) const MAX_SUMMARY_ACTION: usize = 64;
 const MAX_REASON_CHARS: usize = 80;
+/// The reviewer's line in a notification body: one line, its rationale cut short.
+pub(crate) const MAX_REVIEW_CHARS: usize = 120;
 const MAX_PATHS_SHOWN: usize = 3;
 
 /// A button of a notification; `Open` is the body click (the freedesktop `default` action).
@@ -162,7 +164,10 @@ impl PromptNotice {
 /// blocked: blocked actions are never offered for approval). `me` is who the service says
 /// this desk signs in as.
 pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
-    if approval.status != ApprovalStatus::Requested || approval.decision == Decision::Block {
+    if approval.status != ApprovalStatus::Requested
+        || approval.decision == Decision::Block
+        || held_by_reviewer(approval)
+    {
         return None;
     }
     let open_only = open_only(approval, me);
@@ -180,6 +185,44 @@ pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
         urgency: urgency(approval),
         reasons: Vec::new(),
     })
+}
+
+/// Whether the model reviewer is still reviewing a prompt it may approve alone: no person is
+/// asked yet, so no notification. The service announces its next state (an opinion, a
+/// failure, not eligible) with `approval.updated`, and the prompt is notified then.
+pub fn held_by_reviewer(approval: &Approval) -> bool {
+    approval
+        .review
+        .as_ref()
+        .is_some_and(|r| r.state == ReviewState::Reviewing)
+}
+
+/// The reviewer's part in one line, clearly a model's ("Reviewer (qwen3:8b): would approve —
+/// …"); its rationale is the model's text, so untrusted: masked, escaped, cut short.
+pub fn review_line(review: &ApprovalReview) -> String {
+    let why = review.rationale.trim();
+    let line = match review.state {
+        ReviewState::Reviewing => format!("Reviewer ({}) is reviewing…", review.model),
+        ReviewState::Approved => format!("Reviewer ({}) approved this alone — {why}", review.model),
+        ReviewState::Advised => match review.outcome.as_deref() {
+            // Advise mode: `advised` with no verdict while the call is under way.
+            None => format!("Reviewer ({}) is reviewing…", review.model),
+            Some("approve") => format!("Reviewer ({}): would approve — {why}", review.model),
+            Some("ask_person") => format!("Reviewer ({}): would ask you — {why}", review.model),
+            Some(_) => format!("Reviewer ({}): gave no verdict — {why}", review.model),
+        },
+        ReviewState::Failed if review.reviewer_unavailable => {
+            format!(
+                "Reviewer ({}) unavailable: asking you — {why}",
+                review.model
+            )
+        }
+        ReviewState::Failed => format!("Reviewer ({}) failed: {why} — asking you", review.model),
+        ReviewState::NotEligible => {
+            format!("Reviewer ({}) may not decide this: {why}", review.model)
+        }
+    };
+    untrusted(&line.replace(['\n', '\r'], " "), MAX_REVIEW_CHARS)
 }
 
 /// Whether a prompt that must be approved elsewhere may still be denied from the notification:
@@ -493,6 +536,9 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
     if !evidence.symlinks.is_empty() {
         // Where a written path really leads matters more than the name the agent used.
         lines.push(list_line("links", &evidence.symlinks));
+    }
+    if let Some(review) = &approval.review {
+        lines.push(review_line(review));
     }
     if let Some(why) = open_only {
         lines.push(open_only_line(why));

@@ -678,3 +678,65 @@ fn a_push_is_named_as_a_push_with_force_and_its_commits() {
         );
     }
 }
+
+#[test]
+fn the_reviewers_rationale_is_one_escaped_masked_line() {
+    let review = assent_protocol::ApprovalReview {
+        model: "qwen3:8b".to_owned(),
+        outcome: Some("approve".to_owned()),
+        risk: Some(RiskLevel::Low),
+        rationale: "<b>safe</b>\nrun it with Authorization: Bearer abcdefgh12345".to_owned(),
+        state: assent_protocol::ReviewState::Advised,
+        reviewer_unavailable: false,
+    };
+    let line = review_line(&review);
+    assert!(
+        line.starts_with("Reviewer (qwen3:8b): would approve — "),
+        "named as the model's opinion: {line}"
+    );
+    assert!(
+        !line.contains('\n'),
+        "one line: the model's text cannot add lines to the body: {line}"
+    );
+    assert!(
+        !line.contains("<b>"),
+        "markup in the model's text is escaped, never rendered: {line}"
+    );
+    assert!(
+        !line.contains("abcdefgh12345"),
+        "a secret in the model's text is masked like the agent's: {line}"
+    );
+    let long = assent_protocol::ApprovalReview {
+        rationale: "x".repeat(500),
+        ..review
+    };
+    assert!(
+        review_line(&long).chars().count() <= MAX_REVIEW_CHARS,
+        "cut short: one concise line"
+    );
+}
+
+#[test]
+fn a_reviewing_prompt_raises_no_notice_and_an_advised_one_does() {
+    let mut prompt = approval("a1");
+    prompt.review = Some(assent_protocol::ApprovalReview {
+        model: "m".to_owned(),
+        outcome: None,
+        risk: None,
+        rationale: "reviewing".to_owned(),
+        state: assent_protocol::ReviewState::Reviewing,
+        reviewer_unavailable: false,
+    });
+    assert!(
+        notice(&prompt, Some(&owner())).is_none(),
+        "the model may approve it alone: nobody is asked yet"
+    );
+    if let Some(r) = prompt.review.as_mut() {
+        r.state = assent_protocol::ReviewState::Advised;
+        r.outcome = Some("approve".to_owned());
+    }
+    assert!(
+        notice(&prompt, Some(&owner())).is_some(),
+        "its opinion given, the person decides: notified"
+    );
+}

@@ -6,6 +6,7 @@
 pub mod browser;
 pub mod driver;
 pub mod notification_server;
+pub mod scripted_reviewer;
 pub mod status_notifier;
 pub mod ui;
 

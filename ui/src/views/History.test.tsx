@@ -86,3 +86,35 @@ describe('History', () => {
     expect(text, 'no raw timestamp').not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
 });
+
+describe("History of the reviewer's calls", () => {
+  it("says what a model reviewed and approved: model, outcome, rationale, and that it was a model", async () => {
+    trail = [
+      event('r1', {
+        decision: 'reviewed', approver: 'reviewer:qwen3:8b', subject: 'mvn -q test', reason: 'runs the tests only',
+        review: { model: 'qwen3:8b', prompt_version: 'assent-reviewer/1', state: 'approved', outcome: 'approve', risk: 'low', rationale: 'runs the tests only', latency_ms: 80, request_sha256: 'ab' },
+      }),
+      event('r2', { decision: 'approved', approver: 'reviewer:qwen3:8b', subject: 'mvn -q test', granted_scope: 'run', reason: 'runs the tests only' }),
+      event('r3', {
+        decision: 'reviewed', approver: 'reviewer:qwen3:8b', subject: 'git push', reason: '<script>x</script>',
+        review: { model: 'qwen3:8b', prompt_version: 'assent-reviewer/1', state: 'failed', rationale: 'the reviewer timed out after 1s', latency_ms: 1000, request_sha256: 'cd' },
+      }),
+    ];
+    // A fresh History: it reads the audit when it opens.
+    await act(() => render(null, root));
+    await act(() => render(<History />, root));
+    await settle();
+    const row = (id: string) => rows().find((r) => r.getAttribute('data-decision') && r.textContent?.includes(id)) ?? null;
+    const reviewed = rows().filter((r) => r.getAttribute('data-decision') === 'reviewed');
+    expect(reviewed.length, 'each audited call is a row').toBe(2);
+    expect(reviewed.map((r) => r.querySelector('[data-testid=audit-decision]')?.textContent), 'the decision in words, never `reviewed`').toEqual(['Reviewed by a model', 'Reviewed by a model']);
+    const reasons = reviewed.map((r) => r.querySelector('[data-testid=audit-reason]')?.textContent);
+    expect(reasons, 'model, outcome and rationale in words; a failure says the person decides').toEqual([
+      'Reviewer (qwen3:8b) approved it alone — runs the tests only',
+      'Reviewer (qwen3:8b) failed — the reviewer timed out after 1s; the person decides',
+    ]);
+    const approved = rows().find((r) => r.getAttribute('data-decision') === 'approved')!;
+    expect(approved.querySelector('[data-testid=audit-by]')?.textContent, 'approved by a model, said as such, not a bare actor id').toBe('Reviewer (qwen3:8b), a model');
+    expect(row('git push')?.querySelector('script'), 'no element made from audit text').toBeNull();
+  });
+});

@@ -4,6 +4,7 @@ import { clock } from '../decide';
 import { absolute, factsOf, knownRuns, relative, repoName, runTitle, runWords } from '../words';
 import { auditBy, deniedRuns, denialBy, denialSubject, filterAudit, mergeDenials, undoneMessage, visible, type AuditFilter } from '../logic';
 import { auditScopeWords, DECISION_WORDS, decisionWords, isAccountEvent, textInWords } from '../history';
+import { reviewedWords } from '../reviewer';
 import type { ActionKind, Approval, AuditDecision, AuditEvent, CommandError } from '../types';
 
 /** How much of an agent's name "asked by" shows (the whole name is its tooltip). */
@@ -180,7 +181,7 @@ export function History() {
                     </div>
                   )}
                 </td>
-                <td data-testid="audit-reason">{textInWords(e.reason, now)}</td>
+                <td data-testid="audit-reason">{textInWords(reviewedWords(e) ?? e.reason, now)}</td>
               </tr>
             );
           })}

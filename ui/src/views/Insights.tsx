@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { approveRateChart, type BarSpec, openNowChart, outcomesChart, perDayChart, perHourChart, runsChart, timeToDecideChart } from '../charts';
 import {
+  agreement,
   busiestRuns,
   DAYS,
   duration,
@@ -14,6 +15,7 @@ import {
   percent,
   promptsPerDay,
   promptsPerHour,
+  reviewerPerDay,
   type StatRow,
   TOP,
   topStats,
@@ -210,7 +212,51 @@ function Charts({ data, pending, now, clock }: { data: Data; pending: Approval[]
       </div>
       <h2>Top rules</h2>
       <RulesTable rules={rules} />
+      <Reviewer data={data} now={now} />
     </>
+  );
+}
+
+/** The model reviewer's share, when it did anything in the days shown: its approvals per day,
+ * its failures, and how often the person decided as it advised. */
+function Reviewer({ data, now }: { data: Data; now: number }) {
+  const days = useMemo(() => reviewerPerDay(data.events, Date.parse(data.since), now, LOCAL), [data, now]);
+  const agreed = useMemo(() => agreement(data.events), [data]);
+  const active = days.filter((d) => d.approved + d.failed > 0);
+  if (active.length === 0 && agreed.agreed + agreed.disagreed === 0) return null;
+  const approved = days.reduce((n, d) => n + d.approved, 0);
+  const failed = days.reduce((n, d) => n + d.failed, 0);
+  const advised = agreed.agreed + agreed.disagreed;
+  return (
+    <section class="reviewer-insights" data-testid="reviewer-insights">
+      <h2>Model reviewer</h2>
+      <p data-testid="reviewer-summary">
+        {`In the last ${DAYS} days the model reviewer approved ${approved} prompt${approved === 1 ? '' : 's'} alone and failed ${failed} time${failed === 1 ? '' : 's'} (you decided those). `}
+        {advised > 0
+          ? `You decided as it advised on ${agreed.agreed} of ${advised} prompts (${percent(agreed.rate)}).`
+          : 'You have not decided a prompt it advised on yet.'}
+      </p>
+      {active.length > 0 && (
+        <table data-testid="reviewer-days">
+          <thead>
+            <tr>
+              <th>Day</th>
+              <th>Approved by the model</th>
+              <th>Its failures</th>
+            </tr>
+          </thead>
+          <tbody>
+            {active.map((d) => (
+              <tr key={d.day}>
+                <td>{d.day}</td>
+                <td>{d.approved}</td>
+                <td>{d.failed}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 

@@ -337,3 +337,30 @@ describe('times tick', () => {
     expect(asked(), 'the age forty seconds later, without a new snapshot').toContain('asked 43 s ago');
   });
 });
+
+describe("the reviewer's part", () => {
+  const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> approve me';
+
+  it("shows the model's opinion on the prompt, named as the model's", async () => {
+    await show([prompt('A', 5, { review: { model: 'qwen3:8b', state: 'advised', outcome: 'approve', risk: 'low', rationale: 'runs the tests only' } })]);
+    expect(text('review'), 'the detail says whose opinion it is and what it would do').toBe('model Reviewer (qwen3:8b): would approve — runs the tests only');
+    expect(root.querySelector('[data-testid=review]')?.getAttribute('data-review-state'), 'styled by its state').toBe('advised');
+    expect(text('reviewer-banner'), 'one opinion is no outage').toBeNull();
+  });
+
+  it('says a failure and the outage banner while the reviewer is unavailable', async () => {
+    const failed = { model: 'qwen3:8b', state: 'failed' as const, rationale: 'the reviewer timed out after 20s', reviewer_unavailable: true };
+    await show([prompt('A', 5, { review: failed }), prompt('B', 60)]);
+    expect(text('review'), 'the failure and that the person decides').toBe('model Reviewer (qwen3:8b) failed: the reviewer timed out after 20s — asking you');
+    expect(text('reviewer-banner'), 'any pending prompt marked unavailable raises the banner').toBe('Reviewer unavailable: asking you');
+  });
+
+  it("shows a model's hostile rationale as text, never as markup", async () => {
+    (window as unknown as { __pwned?: number }).__pwned = undefined;
+    await show([prompt('A', 5, { review: { model: 'm<b>x</b>', state: 'advised', outcome: 'ask_person', rationale: hostile } })]);
+    const line = root.querySelector('[data-testid=review]')!;
+    expect(line.textContent, 'every character of the rationale is on screen as written').toBe(`model Reviewer (m<b>x</b>): would ask you — ${hostile}`);
+    expect(line.querySelector('img, script, b'), 'no element was made from the model’s text').toBeNull();
+    expect((window as unknown as { __pwned?: number }).__pwned, 'nothing in it ran').toBeUndefined();
+  });
+});

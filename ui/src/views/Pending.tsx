@@ -38,6 +38,7 @@ import {
 } from '../logic';
 import type { Approval, CommandError, DecisionRequest, Grant, Me, QuickDecision, Scope } from '../types';
 import { absolute, factsOf, knownRuns, roleWords, runTitle, runWords, waitLine } from '../words';
+import { reviewerBanner, reviewLine } from '../reviewer';
 import { Evidence } from './Evidence';
 
 interface Props {
@@ -271,9 +272,16 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
   const may = decidability(approval, me);
   const closed = keptApproval === null ? null : decidedElsewhere(settled.find((a) => a.approval_id === keptApproval.approval_id) ?? null, now);
   const stopped = closed === null ? waitLine(approval, waited.current.get(approval.approval_id) ?? null, now) : null;
+  const review = reviewLine(approval.review);
+  const reviewerDown = reviewerBanner(batches);
   return (
     <>
       {toastBox}
+      {reviewerDown && (
+        <div class="reviewer-banner" role="status" data-testid="reviewer-banner">
+          {reviewerDown}
+        </div>
+      )}
       <div class="split">
         <ul class="list" data-testid="pending-list" aria-label="Waiting prompts">
           {batches.map((a) => (
@@ -311,6 +319,11 @@ export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, on
             <h2>{plainTitle(approval.evidence.summary)}</h2>
             {approval.decision === 'escalate' && (
               <p class="warn">Escalation: needs a {roleWords(approval.required_role ?? null) ?? 'person with the required role'}.</p>
+            )}
+            {review && (
+              <p class={`review review-${review.state}`} data-testid="review" data-review-state={review.state} data-review-outcome={review.outcome ?? ''}>
+                <span class="review-tag">model</span> {review.text}
+              </p>
             )}
             {closed !== null && (
               <div class="decided-elsewhere" role="status" data-testid="decided-elsewhere">

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use assent_protocol::Me;
 use serde::Serialize;
 
+use crate::browser::open_in_browser;
 use crate::hub::{locked, Hub, Switched};
 use crate::insights;
 use crate::ipc::CommandError;
@@ -117,7 +118,7 @@ pub(crate) async fn handle(
             let url = listed
                 .and_then(|approval| approval.step_up_url)
                 .ok_or_else(|| CommandError::invalid("this prompt needs no passkey, or is gone"))?;
-            crate::live::open_in_browser(&url);
+            open_in_browser(&url);
             Ok(serde_json::Value::Null)
         }
         WindowCall::SettingsGet => to_json(&view(shell)),

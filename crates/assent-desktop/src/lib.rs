@@ -9,6 +9,7 @@
 //! command it makes goes to this process over its stdin/stdout ([`window`]).
 
 mod autostart;
+mod browser;
 pub mod campaign_notice;
 mod commands;
 mod connection;

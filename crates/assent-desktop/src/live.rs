@@ -29,8 +29,6 @@ use crate::tray::{Tray, TrayView};
 pub(crate) mod input;
 mod press;
 
-pub(crate) use press::open_in_browser;
-
 use input::Input;
 
 /// How long Quit waits for the notifications to close: never hang on a stuck server.

@@ -71,9 +71,11 @@ pub(crate) fn classify_script(
             .any(|(p, args)| crate::shell::wrappers::is_shell(p) && runs_code(p, args));
     out.extend(line.and_then(|l| crate::classify::machine::exhaustion(l, runs_strings)));
     out.extend(crate::classify::machine::fills_disk(script, &programs));
-    out.extend(crate::classify::upload::repository_upload(
-        script, &programs, ctx,
-    ));
+    // The repository sent away: pushed to a host elsewhere, else an archive of it uploaded.
+    out.extend(
+        crate::classify::push::pushed_elsewhere(&script.commands, &programs, ctx)
+            .or_else(|| crate::classify::upload::repository_upload(script, &programs, ctx)),
+    );
     // Where both block, the shell reader's reason is the one shown (its verdicts come first);
     // where both ask, the Windows and macOS reading's is (`osascript … with administrator
     // privileges` is privileged before it is inline code).

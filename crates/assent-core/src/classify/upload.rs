@@ -40,9 +40,6 @@ pub(crate) fn repository_upload(
             },
         ))
     };
-    if let Some(v) = crate::classify::push::pushed_elsewhere(commands, programs, ctx) {
-        return Some(v);
-    }
     let archives: Vec<(usize, Out)> = (0..commands.len())
         .filter_map(|i| {
             let (parsed, cmd) = cmd_of(i)?;

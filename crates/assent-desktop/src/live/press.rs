@@ -10,6 +10,7 @@ use assent_protocol::{Approval, DecisionRequest, Me};
 use tokio::sync::mpsc;
 
 use super::input::Input;
+use crate::browser::open_in_browser;
 use crate::commands::open_window;
 use crate::hub::locked;
 use crate::ipc::said;
@@ -103,24 +104,6 @@ fn step_up_url(err: &assent_client::ClientError) -> Option<String> {
         .or_else(|| message.find("https://"))?;
     let url = message.get(start..)?.split([' ', ')']).next()?;
     url.contains("/desk/").then(|| url.to_owned())
-}
-
-/// Opens `url` in the person's browser (`xdg-open`); a failure leaves the notification's
-/// words, which name the same page.
-pub(crate) fn open_in_browser(url: &str) {
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        tracing::warn!(%url, "not a web page: not opened");
-        return;
-    }
-    if let Err(err) = std::process::Command::new("xdg-open")
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        tracing::warn!(%err, "cannot open the browser for a step-up");
-    }
 }
 
 /// Raises the "did not go through" notification for a press of `action`.

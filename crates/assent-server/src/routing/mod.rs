@@ -56,7 +56,14 @@ pub async fn asked_now(state: &AppState, approval_id: &str) -> Result<Vec<String
 pub async fn notify_step(state: &AppState, approval: &Approval, people: &[String]) {
     let step = approval.asked.as_ref().map_or(1, |asked| asked.step);
     tracing::info!(approval_id = %approval.approval_id, step, ?people, "prompt asks");
-    if let Err(err) = crate::push::push_to(&state.inner, approval, people).await {
+    let shared = &state.inner;
+    let Some(sender) = &shared.push else {
+        return;
+    };
+    let policy = shared.policy.current();
+    let now = shared.clock.now();
+    let pushed = crate::push::push_to(sender, &*shared.store, &policy, now, approval, people);
+    if let Err(err) = pushed.await {
         tracing::warn!(%err, approval_id = %approval.approval_id, step, "cannot push a step");
     }
 }

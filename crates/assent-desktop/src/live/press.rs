@@ -10,12 +10,12 @@ use assent_protocol::{Approval, DecisionRequest, Me};
 use tokio::sync::mpsc;
 
 use super::input::Input;
+use crate::app::App;
+use crate::app_state::locked;
 use crate::browser::open_in_browser;
 use crate::commands::open_window;
-use crate::hub::locked;
 use crate::ipc::said;
 use crate::prompt::{notice, open_only, open_only_line, refused_notice, PromptAction};
-use crate::shell::Shell;
 
 /// Expiry of a grant made from a notification's "Allow once".
 const ONCE_EXPIRY_SECONDS: i64 = 15 * 60;
@@ -28,14 +28,14 @@ const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification";
 /// approver token (never the webview's business). A click that does not go through — the
 /// service refused it, the prompt settled since it was shown, or it does not offer that
 /// button — raises a notification saying why.
-pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
-    let hub = Arc::clone(&shell.hub);
+pub(super) fn on_action(app: &Arc<App>, approval_id: String, action: PromptAction) {
+    let hub = Arc::clone(&app.hub);
     let listed = locked(&hub.desk).pending(&approval_id).cloned();
     if action == PromptAction::Open {
         // Held for a passkey (`[approvals] step_up`): only the browser's desk can approve it.
         match listed.as_ref().and_then(|a| a.step_up_url.as_deref()) {
             Some(url) => open_in_browser(url),
-            None => open_window(shell, Some(&approval_id)),
+            None => open_window(app, Some(&approval_id)),
         }
         return;
     }

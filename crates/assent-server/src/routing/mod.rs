@@ -2,7 +2,7 @@
 //! "who is asked now for approval X" ([`asked_now`]), the hook every step calls with the
 //! people it newly asks ([`notify_step`]), and the escalation the expiry sweeper drives
 //! ([`escalate_due`], [`next_escalation`]). The steps themselves are recorded by the workflow
-//! (`crate::workflow::route`): the first in the transaction that opens the prompt, so
+//! (`crate::workflow::ask_steps`): the first in the transaction that opens the prompt, so
 //! `approval.requested` already says who it asks.
 
 pub mod presence;

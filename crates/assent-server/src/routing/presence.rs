@@ -1,13 +1,13 @@
 //! Who is present: a person whose desk (the tray app or a web desk) holds `/v1/events` open
 //! on some replica, or whose web desk session was used recently
-//! ([`crate::workflow::route::SESSION_RECENT`]).
+//! ([`crate::workflow::ask_steps::SESSION_RECENT`]).
 //!
 //! Each replica counts the streams open on it, in memory, and keeps one row per person in the
 //! store (`desk_presence`: person, replica, seen_at) while that person has a stream open on
 //! it: written when the first one opens, touched every [`TOUCH_EVERY`] (and whenever a fake
 //! clock moves), removed when the last one closes. So every replica of a team's service
 //! answers "who is present" alike, from the store, in the transaction that opens a prompt; a
-//! crashed replica's rows stop counting after [`crate::workflow::route::STREAM_STALE`].
+//! crashed replica's rows stop counting after [`crate::workflow::ask_steps::STREAM_STALE`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

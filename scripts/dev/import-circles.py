@@ -1,18 +1,29 @@
 #!/usr/bin/env python3
-"""Print the import circles inside one Rust crate.
+"""Print the import circles inside Rust crates.
 
-    python3 scripts/dev/import-circles.py crates/assent-core/src [--edges]
+    python3 scripts/dev/import-circles.py crates/assent-core/src [more/src ...] [--edges]
+        [--check [--allow PREFIX ...]]
+    python3 scripts/dev/import-circles.py --self-test
 
 A module is one file (a folder's mod.rs and each of its children are separate modules;
 inline `mod x { … }` blocks, such as `mod tests`, belong to their file). An arrow A -> B
-is any `use` or path in A's code that names B through `crate::`, `super::`, `self::` or a
-child module's name. A name re-exported with `use` is followed to the module that defines
-it, so `crate::Evaluation` is an arrow to the file that declares `Evaluation`, not to
-lib.rs. `mod` declarations themselves are not arrows.
+is any `use` or path in A's code that names B through `crate::`, `super::`, `self::`, a
+child module's name, an imported name or a glob import; a call of a function in the crate
+root is an arrow to the root. `mod` declarations are not arrows.
+
+A name re-exported with `use` is followed to the module that defines it, and the path
+depends on each module whose re-export it passed through: `crate::push::Retry`, defined
+in push/deliver.rs and re-exported by push/mod.rs, is an arrow to both. The crate root's
+re-exports are the exception: they are the crate's face to other crates, so inside the
+crate `crate::AppState` names only the file that declares `AppState` (and a re-export of
+another crate, such as `pub use assent_fs::atomic_file`, names no module of this one).
+A `pub use` in a module is not that module's own arrow unless its code uses the name:
+a folder's mod.rs that passes its children's names on is not in a circle with them.
 
 A circle is a strongly connected component of more than one module. The script prints
 each circle with its size (and, with --edges, the arrows inside it), then the total.
-Standard library only.
+With --check it exits 1 if a circle has a module outside every --allow path prefix.
+--self-test runs the script on small crates with known circles. Standard library only.
 """
 
 import os
@@ -139,7 +150,7 @@ def load(root_file, root_name, modules):
             stack.append(child)
 
 
-USE_STMT = re.compile(r"\buse\s+([^;]+);")
+USE_STMT = re.compile(r"(\bpub(?:\s*\([^)]*\))?\s+)?\buse\s+([^;]+);")
 
 
 def parse(mod):
@@ -160,13 +171,16 @@ def parse(mod):
     # use statements, with the inline depth at their position
     text = mod.text
     line_depth = inline_levels(text)
+    code = USE_STMT.sub(lambda u: "\n" * u.group(0).count("\n"), text)
+    body = re.sub(r"\bmod\s+\w+\s*;", "", code)  # what a `pub use` name must be found in
     for um in USE_STMT.finditer(text):
         start_line = text.count("\n", 0, um.start())
         level = line_depth[start_line]
-        raw = um.group(1)
-        for segs, alias, glob in expand(raw):
+        public = bool(um.group(1))
+        for segs, alias, glob in expand(um.group(2)):
             if not segs:
                 continue
+            local = None
             if glob:
                 mod.globs.append((segs, level))
             else:
@@ -175,9 +189,12 @@ def parse(mod):
                     segs = segs[:-1]
                 if local and level == 0:
                     mod.imports[local] = segs
+            # A `pub use` only passes a name on: the arrow is drawn from whoever names it
+            # through this module. It is this module's own arrow only if its code uses the name.
+            if public and not (local and re.search(r"(?<![\w:.])" + re.escape(local) + r"\b", body)):
+                continue
             mod.refs.append((segs, level))
     # paths written in code
-    code = USE_STMT.sub(lambda u: "\n" * u.group(0).count("\n"), text)
     for pm in PATH_REF.finditer(code):
         segs = pm.group(1).split("::")
         start_line = code.count("\n", 0, pm.start())
@@ -238,9 +255,13 @@ def inline_levels(text):
     return levels
 
 
-def resolve(modules, here, segs, level, seen=None):
-    """The module a path leads to, following re-exports to the defining module."""
-    seen = seen or set()
+def resolve(modules, here, segs, level, via=None, seen=None):
+    """The module a path leads to, following re-exports to the defining module.
+
+    Each module other than a crate root whose `use` the path passes through is added to
+    `via`: the path depends on that re-export as much as on the item itself."""
+    seen = set() if seen is None else seen
+    via = [] if via is None else via
     cur = here
     first = segs[0]
     rest = list(segs)
@@ -263,13 +284,34 @@ def resolve(modules, here, segs, level, seen=None):
         target = modules[here].imports[first]
         if tuple(target) == tuple(segs):
             return None
-        return resolve(modules, here, target + rest[1:], 0, seen)
+        return resolve(modules, here, target + rest[1:], 0, via, seen)
+    elif level == 0 and len(rest) > 1:
+        return through_globs(modules, here, rest, via, seen)
     else:
         return None
-    return descend(modules, cur, rest, seen)
+    return descend(modules, cur, rest, via, seen)
 
 
-def descend(modules, cur, rest, seen):
+def through_globs(modules, cur, rest, via, seen):
+    """The module `rest` leads to when its first name comes from one of `cur`'s glob imports."""
+    name = rest[0]
+    if (cur, "*", name) in seen:
+        return None
+    seen.add((cur, "*", name))
+    for gsegs, glevel in modules[cur].globs:
+        if glevel:
+            continue
+        gmod = resolve(modules, cur, gsegs, 0, [], seen)
+        if gmod and gmod in modules and gmod != cur:
+            g = modules[gmod]
+            if name in g.items or name in g.imports or name in g.children:
+                found = descend(modules, gmod, rest, via, seen)
+                if found:
+                    return found
+    return None
+
+
+def descend(modules, cur, rest, via, seen):
     while rest:
         name = rest[0]
         mod = modules.get(cur)
@@ -285,18 +327,16 @@ def descend(modules, cur, rest, seen):
             return cur
         seen.add(key)
         if name in mod.imports:
-            target = resolve(modules, cur, mod.imports[name] + rest[1:], 0, seen)
-            return target or cur
-        for gsegs, glevel in mod.globs:
-            if glevel:
-                continue
-            gmod = resolve(modules, cur, gsegs, 0, seen)
-            if gmod and gmod in modules:
-                g = modules[gmod]
-                if name in g.items or name in g.imports or name in g.children:
-                    found = descend(modules, gmod, rest, seen)
-                    if found:
-                        return found
+            # A crate root's re-exports are its face to other crates; inside the crate
+            # a path through them names the defining module, not the root.
+            if len(cur) > 1:
+                via.append(cur)
+            return resolve(modules, cur, mod.imports[name] + rest[1:], 0, via, seen)
+        found = through_globs(modules, cur, rest, via, seen)
+        if found:
+            if len(cur) > 1:
+                via.append(cur)
+            return found
         return cur
     return cur
 
@@ -333,14 +373,10 @@ def sccs(nodes, edges):
     return out
 
 
-def main():
+def analyze(src):
+    """The modules of the crate in `src`, the arrows between them, and its circles."""
     global SRC
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    show_edges = "--edges" in sys.argv
-    if len(args) != 1:
-        print(__doc__.strip().split("\n")[2].strip(), file=sys.stderr)
-        return 2
-    SRC = os.path.normpath(args[0])
+    SRC = os.path.normpath(src)
     roots = []
     for name in ("lib.rs", "main.rs"):
         if os.path.exists(os.path.join(SRC, name)):
@@ -356,23 +392,160 @@ def main():
     edges = {}
     for name, mod in modules.items():
         for segs, level in mod.refs:
-            target = resolve(modules, name, segs, level)
-            if target and target != name and target in modules:
-                edges.setdefault(name, set()).add(target)
+            via = []
+            target = resolve(modules, name, segs, level, via)
+            for t in via + ([target] if target else []):
+                if t != name and t in modules:
+                    edges.setdefault(name, set()).add(t)
     circles = [sorted(c) for c in sccs(list(modules), edges) if len(c) > 1]
-    circles.sort(key=lambda c: -len(c))
+    circles.sort(key=lambda c: (-len(c), c))
+    return modules, edges, circles
+
+
+def report(src, show_edges, allow):
+    """Prints the crate's circles; returns how many are not allowed."""
+    modules, edges, circles = analyze(src)
     label = lambda n: modules[n].path
     arrows = sum(len(v) for v in edges.values())
     print(f"{SRC}: {len(modules)} modules, {arrows} arrows")
+    bad = 0
     for c in circles:
         members = set(c)
         inner = sorted((a, b) for a in c for b in edges.get(a, ()) if b in members)
-        print(f"circle of {len(c)} modules ({len(inner)} arrows): " + ", ".join(label(m) for m in c))
+        allowed = allow and all(any(label(m).startswith(p) for p in allow) for m in c)
+        bad += not allowed
+        note = " (allowed)" if allowed else ""
+        print(f"circle of {len(c)} modules ({len(inner)} arrows){note}: " + ", ".join(label(m) for m in c))
         if show_edges:
             for a, b in inner:
                 print(f"    {label(a)} -> {label(b)}")
     print(f"total: {len(circles)} circles")
-    return 0
+    return bad
+
+
+# Each case: a crate's files, and the circles the script must find in it (sets of paths).
+SELF_TEST = [
+    (
+        "a crate root's re-export of another crate is no arrow to the root",
+        {
+            "lib.rs": "mod a;\npub use other::atomic_file;\npub fn run() { a::go(); }\n",
+            "a.rs": "pub fn go() { crate::atomic_file::write(); }\n",
+        },
+        [],
+    ),
+    (
+        "a crate root's re-export leads to the module that defines the name",
+        {
+            "lib.rs": "mod a;\nmod b;\npub use a::Thing;\npub fn run() { b::go(); }\n",
+            "a.rs": "pub struct Thing;\n",
+            "b.rs": "pub fn go() { let _ = crate::Thing; }\n",
+        },
+        [],
+    ),
+    (
+        "a call of a function in the crate root is an arrow to the root",
+        {
+            "lib.rs": "mod a;\npub fn helper() {}\npub fn run() { a::go(); }\n",
+            "a.rs": "pub fn go() { crate::helper(); }\n",
+        },
+        [{"lib.rs", "a.rs"}],
+    ),
+    (
+        "a name used through another module's `pub use` is an arrow to that module too",
+        {
+            "lib.rs": "mod cfg;\nmod push;\nmod state;\n",
+            "push/mod.rs": "mod deliver;\npub use deliver::Retry;\n"
+            "use crate::state::Shared;\npub fn push_to(_: &Shared) {}\n",
+            "push/deliver.rs": "pub struct Retry;\n",
+            "state.rs": "use crate::cfg::Config;\npub struct Shared { pub config: Config }\n",
+            "cfg.rs": "pub struct Config { pub retry: crate::push::Retry }\n",
+        },
+        [{"cfg.rs", "push/mod.rs", "state.rs"}],
+    ),
+    (
+        "a folder's mod.rs passing its children's names on is no circle with them",
+        {
+            "lib.rs": "pub mod chain;\n",
+            "chain/mod.rs": "mod key;\nmod walk;\npub use key::Key;\npub use walk::walk;\n"
+            "pub struct Row;\n",
+            "chain/key.rs": "use super::Row;\npub struct Key(Row);\n",
+            "chain/walk.rs": "use super::{Key, Row};\npub fn walk(_: Key, _: Row) {}\n",
+        },
+        [],
+    ),
+    (
+        "a `pub use` whose name the module's own code uses is that module's arrow",
+        {
+            "lib.rs": "pub mod chain;\n",
+            "chain/mod.rs": "mod key;\npub use key::Key;\npub struct Row;\npub fn first(_: Key) {}\n",
+            "chain/key.rs": "use super::Row;\npub struct Key(Row);\n",
+        },
+        [{"chain/mod.rs", "chain/key.rs"}],
+    ),
+    (
+        "`super::` paths, `self::` paths and glob imports are followed",
+        {
+            "lib.rs": "mod a;\nmod b;\nmod c;\n",
+            "a.rs": "use crate::b::*;\npub struct A;\npub fn f() { inner::g(); }\n",
+            "b.rs": "pub mod inner {\n    pub fn g() {\n        super::super::c::h();\n    }\n}\n",
+            "c.rs": "pub fn h() { let _ = self::k; }\npub fn k() { let _ = crate::a::A; }\n",
+        },
+        [{"a.rs", "b.rs", "c.rs"}],
+    ),
+    (
+        "paths in comments, strings and inline test modules' own imports are no arrows",
+        {
+            "lib.rs": "mod a;\nmod b;\n",
+            "a.rs": "pub fn f() { crate::b::g(); }\n",
+            "b.rs": "// crate::a::f\npub fn g() { let _ = \"crate::a::f\"; }\n"
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n    fn t() { g(); }\n}\n",
+        },
+        [],
+    ),
+]
+
+
+def self_test():
+    """Runs SELF_TEST; returns the number of failed cases."""
+    import io
+    import contextlib
+    import tempfile
+
+    failed = 0
+    for title, files, want in SELF_TEST:
+        with tempfile.TemporaryDirectory() as root:
+            for path, text in files.items():
+                full = os.path.join(root, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "w", encoding="utf-8") as f:
+                    f.write(text)
+            with contextlib.redirect_stdout(io.StringIO()):
+                modules, _, circles = analyze(root)
+            got = sorted(sorted(modules[m].path for m in c) for c in circles)
+            if got != sorted(sorted(c) for c in want):
+                failed += 1
+                print(f"FAIL: {title}: found {got}, want {[sorted(c) for c in want]}")
+    print(f"self-test: {len(SELF_TEST) - failed}/{len(SELF_TEST)} cases pass")
+    return failed
+
+
+def main():
+    argv = sys.argv[1:]
+    if "--self-test" in argv:
+        return 1 if self_test() else 0
+    allow, dirs, i = [], [], 0
+    while i < len(argv):
+        if argv[i] == "--allow" and i + 1 < len(argv):
+            allow.append(argv[i + 1])
+            i += 1
+        elif not argv[i].startswith("--"):
+            dirs.append(argv[i])
+        i += 1
+    if not dirs:
+        print(__doc__.strip().split("\n")[2].strip(), file=sys.stderr)
+        return 2
+    bad = sum(report(d, "--edges" in argv, allow) for d in dirs)
+    return 1 if "--check" in argv and bad else 0
 
 
 SRC = "."

@@ -83,7 +83,7 @@ impl Bridge {
             ToWindow::Focus { approval_id } => {
                 let app = app.clone();
                 let handle = app.clone();
-                let _ = app.run_on_main_thread(move || crate::focus(&handle, approval_id));
+                let _ = app.run_on_main_thread(move || crate::window::focus(&handle, approval_id));
             }
             ToWindow::Reply { id, result } => {
                 if let Some(waiting) = locked(&self.waiting).remove(&id) {

@@ -5,20 +5,20 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod bridge;
+mod window;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use assent_desktop::ipc::{CommandError, DeskEvent, DESK_EVENT};
+use assent_desktop::ipc::CommandError;
 use assent_desktop::window::{plain_id, WindowCall, FOCUS_ARG};
 use assent_protocol::DecisionRequest;
 use serde_json::Value;
-use tauri::{AppHandle, Emitter, Manager, State, WebviewUrl, WebviewWindowBuilder};
+use tauri::{Manager, State, WebviewUrl, WebviewWindowBuilder};
 
 use crate::bridge::Bridge;
-
-const MAIN: &str = "main";
+use crate::window::MAIN;
 
 type Shared<'a> = State<'a, Arc<Bridge>>;
 
@@ -156,21 +156,6 @@ fn window_close(window: tauri::WebviewWindow) -> Result<Value, CommandError> {
         .close()
         .map_err(|err| CommandError::local(err.to_string()))?;
     Ok(Value::Null)
-}
-
-/// Shows and focuses the window, on `focus` if given (a tray entry or a notification click).
-pub fn focus(app: &AppHandle, approval_id: Option<String>) {
-    let Some(window) = app.get_webview_window(MAIN) else {
-        return;
-    };
-    let _ = window.unminimize();
-    let _ = window.show();
-    let _ = window.set_focus();
-    if let Some(approval_id) = approval_id.filter(|id| plain_id(id)) {
-        if let Err(err) = app.emit(DESK_EVENT, DeskEvent::Focus { approval_id }) {
-            tracing::warn!(%err, "cannot focus the prompt");
-        }
-    }
 }
 
 fn main() -> ExitCode {

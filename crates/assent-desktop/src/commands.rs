@@ -8,30 +8,31 @@ use std::sync::Arc;
 use assent_protocol::Me;
 use serde::Serialize;
 
-use crate::hub::{locked, Hub, Switched};
+use crate::app::App;
+use crate::app_state::{locked, Hub, Switched};
+use crate::browser::open_in_browser;
 use crate::insights;
 use crate::ipc::CommandError;
 use crate::live::input::Input;
 use crate::settings::Settings;
-use crate::shell::Shell;
 pub use crate::window::SettingsInput;
 use crate::window::WindowCall;
 
 /// Focuses the window (on the prompt `focus`), or starts one whose calls these commands answer.
-pub(crate) fn open_window(shell: &Arc<Shell>, focus: Option<&str>) {
-    let answering = Arc::clone(shell);
-    shell.window.open(focus, move |call| {
-        let shell = Arc::clone(&answering);
-        async move { handle(&shell, call).await }
+pub(crate) fn open_window(app: &Arc<App>, focus: Option<&str>) {
+    let answering = Arc::clone(app);
+    app.window.open(focus, move |call| {
+        let app = Arc::clone(&answering);
+        async move { handle(&app, call).await }
     });
 }
 
 /// Answers one call from the window with the JSON the page expects.
 pub(crate) async fn handle(
-    shell: &Arc<Shell>,
+    app: &Arc<App>,
     call: WindowCall,
 ) -> Result<serde_json::Value, CommandError> {
-    let hub = &shell.hub;
+    let hub = &app.hub;
     match call {
         WindowCall::DeskSnapshot => to_json(&hub.snapshot()),
         WindowCall::ApprovalDecide {
@@ -117,13 +118,13 @@ pub(crate) async fn handle(
             let url = listed
                 .and_then(|approval| approval.step_up_url)
                 .ok_or_else(|| CommandError::invalid("this prompt needs no passkey, or is gone"))?;
-            crate::live::open_in_browser(&url);
+            open_in_browser(&url);
             Ok(serde_json::Value::Null)
         }
-        WindowCall::SettingsGet => to_json(&view(shell)),
+        WindowCall::SettingsGet => to_json(&view(app)),
         WindowCall::AuditKeyGet => to_json(&hub.client().audit_key().await?),
         WindowCall::AuditVerify => to_json(&hub.client().audit_verify().await?),
-        WindowCall::SettingsSave { input } => to_json(&settings_save(shell, input).await?),
+        WindowCall::SettingsSave { input } => to_json(&settings_save(app, input).await?),
     }
 }
 
@@ -168,10 +169,10 @@ pub fn env_overrides(env: impl Fn(&str) -> Option<String>) -> Vec<String> {
         .collect()
 }
 
-fn view(shell: &Shell) -> SettingsView {
-    let settings = shell.hub.settings();
-    let current = shell.hub.current();
-    let autostart = shell.autostart.is_enabled().unwrap_or(settings.autostart);
+fn view(app: &App) -> SettingsView {
+    let settings = app.hub.settings();
+    let current = app.hub.current();
+    let autostart = app.autostart.is_enabled().unwrap_or(settings.autostart);
     let deny_reasons = settings.deny_reasons();
     let service_warning = settings.unused(
         std::env::var(assent_client::URL_ENV).ok().as_deref(),
@@ -184,7 +185,7 @@ fn view(shell: &Shell) -> SettingsView {
         has_token: settings.token.is_some_and(|t| !t.is_empty()),
         notifications: !settings.notifications_off,
         autostart,
-        me: locked(&shell.hub.desk).me.clone(),
+        me: locked(&app.hub.desk).me.clone(),
         deny_reasons,
         env_overrides: env_overrides(|name| std::env::var(name).ok()),
         service_warning,
@@ -194,24 +195,24 @@ fn view(shell: &Shell) -> SettingsView {
 
 /// Follows the service the settings name now, without a restart (the environment's
 /// `ASSENT_URL` + `ASSENT_TOKEN` still win).
-async fn follow_service(shell: &Shell, settings: &Settings) -> Result<(), CommandError> {
+async fn follow_service(app: &App, settings: &Settings) -> Result<(), CommandError> {
     let wanted = settings.service(
         std::env::var(assent_client::URL_ENV).ok(),
         std::env::var(assent_client::TOKEN_ENV).ok(),
     );
-    match shell.hub.follow(wanted).await {
+    match app.hub.follow(wanted).await {
         Ok(Switched::Unchanged) => Ok(()),
         Ok(Switched::To { url, stop_embedded }) => {
             tracing::info!(%url, "following the service from the settings");
-            shell.guard.keep(stop_embedded);
+            app.guard.keep(stop_embedded);
             Ok(())
         }
         Err(err) => Err(CommandError::local(err.to_string())),
     }
 }
 
-async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsView, CommandError> {
-    let hub: &Hub = &shell.hub;
+async fn settings_save(app: &App, input: SettingsInput) -> Result<SettingsView, CommandError> {
+    let hub: &Hub = &app.hub;
     let mut settings = hub.settings();
     let url = input.service_url.trim();
     if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
@@ -230,13 +231,13 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     }
     settings.notifications_off = !input.notifications;
     settings.autostart = input.autostart;
-    follow_service(shell, &settings).await?;
+    follow_service(app, &settings).await?;
     // Written before start at login changes, so a save that fails changes nothing the page
     // then shows as it was.
     settings
         .save(&hub.settings_path)
         .map_err(|err| CommandError::local(err.to_string()))?;
-    let autostart_error = shell.autostart.set(input.autostart).err().map(|err| {
+    let autostart_error = app.autostart.set(input.autostart).err().map(|err| {
         tracing::warn!(%err, "cannot change autostart");
         err.to_string()
     });
@@ -244,7 +245,7 @@ async fn settings_save(shell: &Shell, input: SettingsInput) -> Result<SettingsVi
     let _ = hub.inputs.send(Input::Redraw).await;
     Ok(SettingsView {
         autostart_error,
-        ..view(shell)
+        ..view(app)
     })
 }
 

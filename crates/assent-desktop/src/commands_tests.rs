@@ -9,15 +9,15 @@ use assent_protocol::{Approval, SubmitStatus};
 use tokio::sync::mpsc;
 
 use super::*;
+use crate::app::ServiceGuard;
+use crate::app_state::Current;
 use crate::autostart::Autostart;
 use crate::fixtures::{asked, service, Running};
-use crate::hub::Current;
 use crate::ipc::CommandErrorCode;
 use crate::settings::Service;
-use crate::shell::ServiceGuard;
 use crate::window::WindowHost;
 
-fn shell_on(running: &Running) -> Arc<Shell> {
+fn app_on(running: &Running) -> Arc<App> {
     let current = Current {
         client: Client::new(&running.url, &running.tokens.approver).expect("client"),
         url: running.url.clone(),
@@ -34,7 +34,7 @@ fn shell_on(running: &Running) -> Arc<Shell> {
         Settings::default(),
         PathBuf::from("unused.json"),
     );
-    Arc::new(Shell {
+    Arc::new(App {
         hub: Arc::new(hub),
         window: WindowHost::new(PathBuf::from("unused-window")),
         guard: ServiceGuard::default(),
@@ -55,7 +55,7 @@ fn approvals(value: serde_json::Value) -> Vec<Approval> {
 #[tokio::test]
 async fn remembered_denials_are_listed_and_undone_from_the_window() {
     let running = service().await;
-    let shell = shell_on(&running);
+    let app = app_on(&running);
     let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
     let asked_id = agent
         .submit(&asked("run-d"))
@@ -64,7 +64,7 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
         .approval_id
         .expect("asked");
     let deny = serde_json::json!({"approval_id": asked_id, "decision": {"decision": "deny", "reason": "not now"}});
-    handle(&shell, call("approval_decide", deny))
+    handle(&app, call("approval_decide", deny))
         .await
         .expect("the window denies");
     assert_eq!(
@@ -74,7 +74,7 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
     );
 
     let listed = handle(
-        &shell,
+        &app,
         call("denial_list", serde_json::json!({"run_id": "run-d"})),
     )
     .await
@@ -90,7 +90,7 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
     );
 
     let undone = handle(
-        &shell,
+        &app,
         call(
             "denial_forget",
             serde_json::json!({"approval_id": asked_id}),
@@ -103,7 +103,7 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
     assert!(
         approvals(
             handle(
-                &shell,
+                &app,
                 call("denial_list", serde_json::json!({"run_id": "run-d"}))
             )
             .await
@@ -114,7 +114,7 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
     );
 
     let twice = handle(
-        &shell,
+        &app,
         call(
             "denial_forget",
             serde_json::json!({"approval_id": asked_id}),
@@ -135,7 +135,7 @@ async fn remembered_denials_are_listed_and_undone_from_the_window() {
         ("denial_list", serde_json::json!({"run_id": "  "})),
         ("denial_forget", serde_json::json!({"approval_id": ""})),
     ] {
-        let refused = handle(&shell, call(command, args))
+        let refused = handle(&app, call(command, args))
             .await
             .expect_err("an empty id is refused");
         assert_eq!(
@@ -163,7 +163,7 @@ fn maven_in_shop(run_id: &str) -> assent_core::ActionRequest {
 #[tokio::test]
 async fn a_suggestion_is_listed_and_applied_from_the_window() {
     let running = service().await;
-    let shell = shell_on(&running);
+    let app = app_on(&running);
     let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
     let run_once =
         serde_json::json!({"decision": "approve", "scope": "run", "expires_in_seconds": 3600});
@@ -175,7 +175,7 @@ async fn a_suggestion_is_listed_and_applied_from_the_window() {
             .approval_id
             .expect("asked");
         handle(
-            &shell,
+            &app,
             call(
                 "approval_decide",
                 serde_json::json!({"approval_id": id, "decision": run_once}),
@@ -186,7 +186,7 @@ async fn a_suggestion_is_listed_and_applied_from_the_window() {
     }
 
     let listed = handle(
-        &shell,
+        &app,
         call("suggestions_get", serde_json::json!({"since_days": 7})),
     )
     .await
@@ -209,7 +209,7 @@ async fn a_suggestion_is_listed_and_applied_from_the_window() {
 
     let change = serde_json::to_value(&first.change).expect("json");
     let applied = handle(
-        &shell,
+        &app,
         call(
             "suggestion_apply",
             serde_json::json!({"change": change, "since_days": 7}),
@@ -231,7 +231,7 @@ async fn a_suggestion_is_listed_and_applied_from_the_window() {
         "the applied policy is in force at once"
     );
     let again = handle(
-        &shell,
+        &app,
         call(
             "suggestion_apply",
             serde_json::json!({"change": change, "since_days": 7}),
@@ -254,7 +254,7 @@ async fn a_suggestion_is_listed_and_applied_from_the_window() {
 #[tokio::test]
 async fn a_decision_answers_its_grant_so_the_page_can_say_what_it_granted_and_undo_it() {
     let running = service().await;
-    let shell = shell_on(&running);
+    let app = app_on(&running);
     let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
     let asked_id = agent
         .submit(&asked("run-u"))
@@ -262,7 +262,7 @@ async fn a_decision_answers_its_grant_so_the_page_can_say_what_it_granted_and_un
         .expect("submit")
         .approval_id
         .expect("asked");
-    let pending = agent_approval_list(&shell).await;
+    let pending = agent_approval_list(&app).await;
     assert_eq!(
         pending
             .iter()
@@ -272,7 +272,7 @@ async fn a_decision_answers_its_grant_so_the_page_can_say_what_it_granted_and_un
         "the list carries the policy's line for one-act approvals"
     );
     let approve = serde_json::json!({"approval_id": asked_id, "decision": {"decision": "approve", "scope": "run", "expires_in_seconds": 600}});
-    let answer = handle(&shell, call("approval_decide", approve))
+    let answer = handle(&app, call("approval_decide", approve))
         .await
         .expect("the window approves");
     let answer: assent_protocol::DecisionResponse =
@@ -283,7 +283,7 @@ async fn a_decision_answers_its_grant_so_the_page_can_say_what_it_granted_and_un
         "the grant the page may undo is this prompt's"
     );
     let revoked = handle(
-        &shell,
+        &app,
         call(
             "grant_revoke",
             serde_json::json!({"grant_id": grant.grant.grant_id, "reason": "undone"}),
@@ -299,13 +299,8 @@ async fn a_decision_answers_its_grant_so_the_page_can_say_what_it_granted_and_un
     );
 }
 
-async fn agent_approval_list(shell: &Arc<Shell>) -> Vec<Approval> {
-    shell
-        .hub
-        .client()
-        .pending()
-        .await
-        .expect("the pending list")
+async fn agent_approval_list(app: &Arc<App>) -> Vec<Approval> {
+    app.hub.client().pending().await.expect("the pending list")
 }
 
 #[test]
@@ -325,8 +320,8 @@ fn the_settings_say_which_environment_variables_override_them() {
 #[tokio::test]
 async fn deny_reasons_are_saved_cleaned_and_bad_ones_refused() {
     let running = service().await;
-    let shell = shell_on(&running);
-    let view = handle(&shell, WindowCall::SettingsGet)
+    let app = app_on(&running);
+    let view = handle(&app, WindowCall::SettingsGet)
         .await
         .expect("settings");
     assert_eq!(
@@ -339,7 +334,7 @@ async fn deny_reasons_are_saved_cleaned_and_bad_ones_refused() {
         "the defaults reach the page"
     );
     let too_long = serde_json::json!({"input": {"service_url": running.url, "token": null, "notifications": true, "autostart": false, "deny_reasons": ["x".repeat(300)]}});
-    let refused = handle(&shell, call("settings_save", too_long))
+    let refused = handle(&app, call("settings_save", too_long))
         .await
         .expect_err("an over-long reason is refused");
     assert_eq!(
@@ -352,13 +347,13 @@ async fn deny_reasons_are_saved_cleaned_and_bad_ones_refused() {
 #[tokio::test]
 async fn the_settings_read_the_audit_key_and_its_verification_through_the_desk() {
     let running = service().await;
-    let shell = shell_on(&running);
+    let app = app_on(&running);
     let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
     agent.submit(&asked("run-a")).await.expect("submit");
     let parsed: WindowCall =
         serde_json::from_value(serde_json::json!({"command": "audit_key_get"}))
             .expect("the page's invoke('audit_key_get') parses");
-    let key = handle(&shell, parsed).await.expect("the key");
+    let key = handle(&app, parsed).await.expect("the key");
     let public = key["public_key"].as_str().expect("a public key");
     assert!(
         public.len() == 64 && public.chars().all(|c| c.is_ascii_hexdigit()),
@@ -366,13 +361,13 @@ async fn the_settings_read_the_audit_key_and_its_verification_through_the_desk()
     );
     let parsed: WindowCall = serde_json::from_value(serde_json::json!({"command": "audit_verify"}))
         .expect("the page's invoke('audit_verify') parses");
-    let verified = handle(&shell, parsed).await.expect("the verification");
+    let verified = handle(&app, parsed).await.expect("the verification");
     assert_eq!(
         (verified["public_key"].as_str(), &verified["key_id"]),
         (Some(public), &key["key_id"]),
         "verify checks with the key Settings shows"
     );
-    let audited = shell.hub.client().audit(None, None).await.expect("audit");
+    let audited = app.hub.client().audit(None, None).await.expect("audit");
     assert_eq!(
         (&verified["report"]["ok"], &verified["report"]["events"]),
         (&serde_json::json!(true), &serde_json::json!(audited.len())),

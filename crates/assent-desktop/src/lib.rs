@@ -8,13 +8,15 @@
 //! so it must not carry them. The window process holds no token: every command it makes goes
 //! to this process over its stdin/stdout ([`window`]).
 
+mod app;
+pub mod app_state;
 mod autostart;
+mod browser;
 pub mod campaign_notice;
 mod commands;
 mod connection;
 pub mod desk;
 mod embed;
-pub mod hub;
 pub mod insights;
 mod instance;
 pub mod ipc;
@@ -28,7 +30,6 @@ pub mod prompt_packet;
 pub mod prompt_words;
 mod service;
 pub mod settings;
-mod shell;
 pub mod text;
 mod tray;
 pub mod window;
@@ -42,14 +43,14 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
+use crate::app::{App, ServiceGuard};
+use crate::app_state::{Current, Hub};
 use crate::autostart::Autostart;
 pub use crate::autostart::TRAY_FLAG;
 use crate::commands::open_window;
-use crate::hub::{Current, Hub};
 use crate::live::input::Input;
 use crate::notifier::{Notifier, Signal};
 use crate::settings::Settings;
-use crate::shell::{ServiceGuard, Shell};
 use crate::tray::MenuCommand;
 use crate::window::WindowHost;
 
@@ -138,13 +139,13 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
         settings,
         settings_path,
     ));
-    let shell = Arc::new(Shell {
+    let app = Arc::new(App {
         hub: Arc::clone(&hub),
         window: WindowHost::new(window::window_binary()),
         guard: ServiceGuard::default(),
         autostart: Autostart::new(),
     });
-    shell.guard.keep(connected.shutdown);
+    app.guard.keep(connected.shutdown);
     let tray = match &bus {
         Some(_) => tray::spawn(commands.clone(), connected_embedded).await,
         None => None,
@@ -153,23 +154,23 @@ async fn run(args: Vec<String>, settings_path: PathBuf) -> Result<ExitCode, Star
         Some(bus) => connect_notifier(bus, inputs.clone()).await,
         None => None,
     };
-    let live = tokio::spawn(live::run(Arc::clone(&shell), tray, receiver, notifier));
+    let live = tokio::spawn(live::run(Arc::clone(&app), tray, receiver, notifier));
     if !tray_only {
-        open_window(&shell, None);
+        open_window(&app, None);
     }
     let mut terminate = terminate_signal();
     loop {
         tokio::select! {
             command = received.recv() => match command {
                 Some(MenuCommand::Quit) | None => break,
-                Some(command) => on_menu(&shell, &inputs, command),
+                Some(command) => on_menu(&app, &inputs, command),
             },
             () = &mut terminate => break,
         }
     }
     live::quit(&inputs, live).await;
-    shell.window.close();
-    shell.guard.stop();
+    app.window.close();
+    app.guard.stop();
     Ok(ExitCode::SUCCESS)
 }
 
@@ -209,10 +210,10 @@ async fn connect_notifier(bus: &zbus::Connection, inputs: mpsc::Sender<Input>) -
     }
 }
 
-fn on_menu(shell: &Arc<Shell>, inputs: &mpsc::Sender<Input>, command: MenuCommand) {
+fn on_menu(app: &Arc<App>, inputs: &mpsc::Sender<Input>, command: MenuCommand) {
     match command {
-        MenuCommand::OpenPrompt(id) => open_window(shell, Some(&id)),
-        MenuCommand::Open => open_window(shell, None),
+        MenuCommand::OpenPrompt(id) => open_window(app, Some(&id)),
+        MenuCommand::Open => open_window(app, None),
         MenuCommand::Pause(choice) => {
             if inputs.try_send(Input::Pause(choice)).is_err() {
                 tracing::warn!("cannot pause notifications now");

@@ -15,21 +15,19 @@ use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use crate::app::App;
+use crate::app_state::{locked, Hub};
 use crate::desk::{Desk, Follow, Link};
-use crate::hub::{locked, Hub};
 use crate::ipc::DeskEvent;
 use crate::link_notice::LinkWatch;
 use crate::notices::{NoticeOp, Notices, Press};
 use crate::notifier::Notifier;
 use crate::pause::Pause;
 use crate::prompt::{why_notice, PromptNotice};
-use crate::shell::Shell;
 use crate::tray::{Tray, TrayView};
 
 pub(crate) mod input;
 mod press;
-
-pub(crate) use press::open_in_browser;
 
 use input::Input;
 
@@ -45,12 +43,12 @@ fn subscribe(hub: &Hub) -> Events {
 
 /// Runs until the app quits.
 pub(crate) async fn run(
-    shell: Arc<Shell>,
+    app: Arc<App>,
     tray: Option<Tray>,
     mut inputs: mpsc::Receiver<Input>,
     notifier: Option<Notifier>,
 ) {
-    let hub = Arc::clone(&shell.hub);
+    let hub = Arc::clone(&app.hub);
     let mut notices = Notices::default();
     // Whether the last Notify failed: say so once, not once per prompt and event.
     let mut notify_failing = false;
@@ -96,13 +94,13 @@ pub(crate) async fn run(
                     }
                     return;
                 }
-                input => on_input(&shell, &mut notices, input),
+                input => on_input(&app, &mut notices, input),
             },
             () = pause_over => *locked(&hub.pause) = Pause::Off,
         }
         reconcile(&hub, &mut notices, notifier.as_ref(), &mut notify_failing).await;
         say_link(&hub, &mut link_watch, notifier.as_ref(), &mut link_notice).await;
-        redraw(&shell, tray.as_ref(), &mut tray_shown).await;
+        redraw(&app, tray.as_ref(), &mut tray_shown).await;
     }
 }
 
@@ -185,8 +183,8 @@ async fn refetch(hub: &Hub) {
     }
 }
 
-fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
-    let hub = &shell.hub;
+fn on_input(app: &Arc<App>, notices: &mut Notices, input: Input) {
+    let hub = &app.hub;
     match input {
         Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
         Input::Redraw | Input::Reconnect | Input::Refused(_) | Input::AskWhy(_) | Input::Quit => {}
@@ -196,7 +194,7 @@ fn on_input(shell: &Arc<Shell>, notices: &mut Notices, input: Input) {
                 action,
             }) = notices.heard(&signal)
             {
-                press::on_action(shell, approval_id, action);
+                press::on_action(app, approval_id, action);
             }
         }
     }
@@ -260,8 +258,8 @@ async fn reconcile(
 }
 
 /// Brings the tray (what changed of it) and the window in line with the desk.
-async fn redraw(shell: &Shell, tray: Option<&Tray>, tray_shown: &mut Option<TrayView>) {
-    let hub = &shell.hub;
+async fn redraw(app: &App, tray: Option<&Tray>, tray_shown: &mut Option<TrayView>) {
+    let hub = &app.hub;
     let view = TrayView::of(&locked(&hub.desk), hub.paused());
     if tray_shown.as_ref() != Some(&view) {
         if let Some(tray) = tray {
@@ -269,8 +267,8 @@ async fn redraw(shell: &Shell, tray: Option<&Tray>, tray_shown: &mut Option<Tray
         }
         *tray_shown = Some(view);
     }
-    if shell.window.is_open() {
-        shell.window.emit(&DeskEvent::State {
+    if app.window.is_open() {
+        app.window.emit(&DeskEvent::State {
             snapshot: hub.snapshot(),
         });
     }

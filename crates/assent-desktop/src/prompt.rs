@@ -7,14 +7,12 @@ use assent_core::{
 use assent_protocol::{Approval, ApprovalReview, Me, ReviewState};
 
 use crate::prompt_packet::packet_lines;
-use crate::prompt_words::action;
+use crate::prompt_words::{action, MAX_SUMMARY_ACTION};
 use crate::text::{fit_words, has_hidden_chars, untrusted};
 
 /// Longest command shown whole; a longer one gets "Open" only.
 pub const MAX_COMMAND_CHARS: usize = 160;
 const MAX_SUMMARY_PART: usize = 40;
-/// The action in a summary: long enough for "Upload to s3://bucket and delete every object".
-pub(crate) const MAX_SUMMARY_ACTION: usize = 64;
 const MAX_REASON_CHARS: usize = 80;
 /// The reviewer's line in a notification body: one line, its rationale cut short.
 pub(crate) const MAX_REVIEW_CHARS: usize = 120;

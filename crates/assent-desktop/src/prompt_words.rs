@@ -5,6 +5,9 @@
 use assent_core::EvidenceDetail;
 use assent_protocol::Approval;
 
+/// The action in a summary: long enough for "Upload to s3://bucket and delete every object".
+pub(crate) const MAX_SUMMARY_ACTION: usize = 64;
+
 /// Package managers and the verbs that install with them.
 const INSTALLERS: &[(&str, &[&str])] = &[
     ("npm", &["install", "i", "add", "ci"]),
@@ -141,7 +144,7 @@ fn headline(summary: &str, approval: &Approval) -> String {
 /// `phrase` fitted at a word (and never inside an open bracket) so that ` (+2 steps)` still
 /// fits after it in a notification's title.
 fn with_more(phrase: &str, more: &str) -> String {
-    let room = crate::prompt::MAX_SUMMARY_ACTION.saturating_sub(more.chars().count());
+    let room = MAX_SUMMARY_ACTION.saturating_sub(more.chars().count());
     format!("{}{more}", crate::text::fit_words(phrase, room))
 }
 

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use crate::hub::locked;
+use crate::app_state::locked;
 use crate::ipc::{CommandError, DeskEvent};
 use crate::pause::PauseChoice;
 

@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use crate::error::ApiError;
 use crate::identities::token_hash;
 use crate::state::AppState;
+use crate::web::origin::is_loopback_host;
 
 /// Query keys that look like credentials; tokens travel only in `Authorization`.
 const TOKEN_KEYS: &[&str] = &[
@@ -102,19 +103,6 @@ fn looks_like_token(value: &str) -> bool {
         || (value.len() >= 64 && value.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
-/// `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, nothing else.
-pub fn is_loopback_host(host: &str, port: u16) -> bool {
-    let Some((name, host_port)) = host.rsplit_once(':') else {
-        return false;
-    };
-    // The port exactly as `port.to_string()` writes it (no sign, no leading zero), unallocated.
-    let plain = !host_port.starts_with('0') && host_port.bytes().all(|b| b.is_ascii_digit());
-    if !plain || host_port.parse() != Ok(port) {
-        return false;
-    }
-    name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost") || name == "[::1]"
-}
-
 /// Whoever presented a known token: a person or an agent.
 #[derive(Debug, Clone)]
 pub struct Caller(pub Identity);
@@ -186,40 +174,6 @@ impl FromRequestParts<AppState> for Person {
                 "this call takes a person's token; {} is an agent",
                 identity.name
             )))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_loopback_host;
-
-    #[test]
-    fn only_loopback_names_with_the_port_as_written_are_served() {
-        // DNS rebinding: a page on another name resolving to 127.0.0.1 sends its own Host.
-        for host in [
-            "127.0.0.1:8080",
-            "localhost:8080",
-            "LocalHost:8080",
-            "[::1]:8080",
-        ] {
-            assert!(
-                is_loopback_host(host, 8080),
-                "{host} is this service on loopback"
-            );
-        }
-        let refused = [
-            "127.0.0.1:8081",    // another port: another service
-            "127.0.0.1",         // no port at all
-            "evil.example:8080", // a foreign name
-            "127.0.0.1:+8080",   // a sign: not how a client writes the port
-            "127.0.0.1:08080",   // a leading zero, likewise
-            "127.0.0.1:8080 ",   // trailing space
-            "127.0.0.1:65536080",
-            "127.0.0.2:8080", // loopback, but not the address the service names
-        ];
-        for host in refused {
-            assert!(!is_loopback_host(host, 8080), "{host:?} must be refused");
         }
     }
 }

@@ -12,9 +12,11 @@ mod error;
 mod expiry;
 mod fatigue;
 mod guard;
+mod handlers;
 pub mod identities;
 mod identity_cache;
 mod json;
+mod listener;
 pub mod logging;
 mod policy_watch;
 mod public_url;
@@ -24,7 +26,6 @@ mod records;
 pub mod reload;
 pub mod reviewer;
 mod reviewing;
-mod routes;
 pub mod routing;
 mod secret_source;
 mod state;
@@ -39,7 +40,6 @@ mod workflow;
 use std::future::Future;
 use std::sync::Arc;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -50,16 +50,16 @@ pub use config::{
     redacted, Config, Database, DatabaseChoiceError, TokenError, Tokens, DEFAULT_CHECKPOINT_EVENTS,
 };
 pub use error::ApiError;
-pub use guard::is_loopback_host;
+pub use handlers::openapi::ApiDoc;
+pub use handlers::router;
 pub use identities::{Directory, DirectoryError};
 pub use json::BODY_LIMIT;
 pub use public_url::{PublicUrl, PublicUrlError};
 pub use push::Retry as PushRetry;
-pub use routes::openapi::ApiDoc;
-pub use routes::router;
 pub use state::AppState;
 pub use store::{PgStore, SqliteStore, Store, StoreError};
 pub use tls::{ServerTls, TlsError};
+pub use web::origin::is_loopback_host;
 
 /// Why the service cannot start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -184,7 +184,11 @@ impl App {
             self.config.audit_checkpoint_every,
         ));
         let sweeper = tokio::spawn(expiry::sweep(state.clone(), self.config.expiry_recheck));
-        let presence = tokio::spawn(routing::presence::keep(state.clone()));
+        let presence = tokio::spawn(routing::presence::keep(
+            state.inner.presence.clone(),
+            state.inner.store.clone(),
+            state.inner.clock.clone(),
+        ));
         let watcher = tokio::spawn(policy_watch::watch(
             state.clone(),
             self.config.policy_recheck,
@@ -202,7 +206,7 @@ impl App {
         let tls = self.config.tls.clone();
         let mut accepting = AbortOnDrop(tokio::spawn(async move {
             match &tls {
-                None => serve_until(plain_listener(listener), state, stopping).await,
+                None => serve_until(listener::plain(listener), state, stopping).await,
                 Some(tls) => {
                     serve_until(tls::TlsListener::new(listener, tls), state, stopping).await
                 }
@@ -289,24 +293,6 @@ async fn audit_checkpoints(
     }
 }
 
-/// Turns Nagle's algorithm off on an accepted connection, plain or TLS: an event stream writes
-/// one small event at a time, and with Nagle on, an event written while the previous one is
-/// unacknowledged waits for that ACK — which a client that delays its ACKs sends up to 40 ms
-/// later (docs/benchmarks.md, "Events held back by Nagle"); a TLS handshake's round trips
-/// would wait likewise.
-pub(crate) fn no_delay(tcp: &mut tokio::net::TcpStream) {
-    if let Err(err) = tcp.set_nodelay(true) {
-        tracing::debug!(%err, "cannot turn Nagle off on a connection");
-    }
-}
-
-/// The listener plain HTTP is served on: every accepted connection with Nagle off.
-fn plain_listener(
-    listener: TcpListener,
-) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = std::net::SocketAddr> {
-    listener.tap_io(no_delay)
-}
-
 /// A task aborted when this is dropped.
 struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
 
@@ -340,32 +326,4 @@ pub async fn launch(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), LaunchError> {
     App::open(config).await?.serve(listener, shutdown).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A connection accepted through the listener `App::serve` serves plain HTTP on has Nagle
-    /// off, so no event waits on the client's delayed ACK of the one before (the effect is
-    /// measured by `bench/delayed_ack.sh`, not timed here).
-    #[tokio::test]
-    async fn accepted_connections_have_nagle_off() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let mut listener = plain_listener(listener);
-        let (accepted, client) = tokio::join!(
-            axum::serve::Listener::accept(&mut listener),
-            tokio::net::TcpStream::connect(addr)
-        );
-        let (stream, _) = accepted;
-        assert!(
-            client.unwrap().nodelay().is_ok_and(|on| !on),
-            "a fresh socket has Nagle on: the test would pass without no_delay otherwise"
-        );
-        assert!(
-            stream.nodelay().unwrap(),
-            "the accepted connection has TCP_NODELAY set"
-        );
-    }
 }

@@ -264,7 +264,7 @@ async fn announce(state: &AppState, approval: &Approval, review: ApprovalReview,
         .settle(&approval.approval_id, &approval.batch_key, review.clone());
     let mut approval = approval.clone();
     approval.review = Some(review);
-    crate::routes::approvals::with_policy_lines(shared, policy, &mut approval);
+    crate::handlers::approvals::with_policy_lines(shared, policy, &mut approval);
     let mut tx = match shared.store.begin().await {
         Ok(tx) => tx,
         Err(err) => {

@@ -123,7 +123,7 @@ impl TlsListener {
     }
 
     fn start_handshake(&mut self, mut stream: TcpStream, peer: SocketAddr) {
-        crate::no_delay(&mut stream);
+        crate::listener::no_delay(&mut stream);
         let acceptor = self.acceptor.clone();
         self.handshakes.spawn(async move {
             match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {

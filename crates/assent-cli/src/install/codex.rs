@@ -118,7 +118,7 @@ pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
         if codex_sandbox::has_sandbox_mode(&config.doc) {
             return Err(InstallError::LegacySandboxMode { path: hooks_path });
         }
-        let machine = super::sandbox_machine(&args.target, &args.hide)?;
+        let machine = super::sandbox_scope::sandbox_machine(&args.target, &args.hide)?;
         let made = crate::sandbox::make_assent_dirs(&machine)
             .map_err(|(path, source)| InstallError::Write { path, source })?;
         for dir in made {
@@ -133,7 +133,10 @@ pub fn install(args: &InstallArgs) -> Result<Vec<String>, InstallError> {
         let places = all.existing(&|p| p.exists());
         let earlier = sandbox_record::load(&hooks_path)?;
         let record = codex_sandbox::with_sandbox(&mut config.doc, &places, earlier.as_ref());
-        lines.push(super::sandbox_summary("Codex's sandbox", &places));
+        lines.push(super::sandbox_scope::sandbox_summary(
+            "Codex's sandbox",
+            &places,
+        ));
         let absent = all.hidden.len() - places.hidden.len();
         if absent > 0 {
             lines.push(format!(

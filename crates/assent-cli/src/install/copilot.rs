@@ -13,9 +13,10 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
+use super::binary;
 use super::hooks;
+use super::settings_file::{read_settings, write_settings};
 use super::shared::{InstallArgs, InstallError, Target, BACKUP_SUFFIX, TIMEOUT_MARGIN_SECONDS};
-use super::{binary, read_settings, write_settings};
 
 /// The agent name in `assent gate copilot`.
 pub const AGENT: &str = "copilot";

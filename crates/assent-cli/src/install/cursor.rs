@@ -14,9 +14,10 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 
+use super::binary;
 use super::hooks;
+use super::settings_file::{read_settings, write_settings};
 use super::shared::{InstallArgs, InstallError, Target, TIMEOUT_MARGIN_SECONDS};
-use super::{binary, read_settings, write_settings};
 
 /// The agent name in `assent gate cursor`.
 pub const AGENT: &str = "cursor";

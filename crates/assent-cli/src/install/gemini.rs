@@ -13,9 +13,10 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
+use super::binary;
 use super::hooks::{self, Layout};
+use super::settings_file::{apply, read_settings};
 use super::shared::{InstallArgs, InstallError, Target, TIMEOUT_MARGIN_SECONDS};
-use super::{apply, binary, read_settings};
 
 /// Gemini CLI's hook settings.
 pub const GEMINI: Layout = Layout {

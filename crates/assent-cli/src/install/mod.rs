@@ -21,17 +21,19 @@ pub(crate) mod gemini;
 pub(crate) mod hooks;
 pub(crate) mod opencode;
 mod sandbox_record;
+mod sandbox_scope;
+mod settings_file;
 mod shared;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use serde_json::{json, Value};
 
 use claude_version::Advice;
-use shared::write_text;
-pub use shared::{InstallArgs, InstallError, Target, BACKUP_SUFFIX, TIMEOUT_MARGIN_SECONDS};
+use sandbox_scope::{sandbox_places, sandbox_summary};
+use settings_file::{apply, read_settings};
+pub use shared::{InstallArgs, InstallError, Target, TIMEOUT_MARGIN_SECONDS};
 
 #[derive(Debug, Subcommand)]
 pub enum InstallCommand {
@@ -205,104 +207,4 @@ fn uninstall(target: &Target) -> Result<Vec<String>, InstallError> {
         lines.push("- sandbox: the settings --sandbox added".into());
     }
     Ok(lines)
-}
-
-/// The places an agent's sandbox keeps out of reach: a project install also guards the
-/// project's hook settings.
-pub(crate) fn sandbox_places(
-    target: &Target,
-    hide: &[PathBuf],
-) -> Result<crate::sandbox::places::Places, InstallError> {
-    Ok(crate::sandbox::places::places(&sandbox_machine(
-        target, hide,
-    )?))
-}
-
-/// This machine as the sandbox sees it: the working directory's project only for a project
-/// install.
-pub(crate) fn sandbox_machine(
-    target: &Target,
-    hide: &[PathBuf],
-) -> Result<crate::sandbox::places::Machine, InstallError> {
-    let mut machine =
-        crate::sandbox::places::Machine::from_env(hide.to_vec()).ok_or(InstallError::NoHome)?;
-    if !target.project {
-        machine.cwd = None;
-    }
-    Ok(machine)
-}
-
-pub(crate) fn sandbox_summary(what: &str, places: &crate::sandbox::places::Places) -> String {
-    format!(
-        "+ {what}: on, no start without it, no unsandboxed fallback; {} places unreadable and \
-         unwritable (Assent's data, config, state, policy; secret stores), {} hook settings \
-         read-only",
-        places.hidden.len(),
-        places.read_only.len()
-    )
-}
-
-/// Writes `after` (keeping a backup of the old file) unless nothing changed; returns the
-/// summary lines.
-pub(super) fn apply(
-    layout: &hooks::Layout,
-    path: &Path,
-    before: &Value,
-    after: &Value,
-) -> Result<Vec<String>, InstallError> {
-    let mut lines = hooks::summary(layout, before, after);
-    lines.extend(write_settings(path, before, after)?);
-    Ok(lines)
-}
-
-/// Writes `after` to `path` (keeping a backup of the old file) unless nothing changed; the
-/// lines that say what happened.
-pub(super) fn write_settings(
-    path: &Path,
-    before: &Value,
-    after: &Value,
-) -> Result<Vec<String>, InstallError> {
-    let mut lines = Vec::new();
-    if before == after {
-        lines.push(format!("{}: unchanged", path.display()));
-        return Ok(lines);
-    }
-    if path.exists() {
-        let backup = path.with_extension(format!("json.{BACKUP_SUFFIX}"));
-        std::fs::copy(path, &backup).map_err(|source| InstallError::Write {
-            path: backup.clone(),
-            source,
-        })?;
-        lines.push(format!("backup: {}", backup.display()));
-    }
-    write_atomically(path, after)?;
-    lines.push(format!("{}: updated", path.display()));
-    Ok(lines)
-}
-
-pub(super) fn read_settings(path: &Path) -> Result<Value, InstallError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),
-        Err(source) => {
-            return Err(InstallError::Read {
-                path: path.to_owned(),
-                source,
-            })
-        }
-    };
-    if text.trim().is_empty() {
-        return Ok(json!({}));
-    }
-    match serde_json::from_str::<Value>(&text) {
-        Ok(value) if value.is_object() => Ok(value),
-        _ => Err(InstallError::NotJson {
-            path: path.to_owned(),
-        }),
-    }
-}
-
-fn write_atomically(path: &Path, value: &Value) -> Result<(), InstallError> {
-    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".into()) + "\n";
-    write_text(path, &text)
 }

@@ -1,8 +1,8 @@
 //! Cloud command lines and network programs.
 
-use crate::classify::cmd::{path_candidates, Cmd, CLOUD_ROLE};
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::{path_candidates, Cmd, CLOUD_ROLE};
 use crate::classify::verdict::{Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel, Role};
 

@@ -3,8 +3,8 @@
 //! the cloud instance-metadata endpoint. All are blocks that point at the credential
 //! capability to ask for instead: the agent never holds a raw secret.
 
-use crate::classify::cmd::Cmd;
-use crate::classify::commands::{self as c, is};
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Facts, Verdict};
 use crate::types::CredentialRisk;
 

@@ -7,9 +7,9 @@
 //! `bash -c`), a recursive delete of anything under a system directory. A path strictly
 //! inside an ordinary repository is left to the other rules (a delete there is asked).
 
-use crate::classify::cmd::Cmd;
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{is_harmless_device, Facts, Verdict};
 use crate::paths::is_within;
 use crate::paths::links::Real;

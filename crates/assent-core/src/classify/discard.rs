@@ -6,7 +6,7 @@
 //! Options are read as git reads them: short flags in any cluster (`-fq`, `-Dv`), long ones
 //! as `--opt=value` or `--opt value`, abbreviated (`--forc`), anywhere on the line.
 
-use crate::classify::cmd::Cmd;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Facts, Verdict};
 use crate::types::{CommandRisk, RiskLevel};
 

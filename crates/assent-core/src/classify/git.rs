@@ -1,7 +1,7 @@
 //! `git` and `gh`.
 
-use crate::classify::cmd::{check_args, Cmd};
 use crate::classify::ctx::Ctx;
+use crate::classify::simple_command::{check_args, Cmd};
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
 

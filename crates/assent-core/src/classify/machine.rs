@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::classify::cmd::Cmd;
 use crate::classify::roads::Program;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{is_harmless_device, Verdict};
 use crate::shell::ShellScript;
 

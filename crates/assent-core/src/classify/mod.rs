@@ -1,21 +1,21 @@
 //! Classification of a whole action: every part judged, plus the patterns that span parts
 //! (a download piped into a shell, a secret piped to the network).
 
+pub(crate) mod by_program;
 pub(crate) mod cloud;
-pub(crate) mod cmd;
-pub(crate) mod command;
-pub(crate) mod commands;
 pub(crate) mod credentials;
 pub(crate) mod ctx;
 pub(crate) mod deploy;
 pub(crate) mod destroy;
 pub(crate) mod discard;
 pub(crate) mod git;
-pub(crate) mod local_tools;
+pub(crate) mod known_programs;
 pub(crate) mod machine;
 pub(crate) mod packages;
 pub(crate) mod path;
+pub(crate) mod per_command;
 pub(crate) mod persist;
+pub(crate) mod project_tools;
 pub(crate) mod push;
 pub(crate) mod readers;
 pub(crate) mod remote;
@@ -23,21 +23,21 @@ pub(crate) mod roads;
 pub(crate) mod secret_stores;
 pub(crate) mod sed;
 pub(crate) mod self_protection;
+pub(crate) mod simple_command;
 pub(crate) mod ssh;
 pub(crate) mod stores;
-pub(crate) mod tooling;
-pub(crate) mod tools;
+pub(crate) mod tooling_changes;
 pub(crate) mod upload;
 pub(crate) mod usage;
 pub(crate) mod verdict;
 pub(crate) mod windows;
 pub(crate) mod written;
 
-use crate::classify::cmd::runs_code;
+use crate::classify::simple_command::runs_code;
 
-use crate::classify::command::classify_command;
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::per_command::classify_command;
 use crate::classify::roads::Program;
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::policy::PipeToShell;
@@ -71,9 +71,11 @@ pub(crate) fn classify_script(
             .any(|(p, args)| crate::shell::wrappers::is_shell(p) && runs_code(p, args));
     out.extend(line.and_then(|l| crate::classify::machine::exhaustion(l, runs_strings)));
     out.extend(crate::classify::machine::fills_disk(script, &programs));
-    out.extend(crate::classify::upload::repository_upload(
-        script, &programs, ctx,
-    ));
+    // The repository sent away: pushed to a host elsewhere, else an archive of it uploaded.
+    out.extend(
+        crate::classify::push::pushed_elsewhere(&script.commands, &programs, ctx)
+            .or_else(|| crate::classify::upload::repository_upload(script, &programs, ctx)),
+    );
     // Where both block, the shell reader's reason is the one shown (its verdicts come first);
     // where both ask, the Windows and macOS reading's is (`osascript … with administrator
     // privileges` is privileged before it is inline code).

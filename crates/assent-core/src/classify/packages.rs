@@ -1,7 +1,7 @@
 //! Package managers and publishers: installs, publishes, and running downloaded packages.
 
-use crate::classify::cmd::Cmd;
-use crate::classify::commands::{self as c, is};
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
 

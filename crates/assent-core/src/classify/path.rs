@@ -109,7 +109,7 @@ impl Ctx<'_> {
         if access == Access::Read {
             return None;
         }
-        if let Some(v) = crate::classify::tooling::path(rel, access, self, facts) {
+        if let Some(v) = crate::classify::tooling_changes::path(rel, access, self, facts) {
             return Some(v);
         }
         let c = &self.policy.compiled;

@@ -3,8 +3,8 @@
 //! (sudoers, a setuid bit, file capabilities, an admin group). Blocks: a person approving
 //! "once" would approve every later run of it.
 
-use crate::classify::cmd::Cmd;
 use crate::classify::ctx::Ctx;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Facts, Verdict};
 use crate::paths::{below_home, display, is_within};
 use crate::types::{CommandRisk, RiskLevel};

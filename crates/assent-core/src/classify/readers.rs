@@ -1,9 +1,9 @@
 //! Secrets reached through another reader: a file shown from a git revision (the object store
 //! is a reader too) and a container that mounts a secret, a home or the host's root.
 
-use crate::classify::cmd::Cmd;
-use crate::classify::commands::SYSTEM_DIRS;
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::SYSTEM_DIRS;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::paths::{is_within, normalize};
 use crate::types::PathRisk;

@@ -3,7 +3,7 @@
 //! resource deleted by its CLI, a package version unpublished or yanked, an image deleted
 //! from its registry. Each is escalated, as deleting a cloud resource is.
 
-use crate::classify::cmd::{Cmd, CLOUD_ROLE};
+use crate::classify::simple_command::{Cmd, CLOUD_ROLE};
 use crate::classify::verdict::{host_of, Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
 

@@ -4,7 +4,7 @@
 //! (`iex (iwr URL)`; an encoded command is decoded and judged in [`crate::classify::windows`]).
 //! No person has seen what runs; [`crate::classify`] answers as for pipe-to-shell.
 
-use crate::classify::commands::{self as c, is};
+use crate::classify::known_programs::{self as c, is};
 use crate::paths::normalize;
 use crate::shell::{ParsedCommand, ShellScript};
 

@@ -2,8 +2,8 @@
 //! wallet read, and a secret directory (or a whole home) archived, copied or encoded in one
 //! go. All are blocks, as reading `~/.ssh` is; a key's public part stays readable.
 
-use crate::classify::cmd::Cmd;
 use crate::classify::ctx::Ctx;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Facts, Verdict};
 use crate::paths::{is_within, normalize};
 use crate::types::PathRisk;

@@ -3,9 +3,9 @@
 //! requests to its approver routes ([`crate::own::routes`]). All are blocks (see
 //! [`crate::own::places`]).
 
-use crate::classify::cmd::path_candidates;
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::path_candidates;
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::own::places::{hook_reason, OwnPlace, FILES_RULE, HOOKS_RULE, OWN_FILE_NAMES};
 use crate::own::routes::route;

@@ -2,8 +2,8 @@
 //! sent. That is remote access with a credential (asked), not a secret file sent over the
 //! network (blocked) — the key as a file copied (`scp key.pem host:`) still is.
 
-use crate::classify::cmd::Cmd;
 use crate::classify::ctx::Ctx;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::Verdict;
 use crate::types::RiskLevel;
 

@@ -4,7 +4,7 @@
 //! cloud change is; reading one stays blocked ([`crate::classify::credentials`]), here with
 //! a reason that names the command.
 
-use crate::classify::cmd::{Cmd, CLOUD_ROLE};
+use crate::classify::simple_command::{Cmd, CLOUD_ROLE};
 use crate::classify::verdict::{Facts, Verdict};
 use crate::types::{CommandRisk, CredentialRisk, RiskLevel};
 

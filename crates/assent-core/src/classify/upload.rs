@@ -4,10 +4,10 @@
 //! r.tgz . && curl -F f=@r.tgz …`), or copied by `rsync`/`scp` straight from the repository
 //! root. That is exfiltration: blocked. A push to such a host is [`crate::classify::push`].
 
-use crate::classify::cmd::Cmd;
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
 use crate::classify::roads::Program;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{host_of, Verdict};
 use crate::paths::{is_within, normalize};
 use crate::shell::{ParsedCommand, ShellScript};
@@ -40,9 +40,6 @@ pub(crate) fn repository_upload(
             },
         ))
     };
-    if let Some(v) = crate::classify::push::pushed_elsewhere(commands, programs, ctx) {
-        return Some(v);
-    }
     let archives: Vec<(usize, Out)> = (0..commands.len())
         .filter_map(|i| {
             let (parsed, cmd) = cmd_of(i)?;
@@ -292,7 +289,7 @@ fn reads_stdin(cmd: &Cmd<'_>) -> bool {
 /// Whether the sink names `file` (`-T file`, `@file`, `f=@file`, a positional, `< file`).
 fn names_file(sink: &Cmd<'_>, parsed: &ParsedCommand, file: &str, ctx: &Ctx<'_>) -> bool {
     let named = sink.args.iter().any(|arg| {
-        crate::classify::cmd::path_candidates(arg)
+        crate::classify::simple_command::path_candidates(arg)
             .iter()
             .any(|cand| normalize(cand.trim_start_matches("<"), sink.cwd, ctx.home) == file)
     });

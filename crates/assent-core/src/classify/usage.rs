@@ -10,7 +10,7 @@
 //! script): one word for those CLIs, and cargo's own commands only, since a repository's
 //! `.cargo/config.toml` may alias any other name to `run`.
 
-use crate::classify::cmd::Cmd;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::Verdict;
 
 /// CLIs whose parser answers `SUB --help`, with how many subcommand words may precede it.

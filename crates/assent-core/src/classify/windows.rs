@@ -471,7 +471,7 @@ fn class_of(path: &str, ctx: &Ctx<'_>) -> Option<&'static str> {
     if system && (depth == 0 || top == "windows") {
         return Some("a system directory");
     }
-    crate::classify::commands::SYSTEM_DIRS
+    crate::classify::known_programs::SYSTEM_DIRS
         .contains(&base)
         .then_some("a system directory")
 }
@@ -581,7 +581,7 @@ fn judge_powershell(
     }
     let parsed = crate::shell::parse_script(code, cwd, ctx.home);
     for cmd in &parsed.commands {
-        let strict = crate::classify::command::classify_command(cmd, ctx, facts)
+        let strict = crate::classify::per_command::classify_command(cmd, ctx, facts)
             .into_iter()
             .filter(|v| matches!(v.decision, Decision::Block | Decision::Escalate));
         out.extend(strict);
@@ -630,7 +630,7 @@ fn osascript(
         for mut cmd in parsed.commands {
             cmd.privileged |= admin;
             out.extend(
-                crate::classify::command::classify_command(&cmd, ctx, facts)
+                crate::classify::per_command::classify_command(&cmd, ctx, facts)
                     .into_iter()
                     .filter(|v| v.decision != Decision::Auto),
             );

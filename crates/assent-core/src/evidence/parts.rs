@@ -6,7 +6,7 @@
 //! This reads each part's argv as the shell parser split it; it never changes a decision (the
 //! classifiers do that), it only says truthfully what the person is approving.
 
-use crate::classify::commands::HTTP_BODY_FLAGS;
+use crate::classify::known_programs::HTTP_BODY_FLAGS;
 
 /// What one part of a command line does beyond the local files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

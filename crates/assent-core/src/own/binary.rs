@@ -7,8 +7,8 @@
 //! command names it: an argument, a redirection, a file tool, a copy into its directory, a
 //! `cargo install` of Assent. Reading it stays a plain read.
 
-use crate::classify::cmd::Cmd;
 use crate::classify::ctx::Ctx;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Facts, Verdict};
 use crate::own::places::{has_glob, part_names, FILES_RULE};
 use crate::paths::{display, normalize};
@@ -113,7 +113,7 @@ pub(crate) fn located_and_written(
         .iter()
         .zip(programs)
         .any(|(cmd, (program, _))| {
-            !crate::classify::cmd::only_reads(program)
+            !crate::classify::simple_command::only_reads(program)
                 && cmd.substitutions.iter().any(|&s| locates(s))
         });
     hit.then(|| block("the `assent` found on PATH", facts))

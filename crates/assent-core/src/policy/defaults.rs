@@ -280,7 +280,7 @@ const CI: &[&str] = &[
 const SECURITY: &[&str] = &[".git/hooks/**", ".git/config", ".gitattributes"];
 
 fn security_paths() -> Vec<String> {
-    let mut out = crate::policy::tooling::globs();
+    let mut out = crate::policy::security_tooling::globs();
     out.extend(strings(SECURITY));
     out
 }

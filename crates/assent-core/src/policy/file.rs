@@ -165,7 +165,7 @@ impl Policy {
             dependency: glob_set(&self.dependency_paths, true)?,
             trusted: glob_set(&self.trusted_repos, true)?,
             block: glob_set(&self.block_patterns, false)?,
-            tooling: glob_set(&crate::policy::tooling::globs(), true)?,
+            tooling: glob_set(&crate::policy::security_tooling::globs(), true)?,
             review: glob_set(&self.diff.review_paths, true)?,
             tests: glob_set(&self.diff.test_paths, true)?,
             locks: glob_set(&self.diff.lock_paths, true)?,

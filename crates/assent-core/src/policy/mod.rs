@@ -12,8 +12,8 @@ pub mod file;
 pub(crate) mod glob;
 pub(crate) mod profile;
 pub mod routing;
+pub(crate) mod security_tooling;
 pub mod suggest;
-pub(crate) mod tooling;
 
 use chrono::Duration;
 use globset::GlobSet;
@@ -279,7 +279,7 @@ pub(crate) struct Compiled {
     pub dependency: GlobSet,
     pub trusted: GlobSet,
     pub block: GlobSet,
-    /// [`crate::policy::tooling::TOOLING`]'s globs, in its order.
+    /// [`crate::policy::security_tooling::TOOLING`]'s globs, in its order.
     pub tooling: GlobSet,
     /// `[diff]`'s review, test and lock file globs.
     pub review: GlobSet,
@@ -317,9 +317,9 @@ impl Policy {
     }
 
     /// The security tooling `rel` (relative to a repository root) configures.
-    pub(crate) fn tooling(&self, rel: &str) -> Option<crate::policy::tooling::Tooling> {
+    pub(crate) fn tooling(&self, rel: &str) -> Option<crate::policy::security_tooling::Tooling> {
         let first = *self.compiled.tooling.matches(rel).first()?;
-        crate::policy::tooling::TOOLING
+        crate::policy::security_tooling::TOOLING
             .get(first)
             .map(|(_, tool)| *tool)
     }

@@ -10,11 +10,12 @@ use assent_protocol::{Approval, DecisionRequest, Me};
 use tokio::sync::mpsc;
 
 use super::input::Input;
+use crate::app::App;
+use crate::app_state::locked;
+use crate::browser::open_in_browser;
 use crate::commands::open_window;
-use crate::hub::locked;
 use crate::ipc::said;
 use crate::prompt::{notice, open_only, open_only_line, refused_notice, PromptAction};
-use crate::shell::Shell;
 
 /// Expiry of a grant made from a notification's "Allow once".
 const ONCE_EXPIRY_SECONDS: i64 = 15 * 60;
@@ -27,14 +28,14 @@ const NOTIFICATION_DENY_REASON: &str = "Denied from the Assent notification";
 /// approver token (never the webview's business). A click that does not go through — the
 /// service refused it, the prompt settled since it was shown, or it does not offer that
 /// button — raises a notification saying why.
-pub(super) fn on_action(shell: &Arc<Shell>, approval_id: String, action: PromptAction) {
-    let hub = Arc::clone(&shell.hub);
+pub(super) fn on_action(app: &Arc<App>, approval_id: String, action: PromptAction) {
+    let hub = Arc::clone(&app.hub);
     let listed = locked(&hub.desk).pending(&approval_id).cloned();
     if action == PromptAction::Open {
         // Held for a passkey (`[approvals] step_up`): only the browser's desk can approve it.
         match listed.as_ref().and_then(|a| a.step_up_url.as_deref()) {
             Some(url) => open_in_browser(url),
-            None => open_window(shell, Some(&approval_id)),
+            None => open_window(app, Some(&approval_id)),
         }
         return;
     }
@@ -103,24 +104,6 @@ fn step_up_url(err: &assent_client::ClientError) -> Option<String> {
         .or_else(|| message.find("https://"))?;
     let url = message.get(start..)?.split([' ', ')']).next()?;
     url.contains("/desk/").then(|| url.to_owned())
-}
-
-/// Opens `url` in the person's browser (`xdg-open`); a failure leaves the notification's
-/// words, which name the same page.
-pub(crate) fn open_in_browser(url: &str) {
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        tracing::warn!(%url, "not a web page: not opened");
-        return;
-    }
-    if let Err(err) = std::process::Command::new("xdg-open")
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        tracing::warn!(%err, "cannot open the browser for a step-up");
-    }
 }
 
 /// Raises the "did not go through" notification for a press of `action`.

@@ -4,9 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
-use sha2::{Digest, Sha256};
 
-use super::{ChainStart, Checkpoint};
+use super::{key_id, ChainStart, Checkpoint};
 
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
@@ -107,12 +106,6 @@ impl AuditKey {
         start.signature = hex::encode(self.signing.sign(&start.message()).to_bytes());
         start
     }
-}
-
-/// The id of a public key.
-pub fn key_id(public: &VerifyingKey) -> String {
-    let digest = hex::encode(Sha256::digest(public.as_bytes()));
-    digest.get(..16).unwrap_or_default().to_owned()
 }
 
 /// Parses a public key in hex.

@@ -39,6 +39,13 @@ pub fn link_hash(chain_seq: i64, prev_hash: &str, body: &str) -> String {
     hex::encode(h.finalize())
 }
 
+/// The id of a public key: the first 16 hex digits of its SHA-256, named by what a key signs
+/// (checkpoints, the chain's start record) and looked up when it is verified.
+pub fn key_id(public: &ed25519_dalek::VerifyingKey) -> String {
+    let digest = hex::encode(Sha256::digest(public.as_bytes()));
+    digest.get(..16).unwrap_or_default().to_owned()
+}
+
 /// One audit row as the chain sees it (from the database or an export line).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChainRow {

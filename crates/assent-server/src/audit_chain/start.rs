@@ -9,7 +9,7 @@
 use ed25519_dalek::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256};
 
-use super::key::key_id;
+use super::key_id;
 
 /// The hash of a row from before the chain: SHA-256 over `assent.before-chain.v1\n{prev_hash}\n{body}`,
 /// lowercase hex; the first row's `prev_hash` is [`super::GENESIS`]. Like [`super::link_hash`]

@@ -15,30 +15,31 @@ pub mod key;
 pub mod message;
 pub mod subscription;
 
+use assent_core::Policy;
 use assent_protocol::Approval;
+use chrono::{DateTime, Utc};
 
 pub use deliver::{Outcome, Retry, Sender};
 pub use key::{PushKey, PushKeyError, PUSH_KEY_FILE};
 
-use crate::state::Shared;
-use crate::store::StoreError;
+use crate::store::{Store, StoreError};
 
-/// Pushes `approval` to every subscription of each of `people`, each in its own task; the
-/// outcomes are logged. Returns how many messages were started.
+/// Pushes `approval` (worded under `policy`, as of `now`) through `sender` to every
+/// subscription in `store` of each of `people`, each in its own task; the outcomes are
+/// logged. Returns how many messages were started.
 pub async fn push_to(
-    shared: &Shared,
+    sender: &Sender,
+    store: &dyn Store,
+    policy: &Policy,
+    now: DateTime<Utc>,
     approval: &Approval,
     people: &[String],
 ) -> Result<usize, StoreError> {
-    let Some(sender) = shared.push.clone() else {
-        return Ok(0);
-    };
-    let now = shared.clock.now();
-    let payload = message::payload(approval, &shared.policy.current());
+    let payload = message::payload(approval, policy);
     let plaintext = serde_json::to_vec(&payload)?;
     let mut started = 0;
     for person in people {
-        for subscription in shared.store.push_subscriptions(person).await? {
+        for subscription in store.push_subscriptions(person).await? {
             let message = deliver::Message {
                 plaintext: plaintext.clone(),
                 ttl: message::ttl(approval.expires_at, now),

@@ -2,7 +2,7 @@
 //! "who is asked now for approval X" ([`asked_now`]), the hook every step calls with the
 //! people it newly asks ([`notify_step`]), and the escalation the expiry sweeper drives
 //! ([`escalate_due`], [`next_escalation`]). The steps themselves are recorded by the workflow
-//! (`crate::workflow::route`): the first in the transaction that opens the prompt, so
+//! (`crate::workflow::ask_steps`): the first in the transaction that opens the prompt, so
 //! `approval.requested` already says who it asks.
 
 pub mod presence;
@@ -56,7 +56,14 @@ pub async fn asked_now(state: &AppState, approval_id: &str) -> Result<Vec<String
 pub async fn notify_step(state: &AppState, approval: &Approval, people: &[String]) {
     let step = approval.asked.as_ref().map_or(1, |asked| asked.step);
     tracing::info!(approval_id = %approval.approval_id, step, ?people, "prompt asks");
-    if let Err(err) = crate::push::push_to(&state.inner, approval, people).await {
+    let shared = &state.inner;
+    let Some(sender) = &shared.push else {
+        return;
+    };
+    let policy = shared.policy.current();
+    let now = shared.clock.now();
+    let pushed = crate::push::push_to(sender, &*shared.store, &policy, now, approval, people);
+    if let Err(err) = pushed.await {
         tracing::warn!(%err, approval_id = %approval.approval_id, step, "cannot push a step");
     }
 }

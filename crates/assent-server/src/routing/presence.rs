@@ -1,19 +1,19 @@
 //! Who is present: a person whose desk (the tray app or a web desk) holds `/v1/events` open
 //! on some replica, or whose web desk session was used recently
-//! ([`crate::workflow::route::SESSION_RECENT`]).
+//! ([`crate::workflow::ask_steps::SESSION_RECENT`]).
 //!
 //! Each replica counts the streams open on it, in memory, and keeps one row per person in the
 //! store (`desk_presence`: person, replica, seen_at) while that person has a stream open on
 //! it: written when the first one opens, touched every [`TOUCH_EVERY`] (and whenever a fake
 //! clock moves), removed when the last one closes. So every replica of a team's service
 //! answers "who is present" alike, from the store, in the transaction that opens a prompt; a
-//! crashed replica's rows stop counting after [`crate::workflow::route::STREAM_STALE`].
+//! crashed replica's rows stop counting after [`crate::workflow::ask_steps::STREAM_STALE`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::state::AppState;
+use crate::clock::Clock;
 use crate::store::Store;
 
 /// How often a replica touches the presence rows of the people with a stream open on it.
@@ -115,11 +115,10 @@ impl Drop for PresenceGuard {
     }
 }
 
-/// Touches the presence rows of the people with a stream open here every [`TOUCH_EVERY`]
-/// and whenever a hand-moved clock moves, until aborted.
-pub async fn keep(state: AppState) {
-    let shared = &state.inner;
-    let mut moves = shared.clock.moves();
+/// Touches the presence rows of the people with a stream open here (`presence`) in `store`
+/// every [`TOUCH_EVERY`] and whenever a hand-moved `clock` moves, until aborted.
+pub async fn keep(presence: Arc<Presence>, store: Arc<dyn Store>, clock: Arc<dyn Clock>) {
+    let mut moves = clock.moves();
     loop {
         let moved = async {
             match moves.as_mut() {
@@ -135,16 +134,12 @@ pub async fn keep(state: AppState) {
             () = tokio::time::sleep(TOUCH_EVERY) => {}
             () = moved => {}
         }
-        let people = shared.presence.people();
+        let people = presence.people();
         if people.is_empty() {
             continue;
         }
-        let now = shared.clock.now();
-        if let Err(err) = shared
-            .store
-            .presence_touch(&people, &shared.presence.replica, now)
-            .await
-        {
+        let now = clock.now();
+        if let Err(err) = store.presence_touch(&people, &presence.replica, now).await {
             tracing::warn!(%err, "cannot touch the desks' presence");
         }
     }

@@ -29,11 +29,24 @@ pub fn own_origin(shared: &Shared, host: &str) -> Option<String> {
             return Some(format!("{scheme}://{}", host.to_ascii_lowercase()));
         }
     }
-    if crate::guard::is_loopback_host(host, shared.port) {
+    if is_loopback_host(host, shared.port) {
         let scheme = if shared.tls { "https" } else { "http" };
         return Some(format!("{scheme}://{}", host.to_ascii_lowercase()));
     }
     None
+}
+
+/// `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, nothing else.
+pub fn is_loopback_host(host: &str, port: u16) -> bool {
+    let Some((name, host_port)) = host.rsplit_once(':') else {
+        return false;
+    };
+    // The port exactly as `port.to_string()` writes it (no sign, no leading zero), unallocated.
+    let plain = !host_port.starts_with('0') && host_port.bytes().all(|b| b.is_ascii_digit());
+    if !plain || host_port.parse() != Ok(port) {
+        return false;
+    }
+    name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost") || name == "[::1]"
 }
 
 /// Where a person opens the desk of this service: its public URL, else `localhost` with its
@@ -91,5 +104,34 @@ mod tests {
         assert!(!is_plain_loopback("https://localhost:7391"));
         assert!(!is_plain_loopback("http://localhost.evil.example:80"));
         assert!(!is_plain_loopback("http://desk.example.com:80"));
+    }
+
+    #[test]
+    fn only_loopback_names_with_the_port_as_written_are_served() {
+        // DNS rebinding: a page on another name resolving to 127.0.0.1 sends its own Host.
+        for host in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LocalHost:8080",
+            "[::1]:8080",
+        ] {
+            assert!(
+                is_loopback_host(host, 8080),
+                "{host} is this service on loopback"
+            );
+        }
+        let refused = [
+            "127.0.0.1:8081",    // another port: another service
+            "127.0.0.1",         // no port at all
+            "evil.example:8080", // a foreign name
+            "127.0.0.1:+8080",   // a sign: not how a client writes the port
+            "127.0.0.1:08080",   // a leading zero, likewise
+            "127.0.0.1:8080 ",   // trailing space
+            "127.0.0.1:65536080",
+            "127.0.0.2:8080", // loopback, but not the address the service names
+        ];
+        for host in refused {
+            assert!(!is_loopback_host(host, 8080), "{host:?} must be refused");
+        }
     }
 }

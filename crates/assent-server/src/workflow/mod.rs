@@ -2,6 +2,7 @@
 //! (`assent_core::workflow`) over the storage interface (`crate::store::Tx`), one file per
 //! operation. Routes and the expiry sweeper call [`Workflow`]; a store only keeps rows.
 
+pub mod ask_steps;
 mod asked;
 mod batch;
 pub mod campaign;
@@ -18,7 +19,6 @@ mod publish;
 mod release;
 mod resume;
 mod revoke;
-pub mod route;
 mod settle;
 pub mod start;
 mod submit;
@@ -165,13 +165,13 @@ impl Workflow {
     }
 
     /// Escalates the pending prompts opened `after` or longer ago that have not escalated
-    /// (see `route`); what escalated, with who each newly asked.
+    /// (see `ask_steps`); what escalated, with who each newly asked.
     pub async fn escalate_due(
         &self,
         after: assent_core::policy::routing::Span,
         now: DateTime<Utc>,
-    ) -> Result<Vec<route::Escalated>, StoreError> {
-        route::escalate_due(self.store.as_ref(), after, now).await
+    ) -> Result<Vec<ask_steps::Escalated>, StoreError> {
+        ask_steps::escalate_due(self.store.as_ref(), after, now).await
     }
 
     /// Lets a paused run ask again; `Conflict` when it is not paused.

@@ -271,7 +271,7 @@ async fn join_or_open(
     let id = crate::records::new_id();
     let d = &eval.decision;
     let asked =
-        super::route::first_step(tx, d.required_role, &s.requester, s.routed, s.now).await?;
+        super::ask_steps::first_step(tx, d.required_role, &s.requester, s.routed, s.now).await?;
     if s.routed {
         let mut audit =
             crate::records::submission_audit(r, AuditDecision::Asked, Some(id.clone()), None);

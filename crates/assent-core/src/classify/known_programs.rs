@@ -1,4 +1,5 @@
-//! The vocabulary of programs the default policy knows.
+//! The programs the default policy knows, in lists by what they do (only read, edit,
+//! delete, reach the network, run code, manage a cloud, …), and [`is`] to ask a list.
 
 /// Reads and searches that change nothing (their path arguments are still checked).
 pub(crate) const READ_ONLY: &[&str] = &[

@@ -1,8 +1,9 @@
-//! Classification of a command by its program.
+//! The verdicts a command gets from its program: each known program's own rules (a
+//! project's own tool is judged as if run by name, [`crate::classify::project_tools`]).
 
-use crate::classify::cmd::{check_args, runs_code, Cmd};
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::{check_args, runs_code, Cmd};
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::policy::profile::match_profile;
 use crate::shell::wrappers::is_shell;
@@ -16,7 +17,7 @@ pub(crate) fn classify_program(
     facts: &mut Facts,
 ) -> Vec<Verdict> {
     let p = cmd.program;
-    if let Some(at) = crate::classify::local_tools::local_tool(cmd, ctx) {
+    if let Some(at) = crate::classify::project_tools::local_tool(cmd, ctx) {
         // The project's own tool, run without a download: judged as if run by name.
         let words = cmd.args.get(at..).unwrap_or_default();
         if let Some((tool, args)) = words.split_first() {
@@ -29,14 +30,14 @@ pub(crate) fn classify_program(
             return classify_program(&inner, words, ctx, facts);
         }
     }
-    if let Some(tool) = crate::classify::local_tools::bin_path(p, cmd, ctx) {
+    if let Some(tool) = crate::classify::project_tools::bin_path(p, cmd, ctx) {
         let inner = Cmd {
             program: tool,
             ..*cmd
         };
         return classify_program(&inner, argv, ctx, facts);
     }
-    if let Some(v) = crate::classify::local_tools::compiler(cmd) {
+    if let Some(v) = crate::classify::project_tools::compiler(cmd) {
         return vec![v];
     }
     if let Some(v) = crate::own::binary::command(cmd, ctx, facts) {

@@ -3,8 +3,8 @@
 //! `pnpm exec TOOL` and `node_modules/.bin/TOOL` itself. The tool is then judged as if run by
 //! name; a TypeScript type-check (`tsc --noEmit`) only reads and compiles.
 
-use crate::classify::cmd::Cmd;
 use crate::classify::ctx::Ctx;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::Verdict;
 use crate::paths::links::Real;
 use crate::paths::{is_within, normalize};

@@ -1,11 +1,13 @@
-//! Where an action touches security tooling (see [`crate::policy::tooling`]): its files written or
-//! deleted, and the commands that skip, remove or reconfigure it.
+//! Where an action touches security tooling (see [`crate::policy::security_tooling`]): its
+//! files written or deleted, and the commands that skip, remove or reconfigure it.
 
-use crate::classify::cmd::Cmd;
 use crate::classify::ctx::Ctx;
 use crate::classify::git::split_git;
+use crate::classify::simple_command::Cmd;
 use crate::classify::verdict::{Access, Facts, Verdict};
-use crate::policy::tooling::{scanner_named, turned_off, Tooling, ASK_RULE, CHANGE_RULE, OFF_RULE};
+use crate::policy::security_tooling::{
+    scanner_named, turned_off, Tooling, ASK_RULE, CHANGE_RULE, OFF_RULE,
+};
 use crate::types::{PathRisk, RiskLevel, Role};
 
 /// The verdict on writing or deleting `rel` (relative to the repository root) when it
@@ -48,7 +50,7 @@ fn scanner_dropped_from_ci(rel: &str, ctx: &Ctx<'_>, facts: &mut Facts) -> Optio
     if !ctx.policy.compiled.ci.is_match(rel) {
         return None;
     }
-    let (tool, how) = crate::policy::tooling::scanner_dropped_from_ci(rel, edit)?;
+    let (tool, how) = crate::policy::security_tooling::scanner_dropped_from_ci(rel, edit)?;
     facts.path(PathRisk::Ci);
     Some(disables(tool, &how))
 }

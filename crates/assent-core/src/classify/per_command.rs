@@ -1,8 +1,9 @@
-//! Classification of one simple command.
+//! The verdicts on one simple command of a line: its redirects, assignments and wrappers,
+//! then its program's own rules ([`crate::classify::by_program`]).
 
-use crate::classify::cmd::{only_reads, path_candidates, Cmd};
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
+use crate::classify::simple_command::{only_reads, path_candidates, Cmd};
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::shell::wrappers::{effective, is_assignment, program_name, raises_privileges};
 use crate::shell::ParsedCommand;
@@ -34,7 +35,7 @@ pub(crate) fn classify_command(
         .chain(wrapper_assignments.filter(|w| is_assignment(w)))
     {
         out.extend(check_assignment(assignment));
-        out.extend(crate::classify::tooling::assignment(assignment));
+        out.extend(crate::classify::tooling_changes::assignment(assignment));
     }
     if eff.wrappers.iter().any(|w| raises_privileges(w)) {
         facts.command(CommandRisk::Mutation);
@@ -93,7 +94,7 @@ pub(crate) fn classify_command(
                 .find_map(|a| crate::classify::credentials::metadata_in_text(a, facts)),
         );
     }
-    out.extend(crate::classify::tooling::command(&command));
+    out.extend(crate::classify::tooling_changes::command(&command));
     out.extend(block_patterns(eff.argv, ctx));
     if eff.args_from_stdin {
         facts.command(CommandRisk::Mutation);
@@ -112,7 +113,7 @@ pub(crate) fn classify_command(
             ));
         }
     }
-    out.extend(crate::classify::tools::classify_program(
+    out.extend(crate::classify::by_program::classify_program(
         &command, eff.argv, ctx, facts,
     ));
     out

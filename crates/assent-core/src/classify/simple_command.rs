@@ -1,7 +1,7 @@
 //! One simple command as the classifiers see it, and the small questions they all ask of it.
 
-use crate::classify::commands::{self as c, is};
 use crate::classify::ctx::Ctx;
+use crate::classify::known_programs::{self as c, is};
 use crate::classify::verdict::{Access, Facts, Verdict};
 use crate::paths::normalize;
 use crate::shell::wrappers::is_shell;

@@ -11,8 +11,8 @@ use axum::Json;
 
 use crate::error::ApiError;
 use crate::guard::Person;
+use crate::handlers::approvals::current;
 use crate::json::Body;
-use crate::routes::approvals::current;
 use crate::state::AppState;
 use crate::workflow::Ground;
 

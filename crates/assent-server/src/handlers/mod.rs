@@ -1,4 +1,5 @@
-//! The HTTP surface: one thin handler per route.
+//! The HTTP surface: one thin handler per route, and the router that maps each route to its
+//! handler.
 
 pub mod actions;
 pub mod approvals;

@@ -219,7 +219,7 @@ fn with_desk_line(
     | Event::ApprovalUpdated { approval }
     | Event::ApprovalSettled { approval } = &mut envelope.event
     {
-        crate::routes::approvals::with_policy_lines(shared, policy, approval);
+        crate::handlers::approvals::with_policy_lines(shared, policy, approval);
     }
 }
 

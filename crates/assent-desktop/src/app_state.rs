@@ -1,4 +1,4 @@
-//! The app's shared state (Tauri-managed): the service in use, the live picture, the pause
+//! The tray app's state ([`Hub`]): the service in use, the live picture, the pause
 //! and the settings. A changed service URL or token takes effect at once: [`Hub::follow`]
 //! connects to the new service and the live task resubscribes.
 
@@ -146,5 +146,5 @@ pub enum Switched {
 }
 
 #[cfg(test)]
-#[path = "hub_tests.rs"]
+#[path = "app_state_tests.rs"]
 mod tests;

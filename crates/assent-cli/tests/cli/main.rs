@@ -22,6 +22,7 @@ mod agents_copilot;
 mod agents_gemini;
 mod agents_one_desk;
 mod agents_opencode;
+mod agents_stories;
 mod audit_cli;
 mod audit_tamper;
 mod capability_exec;

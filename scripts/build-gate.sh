@@ -6,9 +6,10 @@
 #
 #   scripts/build-gate.sh [--release]    → target/{debug,release}/assent-gate
 #
-# Only the gate's own crate is compiled with these flags (`cargo rustc`): its dependencies are
-# the ones `cargo build -p assent-cli` built, so this takes seconds after that. A later plain
-# `cargo build` puts the dynamic build back at the same path; build this last.
+# Only the gate's binary (crate assent-gate) is compiled with these flags (`cargo rustc`); its
+# dependencies are built as for `cargo build -p assent-gate`, with only the features the gate
+# needs. A later plain `cargo build` puts the dynamic build back at the same path; build this
+# last.
 #
 # Host names: glibc's static resolver answers from /etc/hosts and DNS itself; a hosts line in
 # /etc/nsswitch.conf naming other modules (mdns, myhostname, sss) needs the system's glibc to be
@@ -25,7 +26,7 @@ case "${1:-}" in
   *) echo "build-gate.sh: unknown argument '$1' (try --release)" >&2; exit 2 ;;
 esac
 
-cargo rustc "${profile[@]}" --locked -p assent-cli --bin assent-gate -- \
+cargo rustc "${profile[@]}" --locked -p assent-gate --bin assent-gate -- \
   -C target-feature=+crt-static -C relocation-model=static
 
 gate="${CARGO_TARGET_DIR:-target}/$out/assent-gate"

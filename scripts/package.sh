@@ -35,7 +35,8 @@ cargo_profile=()
 echo "==> cargo build ($profile): assent, assent-gate, assent-desktop, assent-window"
 cargo build "${cargo_profile[@]}" --locked -p assent-cli -p assent-desktop
 cargo build "${cargo_profile[@]}" --locked -p assent-window --features custom-protocol
-# The gate every tool call starts: static and at a fixed address (no loader, no libc.so), last,
+# The gate every tool call starts (crate assent-gate): static and at a fixed address (no
+# loader, no libc.so), last,
 # since a plain `cargo build` puts the dynamic one back.
 ./scripts/build-gate.sh "${cargo_profile[@]}"
 

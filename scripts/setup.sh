@@ -20,7 +20,8 @@ echo "==> building assent-desktop, assent-window, assent and assent-gate (optimi
 # window) from its own directory on Open.
 cargo build --profile desktop --locked -p assent-desktop -p assent-window --features assent-window/custom-protocol
 cargo build --release --locked -p assent-cli
-# The gate every tool call starts: static and at a fixed address, so it starts like /bin/true.
+# The gate every tool call starts (crate assent-gate): static and at a fixed address, so it
+# starts like /bin/true.
 ./scripts/build-gate.sh --release
 target_root="${CARGO_TARGET_DIR:-$root/target}"
 target="$target_root/release"

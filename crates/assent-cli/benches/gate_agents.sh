@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN="${ASSENT_BIN:-${CARGO_TARGET_DIR:-target}/release/assent}"
 [ -x "$BIN" ] || cargo build --release -p assent-cli
+[ -x "$(dirname "$BIN")/assent-gate" ] || scripts/build-gate.sh --release
 WORK="$(mktemp -d)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/serve.log" 2>&1 &

@@ -13,7 +13,6 @@ mod capability_exec;
 mod doctor;
 mod exception;
 mod gate;
-mod gate_fast;
 mod install;
 mod people;
 mod policy_cmd;

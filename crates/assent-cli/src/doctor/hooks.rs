@@ -260,7 +260,7 @@ pub(super) fn binaries(check: &str, commands: &[String], runs: Runs, fix: &str) 
         let fast = Path::new(prog)
             .file_name()
             .is_some_and(|name| name == "assent")
-            .then(|| crate::gate_fast::beside(Path::new(prog)))
+            .then(|| assent_gate::beside(Path::new(prog)))
             .flatten();
         if let (true, Some(fast)) = (installed, fast) {
             checks.push(Check::warn(

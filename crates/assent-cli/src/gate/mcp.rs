@@ -17,9 +17,9 @@ use rmcp::model::{ServerCapabilities, ServerConfig};
 use rmcp::{tool, tool_handler, tool_router, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
-use super::args::ServiceArgs;
-use super::outcome::{decide, parse_seconds, Deadlines, Outcome};
-use super::repo::git_root;
+use assent_gate::outcome::{decide, parse_seconds, Deadlines, Outcome};
+use assent_gate::repo::git_root;
+use assent_gate::ServiceArgs;
 
 #[derive(Debug, Clone, Args)]
 pub struct McpArgs {
@@ -114,7 +114,7 @@ fn answer(args: &McpArgs, run_id: &str, input: ApproveInput) -> Value {
             ))
         }
     };
-    super::change::describe(&mut request, &payload, root.as_deref());
+    assent_gate::change::describe(&mut request, &payload, root.as_deref());
     let client = ClientConfig::resolve(args.service.url.as_deref(), args.service.token.as_deref())
         .and_then(|config| blocking::Client::from_config(&config));
     let client = match client {

@@ -61,10 +61,10 @@ pub fn hook_binary(bin: Option<&Path>) -> Result<PathBuf, BinaryError> {
 /// small binary instead of the whole `assent`; else that `assent`.
 pub fn hook_program(bin: Option<&Path>, agent: &str) -> Result<PathBuf, BinaryError> {
     let assent = hook_binary(bin)?;
-    if bin.is_some() || !crate::gate_fast::AGENTS.contains(&agent) {
+    if bin.is_some() || assent_gate::agent(agent).is_none() {
         return Ok(assent);
     }
-    Ok(crate::gate_fast::beside(&assent).unwrap_or(assent))
+    Ok(assent_gate::beside(&assent).unwrap_or(assent))
 }
 
 /// `--bin`: an absolute path to an executable file.

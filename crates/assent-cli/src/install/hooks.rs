@@ -10,7 +10,6 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 
 use crate::gate::OnUnavailable;
-use crate::gate_fast;
 
 /// The hook events the gate answers.
 pub const EVENTS: [&str; 4] = [
@@ -54,7 +53,7 @@ pub fn gate_command(bin: &Path, wait: Duration, on_unavailable: OnUnavailable) -
 pub const SHELL_FAIL_CLOSED: &str = " || exit 2";
 
 /// `BIN gate AGENT --wait S [--on-unavailable ask]`, the binary quoted for a shell; when `BIN`
-/// is the fast gate (`assent-gate`, [`gate_fast`]), `BIN AGENT …`.
+/// is the fast gate (`assent-gate`, [`assent_gate::PROGRAM`]), `BIN AGENT …`.
 pub fn agent_gate_command(
     agent: &str,
     bin: &Path,
@@ -64,7 +63,7 @@ pub fn agent_gate_command(
     let quoted = shell_quote(&bin.to_string_lossy());
     let program = if bin
         .file_name()
-        .is_some_and(|name| name == gate_fast::PROGRAM)
+        .is_some_and(|name| name == assent_gate::PROGRAM)
     {
         quoted
     } else {
@@ -129,7 +128,7 @@ pub fn is_agent_gate_command(command: &str, agent: &str) -> bool {
     let mut words = rest.split_whitespace().peekable();
     let fast = command.trim_start().strip_suffix(rest).is_some_and(|word| {
         let word = word.trim_end_matches(['\'', '"']);
-        word.rsplit('/').next() == Some(gate_fast::PROGRAM)
+        word.rsplit('/').next() == Some(assent_gate::PROGRAM)
     });
     if fast && words.peek() == Some(&agent) {
         return true;

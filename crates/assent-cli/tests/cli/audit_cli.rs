@@ -8,26 +8,12 @@ use std::process::{Command, Output};
 use assent_core::ApprovalAuditEvent;
 use assent_server::audit_chain::AuditKey;
 use assent_server::{SqliteStore, Store};
-use chrono::{Duration, TimeZone, Utc};
+use chrono::Utc;
 use serde_json::json;
 
+/// Audit event `n` of the shared story's shape, action `a{n}`, no approval.
 fn event(n: i64, decision: &str) -> ApprovalAuditEvent {
-    let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 9, 0, 0).unwrap();
-    serde_json::from_value(json!({
-        "event_id": format!("ev-{n}"),
-        "timestamp": t0 + Duration::seconds(n),
-        "action_id": format!("a{n}"),
-        "run_id": "r1",
-        "task_id": "t1",
-        "action_kind": "shell",
-        "action_hash": format!("h{n}"),
-        "requested_scope": null,
-        "decision": decision,
-        "reason": format!("reason-{n}"),
-        "policy_version": "v1",
-        "evidence_artifact_id": format!("a{n}"),
-    }))
-    .unwrap()
+    assent_test_support::audit::event(n, decision, Some(&format!("a{n}")), None)
 }
 
 /// A data dir holding the chain's start record, five audit events (the third a denial) and a

@@ -10,67 +10,18 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use assent_core::ApprovalAuditEvent;
 use assent_server::audit_chain::{link_hash, AuditKey, ChainRow};
 use assent_server::{PgStore, SqliteStore, Store};
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use assent_test_support::audit::{self, event, psql, sqlite3, t0};
+use chrono::Duration;
 use serde_json::{json, Value};
 
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 1, 1, 9, 0, 0).unwrap()
-}
-
-fn event(n: i64, decision: &str, action: &str, approval: Option<&str>) -> ApprovalAuditEvent {
-    serde_json::from_value(json!({
-        "event_id": format!("ev-{n}"),
-        "timestamp": t0() + Duration::seconds(n),
-        "approval_id": approval,
-        "action_id": action,
-        "run_id": "r1",
-        "task_id": "t1",
-        "action_kind": "shell",
-        "action_hash": format!("h{n}"),
-        "requested_scope": null,
-        "decision": decision,
-        "reason": format!("reason-{n}"),
-        "policy_version": "v1",
-        "evidence_artifact_id": format!("a{n}"),
-    }))
-    .unwrap()
-}
-
-/// The service's story, through the store's own append path: an auto read that ran, a
-/// denial, an approval whose action ran, a policy change; checkpoints after event 4 and 6.
-/// Returns the stored rows (what an attacker reads before rewriting them).
+/// The audit story as the service writes it: the record of the rows from before the chain
+/// (none on a fresh store, the upgraded ones otherwise), then [`audit::story`]. Returns the
+/// stored rows (what an attacker reads before rewriting them).
 async fn story(store: &dyn Store, key: &AuditKey) -> Vec<ChainRow> {
-    // What the service does when it starts: sign the rows from before the chain (none on a
-    // fresh store, the upgraded ones otherwise).
     store.audit_sign_chain_start(key, t0()).await.unwrap();
-    let first = [
-        event(1, "auto", "a1", None),
-        event(2, "executed", "a1", None),
-        event(3, "denied", "a2", Some("p2")),
-        event(4, "approved", "a3", Some("p3")),
-    ];
-    for e in &first {
-        store.audit_record(e).await.unwrap();
-    }
-    store
-        .audit_checkpoint(key, t0() + Duration::seconds(4))
-        .await
-        .unwrap();
-    store
-        .audit_record(&event(5, "executed", "a3", Some("p3")))
-        .await
-        .unwrap();
-    store
-        .audit_record(&event(6, "policy_changed", "a6", None))
-        .await
-        .unwrap();
-    store
-        .audit_checkpoint(key, t0() + Duration::seconds(6))
-        .await
-        .unwrap();
+    audit::story(store, key).await;
     let rows = store.audit_chain_page(0, 100).await.unwrap();
     rows.into_iter().map(|(_, row)| row).collect()
 }
@@ -168,15 +119,6 @@ fn tampers() -> Vec<Tamper> {
     ]
 }
 
-fn run(cmd: &mut Command) {
-    let out = cmd.output().expect("the tool runs");
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 fn assent(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_assent"))
         .args(args)
@@ -228,7 +170,7 @@ const FORGED_BEFORE: &str = "INSERT INTO audit_events (seq, event_id, occurred_a
 fn before_chain_rows() -> String {
     (1..=3)
         .map(|n| {
-            let mut e = event(n - 10, "policy_changed", &format!("old{n}"), None);
+            let mut e = event(n - 10, "policy_changed", Some(&format!("old{n}")), None);
             e.event_id = format!("old-{n}");
             format!(
                 "INSERT INTO audit_events (event_id, occurred_at, run_id, decision, body) \
@@ -355,17 +297,6 @@ fn assert_clean(backend: &str, store_args: &[&str], key: &str, dir: &Path, befor
             "[{backend}] its {format} export verifies away from the service, with the same report"
         );
     }
-}
-
-fn sqlite3(db: &Path, sql: &str) {
-    run(Command::new("sqlite3")
-        .args(["-cmd", ".timeout 5000"])
-        .arg(db)
-        .arg(sql));
-}
-
-fn psql(url: &str, sql: &str) {
-    run(Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-qc", sql]));
 }
 
 /// A fresh store of one backend, and the tool an attacker with write access edits it with:

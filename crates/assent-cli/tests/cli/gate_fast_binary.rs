@@ -10,8 +10,6 @@ use serde_json::{json, Value};
 use crate::gate_support::codex::{bash, codex};
 use crate::gate_support::*;
 
-const FAST: &str = env!("CARGO_BIN_EXE_assent-gate");
-
 fn run(program: &Path, args: &[&str], service: &Service, stdin: &[u8]) -> Ran {
     finish(spawn_program_with_stdin(
         program,
@@ -29,7 +27,7 @@ fn both(args: &[&str], service: &Service, stdin: &[u8]) -> (Ran, Ran) {
     let mut slow_args = vec!["gate"];
     slow_args.extend_from_slice(args);
     let slow = run(Path::new(BIN), &slow_args, service, stdin);
-    let fast = run(Path::new(FAST), args, service, stdin);
+    let fast = run(fast_gate(), args, service, stdin);
     (slow, fast)
 }
 
@@ -144,7 +142,7 @@ fn the_gate_word_is_taken() {
         &root,
     );
     let ran = run(
-        Path::new(FAST),
+        fast_gate(),
         &["gate", "claude-code"],
         &service,
         safe.to_string().as_bytes(),
@@ -241,7 +239,7 @@ fn without_assent_beside_it_a_handed_over_gate_blocks() {
     let (_tmp, root) = repo();
     let alone = tempfile::tempdir().unwrap();
     let copy: PathBuf = alone.path().join("assent-gate");
-    std::fs::copy(FAST, &copy).unwrap();
+    std::fs::copy(fast_gate(), &copy).unwrap();
     let ran = run(&copy, &["mcp"], &service, b"");
     assert_eq!(
         ran.code, 2,
@@ -293,7 +291,7 @@ fn install_names_the_fast_gate_for_every_agent() {
     let bin = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(BIN, bin.path().join("assent")).unwrap();
-    std::os::unix::fs::symlink(FAST, bin.path().join("assent-gate")).unwrap();
+    std::os::unix::fs::symlink(fast_gate(), bin.path().join("assent-gate")).unwrap();
     let path = format!(
         "{}:{}",
         bin.path().display(),
@@ -368,7 +366,7 @@ fn flags_on_the_command_line_are_read_as_the_help_says() {
             &service.requester,
         ],
     ] {
-        let ran = finish(spawn_program_with_stdin(Path::new(FAST), &args, &[], b""));
+        let ran = finish(spawn_program_with_stdin(fast_gate(), &args, &[], b""));
         assert_eq!(
             (ran.code, ran.decision()),
             (0, "allow".to_owned()),
@@ -384,7 +382,7 @@ fn flags_on_the_command_line_are_read_as_the_help_says() {
 #[test]
 fn help_and_flag_errors_are_the_whole_parsers() {
     let service = Service::start();
-    let help = run(Path::new(FAST), &["claude-code", "--help"], &service, b"");
+    let help = run(fast_gate(), &["claude-code", "--help"], &service, b"");
     assert_eq!(help.code, 0, "help is not an error: {}", help.stderr);
     assert!(
         help.stdout.contains("Usage: assent-gate claude-code"),
@@ -405,12 +403,39 @@ fn help_and_flag_errors_are_the_whole_parsers() {
             "unexpected argument 'extra' found\n\nUsage: assent-gate gemini [OPTIONS]",
         ),
     ] {
-        let ran = run(Path::new(FAST), args, &service, b"");
+        let ran = run(fast_gate(), args, &service, b"");
         assert_eq!(ran.code, 2, "{args:?}: a usage error exits 2: {}", ran.stderr);
         assert!(
             ran.stderr.contains(says),
             "{args:?}: the whole parser's error, naming the gate as its usage does: {}",
             ran.stderr
         );
+    }
+}
+
+/// Both binaries build each agent's subcommand from the one agent table: its `--wait` default
+/// is the one that fits that agent's hook timeout, in either binary.
+#[test]
+fn each_agents_wait_default_is_its_own_in_both_binaries() {
+    let bin = Path::new(BIN);
+    for (agent, wait) in [
+        ("claude-code", "55"),
+        ("codex", "590"),
+        ("gemini", "55"),
+        ("cursor", "55"),
+        ("copilot", "25"),
+        ("opencode", "290"),
+    ] {
+        for (program, args) in [
+            (bin, vec!["gate", agent, "--help"]),
+            (fast_gate(), vec![agent, "--help"]),
+        ] {
+            let ran = finish(spawn_program_with_stdin(program, &args, &[], b""));
+            assert!(
+                ran.code == 0 && ran.stdout.contains(&format!("[default: {wait}]")),
+                "{program:?} {args:?}: --wait defaults to {wait} s, under {agent}'s hook timeout: {}",
+                ran.stdout
+            );
+        }
     }
 }

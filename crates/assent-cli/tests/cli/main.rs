@@ -12,9 +12,8 @@
 
 mod agents_support;
 mod gate_support;
-// The throwaway PostgreSQL cluster of the server's tests, for `assent serve` replicas.
-#[path = "../../../assent-server/tests/server/common/pg.rs"]
-mod pg;
+// The throwaway PostgreSQL cluster, for `assent serve` replicas.
+use assent_test_support::pg;
 
 mod agents_claude_code;
 mod agents_codex;
@@ -22,6 +21,7 @@ mod agents_copilot;
 mod agents_gemini;
 mod agents_one_desk;
 mod agents_opencode;
+mod agents_stories;
 mod audit_cli;
 mod audit_tamper;
 mod capability_exec;

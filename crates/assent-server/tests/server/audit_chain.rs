@@ -5,74 +5,13 @@
 
 use crate::common::pg;
 
-use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
-use assent_core::ApprovalAuditEvent;
 use assent_server::audit_chain::{self, AuditKey, Break, Report};
 use assent_server::{PgStore, SqliteStore, Store};
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use assent_test_support::audit::{event, psql, sqlite3, story, t0};
+use chrono::Duration;
 use serde_json::json;
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 1, 1, 9, 0, 0).unwrap()
-}
-
-/// Audit event `n` of the story, decided at `t0 + n s` (a fake clock: times are given).
-fn event(
-    n: i64,
-    decision: &str,
-    action: Option<&str>,
-    approval: Option<&str>,
-) -> ApprovalAuditEvent {
-    serde_json::from_value(json!({
-        "event_id": format!("ev-{n}"),
-        "timestamp": t0() + Duration::seconds(n),
-        "approval_id": approval,
-        "action_id": action,
-        "run_id": "r1",
-        "task_id": "t1",
-        "action_kind": "shell",
-        "action_hash": format!("h{n}"),
-        "requested_scope": null,
-        "decision": decision,
-        "reason": format!("reason-{n}"),
-        "policy_version": "v1",
-        "evidence_artifact_id": format!("a{n}"),
-    }))
-    .unwrap()
-}
-
-/// The story: an auto read that ran, a denial, an approval whose action ran, a policy
-/// change; checkpoints after event 4 and after event 6.
-async fn story(store: &dyn Store, key: &AuditKey) {
-    let events = [
-        event(1, "auto", Some("a1"), None),
-        event(2, "executed", Some("a1"), None),
-        event(3, "denied", Some("a2"), Some("p2")),
-        event(4, "approved", Some("a3"), Some("p3")),
-    ];
-    for e in &events {
-        store.audit_record(e).await.unwrap();
-    }
-    store
-        .audit_checkpoint(key, t0() + Duration::seconds(4))
-        .await
-        .unwrap();
-    store
-        .audit_record(&event(5, "executed", Some("a3"), Some("p3")))
-        .await
-        .unwrap();
-    store
-        .audit_record(&event(6, "policy_changed", None, None))
-        .await
-        .unwrap();
-    store
-        .audit_checkpoint(key, t0() + Duration::seconds(6))
-        .await
-        .unwrap();
-}
 
 /// One tampering, as SQL both `sqlite3` and `psql` run, and the first break it must cause.
 struct Tamper {
@@ -130,28 +69,6 @@ fn assert_caught(tamper: &Tamper, report: &Report, backend: &str) {
         tamper.name,
         report.breaks
     );
-}
-
-fn run(cmd: &mut Command) {
-    let out = cmd.output().expect("the CLI runs");
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn sqlite3(db: &Path, sql: &str) {
-    // The store's WAL checkpointer may still hold the file a moment after close: wait on it
-    // the way an attacker's sqlite3 would (its busy timeout), not with a sleep.
-    run(Command::new("sqlite3")
-        .args(["-cmd", ".timeout 5000"])
-        .arg(db)
-        .arg(sql));
-}
-
-fn psql(url: &str, sql: &str) {
-    run(Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-qc", sql]));
 }
 
 #[tokio::test]

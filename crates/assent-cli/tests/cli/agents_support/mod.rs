@@ -9,9 +9,80 @@ pub mod responses;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::gate_support::{Service, BIN};
+use assent_core::AuditDecision;
+
+use crate::gate_support::{runtime, Service, BIN};
+use model::{Block, ModelServer};
+
+/// A command the default policy asks a person about.
+pub const PUSH: &str = "git push origin main";
+
+/// One real agent CLI, as the stories every agent tells drive it (`agents_stories.rs`).
+pub trait AgentCli: Sync {
+    /// A service, a home with Assent installed for this agent by `assent install`, and the
+    /// scripted model playing `script`.
+    fn setup(&self, script: Vec<Vec<Block>>) -> Setup;
+    /// The agent's run in the project (`claude -p go`, `codex exec …`), in the background.
+    fn start(&self, s: &Setup) -> JoinHandle<AgentRun>;
+    /// The model's call of the agent's shell tool for `command`.
+    fn shell(&self, command: &str) -> Block;
+    /// The call of a push the policy asks a person about (Codex's asks for escalation too, so
+    /// its PermissionRequest hook follows the PreToolUse one).
+    fn push(&self) -> Block {
+        self.shell(PUSH)
+    }
+    /// Whether a tool result is the agent's own words for a call its hook blocked (Assent's
+    /// reason is checked apart).
+    fn says_blocked(&self, result: &str) -> bool;
+}
+
+/// A service, a home with Assent installed for one agent, and the scripted model.
+pub struct Setup {
+    pub service: Service,
+    pub home: Home,
+    pub model: ModelServer,
+}
+
+impl Setup {
+    /// The one tool result the agent sent back.
+    pub fn only_result(&self) -> String {
+        let results = self.model.tool_results();
+        assert_eq!(
+            results.len(),
+            1,
+            "one scripted tool call, one result sent back: {results:?}\n{}",
+            self.model.log()
+        );
+        results[0].clone()
+    }
+
+    pub fn audit(&self) -> Vec<assent_core::ApprovalAuditEvent> {
+        runtime()
+            .block_on(self.service.approver_client().audit(None, None))
+            .unwrap()
+    }
+
+    /// How many prompts a person decided: one per approval, however many calls it answered.
+    pub fn prompts_decided(&self) -> usize {
+        let audit = self.audit();
+        let mut decided: Vec<&str> = audit
+            .iter()
+            .filter(|e| matches!(e.decision, AuditDecision::Approved | AuditDecision::Denied))
+            .filter_map(|e| e.approval_id.as_deref())
+            .collect();
+        decided.sort_unstable();
+        decided.dedup();
+        decided.len()
+    }
+}
+
+/// One tool call, then the final text.
+pub fn one_call(call: Block) -> Vec<Vec<Block>> {
+    vec![vec![call], vec![Block::Text("finished".into())]]
+}
 
 /// Where the pinned agent CLIs are installed (`npm ci` in `tests/agents`).
 pub fn agents_dir() -> PathBuf {

@@ -15,6 +15,37 @@ pub mod tap;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_assent");
 
+/// The fast gate `assent-gate` (crate assent-gate) beside [`BIN`], as `scripts/setup.sh`
+/// installs it. `cargo test -p assent-cli` builds only this package's binaries, so it is built
+/// here first, once, for the same profile and target dir (a no-op when `cargo test
+/// --workspace` built it): never an older build left there.
+pub fn fast_gate() -> &'static Path {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let profile = Path::new(BIN).parent().unwrap();
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut build = Command::new(cargo);
+        build
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "assent-gate",
+                "--bin",
+                "assent-gate",
+            ])
+            .arg("--target-dir")
+            .arg(profile.parent().unwrap())
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile.ends_with("release") {
+            build.arg("--release");
+        }
+        let status = build.status().unwrap();
+        assert!(status.success(), "cargo build -p assent-gate: {status}");
+        profile.join("assent-gate")
+    })
+}
+
 /// A running `assent serve` with its own data dir; killed on drop.
 pub struct Service {
     child: Child,

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub mod pg;
+pub use assent_test_support::pg;
 pub mod scripted_reviewer;
 
 pub struct Service {

@@ -17,59 +17,16 @@
 //! as a deny.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use assent_core::action_from_copilot_hook;
 use assent_core::hook::copilot::claude_shaped;
-use clap::Args;
 use serde_json::{json, Value};
 
-use super::args::{OnUnavailable, ServiceArgs};
-use super::hook::{self, HookSettings, Verdict, BLOCKING_EXIT};
-use super::outcome::parse_seconds;
+use crate::hook::{self, Hook, Verdict};
 
-#[derive(Debug, Clone, Args)]
-pub struct CopilotArgs {
-    #[command(flatten)]
-    pub service: ServiceArgs,
-    /// Longest wait for a person, in seconds. Keep it under the hook's `timeoutSec` (`assent
-    /// install copilot` does): past it Copilot runs the tool. The default fits Copilot's 30 s.
-    #[arg(long, default_value = "25", value_parser = parse_seconds)]
-    pub wait: Duration,
-    /// Longest wait for the service to answer a submit, in seconds.
-    #[arg(long, default_value = "5", value_parser = parse_seconds)]
-    pub submit_timeout: Duration,
-    /// What to answer when no decision can be had: deny, or ask (Copilot's own prompt; a
-    /// `-p` run takes that as a deny).
-    #[arg(long, value_enum, default_value_t)]
-    pub on_unavailable: OnUnavailable,
-    /// Task id for the requests (default: the session id).
-    #[arg(long)]
-    pub task: Option<String>,
-    /// Read the hook payload from this file instead of stdin (replays, benchmarks).
-    #[arg(long)]
-    pub payload: Option<std::path::PathBuf>,
-}
-
-impl CopilotArgs {
-    fn settings(&self) -> HookSettings {
-        HookSettings {
-            service: self.service.clone(),
-            wait: self.wait,
-            submit_timeout: self.submit_timeout,
-            on_unavailable: self.on_unavailable,
-            task: self.task.clone(),
-            agent: "copilot",
-        }
-    }
-}
-
-pub fn run(args: &CopilotArgs) -> ExitCode {
-    let mut payload = match hook::load(args.payload.as_ref()) {
-        Ok(payload) => claude_shaped(&payload),
-        Err(why) => return blocked(&why),
-    };
-    let settings = args.settings();
+/// Answers one hook payload.
+pub fn handle(raw: Value, gate: Hook<'_>) -> ExitCode {
+    let mut payload = claude_shaped(&raw);
     match hook::event_name(&payload) {
         "PreToolUse" => {
             // Copilot gives every call of a turn one timestamp: each submission its own key.
@@ -80,21 +37,15 @@ pub fn run(args: &CopilotArgs) -> ExitCode {
             if let (Some(key), Some(object)) = (key, payload.as_object_mut()) {
                 object.insert("tool_use_id".into(), Value::String(key));
             }
-            let verdict = hook::permission(&payload, &settings, action_from_copilot_hook);
+            let verdict = hook::permission(&payload, gate, action_from_copilot_hook);
             println!("{}", answer(&verdict));
         }
-        "PostToolUse" => hook::executed(&payload, &settings, Some(action_from_copilot_hook)),
-        "SessionEnd" => hook::session_end(&payload, &settings),
-        "" => return blocked("the payload is no preToolUse, postToolUse or sessionEnd"),
+        "PostToolUse" => hook::executed(&payload, gate, Some(action_from_copilot_hook)),
+        "SessionEnd" => hook::session_end(&payload, gate),
+        "" => return hook::blocked("the payload is no preToolUse, postToolUse or sessionEnd"),
         other => eprintln!("Assent gate: nothing to do for hook event {other}"),
     }
     ExitCode::SUCCESS
-}
-
-/// Exit 2 with the reason on stderr: Copilot blocks the call.
-fn blocked(why: &str) -> ExitCode {
-    eprintln!("Assent gate: {why}; blocking the tool call");
-    ExitCode::from(BLOCKING_EXIT)
 }
 
 /// preToolUse's answer.

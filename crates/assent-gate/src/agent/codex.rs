@@ -5,7 +5,7 @@
 //!   policy asks about for a person as the Claude Code gate does. A deny (the policy, a
 //!   remembered denial, a person — with their reason) is Codex's deny, which the model sees;
 //!   an allow prints nothing (Codex reports an allow without `updatedInput` as a failed hook),
-//!   so the call goes on, and leaves a pass for that call ([`super::codex_pass`]).
+//!   so the call goes on, and leaves a pass for that call ([`crate::codex_pass`]).
 //! - `PermissionRequest` (Codex asks before an escalation or a "prompt" rule, after
 //!   PreToolUse): covered by the pass PreToolUse left for the same call — allow, no second
 //!   prompt; without one, the full decision again.
@@ -16,59 +16,16 @@
 //! with its own approval flow (`--on-unavailable ask` only, when no decision can be had).
 
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use assent_core::action_from_codex_hook;
-use clap::Args;
 use serde_json::{json, Value};
 
-use super::args::{OnUnavailable, ServiceArgs};
-use super::codex_pass::{self, Call, Passes};
-use super::hook::{self, HookSettings, Verdict, BLOCKING_EXIT};
-use super::outcome::parse_seconds;
+use crate::codex_pass::{self, Call, Passes};
+use crate::hook::{self, Hook, Verdict};
 
-#[derive(Debug, Clone, Args)]
-pub struct CodexArgs {
-    #[command(flatten)]
-    pub service: ServiceArgs,
-    /// Longest wait for a person, in seconds. Keep it under the hook's timeout
-    /// (`assent install codex` does); the default fits Codex's 600 s default.
-    #[arg(long, default_value = "590", value_parser = parse_seconds)]
-    pub wait: Duration,
-    /// Longest wait for the service to answer a submit, in seconds.
-    #[arg(long, default_value = "5", value_parser = parse_seconds)]
-    pub submit_timeout: Duration,
-    /// What to answer when no decision can be had: deny, or no decision (Codex's own
-    /// approval flow decides).
-    #[arg(long, value_enum, default_value_t)]
-    pub on_unavailable: OnUnavailable,
-    /// Task id for the requests (default: the session id).
-    #[arg(long)]
-    pub task: Option<String>,
-    /// Read the hook payload from this file instead of stdin (replays, benchmarks).
-    #[arg(long)]
-    pub payload: Option<std::path::PathBuf>,
-}
-
-impl CodexArgs {
-    fn settings(&self) -> HookSettings {
-        HookSettings {
-            service: self.service.clone(),
-            wait: self.wait,
-            submit_timeout: self.submit_timeout,
-            on_unavailable: self.on_unavailable,
-            task: self.task.clone(),
-            agent: "codex",
-        }
-    }
-}
-
-pub fn run(args: &CodexArgs) -> ExitCode {
-    let payload = match hook::load(args.payload.as_ref()) {
-        Ok(payload) => payload,
-        Err(why) => return blocked(&why),
-    };
-    let settings = args.settings();
+/// Answers one hook payload.
+pub fn handle(payload: Value, gate: Hook<'_>) -> ExitCode {
     let passes = codex_pass::default_root().map(Passes::new);
     let call = Call::of(&payload);
     let answer = match hook::event_name(&payload) {
@@ -80,35 +37,31 @@ pub fn run(args: &CodexArgs) -> ExitCode {
             if covered {
                 permission_answer(&Verdict::Allow(String::new()))
             } else {
-                permission_answer(&hook::permission(
-                    &payload,
-                    &settings,
-                    action_from_codex_hook,
-                ))
+                permission_answer(&hook::permission(&payload, gate, action_from_codex_hook))
             }
         }
         "PreToolUse" => {
-            let verdict = hook::permission(&payload, &settings, action_from_codex_hook);
+            let verdict = hook::permission(&payload, gate, action_from_codex_hook);
             if verdict_allows(&verdict) {
                 leave_pass(passes.as_ref(), call.as_ref(), &payload);
             }
             pre_tool_use_answer(&verdict)
         }
         "PostToolUse" => {
-            hook::executed(&payload, &settings, Some(action_from_codex_hook));
+            hook::executed(&payload, gate, Some(action_from_codex_hook));
             if let (Some(passes), Some(call), Some(id)) = (&passes, &call, call_id(&payload)) {
                 passes.drop_pass(call, id);
             }
             None
         }
         "SessionEnd" => {
-            hook::session_end(&payload, &settings);
+            hook::session_end(&payload, gate);
             if let (Some(passes), Some(call)) = (&passes, &call) {
                 passes.end_session(call);
             }
             None
         }
-        "" => return blocked("the payload has no hook_event_name"),
+        "" => return hook::blocked("the payload has no hook_event_name"),
         other => {
             eprintln!("Assent gate: nothing to do for hook event {other}");
             None
@@ -141,12 +94,6 @@ fn leave_pass(passes: Option<&Passes>, call: Option<&Call>, payload: &Value) {
     if let Err(err) = passes.leave(call, id) {
         eprintln!("Assent gate: cannot note that {id} was allowed ({err}); if Codex asks about it, Assent decides again");
     }
-}
-
-/// Exit 2 with the reason on stderr: Codex blocks the call and shows the reason.
-fn blocked(why: &str) -> ExitCode {
-    eprintln!("Assent gate: {why}; blocking the tool call");
-    ExitCode::from(BLOCKING_EXIT)
 }
 
 /// PermissionRequest's answer; `None` (no decision) hands it to Codex's own approval flow.

@@ -182,5 +182,4 @@ fn is_sha(text: &str) -> bool {
 }
 
 #[cfg(test)]
-#[path = "repo_tests.rs"]
 mod tests;

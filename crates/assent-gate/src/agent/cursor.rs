@@ -15,59 +15,16 @@
 //! An unreadable payload exits 2 with the reason on stderr, which Cursor treats as a deny.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use assent_core::action_from_cursor_hook;
 use assent_core::hook::cursor::claude_shaped;
-use clap::Args;
 use serde_json::{json, Value};
 
-use super::args::{OnUnavailable, ServiceArgs};
-use super::hook::{self, HookSettings, Verdict, BLOCKING_EXIT};
-use super::outcome::parse_seconds;
+use crate::hook::{self, Hook, Verdict};
 
-#[derive(Debug, Clone, Args)]
-pub struct CursorArgs {
-    #[command(flatten)]
-    pub service: ServiceArgs,
-    /// Longest wait for a person, in seconds. Keep it under the hook's `timeout` (`assent
-    /// install cursor` does): a timeout blocks only with `failClosed`.
-    #[arg(long, default_value = "55", value_parser = parse_seconds)]
-    pub wait: Duration,
-    /// Longest wait for the service to answer a submit, in seconds.
-    #[arg(long, default_value = "5", value_parser = parse_seconds)]
-    pub submit_timeout: Duration,
-    /// What to answer when no decision can be had: deny, or ask (Cursor's own prompt).
-    #[arg(long, value_enum, default_value_t)]
-    pub on_unavailable: OnUnavailable,
-    /// Task id for the requests (default: the conversation id).
-    #[arg(long)]
-    pub task: Option<String>,
-    /// Read the hook payload from this file instead of stdin (replays, benchmarks).
-    #[arg(long)]
-    pub payload: Option<std::path::PathBuf>,
-}
-
-impl CursorArgs {
-    fn settings(&self) -> HookSettings {
-        HookSettings {
-            service: self.service.clone(),
-            wait: self.wait,
-            submit_timeout: self.submit_timeout,
-            on_unavailable: self.on_unavailable,
-            task: self.task.clone(),
-            agent: "cursor",
-        }
-    }
-}
-
-pub fn run(args: &CursorArgs) -> ExitCode {
-    let raw = match hook::load(args.payload.as_ref()) {
-        Ok(payload) => payload,
-        Err(why) => return blocked(&why),
-    };
+/// Answers one hook payload.
+pub fn handle(raw: Value, gate: Hook<'_>) -> ExitCode {
     let payload = claude_shaped(&raw);
-    let settings = args.settings();
     let event = raw
         .get("hook_event_name")
         .and_then(Value::as_str)
@@ -77,12 +34,12 @@ pub fn run(args: &CursorArgs) -> ExitCode {
             println!("{}", json!({ "permission": "allow" }));
         }
         "preToolUse" | "beforeShellExecution" | "beforeMCPExecution" => {
-            let verdict = hook::permission(&payload, &settings, action_from_cursor_hook);
+            let verdict = hook::permission(&payload, gate, action_from_cursor_hook);
             println!("{}", answer(&verdict));
         }
-        "postToolUse" => hook::executed(&payload, &settings, Some(action_from_cursor_hook)),
-        "sessionEnd" => hook::session_end(&payload, &settings),
-        "" => return blocked("the payload has no hook_event_name"),
+        "postToolUse" => hook::executed(&payload, gate, Some(action_from_cursor_hook)),
+        "sessionEnd" => hook::session_end(&payload, gate),
+        "" => return hook::blocked("the payload has no hook_event_name"),
         other => eprintln!("Assent gate: nothing to do for hook event {other}"),
     }
     ExitCode::SUCCESS
@@ -94,12 +51,6 @@ fn decided_elsewhere(raw: &Value) -> bool {
     raw.get("tool_name")
         .and_then(Value::as_str)
         .is_some_and(|tool| tool == "Shell" || tool.starts_with("MCP:"))
-}
-
-/// Exit 2 with the reason on stderr: Cursor blocks the call.
-fn blocked(why: &str) -> ExitCode {
-    eprintln!("Assent gate: {why}; blocking the tool call");
-    ExitCode::from(BLOCKING_EXIT)
 }
 
 /// The permission answer of `preToolUse`, `beforeShellExecution` and `beforeMCPExecution`.

@@ -17,7 +17,7 @@ use assent_core::hook_codex::APPLY_PATCH;
 use assent_core::{ActionContext, ActionRequest};
 use serde_json::Value;
 
-use super::repo;
+use crate::repo;
 
 /// Largest file the gate reads to diff (bytes); larger ones are noted, not read.
 const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
@@ -81,7 +81,7 @@ pub fn pr_history(request: &mut ActionRequest, root: &Path) {
         )),
     }
     if let Some(target) = assent_core::push_target(request) {
-        match super::push::pushed(root, &target) {
+        match crate::push::pushed(root, &target) {
             Ok(pushed) => request.context.pushed = Some(pushed),
             Err(why) => request
                 .context

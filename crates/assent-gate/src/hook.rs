@@ -1,42 +1,35 @@
-//! What the agents' hook gates share (`assent gate claude-code`, `assent gate codex`): reading
+//! What the agents' hook gates share (`assent gate claude-code`, `assent gate codex`…): reading
 //! one payload, turning it into a request, asking the service (and a person), recording that
 //! a tool ran, ending a run. Each gate only picks its translation and writes the answer in its
 //! agent's format.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::time::Instant;
 
 use assent_client::{blocking, ClientConfig};
 use assent_core::hook::{HookDefaults, HookError};
 use assent_core::ActionRequest;
 use serde_json::Value;
 
-use super::args::{OnUnavailable, ServiceArgs};
-use super::outcome::{decide, Deadlines, Outcome};
+use crate::args::{HookArgs, OnUnavailable};
+use crate::outcome::{decide, Deadlines, Outcome};
 
 /// Largest hook payload read from stdin (a Write of a big file carries its content).
 pub const MAX_PAYLOAD_BYTES: u64 = 16 * 1024 * 1024;
-/// Exit code both Claude Code and Codex treat as "block this tool call" (stderr the reason).
+/// Exit code every agent's hooks treat as "block this tool call" (stderr the reason).
 pub const BLOCKING_EXIT: u8 = 2;
 
 /// Turns an agent's hook payload into a request.
 pub type Translate = fn(&Value, &HookDefaults) -> Result<ActionRequest, HookError>;
 
-/// How a gate asks: the service, its deadlines, and what to do without an answer.
-#[derive(Debug, Clone)]
-pub struct HookSettings {
-    pub service: ServiceArgs,
-    /// Longest wait for a person.
-    pub wait: Duration,
-    /// Longest wait for the service to answer a submit.
-    pub submit_timeout: Duration,
-    pub on_unavailable: OnUnavailable,
-    /// Task id for the requests (default: the session id).
-    pub task: Option<String>,
-    /// The agent this gate answers for (`claude-code`, `codex`…): without `--token` or
-    /// `ASSENT_TOKEN`, its requests go with the token `assent install` made for it, so a
-    /// prompt says who asked.
+/// One hook call: the gate's flags and the agent it answers for (`claude-code`, `codex`…).
+/// Without `--token` or `ASSENT_TOKEN`, its requests go with the token `assent install` made
+/// for that agent, so a prompt says who asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Hook<'a> {
+    pub args: &'a HookArgs,
     pub agent: &'static str,
 }
 
@@ -79,6 +72,12 @@ pub fn read_payload(input: impl Read) -> Result<Value, String> {
     Ok(value)
 }
 
+/// Exit 2 with the reason on stderr: the agent blocks the call (and shows the reason).
+pub fn blocked(why: &str) -> ExitCode {
+    eprintln!("Assent gate: {why}; blocking the tool call");
+    ExitCode::from(BLOCKING_EXIT)
+}
+
 /// The payload's `hook_event_name`, empty when absent.
 pub fn event_name(payload: &Value) -> &str {
     payload
@@ -93,13 +92,13 @@ fn git_root_of(payload: &Value) -> Option<std::path::PathBuf> {
         .get("cwd")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    super::repo::git_root(Path::new(cwd))
+    crate::repo::git_root(Path::new(cwd))
 }
 
 /// What a hook payload does not say: the task, and the repository `root` as `context.repo`.
-fn defaults(settings: &HookSettings, root: Option<&Path>) -> HookDefaults {
+fn defaults(hook: Hook<'_>, root: Option<&Path>) -> HookDefaults {
     HookDefaults {
-        task_id: settings.task.clone(),
+        task_id: hook.args.task.clone(),
         repo: root.map(|p| p.to_string_lossy().into_owned()),
         cwd: None,
     }
@@ -108,41 +107,41 @@ fn defaults(settings: &HookSettings, root: Option<&Path>) -> HookDefaults {
 /// The request for `payload`, or the deny that says why there is none.
 fn request(
     payload: &Value,
-    settings: &HookSettings,
+    hook: Hook<'_>,
     translate: Translate,
 ) -> Result<ActionRequest, Verdict> {
     let root = git_root_of(payload);
-    let defaults = defaults(settings, root.as_deref());
+    let defaults = defaults(hook, root.as_deref());
     let mut request = translate(payload, &defaults).map_err(|err| {
         Verdict::Deny(format!(
             "Assent: cannot read the tool call ({err}); not allowed"
         ))
     })?;
-    super::change::describe(&mut request, payload, root.as_deref());
+    crate::change::describe(&mut request, payload, root.as_deref());
     Ok(request)
 }
 
 /// The full decision: the service's answer, waiting for a person when one must decide.
-pub fn permission(payload: &Value, settings: &HookSettings, translate: Translate) -> Verdict {
-    let request = match request(payload, settings, translate) {
+pub fn permission(payload: &Value, hook: Hook<'_>, translate: Translate) -> Verdict {
+    let request = match request(payload, hook, translate) {
         Ok(request) => request,
         Err(deny) => return deny,
     };
-    let client = match client(settings) {
+    let client = match client(hook) {
         Ok(client) => client,
-        Err(reason) => return unavailable(reason, settings.on_unavailable),
+        Err(reason) => return unavailable(reason, hook.args.on_unavailable),
     };
-    let deadlines = Deadlines::hook(settings.submit_timeout, settings.wait);
-    verdict(decide(&client, &request, deadlines).outcome, settings)
+    let deadlines = Deadlines::hook(hook.args.submit_timeout, hook.args.wait);
+    verdict(decide(&client, &request, deadlines).outcome, hook)
 }
 
-fn verdict(outcome: Outcome, settings: &HookSettings) -> Verdict {
+fn verdict(outcome: Outcome, hook: Hook<'_>) -> Verdict {
     match outcome {
         Outcome::Allowed { reason, .. } => Verdict::Allow(reason),
         Outcome::Denied { reason } | Outcome::Blocked { reason } => Verdict::Deny(reason),
         Outcome::TimedOut { reason }
         | Outcome::Unavailable { reason }
-        | Outcome::Refused { reason } => unavailable(reason, settings.on_unavailable),
+        | Outcome::Refused { reason } => unavailable(reason, hook.args.on_unavailable),
     }
 }
 
@@ -153,12 +152,12 @@ fn unavailable(reason: String, choice: OnUnavailable) -> Verdict {
     }
 }
 
-fn client(settings: &HookSettings) -> Result<blocking::Client, String> {
-    let service = &settings.service;
+fn client(hook: Hook<'_>) -> Result<blocking::Client, String> {
+    let service = &hook.args.service;
     let config = ClientConfig::resolve_as(
         service.url.as_deref(),
         service.token.as_deref(),
-        Some(settings.agent),
+        Some(hook.agent),
     )
     .map_err(|err| format!("Assent: {err}; not allowed"))?;
     blocking::Client::from_config(&config).map_err(|err| format!("Assent: {err}; not allowed"))
@@ -168,7 +167,7 @@ fn client(settings: &HookSettings) -> Result<blocking::Client, String> {
 /// already run, so a failure here is only reported on stderr. `translate`, for an agent whose
 /// permission step carries no call id (Codex), also sends the action itself, so the service
 /// can find it when it was submitted without the call's key.
-pub fn executed(payload: &Value, settings: &HookSettings, translate: Option<Translate>) {
+pub fn executed(payload: &Value, hook: Hook<'_>, translate: Option<Translate>) {
     let run = payload.get("session_id").and_then(Value::as_str);
     let key = payload.get("tool_use_id").and_then(Value::as_str);
     let (Some(run), Some(key)) = (run, key) else {
@@ -177,10 +176,10 @@ pub fn executed(payload: &Value, settings: &HookSettings, translate: Option<Tran
     };
     let action = translate.and_then(|translate| {
         let root = git_root_of(payload);
-        translate(payload, &defaults(settings, root.as_deref())).ok()
+        translate(payload, &defaults(hook, root.as_deref())).ok()
     });
-    let result = client(settings).and_then(|c| {
-        let deadline = Instant::now() + settings.submit_timeout;
+    let result = client(hook).and_then(|c| {
+        let deadline = Instant::now() + hook.args.submit_timeout;
         c.record_executed(run, key, action.as_ref(), deadline)
             .map_err(|e| e.to_string())
     });
@@ -200,13 +199,13 @@ pub fn own_call_key(key: &str) -> String {
 }
 
 /// SessionEnd: end the run, so its run-scoped grants expire and its prompts close.
-pub fn session_end(payload: &Value, settings: &HookSettings) {
+pub fn session_end(payload: &Value, hook: Hook<'_>) {
     let Some(run) = payload.get("session_id").and_then(Value::as_str) else {
         eprintln!("Assent gate: SessionEnd without session_id");
         return;
     };
-    let result = client(settings).and_then(|c| {
-        c.end_run(run, Instant::now() + settings.submit_timeout)
+    let result = client(hook).and_then(|c| {
+        c.end_run(run, Instant::now() + hook.args.submit_timeout)
             .map_err(|e| e.to_string())
     });
     if let Err(why) = result {

@@ -9,13 +9,6 @@
 //! read end of a pipe whose write end only this process has. When the test binary exits —
 //! normally, by panic, or killed — the pipe closes and the watchdog stops the server and
 //! removes its directory.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    dead_code,
-    reason = "test harness: a cluster that cannot start fails the test loudly"
-)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -135,7 +135,7 @@ pub fn answered(submitted: &SubmitResponse) -> Option<Outcome> {
     })
 }
 
-pub(crate) fn wait_for_person(
+pub fn wait_for_person(
     client: &blocking::Client,
     submitted: SubmitResponse,
     total: Instant,

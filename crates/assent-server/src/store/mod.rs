@@ -102,7 +102,6 @@ pub mod rows;
 mod sqlite;
 mod sqlite_checkpoint;
 mod sqlite_events;
-mod sqlite_plain;
 #[allow(
     clippy::duplicate_mod,
     reason = "the statement files are compiled once per backend on purpose"
@@ -138,11 +137,6 @@ pub enum StoreError {
     Batch(String),
     #[error("the store is closed")]
     Closed,
-    /// A plain (SQLite, `sqlite_plain.rs`) transaction met more than the policy's plain
-    /// record: it rolls back, and the batch is written again the full way. Never reaches a
-    /// client.
-    #[error("this write is more than the policy's plain record")]
-    NotPlain,
     /// The disk holding the database is full (SQLite's SQLITE_FULL, PostgreSQL's
     /// `disk_full`, or ENOSPC): nothing was recorded.
     #[error("the disk is full: {0}")]

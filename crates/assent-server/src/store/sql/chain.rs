@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
-use super::backend::{Conn, Db, Pool};
-use super::db_rows::{micros, Build, Columns};
+use super::backend::{Conn, Db, DbRow, Pool};
+use super::db_rows::micros;
 use super::StoreError;
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
 
@@ -20,8 +20,8 @@ pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
 
 /// Pushes the last link's position and hash as the columns `head_seq` and `head_hash` (two
 /// index seeks; NULL before the first link), for [`head`] and a batch's first read.
-pub fn push_head<'args>(query: &mut impl Build<'args>) {
-    query.sql(
+pub fn push_head(query: &mut QueryBuilder<'_, Db>) {
+    query.push(
         "(SELECT chain_seq FROM audit_events WHERE chain_seq IS NOT NULL \
          ORDER BY chain_seq DESC LIMIT 1) AS head_seq, \
          (SELECT hash FROM audit_events WHERE chain_seq IS NOT NULL \
@@ -30,8 +30,10 @@ pub fn push_head<'args>(query: &mut impl Build<'args>) {
 }
 
 /// The head a row's `head_seq` and `head_hash` ([`push_head`]) name.
-pub fn head_of(row: &impl Columns) -> Result<(i64, String), StoreError> {
-    match (row.int("head_seq")?, row.text("head_hash")?) {
+pub fn head_of(row: &DbRow) -> Result<(i64, String), StoreError> {
+    let seq: Option<i64> = row.try_get("head_seq")?;
+    let hash: Option<String> = row.try_get("head_hash")?;
+    match (seq, hash) {
         (Some(seq), Some(hash)) => Ok((seq, hash)),
         (None, None) => Ok((0, GENESIS.to_owned())),
         _ => Err(StoreError::Corrupt(
@@ -83,7 +85,7 @@ pub async fn page(pool: &Pool, after: i64, limit: i64) -> Result<Vec<(i64, Chain
 const CHECKPOINT_COLUMNS: &str =
     "id, chain_seq, head_hash, prev_signature, key_id, signed_at, signature";
 
-fn checkpoint_from_row(row: &super::backend::DbRow) -> Result<Checkpoint, StoreError> {
+fn checkpoint_from_row(row: &DbRow) -> Result<Checkpoint, StoreError> {
     Ok(Checkpoint {
         id: row.try_get("id")?,
         chain_seq: row.try_get("chain_seq")?,

@@ -13,7 +13,7 @@
 //! - **the store**: the record through `Store::begin_relaxed` and the `Tx` calls the group
 //!   commit makes (sqlx, as the first way, plus the store's own decoding and chain hashing).
 //!
-//! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain,db_rows}.rs`), with the
+//! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain}.rs`), with the
 //! values a `git status` auto decision writes. It is what a synchronous SQLite writer would
 //! save per decision (docs/benchmarks.md, "The service's share"), not a second store.
 //!

@@ -3,10 +3,9 @@
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db};
-use super::codec::EncodedAction;
-use super::db_rows::{json_col, micros};
-use super::rows::{ActionRow, KeyedAnswer};
-use super::StoreError;
+use super::codec::{json_col, micros, name_of};
+use crate::store::rows::{ActionRow, KeyedAnswer};
+use crate::store::StoreError;
 
 /// Rows per multi-row INSERT (17 columns × 128 stays far below SQLite's variable limit).
 pub const ROWS_PER_INSERT: usize = 128;
@@ -82,4 +81,25 @@ pub async fn keyed(
         })
     })
     .transpose()
+}
+
+/// An action row with its enums and first answer encoded, ready to bind.
+pub struct EncodedAction<'a> {
+    pub row: &'a ActionRow,
+    pub decision: String,
+    pub status: String,
+    pub response: String,
+    pub action_kind: String,
+}
+
+impl<'a> EncodedAction<'a> {
+    pub fn of(row: &'a ActionRow) -> Result<EncodedAction<'a>, StoreError> {
+        Ok(EncodedAction {
+            row,
+            decision: name_of(&row.decision)?,
+            status: name_of(&row.status)?,
+            response: serde_json::to_string(&row.response)?,
+            action_kind: name_of(&row.action_kind)?,
+        })
+    }
 }

@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow};
-use super::db_rows::{from_micros, name_of};
-use super::StoreError;
+use super::codec::{from_micros, name_of};
+use crate::store::StoreError;
 
 /// The earliest time something expires: a pending approval, or a grant whose expiry is not
 /// announced yet. Two index seeks in one statement: the sweep asks it often, and a batch of

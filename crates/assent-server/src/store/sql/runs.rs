@@ -8,9 +8,9 @@ use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow};
-use super::db_rows::{micros, name_of, opt_from_micros, parse_name};
-use super::rows::HoldRow;
-use super::StoreError;
+use super::codec::{micros, name_of, opt_from_micros, parse_name};
+use crate::store::rows::HoldRow;
+use crate::store::StoreError;
 
 /// The run a row names; `None` when its `run_id` is NULL (the first read's join, no run held).
 fn run_of(row: &DbRow) -> Result<Option<RunState>, StoreError> {
@@ -120,9 +120,9 @@ pub async fn deadline_and_holds(
     query.push(") AS d LEFT JOIN runs AS r ON ");
     push_held_among(&mut query, run_ids)?;
     let rows = query.build().fetch_all(conn).await?;
-    let first = rows.first().ok_or_else(|| {
-        StoreError::Corrupt("the batch's first read returned no row".to_owned())
-    })?;
+    let first = rows
+        .first()
+        .ok_or_else(|| StoreError::Corrupt("the batch's first read returned no row".to_owned()))?;
     let deadline = super::expiry::earliest_of(first)?;
     let head = super::chain::head_of(first)?;
     let mut held = HashMap::new();
@@ -135,7 +135,11 @@ pub async fn deadline_and_holds(
 }
 
 /// The next deadline, the held runs and the audit chain's head: a batch's first read.
-pub type DeadlineHoldsHead = (Option<DateTime<Utc>>, HashMap<String, RunState>, (i64, String));
+pub type DeadlineHoldsHead = (
+    Option<DateTime<Utc>>,
+    HashMap<String, RunState>,
+    (i64, String),
+);
 
 /// Pushes the condition "run `r` is held and among `run_ids`" (false for no run ids: SQL has
 /// no empty `IN` list).

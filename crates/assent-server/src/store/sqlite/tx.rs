@@ -1,5 +1,5 @@
 //! One SQLite write transaction (`BEGIN IMMEDIATE` on the one writer connection): the [`Tx`]
-//! methods are shared (`sql/tx.rs`); here is how it commits. After the commit the
+//! methods are shared (`../sql/tx.rs`); here is how it commits. After the commit the
 //! checkpointer is told, and the event watch moves to the newest event written.
 //!
 //! A commit is fsynced (`synchronous=FULL`), but for the policy's own decisions (`relaxed`,
@@ -9,8 +9,8 @@
 
 use std::sync::Arc;
 
-use super::sqlite_events::SqliteEvents;
-use super::StoreError;
+use super::sql::events::Events as SqliteEvents;
+use crate::store::StoreError;
 
 /// An open write transaction.
 pub struct SqliteTx {
@@ -21,7 +21,7 @@ pub struct SqliteTx {
     pub newest_event: Option<i64>,
     pub events: SqliteEvents,
     /// Told after every commit (the checkpointer).
-    pub writes: Arc<super::sqlite_checkpoint::Writes>,
+    pub writes: Arc<super::checkpoint::Writes>,
     /// Signs the chain's head when this transaction's appends cross a multiple of N events.
     pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
     /// The audit chain's head as this transaction last read or appended it (under the

@@ -1,7 +1,19 @@
 //! The SQLite backend: WAL, `synchronous=FULL` (but for the policy's own decisions: see
 //! [`BEGIN_RELAXED`]), one writer connection taking `BEGIN IMMEDIATE` transactions, a small
-//! pool of readers. Its [`Store`](super::Store)
-//! methods are shared with PostgreSQL's (`sql/store.rs`); here is what is SQLite's own.
+//! pool of readers. Its [`Store`](super::Store) methods are PostgreSQL's too
+//! (`sql/store.rs`); here is what is SQLite's own.
+
+#[macro_use]
+mod backend;
+mod checkpoint;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "the statement files are compiled once per backend on purpose"
+)]
+#[path = "../sql/mod.rs"]
+mod sql;
+mod tx;
+mod version;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -12,22 +24,22 @@ use sqlx::{Sqlite, SqlitePool, Transaction, TransactionManager};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::sqlite_checkpoint::{self, Writes};
-use super::sqlite_events::{bounds, SqliteEvents};
-use super::sqlite_tx::SqliteTx;
-use super::sqlite_version::VersionReader;
 use super::StoreError;
+use checkpoint::Writes;
+use sql::events::{bounds, Events as SqliteEvents};
+use tx::SqliteTx;
+use version::VersionReader;
 
 /// How every write transaction begins: SQLite takes `synchronous` only outside a transaction,
 /// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
 /// transaction was, this one's commit is fsynced…
 const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
 /// …or, for what the policy alone decided (`Store::begin_relaxed`), written to the WAL but not
-/// fsynced: the checkpointer's fsync follows within [`sqlite_checkpoint`]'s settle time.
+/// fsynced: the checkpointer's fsync follows within [`checkpoint`]'s settle time.
 const BEGIN_RELAXED: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
-pub(super) const JOURNAL_SIZE_LIMIT: &str = "33554432";
+const JOURNAL_SIZE_LIMIT: &str = "33554432";
 
 /// The default store.
 #[derive(Debug)]
@@ -87,8 +99,7 @@ impl SqliteStore {
             .await?;
         let writes = Arc::new(Writes::default());
         let wal = wal_path(path);
-        let checkpointer =
-            sqlite_checkpoint::spawn(checkpoint.clone(), wal.clone(), writes.clone());
+        let checkpointer = checkpoint::spawn(checkpoint.clone(), wal.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
         let events = SqliteEvents {
@@ -157,7 +168,7 @@ impl SqliteStore {
         self.checkpointer.abort();
         self.version.close();
         // The last relaxed commits were not fsynced, and the checkpointer is gone.
-        sqlite_checkpoint::flush(&self.wal).await;
+        checkpoint::flush(&self.wal).await;
         self.writer.close().await;
         self.reader.close().await;
         self.checkpoint.close().await;

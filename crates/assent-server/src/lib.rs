@@ -20,7 +20,7 @@ mod policy_watch;
 mod public_url;
 mod push;
 pub mod realpath;
-mod records;
+pub mod records;
 pub mod reload;
 mod routes;
 pub mod routing;

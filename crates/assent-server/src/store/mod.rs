@@ -4,11 +4,12 @@
 //! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
 //! `crate::workflow`. See `README-rows.md` in this folder.
 
+mod error;
 mod pg;
 pub mod rows;
 mod sqlite;
 
-use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
+use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
 use assent_protocol::{
     Approval, Event, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
@@ -16,59 +17,10 @@ use assent_protocol::{
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+pub use error::StoreError;
 pub use pg::PgStore;
-pub use rows::{EventBus, Tx};
+pub use rows::{ApprovalRecord, EventBus, NewGrant, Tx};
 pub use sqlite::SqliteStore;
-
-/// A storage failure. `Conflict` is the only one a client may cause.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{0}")]
-    Conflict(String),
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-    #[error("migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("stored data cannot be read: {0}")]
-    Corrupt(String),
-    #[error("the write of this batch failed: {0}")]
-    Batch(String),
-    #[error("the store is closed")]
-    Closed,
-    /// The disk holding the database is full (SQLite's SQLITE_FULL, PostgreSQL's
-    /// `disk_full`, or ENOSPC): nothing was recorded.
-    #[error("the disk is full: {0}")]
-    DiskFull(String),
-}
-
-impl StoreError {
-    /// Whether the write failed because the disk is full, so a person can be told so.
-    pub fn is_disk_full(&self) -> bool {
-        match self {
-            StoreError::DiskFull(_) => true,
-            StoreError::Database(err) => sqlx_disk_full(err),
-            _ => false,
-        }
-    }
-}
-
-/// SQLite's SQLITE_FULL (13), PostgreSQL's SQLSTATE 53100 `disk_full`, or ENOSPC.
-fn sqlx_disk_full(err: &sqlx::Error) -> bool {
-    const ENOSPC: i32 = 28;
-    match err {
-        sqlx::Error::Database(db) => db
-            .code()
-            .is_some_and(|code| code == "13" || code == "53100"),
-        sqlx::Error::Io(io) => io.raw_os_error() == Some(ENOSPC),
-        _ => false,
-    }
-}
-
-impl From<serde_json::Error> for StoreError {
-    fn from(err: serde_json::Error) -> Self {
-        StoreError::Corrupt(err.to_string())
-    }
-}
 
 /// One evaluated request, ready to be recorded.
 #[derive(Debug, Clone)]
@@ -108,17 +60,6 @@ pub enum Submitted {
     KeyReused,
 }
 
-/// An approval with what the service needs to decide it.
-#[derive(Debug, Clone)]
-pub struct ApprovalRecord {
-    pub approval: Approval,
-    pub requester: String,
-    /// The request that opened the prompt.
-    pub first_request: ActionRequest,
-    /// The policy version the prompt was opened under.
-    pub policy_version: String,
-}
-
 /// A person's (or the timeout's) answer to a pending approval.
 #[derive(Debug, Clone)]
 pub struct Settlement {
@@ -134,15 +75,6 @@ pub struct Settlement {
     pub reason: Option<String>,
     pub grant: Option<NewGrant>,
     pub now: DateTime<Utc>,
-}
-
-/// A grant to create with a settlement.
-#[derive(Debug, Clone)]
-pub struct NewGrant {
-    pub grant: ApprovalGrant,
-    pub summary: String,
-    /// The role the granting person acted in.
-    pub created_by_role: Option<Role>,
 }
 
 /// A settled approval and the grant it created.

@@ -10,7 +10,7 @@ use sqlx::Row;
 use super::backend::{Conn, DbRow};
 use super::codec::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
 use super::identities;
-use crate::records::PromptDetail;
+use crate::store::rows::PromptDetail;
 use crate::store::rows::{ApprovalRow, DenialProbe, Pending, RememberedDenial, SettleRow};
 use crate::store::{ApprovalRecord, StoreError};
 

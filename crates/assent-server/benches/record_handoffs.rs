@@ -5,15 +5,15 @@
 //! the audit row, `COMMIT` —
 //! each timed from the caller's `block_on` until it is answered:
 //!
-//! - **sqlx** (the store today): every statement is a round trip to the connection's worker
-//!   thread — five hand-offs, and each wakes a thread on the way there and on the way back;
+//! - **sqlx**: every statement is a round trip to the connection's worker thread — five
+//!   hand-offs, and each wakes a thread on the way there and on the way back;
 //! - **one hand-off**: a writer thread of its own owns a plain (rusqlite) connection and runs
 //!   the whole record where the data is; the caller sends it once and awaits one answer;
 //! - and, for the floor, the same statements on the caller's thread (no hand-off at all);
-//! - **the store's plain writer** (`store/sqlite_plain.rs`, what the service runs since): the
-//!   record through `Store::begin_relaxed` and the `Tx` calls the group commit makes, in place.
+//! - **the store**: the record through `Store::begin_relaxed` and the `Tx` calls the group
+//!   commit makes (sqlx, as the first way, plus the store's own decoding and chain hashing).
 //!
-//! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain,db_rows}.rs`), with the
+//! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain}.rs`), with the
 //! values a `git status` auto decision writes. It is what a synchronous SQLite writer would
 //! save per decision (docs/benchmarks.md, "Service"), not a second store.
 //!
@@ -298,7 +298,7 @@ fn decision(n: i64, response: &str, body: &str) -> (ActionRow, ApprovalAuditEven
     (row, audit)
 }
 
-/// The record through the store: its plain writer, as the group commit calls it.
+/// The record through the store, as the group commit calls it.
 async fn record_store(store: &SqliteStore, n: i64, response: &str, body: &str) {
     let (row, audit) = decision(n, response, body);
     let mut tx = store.begin_relaxed().await.expect("begin");
@@ -316,7 +316,7 @@ fn store_record(c: &mut Criterion) {
         .block_on(SqliteStore::open(&dir.path().join("store.db")))
         .expect("open the store");
     let mut n = 0_i64;
-    c.bench_function("auto record: the store's plain writer", |b| {
+    c.bench_function("auto record: the store", |b| {
         b.iter(|| {
             n += 1;
             runtime.block_on(record_store(&store, n, &response, &body));

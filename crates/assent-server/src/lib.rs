@@ -22,7 +22,7 @@ mod policy_watch;
 mod public_url;
 mod push;
 pub mod realpath;
-mod records;
+pub mod records;
 pub mod reload;
 pub mod reviewer;
 mod reviewing;

@@ -5,14 +5,14 @@ use std::borrow::Cow;
 
 use assent_core::workflow::{self, GrantFacts, MemberFacts, PromptFacts, Verdict};
 use assent_core::{
-    ApprovalAuditEvent, ApprovalGrant, ApprovalType, AuditDecision, Decision, RiskLevel, ScopeKind,
+    ApprovalAuditEvent, ApprovalGrant, ApprovalType, AuditDecision, RiskLevel, ScopeKind,
 };
 use assent_protocol::{
     Approval, ApprovalMember, Grant, Recommendation, SubmitResponse, SubmitStatus,
 };
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
+use crate::store::rows::PromptDetail;
 use crate::store::{Actor, ApprovalRecord, Submission};
 
 /// A submission as it is recorded: the request, and the evaluation it is recorded under —
@@ -192,31 +192,6 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-/// The parts of a prompt fixed when it opens (stored as one JSON document).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PromptDetail {
-    pub requested_by: assent_core::RequestedBy,
-    pub action_kind: assent_core::ActionKind,
-    pub repo: Option<String>,
-    pub decision: Decision,
-    pub risk: RiskLevel,
-    pub reasons: Vec<String>,
-    pub rule: String,
-    pub recommendation: Recommendation,
-    pub required_role: Option<assent_core::Role>,
-    pub profile: Option<String>,
-    pub evidence: assent_core::ApprovalEvidence,
-    pub offered_scopes: Vec<ScopeKind>,
-    pub reason: String,
-    pub fallback_on_timeout: assent_core::FallbackOnTimeout,
-    pub policy_version: String,
-    /// How many distinct people must approve (prompts from before thresholds need one).
-    #[serde(default = "one")]
-    pub required_approvals: u32,
-    #[serde(default)]
-    pub quick_decisions: Vec<assent_core::QuickDecision>,
-}
-
 /// The seed's "Needs repo maintainer review before PR creation" for a diff or PR approval.
 fn review_recommendation(eval: &assent_core::Evaluation) -> Option<Recommendation> {
     let d = &eval.decision;
@@ -243,33 +218,28 @@ fn review_recommendation(eval: &assent_core::Evaluation) -> Option<Recommendatio
     })
 }
 
-fn one() -> u32 {
-    1
-}
-
-impl PromptDetail {
-    pub fn of(r: &Recording<'_>) -> PromptDetail {
-        let (s, eval) = (r.s, &*r.eval);
-        let d = &eval.decision;
-        PromptDetail {
-            requested_by: s.request.requested_by,
-            action_kind: s.request.action.kind,
-            repo: s.request.context.repo.clone(),
-            decision: d.decision,
-            risk: d.risk,
-            reasons: d.reasons.clone(),
-            rule: d.rule.clone(),
-            recommendation: recommend(eval),
-            required_role: d.required_role,
-            profile: d.profile.clone(),
-            evidence: eval.evidence.clone(),
-            offered_scopes: d.offered_scopes.clone(),
-            reason: s.request.reason.clone(),
-            fallback_on_timeout: s.fallback_on_timeout,
-            policy_version: eval.policy_version.clone(),
-            required_approvals: s.required_approvals,
-            quick_decisions: eval.quick_decisions.clone(),
-        }
+/// The parts of the prompt `r` opens that are fixed when it opens.
+pub fn prompt_detail(r: &Recording<'_>) -> PromptDetail {
+    let (s, eval) = (r.s, &*r.eval);
+    let d = &eval.decision;
+    PromptDetail {
+        requested_by: s.request.requested_by,
+        action_kind: s.request.action.kind,
+        repo: s.request.context.repo.clone(),
+        decision: d.decision,
+        risk: d.risk,
+        reasons: d.reasons.clone(),
+        rule: d.rule.clone(),
+        recommendation: recommend(eval),
+        required_role: d.required_role,
+        profile: d.profile.clone(),
+        evidence: eval.evidence.clone(),
+        offered_scopes: d.offered_scopes.clone(),
+        reason: s.request.reason.clone(),
+        fallback_on_timeout: s.fallback_on_timeout,
+        policy_version: eval.policy_version.clone(),
+        required_approvals: s.required_approvals,
+        quick_decisions: eval.quick_decisions.clone(),
     }
 }
 

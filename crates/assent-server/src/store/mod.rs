@@ -4,114 +4,12 @@
 //! ([`rows::EventBus`]); the workflow's rules are in `assent_core::workflow`, sequenced by
 //! `crate::workflow`. See `README-rows.md` in this folder.
 
-/// A backend's types and row-lock words for the statement files of `sql/`: the types as
-/// `backend::Conn`, `DbRow`, `Db`, `WriteTx`, `StoreImpl`, `Pool`, and the `skip_locked!()` /
-/// `for_update!()` texts the statements `concat!`.
-macro_rules! backend {
-    {
-        conn: $conn:ty, row: $row:ty, db: $db:ty, tx: $tx:ty, store: $store:ty, pool: $pool:ty,
-        skip_locked: $skip_locked:literal, for_update: $for_update:literal
-    } => {
-        /// The connection, row, database and pool types the statements run on.
-        mod backend {
-            pub type Conn = $conn;
-            pub type DbRow = $row;
-            pub type Db = $db;
-            pub type WriteTx = $tx;
-            pub type StoreImpl = $store;
-            pub type Pool = $pool;
-        }
-
-        /// Locks the rows selected and skips those another writer holds (or nothing).
-        macro_rules! skip_locked {
-            () => {
-                $skip_locked
-            };
-        }
-
-        /// Locks the row selected until the transaction ends (or nothing).
-        macro_rules! for_update {
-            () => {
-                $for_update
-            };
-        }
-    };
-}
-
-/// The statement files of `sql/`, compiled once per backend: `pg_sql.rs` and `sqlite_sql.rs`
-/// each define their `backend` types and dialect macros, then invoke this.
-macro_rules! statement_files {
-    () => {
-        // The store's types (`StoreError`, `rows`, `codec`…) as `super::…` in the files.
-        #[allow(
-            unused_imports,
-            reason = "each statement file takes the names it needs from here"
-        )]
-        use crate::store::*;
-
-        #[path = "sql/actions.rs"]
-        pub mod actions;
-        #[path = "sql/approvals.rs"]
-        pub mod approvals;
-        #[path = "sql/campaigns.rs"]
-        pub mod campaigns;
-        #[path = "sql/chain.rs"]
-        pub mod chain;
-        #[path = "sql/chain_start.rs"]
-        pub mod chain_start;
-        #[path = "sql/db_rows.rs"]
-        pub mod db_rows;
-        #[path = "sql/desk.rs"]
-        pub mod desk;
-        #[path = "sql/events.rs"]
-        pub mod events;
-        #[path = "sql/executed.rs"]
-        pub mod executed;
-        #[path = "sql/expiry.rs"]
-        pub mod expiry;
-        #[path = "sql/grants.rs"]
-        pub mod grants;
-        #[path = "sql/identities.rs"]
-        pub mod identities;
-        #[path = "sql/metrics.rs"]
-        pub mod metrics;
-        #[path = "sql/push.rs"]
-        pub mod push;
-        #[path = "sql/routing.rs"]
-        pub mod routing;
-        #[path = "sql/runs.rs"]
-        pub mod runs;
-        #[path = "sql/store.rs"]
-        mod store;
-        #[path = "sql/tx.rs"]
-        mod tx;
-    };
-}
-
-mod codec;
+mod error;
 mod pg;
-mod pg_bus;
-#[allow(
-    clippy::duplicate_mod,
-    reason = "the statement files are compiled once per backend on purpose"
-)]
-mod pg_sql;
-mod pg_store;
-mod pg_tx;
 pub mod rows;
 mod sqlite;
-mod sqlite_checkpoint;
-mod sqlite_events;
-mod sqlite_plain;
-#[allow(
-    clippy::duplicate_mod,
-    reason = "the statement files are compiled once per backend on purpose"
-)]
-mod sqlite_sql;
-mod sqlite_tx;
-mod sqlite_version;
 
-use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalGrant, ApprovalStatus, Evaluation};
+use assent_core::{ActionRequest, ApprovalAuditEvent, ApprovalStatus, Evaluation};
 use assent_core::{FallbackOnTimeout, GrantStatus, Identity, IdentityKind, Role, Vote};
 use assent_protocol::{
     Approval, Event, Grant, IdentityInfo, Metrics, Resolution, RunState, RunStatus, SubmitResponse,
@@ -119,64 +17,10 @@ use assent_protocol::{
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+pub use error::StoreError;
 pub use pg::PgStore;
-pub use rows::{EventBus, Tx};
+pub use rows::{ApprovalRecord, EventBus, NewGrant, Tx};
 pub use sqlite::SqliteStore;
-
-/// A storage failure. `Conflict` is the only one a client may cause.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{0}")]
-    Conflict(String),
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-    #[error("migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("stored data cannot be read: {0}")]
-    Corrupt(String),
-    #[error("the write of this batch failed: {0}")]
-    Batch(String),
-    #[error("the store is closed")]
-    Closed,
-    /// A plain (SQLite, `sqlite_plain.rs`) transaction met more than the policy's plain
-    /// record: it rolls back, and the batch is written again the full way. Never reaches a
-    /// client.
-    #[error("this write is more than the policy's plain record")]
-    NotPlain,
-    /// The disk holding the database is full (SQLite's SQLITE_FULL, PostgreSQL's
-    /// `disk_full`, or ENOSPC): nothing was recorded.
-    #[error("the disk is full: {0}")]
-    DiskFull(String),
-}
-
-impl StoreError {
-    /// Whether the write failed because the disk is full, so a person can be told so.
-    pub fn is_disk_full(&self) -> bool {
-        match self {
-            StoreError::DiskFull(_) => true,
-            StoreError::Database(err) => sqlx_disk_full(err),
-            _ => false,
-        }
-    }
-}
-
-/// SQLite's SQLITE_FULL (13), PostgreSQL's SQLSTATE 53100 `disk_full`, or ENOSPC.
-fn sqlx_disk_full(err: &sqlx::Error) -> bool {
-    const ENOSPC: i32 = 28;
-    match err {
-        sqlx::Error::Database(db) => db
-            .code()
-            .is_some_and(|code| code == "13" || code == "53100"),
-        sqlx::Error::Io(io) => io.raw_os_error() == Some(ENOSPC),
-        _ => false,
-    }
-}
-
-impl From<serde_json::Error> for StoreError {
-    fn from(err: serde_json::Error) -> Self {
-        StoreError::Corrupt(err.to_string())
-    }
-}
 
 /// One evaluated request, ready to be recorded.
 #[derive(Debug, Clone)]
@@ -216,17 +60,6 @@ pub enum Submitted {
     KeyReused,
 }
 
-/// An approval with what the service needs to decide it.
-#[derive(Debug, Clone)]
-pub struct ApprovalRecord {
-    pub approval: Approval,
-    pub requester: String,
-    /// The request that opened the prompt.
-    pub first_request: ActionRequest,
-    /// The policy version the prompt was opened under.
-    pub policy_version: String,
-}
-
 /// A person's (or the timeout's) answer to a pending approval.
 #[derive(Debug, Clone)]
 pub struct Settlement {
@@ -242,15 +75,6 @@ pub struct Settlement {
     pub reason: Option<String>,
     pub grant: Option<NewGrant>,
     pub now: DateTime<Utc>,
-}
-
-/// A grant to create with a settlement.
-#[derive(Debug, Clone)]
-pub struct NewGrant {
-    pub grant: ApprovalGrant,
-    pub summary: String,
-    /// The role the granting person acted in.
-    pub created_by_role: Option<Role>,
 }
 
 /// A settled approval and the grant it created.

@@ -13,14 +13,15 @@ use assent_core::{
     RiskLevel, Role, ScopeKind, Vote,
 };
 use assent_protocol::{
-    Event, EventEnvelope, Grant, Resolution, RunState, RunStatus, SubmitResponse, SubmitStatus,
+    Approval, Event, EventEnvelope, Grant, Recommendation, Resolution, RunState, RunStatus,
+    SubmitResponse, SubmitStatus,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use super::{ApprovalRecord, NewGrant, StoreError};
-pub use crate::records::{PromptDetail, Recording};
+use super::error::StoreError;
 
 /// One row of `actions`: a recorded submission and its first answer.
 #[derive(Debug, Clone)]
@@ -162,6 +163,26 @@ pub struct HoldRow<'a> {
     pub now: DateTime<Utc>,
     /// The fleet campaign it belongs to; `None` keeps what the row says.
     pub campaign: Option<&'a str>,
+}
+
+/// An approval with what the service needs to decide it.
+#[derive(Debug, Clone)]
+pub struct ApprovalRecord {
+    pub approval: Approval,
+    pub requester: String,
+    /// The request that opened the prompt.
+    pub first_request: ActionRequest,
+    /// The policy version the prompt was opened under.
+    pub policy_version: String,
+}
+
+/// A grant to create with a settlement.
+#[derive(Debug, Clone)]
+pub struct NewGrant {
+    pub grant: ApprovalGrant,
+    pub summary: String,
+    /// The role the granting person acted in.
+    pub created_by_role: Option<Role>,
 }
 
 /// One write transaction over the service's rows. What is written through it commits
@@ -397,4 +418,33 @@ pub trait EventBus: Send + Sync + std::fmt::Debug {
     async fn after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError>;
     /// The oldest and newest stored event ids (0 when there are none).
     async fn bounds(&self) -> Result<(i64, i64), StoreError>;
+}
+
+/// The parts of a prompt fixed when it opens (stored as one JSON document).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PromptDetail {
+    pub requested_by: assent_core::RequestedBy,
+    pub action_kind: assent_core::ActionKind,
+    pub repo: Option<String>,
+    pub decision: Decision,
+    pub risk: RiskLevel,
+    pub reasons: Vec<String>,
+    pub rule: String,
+    pub recommendation: Recommendation,
+    pub required_role: Option<assent_core::Role>,
+    pub profile: Option<String>,
+    pub evidence: assent_core::ApprovalEvidence,
+    pub offered_scopes: Vec<ScopeKind>,
+    pub reason: String,
+    pub fallback_on_timeout: assent_core::FallbackOnTimeout,
+    pub policy_version: String,
+    /// How many distinct people must approve (prompts from before thresholds need one).
+    #[serde(default = "one")]
+    pub required_approvals: u32,
+    #[serde(default)]
+    pub quick_decisions: Vec<assent_core::QuickDecision>,
+}
+
+fn one() -> u32 {
+    1
 }

@@ -180,9 +180,8 @@ async fn write_alone_again(
 /// Writes `submissions` in one transaction. When only the policy decides them (and
 /// `durability` allows), the transaction is a relaxed one (`Store::begin_relaxed`): committed
 /// before anyone is answered, not waited on to reach the disk. Should recording them write
-/// more than that (a held run's prompt, an expiry, a grant's use; on SQLite, anything its
-/// plain writer does not write: `StoreError::NotPlain`), it is rolled back and written again,
-/// fsynced, as everything a person decides is.
+/// more than that (a held run's prompt, an expiry, a grant's use), it is rolled back and
+/// written again, fsynced, as everything a person decides is.
 async fn write_together(
     store: &dyn Store,
     submissions: &[Submission],
@@ -193,28 +192,15 @@ async fn write_together(
         commits,
     } = how;
     if durability == Durability::Committed && submissions.iter().all(policy_decides) {
-        let mut tx = match store.begin_relaxed().await {
-            Ok(tx) => tx,
-            // SQLite's plain writer cannot begin (its write lock is held elsewhere, or it is
-            // out of service): written the full way below.
-            Err(StoreError::NotPlain) => return write_full(store, submissions, commits).await,
-            Err(err) => return Err(err),
-        };
-        match record_all(tx.as_mut(), submissions).await {
-            Ok(recorded) if recorded.policy_only => match tx.commit().await {
-                Ok(()) => {
-                    commits.count(true);
-                    return Ok(recorded.outcomes);
-                }
-                // Not committed: written again below.
-                Err(StoreError::NotPlain) => {}
-                Err(err) => return Err(err),
-            },
-            // More than the policy's plain record (SQLite's plain writer stops at the first
-            // such statement): dropped, rolled back, written again below.
-            Ok(_) | Err(StoreError::NotPlain) => drop(tx),
-            Err(err) => return Err(err),
+        let mut tx = store.begin_relaxed().await?;
+        let recorded = record_all(tx.as_mut(), submissions).await?;
+        if recorded.policy_only {
+            tx.commit().await?;
+            commits.count(true);
+            return Ok(recorded.outcomes);
         }
+        // More than the policy's own record: dropped, rolled back, written again below.
+        drop(tx);
     }
     write_full(store, submissions, commits).await
 }
@@ -389,10 +375,9 @@ mod tests {
         store.close().await;
     }
 
-    /// An auto decision is the plain record, committed without an fsync (on SQLite by the plain
-    /// writer); one arriving after a prompt expired is not (the expiry settles the prompt in
-    /// the same batch): the plain writer hands it back and it is written the full way,
-    /// fsynced, the expiry with it.
+    /// An auto decision is the policy's own record, committed without an fsync; one arriving
+    /// after a prompt expired is more (the expiry settles the prompt in the same batch): it is
+    /// rolled back and written the full way, fsynced, the expiry with it.
     #[tokio::test]
     async fn an_auto_decision_after_an_expiry_is_written_the_full_way() {
         let (_dir, store) = fresh().await;
@@ -405,7 +390,7 @@ mod tests {
         assert_eq!(
             commits.counts(),
             (1, 1),
-            "the prompt fsynced, the auto decision committed by the plain writer"
+            "the prompt fsynced, the auto decision only committed"
         );
 
         let later = start + Duration::minutes(11);
@@ -419,29 +404,6 @@ mod tests {
         assert!(
             store.approvals(true).await.unwrap().is_empty(),
             "and the expired prompt was settled in that batch"
-        );
-        store.close().await;
-    }
-
-    /// When the plain writer cannot begin at all (here its database cannot be opened; in life,
-    /// SQLite's write lock held by another process), the batch is written the full way.
-    #[tokio::test]
-    async fn an_auto_decision_the_plain_writer_cannot_take_is_written_the_full_way() {
-        let (dir, store) = fresh().await;
-        store
-            .plain_out_of_service(Some(dir.path().join("missing").join("assent.db")))
-            .await;
-        let commits = Commits::default();
-        let auto = write_counted(&store, shell("a1", "r1", "ls", noon()), &commits).await;
-        assert_eq!(
-            auto.status,
-            SubmitStatus::Allowed,
-            "answered all the same: {auto:?}"
-        );
-        assert_eq!(
-            commits.counts(),
-            (1, 0),
-            "written the full way, fsynced, not by the plain writer"
         );
         store.close().await;
     }

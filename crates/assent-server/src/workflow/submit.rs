@@ -7,7 +7,7 @@ use assent_core::workflow::{held_decision, joinable, remembered_denial, Earlier,
 use assent_core::{ApprovalAuditEvent, ApprovalType, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 
-use crate::records::{grant_use_audit, response, submission_audit, PromptDetail, Recording};
+use crate::records::{grant_use_audit, prompt_detail, response, submission_audit, Recording};
 use crate::store::rows::{ActionRow, ApprovalRow, DenialProbe};
 use crate::store::{StoreError, Submission, Submitted, Tx};
 
@@ -290,7 +290,7 @@ async fn join_or_open(
         required_role: d.required_role,
         action_hash: eval.action_hash.clone(),
         first_request: s.request.clone(),
-        detail: PromptDetail::of(r),
+        detail: prompt_detail(r),
         expires_at: s.approval_expires_at,
         created_at: s.now,
         asked: Some(asked),

@@ -11,7 +11,8 @@ use assent_core::{
     ScopeKind,
 };
 use assent_protocol::{Event, Resolution, RunState, RunStatus};
-use assent_server::store::rows::{ApprovalRow, HoldRow, Pending, PromptDetail, SettleRow};
+use assent_server::records::{prompt_detail, Recording};
+use assent_server::store::rows::{ApprovalRow, HoldRow, Pending, SettleRow};
 use assent_server::store::{NewGrant, Submission};
 use assent_server::{Store, StoreError};
 use chrono::Duration;
@@ -55,7 +56,7 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         required_role: eval.decision.required_role,
         action_hash: eval.action_hash.clone(),
         first_request: request,
-        detail: PromptDetail::of(&assent_server::store::rows::Recording::of(&s)),
+        detail: prompt_detail(&Recording::of(&s)),
         expires_at: s.approval_expires_at,
         created_at: now,
         asked: None,

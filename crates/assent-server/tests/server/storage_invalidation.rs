@@ -95,9 +95,7 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         required_role: eval.decision.required_role,
         action_hash: eval.action_hash.clone(),
         first_request: request,
-        detail: assent_server::store::rows::PromptDetail::of(
-            &assent_server::store::rows::Recording::of(&s),
-        ),
+        detail: assent_server::records::prompt_detail(&assent_server::records::Recording::of(&s)),
         expires_at: s.approval_expires_at,
         created_at: now,
         asked: None,

@@ -8,10 +8,11 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
-use super::db_rows::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
-use super::rows::{ApprovalRow, DenialProbe, Pending, RememberedDenial, SettleRow};
-use super::{identities, ApprovalRecord, StoreError};
-use crate::records::PromptDetail;
+use super::codec::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
+use super::identities;
+use crate::store::rows::PromptDetail;
+use crate::store::rows::{ApprovalRow, DenialProbe, Pending, RememberedDenial, SettleRow};
+use crate::store::{ApprovalRecord, StoreError};
 
 const COLUMNS: &str = "id, run_id, task_id, requester, batch_key, status, resolution, \
     first_request, detail, member_count, expires_at, created_at, updated_at, decided_at, \

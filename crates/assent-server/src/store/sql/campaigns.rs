@@ -6,8 +6,8 @@ use assent_core::campaign::Campaign;
 use sqlx::Row;
 
 use super::backend::Conn;
-use super::db_rows::{micros, name_of};
-use super::StoreError;
+use super::codec::{micros, name_of};
+use crate::store::StoreError;
 
 /// The campaign `campaign_id`.
 pub async fn get(conn: &mut Conn, campaign_id: &str) -> Result<Option<Campaign>, StoreError> {

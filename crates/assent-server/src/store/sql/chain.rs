@@ -1,14 +1,16 @@
-//! The audit chain's rows (`crate::audit_chain`): the head read inside the write transaction
-//! that appends (the writers' lock serializes it: one chain per store, however many
-//! replicas), pages of rows in append order for `verify` and `export`, and checkpoints.
+//! The audit chain's rows (`crate::audit_chain`): audit records appended, each linked after the
+//! head read inside the write transaction that appends (the writers' lock serializes it: one
+//! chain per store, however many replicas), pages of rows in append order for `verify` and
+//! `export`, and checkpoints.
 
+use assent_core::ApprovalAuditEvent;
 use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row};
 
-use super::backend::{Conn, Db, Pool};
-use super::db_rows::{micros, Build, Columns};
-use super::StoreError;
+use super::backend::{Conn, Db, DbRow, Pool};
+use super::codec::{micros, name_of};
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
+use crate::store::StoreError;
 
 /// The last link: its position and hash (0 and [`GENESIS`] before the first).
 pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
@@ -20,8 +22,8 @@ pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
 
 /// Pushes the last link's position and hash as the columns `head_seq` and `head_hash` (two
 /// index seeks; NULL before the first link), for [`head`] and a batch's first read.
-pub fn push_head<'args>(query: &mut impl Build<'args>) {
-    query.sql(
+pub fn push_head(query: &mut QueryBuilder<'_, Db>) {
+    query.push(
         "(SELECT chain_seq FROM audit_events WHERE chain_seq IS NOT NULL \
          ORDER BY chain_seq DESC LIMIT 1) AS head_seq, \
          (SELECT hash FROM audit_events WHERE chain_seq IS NOT NULL \
@@ -30,8 +32,10 @@ pub fn push_head<'args>(query: &mut impl Build<'args>) {
 }
 
 /// The head a row's `head_seq` and `head_hash` ([`push_head`]) name.
-pub fn head_of(row: &impl Columns) -> Result<(i64, String), StoreError> {
-    match (row.int("head_seq")?, row.text("head_hash")?) {
+pub fn head_of(row: &DbRow) -> Result<(i64, String), StoreError> {
+    let seq: Option<i64> = row.try_get("head_seq")?;
+    let hash: Option<String> = row.try_get("head_hash")?;
+    match (seq, hash) {
         (Some(seq), Some(hash)) => Ok((seq, hash)),
         (None, None) => Ok((0, GENESIS.to_owned())),
         _ => Err(StoreError::Corrupt(
@@ -83,7 +87,7 @@ pub async fn page(pool: &Pool, after: i64, limit: i64) -> Result<Vec<(i64, Chain
 const CHECKPOINT_COLUMNS: &str =
     "id, chain_seq, head_hash, prev_signature, key_id, signed_at, signature";
 
-fn checkpoint_from_row(row: &super::backend::DbRow) -> Result<Checkpoint, StoreError> {
+fn checkpoint_from_row(row: &DbRow) -> Result<Checkpoint, StoreError> {
     Ok(Checkpoint {
         id: row.try_get("id")?,
         chain_seq: row.try_get("chain_seq")?,
@@ -145,4 +149,56 @@ pub async fn checkpoint(
     .execute(conn)
     .await?;
     Ok(Some(signed))
+}
+
+/// Audit rows per multi-row INSERT.
+pub const AUDITS_PER_INSERT: usize = 128;
+
+/// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement, each linked into the audit
+/// chain after the head: `known` when this transaction already holds it (read with its
+/// batch's first statement, or left by its last append), else read here (under the writers'
+/// lock either way). Returns the chain position before and after, and the new head.
+pub async fn insert_audits(
+    conn: &mut Conn,
+    known: Option<(i64, String)>,
+    audits: &[ApprovalAuditEvent],
+) -> Result<(i64, i64, (i64, String)), StoreError> {
+    let head = match known {
+        Some(head) => head,
+        None => head(&mut *conn).await?,
+    };
+    let before = head.0;
+    let bodies = audits
+        .iter()
+        .map(serde_json::to_string)
+        .collect::<Result<Vec<_>, _>>()?;
+    let decisions = audits
+        .iter()
+        .map(|audit| name_of(&audit.decision))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (links, head) = link_after(head, &bodies);
+    let rows: Vec<_> = audits
+        .iter()
+        .zip(&decisions)
+        .zip(&bodies)
+        .zip(&links)
+        .collect();
+    for chunk in rows.chunks(AUDITS_PER_INSERT) {
+        let mut insert = QueryBuilder::<Db>::new(
+            "INSERT INTO audit_events \
+             (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) ",
+        );
+        insert.push_values(chunk, |mut v, &(((audit, decision), body), link)| {
+            v.push_bind(audit.event_id.as_str())
+                .push_bind(micros(audit.timestamp))
+                .push_bind(audit.run_id.as_str())
+                .push_bind(decision.as_str())
+                .push_bind(body.as_str())
+                .push_bind(link.0)
+                .push_bind(link.1.as_str())
+                .push_bind(link.2.as_str());
+        });
+        insert.build().execute(&mut *conn).await?;
+    }
+    Ok((before, head.0, head))
 }

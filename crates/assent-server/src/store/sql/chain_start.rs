@@ -6,9 +6,9 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, Pool};
-use super::db_rows::micros;
-use super::StoreError;
+use super::codec::micros;
 use crate::audit_chain::{before_chain_hash, AuditKey, ChainStart, GENESIS};
+use crate::store::StoreError;
 
 const COLUMNS: &str = "events, last_seq, head_hash, key_id, signed_at, signature";
 

@@ -4,13 +4,15 @@
 
 use std::sync::Arc;
 
-use assent_protocol::EventEnvelope;
+use assent_protocol::{Event, EventEnvelope};
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use sqlx::Row;
 use tokio::sync::watch;
 
-use super::backend::Pool;
-use super::db_rows::event_from_row;
-use super::{EventBus, StoreError};
+use super::backend::{Conn, DbRow, Pool};
+use super::codec::{from_micros, json_col, micros};
+use crate::store::{EventBus, StoreError};
 
 /// Reads the log from `pool` (SQLite's reader pool); `newest` is the watch streams wait on.
 #[derive(Debug, Clone)]
@@ -26,12 +28,13 @@ impl EventBus for Events {
     }
 
     async fn after(&self, after: i64, limit: i64) -> Result<Vec<EventEnvelope>, StoreError> {
-        let rows =
-            sqlx::query("SELECT id, occurred_at, body FROM events WHERE id > $1 ORDER BY id LIMIT $2")
-                .bind(after)
-                .bind(limit)
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query(
+            "SELECT id, occurred_at, body FROM events WHERE id > $1 ORDER BY id LIMIT $2",
+        )
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(event_from_row).collect()
     }
 
@@ -55,4 +58,30 @@ pub async fn newest_id(pool: &Pool) -> Result<i64, StoreError> {
         .fetch_one(pool)
         .await?;
     Ok(newest.unwrap_or(0))
+}
+
+/// Appends one event to the log; its id is the SSE id.
+pub async fn insert_event(
+    conn: &mut Conn,
+    at: DateTime<Utc>,
+    event: &Event,
+) -> Result<i64, StoreError> {
+    let body = serde_json::to_string(event)?;
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO events (occurred_at, kind, body) VALUES ($1, $2, $3) RETURNING id",
+    )
+    .bind(micros(at))
+    .bind(event.name())
+    .bind(body)
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+fn event_from_row(row: &DbRow) -> Result<EventEnvelope, StoreError> {
+    Ok(EventEnvelope {
+        id: row.try_get("id")?,
+        at: from_micros(row.try_get("occurred_at")?)?,
+        event: json_col(row, "body")?,
+    })
 }

@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::Conn;
-use super::db_rows::{micros, opt_from_micros, parse_name};
-use super::rows::{ExecutedBy, ExecutedRow};
-use super::StoreError;
+use super::codec::{micros, opt_from_micros, parse_name};
+use crate::store::rows::{ExecutedBy, ExecutedRow};
+use crate::store::StoreError;
 
 /// The action `requester` submitted in `run_id` that `by` names, with the status of the
 /// approval it joined.

@@ -3,11 +3,11 @@
 
 use assent_core::ApprovalStatus;
 use chrono::{DateTime, Utc};
-use sqlx::QueryBuilder;
+use sqlx::{QueryBuilder, Row};
 
-use super::backend::{Conn, Db};
-use super::db_rows::{from_micros, name_of, Build, Columns};
-use super::StoreError;
+use super::backend::{Conn, Db, DbRow};
+use super::codec::{from_micros, name_of};
+use crate::store::StoreError;
 
 /// The earliest time something expires: a pending approval, or a grant whose expiry is not
 /// announced yet. Two index seeks in one statement: the sweep asks it often, and a batch of
@@ -21,10 +21,10 @@ pub async fn next_deadline(conn: &mut Conn) -> Result<Option<DateTime<Utc>>, Sto
 
 /// Pushes the two expiries a deadline is the earlier of, as the columns `approval_at` and
 /// `grant_at` (two scalar subqueries: two index seeks).
-pub fn push_deadlines<'args>(query: &mut impl Build<'args>) -> Result<(), StoreError> {
-    query.sql("(SELECT expires_at FROM approval_requests WHERE status = ");
-    query.bind(name_of(&ApprovalStatus::Requested)?);
-    query.sql(
+pub fn push_deadlines(query: &mut QueryBuilder<'_, Db>) -> Result<(), StoreError> {
+    query.push("(SELECT expires_at FROM approval_requests WHERE status = ");
+    query.push_bind(name_of(&ApprovalStatus::Requested)?);
+    query.push(
         " ORDER BY expires_at LIMIT 1) AS approval_at, \
          (SELECT expires_at FROM approval_grants \
          WHERE expiry_announced = 0 AND revoked_at IS NULL ORDER BY expires_at LIMIT 1) AS grant_at",
@@ -33,8 +33,10 @@ pub fn push_deadlines<'args>(query: &mut impl Build<'args>) -> Result<(), StoreE
 }
 
 /// The earlier of a row's `approval_at` and `grant_at` ([`push_deadlines`]).
-pub fn earliest_of(row: &impl Columns) -> Result<Option<DateTime<Utc>>, StoreError> {
-    let earliest = match (row.int("approval_at")?, row.int("grant_at")?) {
+pub fn earliest_of(row: &DbRow) -> Result<Option<DateTime<Utc>>, StoreError> {
+    let approval_at: Option<i64> = row.try_get("approval_at")?;
+    let grant_at: Option<i64> = row.try_get("grant_at")?;
+    let earliest = match (approval_at, grant_at) {
         (Some(a), Some(g)) => Some(a.min(g)),
         (one, other) => one.or(other),
     };

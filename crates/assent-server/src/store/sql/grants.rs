@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
-use super::db_rows::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
-use super::{NewGrant, StoreError};
+use super::codec::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
+use crate::store::{NewGrant, StoreError};
 
 const COLUMNS: &str = "id, approval_request_id, run_id, scope_kind, action_kinds, constraints, \
     max_uses, used_count, expires_at, revoked_at, revoke_reason, created_at, created_by, \

@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
-use super::db_rows::{from_micros, json_col, micros, name_of, parse_name};
-use super::StoreError;
+use super::codec::{from_micros, json_col, micros, name_of, parse_name};
+use crate::store::StoreError;
 
 /// The `service_meta` key set once the first identities exist.
 const SEEDED: &str = "identities_seeded";

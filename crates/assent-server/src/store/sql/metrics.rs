@@ -7,9 +7,9 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::Pool;
-use super::db_rows::{micros, parse_name};
-use super::StoreError;
+use super::codec::{micros, parse_name};
 use crate::fatigue::{decision_times, tally, PromptFact, RememberedFact};
+use crate::store::StoreError;
 
 pub async fn metrics(pool: &Pool, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
     let mut actions_by_decision = BTreeMap::new();

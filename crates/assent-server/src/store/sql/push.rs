@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::Conn;
-use super::db_rows::micros;
-use super::{PushSubscriptionRow, StoreError};
+use super::codec::micros;
+use crate::store::{PushSubscriptionRow, StoreError};
 
 /// Stores `row` (a browser re-subscribing, or another person signing in on it, replaces it).
 pub async fn subscribe(
@@ -33,7 +33,11 @@ pub async fn subscribe(
 }
 
 /// Removes `person`'s subscription at `endpoint`; false when they hold none there.
-pub async fn unsubscribe(conn: &mut Conn, person: &str, endpoint: &str) -> Result<bool, StoreError> {
+pub async fn unsubscribe(
+    conn: &mut Conn,
+    person: &str,
+    endpoint: &str,
+) -> Result<bool, StoreError> {
     let done = sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1 AND person = $2")
         .bind(endpoint)
         .bind(person)
@@ -52,7 +56,10 @@ pub async fn gone(conn: &mut Conn, endpoint: &str) -> Result<(), StoreError> {
 }
 
 /// `person`'s subscriptions, oldest first.
-pub async fn of_person(conn: &mut Conn, person: &str) -> Result<Vec<PushSubscriptionRow>, StoreError> {
+pub async fn of_person(
+    conn: &mut Conn,
+    person: &str,
+) -> Result<Vec<PushSubscriptionRow>, StoreError> {
     let rows = sqlx::query(
         "SELECT endpoint, person, p256dh, auth, expires_at_ms FROM push_subscriptions \
          WHERE person = $1 ORDER BY created_at, endpoint",

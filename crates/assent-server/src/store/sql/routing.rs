@@ -10,15 +10,16 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::Conn;
-use super::db_rows::{from_micros, json_col, micros, name_of, parse_name};
-use super::StoreError;
+use super::codec::{from_micros, json_col, micros, name_of, parse_name};
+use crate::store::StoreError;
 
 /// Every person, by name.
 pub async fn people(conn: &mut Conn) -> Result<Vec<Identity>, StoreError> {
-    let rows = sqlx::query("SELECT name, kind, roles FROM identities WHERE kind = $1 ORDER BY name")
-        .bind(name_of(&IdentityKind::Person)?)
-        .fetch_all(conn)
-        .await?;
+    let rows =
+        sqlx::query("SELECT name, kind, roles FROM identities WHERE kind = $1 ORDER BY name")
+            .bind(name_of(&IdentityKind::Person)?)
+            .fetch_all(conn)
+            .await?;
     rows.iter()
         .map(|row| {
             Ok(Identity {

@@ -5,25 +5,25 @@ use std::collections::HashMap;
 
 use assent_protocol::{RunState, RunStatus};
 use chrono::{DateTime, Utc};
-use sqlx::QueryBuilder;
+use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow};
-use super::db_rows::{micros, name_of, opt_from_micros, parse_name, Build, Columns};
-use super::rows::HoldRow;
-use super::StoreError;
+use super::codec::{micros, name_of, opt_from_micros, parse_name};
+use crate::store::rows::HoldRow;
+use crate::store::StoreError;
 
 /// The run a row names; `None` when its `run_id` is NULL (the first read's join, no run held).
-fn run_of(row: &impl Columns) -> Result<Option<RunState>, StoreError> {
-    let Some(run_id) = row.text("run_id")? else {
+fn run_of(row: &DbRow) -> Result<Option<RunState>, StoreError> {
+    let Some(run_id) = row.try_get::<Option<String>, _>("run_id")? else {
         return Ok(None);
     };
     Ok(Some(RunState {
         run_id,
-        status: parse_name(&row.text("status")?.unwrap_or_default())?,
-        reason: row.text("reason")?,
-        approval_id: row.text("approval_id")?,
-        updated_at: opt_from_micros(row.int("updated_at")?)?,
-        campaign: row.text("campaign")?,
+        status: parse_name(&row.try_get::<String, _>("status")?)?,
+        reason: row.try_get("reason")?,
+        approval_id: row.try_get("approval_id")?,
+        updated_at: opt_from_micros(row.try_get("updated_at")?)?,
+        campaign: row.try_get("campaign")?,
     }))
 }
 
@@ -110,84 +110,55 @@ pub async fn deadline_and_holds(
     conn: &mut Conn,
     run_ids: &[&str],
 ) -> Result<DeadlineHoldsHead, StoreError> {
-    let mut query = QueryBuilder::<Db>::new("");
-    push_deadline_and_holds(&mut query, run_ids)?;
-    let mut read = FirstRead::default();
-    for row in &query.build().fetch_all(conn).await? {
-        read.add(row)?;
-    }
-    read.finish()
-}
-
-/// The next deadline, the held runs and the audit chain's head: a batch's first read.
-pub type DeadlineHoldsHead = (Option<DateTime<Utc>>, HashMap<String, RunState>, (i64, String));
-
-/// A batch's first read ([`push_deadline_and_holds`]), gathered row by row: sqlx's rows here,
-/// the plain writer's in `sqlite_plain.rs`.
-#[derive(Default)]
-pub struct FirstRead {
-    deadline: Option<DateTime<Utc>>,
-    head: Option<(i64, String)>,
-    held: HashMap<String, RunState>,
-}
-
-impl FirstRead {
-    pub fn add(&mut self, row: &impl Columns) -> Result<(), StoreError> {
-        self.deadline = super::expiry::earliest_of(row)?;
-        self.head = Some(super::chain::head_of(row)?);
-        if let Some(state) = run_of(row)? {
-            self.held.insert(state.run_id.clone(), state);
-        }
-        Ok(())
-    }
-
-    /// The next deadline, the held runs and the audit chain's head.
-    pub fn finish(
-        self,
-    ) -> Result<DeadlineHoldsHead, StoreError> {
-        let head = self.head.ok_or_else(|| {
-            StoreError::Corrupt("the batch's first read returned no row".to_owned())
-        })?;
-        Ok((self.deadline, self.held, head))
-    }
-}
-
-/// The statement [`deadline_and_holds`] runs (the plain writer's too, `sqlite_plain.rs`).
-pub fn push_deadline_and_holds<'args>(
-    query: &mut impl Build<'args>,
-    run_ids: &[&'args str],
-) -> Result<(), StoreError> {
-    query.sql(
+    let mut query = QueryBuilder::<Db>::new(
         "SELECT d.approval_at, d.grant_at, d.head_seq, d.head_hash, \
          r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT ",
     );
-    super::expiry::push_deadlines(query)?;
-    query.sql(", ");
-    super::chain::push_head(query);
-    query.sql(") AS d LEFT JOIN runs AS r ON ");
-    push_held_among(query, run_ids)
+    super::expiry::push_deadlines(&mut query)?;
+    query.push(", ");
+    super::chain::push_head(&mut query);
+    query.push(") AS d LEFT JOIN runs AS r ON ");
+    push_held_among(&mut query, run_ids)?;
+    let rows = query.build().fetch_all(conn).await?;
+    let first = rows
+        .first()
+        .ok_or_else(|| StoreError::Corrupt("the batch's first read returned no row".to_owned()))?;
+    let deadline = super::expiry::earliest_of(first)?;
+    let head = super::chain::head_of(first)?;
+    let mut held = HashMap::new();
+    for row in &rows {
+        if let Some(state) = run_of(row)? {
+            held.insert(state.run_id.clone(), state);
+        }
+    }
+    Ok((deadline, held, head))
 }
+
+/// The next deadline, the held runs and the audit chain's head: a batch's first read.
+pub type DeadlineHoldsHead = (
+    Option<DateTime<Utc>>,
+    HashMap<String, RunState>,
+    (i64, String),
+);
 
 /// Pushes the condition "run `r` is held and among `run_ids`" (false for no run ids: SQL has
 /// no empty `IN` list).
 fn push_held_among<'args>(
-    query: &mut impl Build<'args>,
+    query: &mut QueryBuilder<'args, Db>,
     run_ids: &[&'args str],
 ) -> Result<(), StoreError> {
     if run_ids.is_empty() {
-        query.sql("1 = 0");
+        query.push("1 = 0");
         return Ok(());
     }
-    query.sql("r.status <> ");
-    query.bind(name_of(&RunStatus::Running)?);
-    query.sql(" AND r.run_id IN (");
-    for (i, run_id) in run_ids.iter().enumerate() {
-        if i > 0 {
-            query.sql(", ");
-        }
-        query.bind(*run_id);
+    query.push("r.status <> ");
+    query.push_bind(name_of(&RunStatus::Running)?);
+    query.push(" AND r.run_id IN (");
+    let mut ids = query.separated(", ");
+    for run_id in run_ids {
+        ids.push_bind(*run_id);
     }
-    query.sql(")");
+    query.push(")");
     Ok(())
 }
 

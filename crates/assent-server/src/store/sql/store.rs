@@ -1,6 +1,6 @@
 //! [`Store`] over either backend: reads from the backend's reading pool, write transactions
 //! ([`Tx`], `tx.rs`) and the raw transactions of the identity rows. What differs is the
-//! backend's own (`pg.rs`/`pg_store.rs`, `sqlite.rs`): its pools, how a transaction begins and
+//! backend's own (`pg/mod.rs`, `sqlite/mod.rs`): its pools, how a transaction begins and
 //! commits, how the identity version is read, how it closes.
 
 use assent_core::{ApprovalAuditEvent, GrantStatus, Identity, IdentityKind, Role};
@@ -10,9 +10,9 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Db, StoreImpl};
-use super::db_rows::{json_col, micros, parse_name};
-use super::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
-use super::{CeremonyRow, InviteState, PasskeyRow, PushSubscriptionRow, SessionRow};
+use super::codec::{json_col, micros, parse_name};
+use crate::store::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
+use crate::store::{CeremonyRow, InviteState, PasskeyRow, PushSubscriptionRow, SessionRow};
 
 #[async_trait]
 impl Store for StoreImpl {
@@ -262,7 +262,7 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
-        super::desk::invite_add(
+        super::signin::invite_add(
             &mut tx.tx,
             code_hash,
             person,
@@ -281,7 +281,7 @@ impl Store for StoreImpl {
         now: DateTime<Utc>,
     ) -> Result<InviteState, StoreError> {
         let mut conn = self.reads().acquire().await?;
-        super::desk::invite_state(&mut conn, code_hash, now).await
+        super::signin::invite_state(&mut conn, code_hash, now).await
     }
 
     async fn passkey_enrol(
@@ -292,25 +292,25 @@ impl Store for StoreImpl {
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
         if let Some(code_hash) = invite {
-            if !super::desk::invite_use(&mut tx.tx, code_hash, key.created_at).await? {
+            if !super::signin::invite_use(&mut tx.tx, code_hash, key.created_at).await? {
                 return Err(StoreError::Conflict(
                     "this invite was used or has expired".to_owned(),
                 ));
             }
         }
-        super::desk::passkey_add(&mut tx.tx, key).await?;
+        super::signin::passkey_add(&mut tx.tx, key).await?;
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await
     }
 
     async fn passkeys_of(&self, person: &str) -> Result<Vec<PasskeyRow>, StoreError> {
         let mut conn = self.reads().acquire().await?;
-        super::desk::passkeys_of(&mut conn, person).await
+        super::signin::passkeys_of(&mut conn, person).await
     }
 
     async fn passkey(&self, credential_id: &str) -> Result<Option<PasskeyRow>, StoreError> {
         let mut conn = self.reads().acquire().await?;
-        super::desk::passkey(&mut conn, credential_id).await
+        super::signin::passkey(&mut conn, credential_id).await
     }
 
     async fn passkey_used(
@@ -320,7 +320,7 @@ impl Store for StoreImpl {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.write().await?;
-        super::desk::passkey_used(&mut tx, credential_id, passkey, now).await?;
+        super::signin::passkey_used(&mut tx, credential_id, passkey, now).await?;
         self.done(tx).await
     }
 
@@ -331,11 +331,14 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<bool, StoreError> {
         let mut tx = self.begin_tx().await?;
-        if !super::desk::passkey_remove(&mut tx.tx, person, credential_id).await? {
+        if !super::signin::passkey_remove(&mut tx.tx, person, credential_id).await? {
             return Ok(false);
         }
-        if super::desk::passkeys_of(&mut tx.tx, person).await?.is_empty() {
-            super::desk::sessions_end_of(&mut tx.tx, person, audit.timestamp).await?;
+        if super::signin::passkeys_of(&mut tx.tx, person)
+            .await?
+            .is_empty()
+        {
+            super::signin::sessions_end_of(&mut tx.tx, person, audit.timestamp).await?;
         }
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await?;
@@ -349,19 +352,19 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
-        super::desk::session_add(&mut tx.tx, token_hash, person, audit.timestamp).await?;
+        super::signin::session_add(&mut tx.tx, token_hash, person, audit.timestamp).await?;
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await
     }
 
     async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, StoreError> {
         let mut conn = self.reads().acquire().await?;
-        super::desk::session(&mut conn, token_hash).await
+        super::signin::session(&mut conn, token_hash).await
     }
 
     async fn session_seen(&self, token_hash: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         let mut tx = self.write().await?;
-        super::desk::session_seen(&mut tx, token_hash, now).await?;
+        super::signin::session_seen(&mut tx, token_hash, now).await?;
         self.done(tx).await
     }
 
@@ -405,7 +408,7 @@ impl Store for StoreImpl {
 
     async fn session_end(&self, token_hash: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let mut tx = self.write().await?;
-        let ended = super::desk::session_end(&mut tx, token_hash, now).await?;
+        let ended = super::signin::session_end(&mut tx, token_hash, now).await?;
         self.done(tx).await?;
         Ok(ended)
     }
@@ -416,7 +419,7 @@ impl Store for StoreImpl {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.write().await?;
-        super::desk::ceremony_put(&mut tx, ceremony, now).await?;
+        super::signin::ceremony_put(&mut tx, ceremony, now).await?;
         self.done(tx).await
     }
 
@@ -426,7 +429,7 @@ impl Store for StoreImpl {
         now: DateTime<Utc>,
     ) -> Result<Option<CeremonyRow>, StoreError> {
         let mut tx = self.write().await?;
-        let ceremony = super::desk::ceremony_take(&mut tx, id, now).await?;
+        let ceremony = super::signin::ceremony_take(&mut tx, id, now).await?;
         self.done(tx).await?;
         Ok(ceremony)
     }

@@ -1,6 +1,6 @@
 //! One write transaction of either store as a [`Tx`]: each method is a statement or two from
 //! the statement files beside this one. How a transaction begins and commits is the
-//! backend's own (`pg_tx.rs`: the writers' advisory lock and `pg_notify`; `sqlite_tx.rs`:
+//! backend's own (`pg/tx.rs`: the writers' advisory lock and `pg_notify`; `sqlite/tx.rs`:
 //! `BEGIN IMMEDIATE` and the checkpointer).
 
 use std::collections::HashMap;
@@ -12,12 +12,12 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use super::backend::WriteTx;
-use super::db_rows::insert_audits;
-use super::rows::{
+use super::chain::insert_audits;
+use crate::store::rows::{
     ActionRow, ApprovalRow, DenialProbe, ExecutedBy, ExecutedRow, HoldRow, KeyedAnswer, Pending,
     RememberedDenial, SettleRow,
 };
-use super::{ApprovalRecord, NewGrant, StoreError, Tx};
+use crate::store::{ApprovalRecord, NewGrant, StoreError, Tx};
 
 #[async_trait]
 impl Tx for WriteTx {
@@ -272,7 +272,8 @@ impl Tx for WriteTx {
         &mut self,
         run_ids: &[&str],
     ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
-        let (deadline, holds, head) = super::runs::deadline_and_holds(&mut self.tx, run_ids).await?;
+        let (deadline, holds, head) =
+            super::runs::deadline_and_holds(&mut self.tx, run_ids).await?;
         // Under the writers' lock the head moves only with this transaction's own appends,
         // which keep it (`insert_audits`): one read fewer at the batch's first append.
         self.chain_head = Some(head);
@@ -291,7 +292,7 @@ impl Tx for WriteTx {
     }
 
     async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError> {
-        let id = super::db_rows::insert_event(&mut self.tx, at, event).await?;
+        let id = super::events::insert_event(&mut self.tx, at, event).await?;
         self.newest_event = Some(self.newest_event.map_or(id, |newest| newest.max(id)));
         Ok(id)
     }

@@ -11,8 +11,8 @@ use sqlx::{PgConnection, PgPool};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-pub use super::pg_sql::events::{newest_id, Events as PgEvents};
-use super::StoreError;
+pub use super::sql::events::{newest_id, Events as PgEvents};
+use crate::store::StoreError;
 
 /// The NOTIFY channel; the payload is the newest event id of the commit.
 pub const CHANNEL: &str = "assent_events";

@@ -1,27 +1,27 @@
 //! One SQLite write transaction (`BEGIN IMMEDIATE` on the one writer connection): the [`Tx`]
-//! methods are shared (`sql/tx.rs`); here is how it commits. After the commit the
+//! methods are shared (`../sql/tx.rs`); here is how it commits. After the commit the
 //! checkpointer is told, and the event watch moves to the newest event written.
 //!
-//! A commit is fsynced (`synchronous=FULL`). (The policy's own decisions are written by the
-//! plain writer instead, `sqlite_plain.rs`: committed to the WAL — a crash of the service
-//! loses nothing — and on disk with the checkpointer's fsync a moment later, or with the next
-//! synced commit, whichever comes first.)
+//! A commit is fsynced (`synchronous=FULL`), but for the policy's own decisions (`relaxed`,
+//! `synchronous=NORMAL`): committed to the WAL — a crash of the service loses nothing — and on
+//! disk with the checkpointer's fsync a moment later, or with the next synced commit,
+//! whichever comes first.
 
 use std::sync::Arc;
 
-use super::sqlite_events::SqliteEvents;
-use super::StoreError;
+use super::sql::events::Events as SqliteEvents;
+use crate::store::StoreError;
 
 /// An open write transaction.
 pub struct SqliteTx {
-    /// The sqlx transaction, with the writers' lock it holds until it commits (or, dropped,
-    /// queues its rollback).
-    pub tx: super::sqlite::Locked,
+    pub tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+    /// Begun at `synchronous=NORMAL` (`Store::begin_relaxed`): its commit is not fsynced.
+    pub relaxed: bool,
     /// The newest event id this transaction wrote.
     pub newest_event: Option<i64>,
     pub events: SqliteEvents,
     /// Told after every commit (the checkpointer).
-    pub writes: Arc<super::sqlite_checkpoint::Writes>,
+    pub writes: Arc<super::checkpoint::Writes>,
     /// Signs the chain's head when this transaction's appends cross a multiple of N events.
     pub signer: Option<Arc<crate::audit_chain::CountSigner>>,
     /// The audit chain's head as this transaction last read or appended it (under the
@@ -34,6 +34,7 @@ impl SqliteTx {
     pub(super) async fn finish(self) -> Result<(), StoreError> {
         let SqliteTx {
             tx,
+            relaxed,
             newest_event,
             events,
             writes,
@@ -41,7 +42,7 @@ impl SqliteTx {
             chain_head: _,
         } = self;
         tx.commit().await?;
-        writes.committed(false);
+        writes.committed(relaxed);
         if let Some(newest) = newest_event {
             // One writer: the newest id this transaction wrote is the newest committed.
             events.newest.send_if_modified(|current| {

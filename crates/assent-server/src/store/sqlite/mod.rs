@@ -1,40 +1,51 @@
 //! The SQLite backend: WAL, `synchronous=FULL` (but for the policy's own decisions: see
-//! `sqlite_tx.rs`), one writer connection taking `BEGIN IMMEDIATE` transactions, a small pool
-//! of readers. Its [`Store`](super::Store)
-//! methods are shared with PostgreSQL's (`sql/store.rs`); here is what is SQLite's own.
+//! [`BEGIN_RELAXED`]), one writer connection taking `BEGIN IMMEDIATE` transactions, a small
+//! pool of readers. Its [`Store`](super::Store) methods are PostgreSQL's too
+//! (`sql/store.rs`); here is what is SQLite's own.
+
+#[macro_use]
+mod backend;
+mod checkpoint;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "the statement files are compiled once per backend on purpose"
+)]
+#[path = "../sql/mod.rs"]
+mod sql;
+mod tx;
+mod version;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction, TransactionManager};
-use tokio::sync::{watch, Mutex, OwnedMutexGuard};
+use sqlx::{Sqlite, SqlitePool, Transaction, TransactionManager};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::sqlite_checkpoint::{self, Writes};
-use super::sqlite_events::{bounds, SqliteEvents};
-use super::sqlite_plain::{PlainTx, Writers};
-use super::sqlite_tx::SqliteTx;
-use super::sqlite_version::VersionReader;
 use super::StoreError;
+use checkpoint::Writes;
+use sql::events::{bounds, Events as SqliteEvents};
+use tx::SqliteTx;
+use version::VersionReader;
 
-/// How every sqlx write transaction begins: its commit is fsynced. (What the policy alone
-/// decided is written by the plain writer, `sqlite_plain.rs`, at `synchronous=NORMAL`: to the
-/// WAL, the checkpointer's fsync following within [`sqlite_checkpoint`]'s settle time.)
-const BEGIN_SYNCED: &str = "BEGIN IMMEDIATE";
+/// How every write transaction begins: SQLite takes `synchronous` only outside a transaction,
+/// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
+/// transaction was, this one's commit is fsynced…
+const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
+/// …or, for what the policy alone decided (`Store::begin_relaxed`), written to the WAL but not
+/// fsynced: the checkpointer's fsync follows within [`checkpoint`]'s settle time.
+const BEGIN_RELAXED: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
-pub(super) const JOURNAL_SIZE_LIMIT: &str = "33554432";
+const JOURNAL_SIZE_LIMIT: &str = "33554432";
 
 /// The default store.
 #[derive(Debug)]
 pub struct SqliteStore {
-    /// The one writer connection of sqlx's…
+    /// The one writer connection.
     writer: SqlitePool,
-    /// …and the lock every write transaction holds, sqlx's and the plain writer's, with the
-    /// plain writer's connection (`sqlite_plain.rs`).
-    writers: Arc<Mutex<Writers>>,
     reader: SqlitePool,
     /// The checkpointer's own connection, and the task.
     checkpoint: SqlitePool,
@@ -88,18 +99,15 @@ impl SqliteStore {
             .await?;
         let writes = Arc::new(Writes::default());
         let wal = wal_path(path);
-        let checkpointer =
-            sqlite_checkpoint::spawn(checkpoint.clone(), wal.clone(), writes.clone());
+        let checkpointer = checkpoint::spawn(checkpoint.clone(), wal.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
-        let writers = Writers::open(path)?;
         let events = SqliteEvents {
             pool: reader.clone(),
             newest: Arc::new(watch::channel(newest).0),
         };
         Ok(SqliteStore {
             writer,
-            writers: Arc::new(Mutex::new(writers)),
             reader,
             checkpoint,
             checkpointer,
@@ -112,48 +120,15 @@ impl SqliteStore {
     }
 
     /// A raw write transaction, for the identity rows; its commit is fsynced.
-    pub(super) async fn write(&self) -> Result<Locked, StoreError> {
-        let writers = self.writers.clone().lock_owned().await;
-        let tx = self.writer.begin_with(BEGIN_SYNCED).await?;
-        Ok(Locked { tx, writers })
+    pub(super) async fn write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        Ok(self.writer.begin_with(BEGIN_SYNCED).await?)
     }
 
     /// Commits a raw transaction and schedules a checkpoint.
-    pub(super) async fn done(&self, locked: Locked) -> Result<(), StoreError> {
-        locked.commit().await?;
+    pub(super) async fn done(&self, tx: Transaction<'static, Sqlite>) -> Result<(), StoreError> {
+        tx.commit().await?;
         self.writes.committed(false);
         Ok(())
-    }
-}
-
-/// An sqlx write transaction and the writers' lock it holds until it ends (dropped
-/// uncommitted, its rollback is queued on the connection before the lock is let go).
-pub struct Locked {
-    pub tx: Transaction<'static, Sqlite>,
-    pub writers: OwnedMutexGuard<Writers>,
-}
-
-impl Locked {
-    /// Commits, then lets the writers' lock go.
-    pub async fn commit(self) -> Result<(), StoreError> {
-        let Locked { tx, writers } = self;
-        tx.commit().await?;
-        drop(writers);
-        Ok(())
-    }
-}
-
-impl std::ops::Deref for Locked {
-    type Target = SqliteConnection;
-
-    fn deref(&self) -> &SqliteConnection {
-        &self.tx
-    }
-}
-
-impl std::ops::DerefMut for Locked {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
-        &mut self.tx
     }
 }
 
@@ -164,28 +139,24 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
+        self.tx(self.write().await?, false)
+    }
+
+    /// A write transaction whose commit is not fsynced (see `Store::begin_relaxed`).
+    pub(super) async fn begin_relaxed_tx(&self) -> Result<SqliteTx, StoreError> {
+        self.tx(self.writer.begin_with(BEGIN_RELAXED).await?, true)
+    }
+
+    fn tx(&self, tx: Transaction<'static, Sqlite>, relaxed: bool) -> Result<SqliteTx, StoreError> {
         Ok(SqliteTx {
-            tx: self.write().await?,
+            tx,
+            relaxed,
             newest_event: None,
             events: self.events.clone(),
             writes: self.writes.clone(),
             signer: self.signer.get(),
             chain_head: None,
         })
-    }
-
-    /// A write transaction for what the policy alone decided (see `Store::begin_relaxed`):
-    /// the plain writer's, in place (`sqlite_plain.rs`).
-    pub(super) async fn begin_relaxed_tx(&self) -> Result<PlainTx, StoreError> {
-        let writers = self.writers.clone().lock_owned().await;
-        PlainTx::begin(writers, self.writes.clone(), self.signer.get())
-    }
-
-    /// Takes the plain writer's connection out of service (tests; see
-    /// `Writers::out_of_service`).
-    #[cfg(test)]
-    pub(crate) async fn plain_out_of_service(&self, reopen_at: Option<std::path::PathBuf>) {
-        self.writers.lock().await.out_of_service(reopen_at);
     }
 
     /// The identity version, read without the pool (it is read on every request).
@@ -196,9 +167,8 @@ impl SqliteStore {
     pub(super) async fn shut(&self) {
         self.checkpointer.abort();
         self.version.close();
-        self.writers.lock().await.shut();
-        // The plain writer's last commits were not fsynced, and the checkpointer is gone.
-        sqlite_checkpoint::flush(&self.wal).await;
+        // The last relaxed commits were not fsynced, and the checkpointer is gone.
+        checkpoint::flush(&self.wal).await;
         self.writer.close().await;
         self.reader.close().await;
         self.checkpoint.close().await;
@@ -223,7 +193,6 @@ fn wal_path(db: &Path) -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Tx;
 
     async fn synchronous(tx: &mut SqliteTx) -> i64 {
         sqlx::query_scalar("PRAGMA synchronous")
@@ -232,42 +201,32 @@ mod tests {
             .unwrap()
     }
 
-    /// SQLite fixes `synchronous` per connection: the sqlx writer's transactions are FULL (2),
-    /// the plain writer's (what the policy alone decided) NORMAL (1), and however they
-    /// alternate, a person's decision is never committed at the policy's relaxed level.
+    /// SQLite fixes `synchronous` per connection, and the one writer connection serves both
+    /// kinds of transaction: each sets its level as it begins, so however they alternate, a
+    /// person's decision is never committed at the policy's relaxed level.
     #[tokio::test]
-    async fn each_writer_commits_at_its_own_durability() {
+    async fn each_transaction_commits_at_its_own_durability() {
         let dir = tempfile::tempdir().unwrap();
         let store = SqliteStore::open(&dir.path().join("assent.db"))
             .await
             .unwrap();
         let mut tx = store.begin_tx().await.unwrap();
-        assert_eq!(synchronous(&mut tx).await, 2, "a plain transaction is FULL");
+        assert_eq!(synchronous(&mut tx).await, 2, "a full transaction is FULL");
         tx.finish().await.unwrap();
 
-        let relaxed = store.begin_relaxed_tx().await.unwrap();
+        let mut relaxed = store.begin_relaxed_tx().await.unwrap();
         assert_eq!(
-            relaxed.pragma("synchronous").unwrap(),
+            synchronous(&mut relaxed).await,
             1,
-            "the plain writer's is NORMAL"
+            "the policy's own record is NORMAL"
         );
-        assert_eq!(
-            relaxed.pragma("busy_timeout").unwrap(),
-            0,
-            "and it never waits inside SQLite (its caller's thread would sleep)"
-        );
-        assert_eq!(
-            relaxed.pragma("foreign_keys").unwrap(),
-            1,
-            "it checks foreign keys as sqlx's connections do"
-        );
-        Box::new(relaxed).commit().await.unwrap();
+        relaxed.finish().await.unwrap();
 
         let mut after = store.begin_tx().await.unwrap();
         assert_eq!(
             synchronous(&mut after).await,
             2,
-            "the sqlx writer stays FULL after a plain commit"
+            "a full transaction after a relaxed one is FULL again"
         );
         drop(after);
         let mut raw = store.write().await.unwrap();
@@ -275,7 +234,7 @@ mod tests {
             .fetch_one(&mut *raw)
             .await
             .unwrap();
-        assert_eq!(level, 2, "so do the identities' raw transactions");
+        assert_eq!(level, 2, "so are the identities' raw transactions");
         drop(raw); // closing the pool waits for its connection
         store.shut().await;
     }

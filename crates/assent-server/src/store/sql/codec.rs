@@ -5,9 +5,10 @@
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use sqlx::Row;
 
-use super::rows::ActionRow;
-use super::StoreError;
+use super::backend::DbRow;
+use crate::store::StoreError;
 
 /// Microseconds since the epoch.
 pub fn micros(at: DateTime<Utc>) -> i64 {
@@ -36,23 +37,8 @@ pub fn parse_name<T: DeserializeOwned>(name: &str) -> Result<T, StoreError> {
     ))?)
 }
 
-/// An action row with its enums and first answer encoded, ready to bind.
-pub struct EncodedAction<'a> {
-    pub row: &'a ActionRow,
-    pub decision: String,
-    pub status: String,
-    pub response: String,
-    pub action_kind: String,
-}
-
-impl<'a> EncodedAction<'a> {
-    pub fn of(row: &'a ActionRow) -> Result<EncodedAction<'a>, StoreError> {
-        Ok(EncodedAction {
-            row,
-            decision: name_of(&row.decision)?,
-            status: name_of(&row.status)?,
-            response: serde_json::to_string(&row.response)?,
-            action_kind: name_of(&row.action_kind)?,
-        })
-    }
+/// A JSON document stored as text in column `col`.
+pub fn json_col<T: DeserializeOwned>(row: &DbRow, col: &str) -> Result<T, StoreError> {
+    let text: String = row.try_get(col)?;
+    Ok(serde_json::from_str(&text)?)
 }

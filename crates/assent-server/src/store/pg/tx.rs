@@ -1,12 +1,12 @@
-//! One PostgreSQL write transaction: the [`Tx`] methods are shared (`sql/tx.rs`); here is how
+//! One PostgreSQL write transaction: the [`Tx`] methods are shared (`../sql/tx.rs`); here is how
 //! it begins — by taking the writers' advisory lock (see [`WRITE_LOCK`]) — and how it
 //! commits: notifying the other replicas of the newest event it wrote, and moving this
 //! replica's watch at once.
 
 use sqlx::{Postgres, Transaction};
 
-use super::pg_bus::{self, PgEvents};
-use super::StoreError;
+use super::bus::{self, PgEvents};
+use crate::store::StoreError;
 
 /// Key of the transaction-level advisory lock every write transaction takes first, on every
 /// replica. Writers commit one after the other, so
@@ -34,7 +34,7 @@ pub struct PgTx {
 impl PgTx {
     /// Begins a write transaction holding [`WRITE_LOCK`]; `relaxed`: its commit does not
     /// wait for the WAL flush (`synchronous_commit = off` for this transaction only, see
-    /// [`super::Store::begin_relaxed`]).
+    /// [`crate::store::Store::begin_relaxed`]).
     pub async fn begin(
         events: &PgEvents,
         signer: Option<std::sync::Arc<crate::audit_chain::CountSigner>>,
@@ -71,11 +71,11 @@ impl PgTx {
         } = self;
         if let Some(newest) = newest_event {
             // Delivered to every replica's listener when (and only if) this commits.
-            pg_bus::notify(&mut tx, newest).await?;
+            bus::notify(&mut tx, newest).await?;
         }
         tx.commit().await?;
         if let Some(newest) = newest_event {
-            pg_bus::advance(&events.newest, newest);
+            bus::advance(&events.newest, newest);
         }
         Ok(())
     }

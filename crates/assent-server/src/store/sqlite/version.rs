@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::StoreError;
+use crate::store::StoreError;
 
 const READ: &str = "SELECT version FROM identity_version WHERE id = 1";
 

@@ -1,12 +1,12 @@
-//! The web desk's sign-in rows in both stores: enrolment invites, passkeys, browser sessions
-//! and the WebAuthn ceremonies in flight. Codes and cookies are stored as SHA-256 hashes.
+//! Sign-in rows in both stores (the web desk's, `crate::web`): enrolment invites, passkeys,
+//! browser sessions and the WebAuthn ceremonies in flight. Codes and cookies are stored as SHA-256 hashes.
 
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
-use super::db_rows::{from_micros, micros, opt_from_micros};
-use super::{CeremonyRow, InviteState, PasskeyRow, SessionRow, StoreError};
+use super::codec::{from_micros, micros, opt_from_micros};
+use crate::store::{CeremonyRow, InviteState, PasskeyRow, SessionRow, StoreError};
 
 pub async fn invite_add(
     conn: &mut Conn,
@@ -36,12 +36,11 @@ pub async fn invite_state(
     code_hash: &str,
     now: DateTime<Utc>,
 ) -> Result<InviteState, StoreError> {
-    let row = sqlx::query(
-        "SELECT person, expires_at, used_at FROM desk_invites WHERE code_hash = $1",
-    )
-    .bind(code_hash)
-    .fetch_optional(conn)
-    .await?;
+    let row =
+        sqlx::query("SELECT person, expires_at, used_at FROM desk_invites WHERE code_hash = $1")
+            .bind(code_hash)
+            .fetch_optional(conn)
+            .await?;
     let Some(row) = row else {
         return Ok(InviteState::Unknown);
     };
@@ -114,7 +113,10 @@ pub async fn passkeys_of(conn: &mut Conn, person: &str) -> Result<Vec<PasskeyRow
     rows.iter().map(passkey_of).collect()
 }
 
-pub async fn passkey(conn: &mut Conn, credential_id: &str) -> Result<Option<PasskeyRow>, StoreError> {
+pub async fn passkey(
+    conn: &mut Conn,
+    credential_id: &str,
+) -> Result<Option<PasskeyRow>, StoreError> {
     let row = sqlx::query(
         "SELECT credential_id, person, label, passkey, created_at, last_used_at \
          FROM passkeys WHERE credential_id = $1",

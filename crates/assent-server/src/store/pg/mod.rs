@@ -1,18 +1,35 @@
 //! The PostgreSQL backend: one pool shared by every statement, migrations under an advisory
 //! lock (replicas starting together migrate once), events announced with `LISTEN/NOTIFY` so
-//! every replica's streams move when any replica commits.
+//! every replica's streams move when any replica commits ([`bus`]). Its [`Store`] methods are
+//! SQLite's too (`sql/store.rs`); here is what is PostgreSQL's own: reads from the pool (any
+//! replica, any connection), write transactions holding the writers' lock ([`tx::PgTx`]),
+//! plain transactions for the identity rows.
+//!
+//! [`Store`]: super::Store
+
+#[macro_use]
+mod backend;
+mod bus;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "the statement files are compiled once per backend on purpose"
+)]
+#[path = "../sql/mod.rs"]
+mod sql;
+mod tx;
 
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::Connection;
+use sqlx::{Connection, Postgres, Row, Transaction};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::pg_bus::{self, PgEvents};
 use super::StoreError;
+use bus::PgEvents;
+use tx::PgTx;
 
 /// Key of the session advisory lock held while migrating (any constant shared by replicas).
 const MIGRATION_LOCK: i64 = 0x6173_7365_6e74_0001;
@@ -45,12 +62,12 @@ impl PgStore {
             .connect_with(options)
             .await?;
         migrate(&pool).await?;
-        let newest = pg_bus::newest_id(&pool).await?;
+        let newest = bus::newest_id(&pool).await?;
         let events = PgEvents {
             pool: pool.clone(),
             newest: Arc::new(watch::channel(newest).0),
         };
-        let listener = pg_bus::follow(pool.clone(), events.newest.clone());
+        let listener = bus::follow(pool.clone(), events.newest.clone());
         Ok(PgStore {
             pool,
             events,
@@ -62,6 +79,38 @@ impl PgStore {
     pub(super) async fn shut(&self) {
         self.listener.abort();
         self.pool.close().await;
+    }
+}
+
+impl PgStore {
+    /// The pool reads use.
+    pub(super) fn reads(&self) -> &sqlx::PgPool {
+        &self.pool
+    }
+
+    pub(super) async fn begin_tx(&self) -> Result<PgTx, StoreError> {
+        PgTx::begin(&self.events, self.signer.get(), false).await
+    }
+
+    pub(super) async fn begin_relaxed_tx(&self) -> Result<PgTx, StoreError> {
+        PgTx::begin(&self.events, self.signer.get(), true).await
+    }
+
+    /// A plain write transaction, for the identity rows (their locks are the rows').
+    pub(super) async fn write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
+        Ok(self.pool.begin().await?)
+    }
+
+    pub(super) async fn done(&self, tx: Transaction<'static, Postgres>) -> Result<(), StoreError> {
+        Ok(tx.commit().await?)
+    }
+
+    /// The identity version, read from its row: every replica sees a change at once.
+    pub(super) async fn current_identity_version(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT version FROM identity_version WHERE id = 1")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("version")?)
     }
 }
 

@@ -3188,7 +3188,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description server-sent events; `event:` is the type, `id:` the persisted id, `data:` an EventEnvelope */
+            /** @description server-sent events; `event:` is the type, `id:` the persisted id, `data:` an EventEnvelope. A person's token: every event; an agent's token: only the events about its own requests, grants and runs */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -26,6 +26,7 @@ pub mod records;
 pub mod reload;
 pub mod reviewer;
 mod reviewing;
+mod reviews;
 pub mod routing;
 mod secret_source;
 mod state;

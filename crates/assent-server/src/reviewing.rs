@@ -1,11 +1,8 @@
-//! The model reviewer in the service (`[reviewer]` in the policy): one call per prompt, off the
-//! agent's path. In `decide` mode it approves alone only what the policy finds eligible
+//! The model reviewer's calls (`[reviewer]` in the policy): one per prompt, off the agent's
+//! path. In `decide` mode it approves alone only what the policy finds eligible
 //! (`assent_core::reviewer::eligibility`, checked before any call and again at the approval);
-//! otherwise its opinion, or its failure, goes to the person with the prompt. Every call is
-//! audited (`reviewed`).
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+//! otherwise its opinion, or its failure, goes to the person with the prompt
+//! (`crate::reviews` keeps its part in each). Every call is audited (`reviewed`).
 
 use assent_core::reviewer::request::{review_document, RecentAction};
 use assent_core::reviewer::verdict::approves;
@@ -13,126 +10,13 @@ use assent_core::reviewer::{eligibility, ReviewerConfig, ReviewerMode};
 use assent_core::{ApprovalAuditEvent, ApprovalStatus, AuditDecision, AuditReview, Policy};
 use assent_protocol::{Approval, ApprovalReview, ReviewState};
 
-use crate::reviewer::{Health, Review, Reviewer};
+use crate::reviewer::Review;
+use crate::reviews::part;
 use crate::state::AppState;
 use crate::workflow::Ground;
 
 /// At most this many of the run's audited actions are read for the reviewer.
 const RECENT_AUDIT: i64 = 50;
-
-/// The reviewer's part in each prompt, and the reviewer for the policy in force.
-#[derive(Debug, Default)]
-pub struct Reviews {
-    /// Prompt id → what the reviewer did with it.
-    book: Mutex<HashMap<String, ApprovalReview>>,
-    /// Batch key → the reviewer's part in a prompt being opened now, known before its
-    /// `approval.requested` is sent: desks hold the notification of one being reviewed.
-    opening: Mutex<HashMap<String, ApprovalReview>>,
-    /// The reviewer for the configuration in force (made again when it changes).
-    reviewer: Mutex<Option<Reviewer>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl Reviews {
-    /// Before a submission that may open a prompt is recorded: what the reviewer will do with
-    /// it, by its batch key (`None`: no reviewer, or it will only advise).
-    pub fn expect(&self, evaluation: &assent_core::Evaluation, policy: &Policy) {
-        let Some(config) = policy.reviewer.as_ref() else {
-            return;
-        };
-        if config.mode != ReviewerMode::Decide || !evaluation.decision.decision.needs_person() {
-            return;
-        }
-        let review = match eligibility(evaluation, policy, config.up_to) {
-            Ok(()) => part(config, ReviewState::Reviewing, None, "reviewing".to_owned()),
-            Err(not) => part(config, ReviewState::NotEligible, None, not.reason),
-        };
-        lock(&self.opening).insert(evaluation.batch_key.clone(), review);
-    }
-
-    /// `approval` with the reviewer's part in it, as known here.
-    pub fn annotate(&self, approval: &mut Approval, policy: &Policy) {
-        if policy.reviewer.is_none() {
-            return;
-        }
-        if approval.review.is_none() {
-            approval.review = match lock(&self.book).get(&approval.approval_id) {
-                Some(review) => Some(review.clone()),
-                None if approval.status == ApprovalStatus::Requested => {
-                    lock(&self.opening).get(&approval.batch_key).cloned()
-                }
-                None => None,
-            };
-        }
-        let unavailable = self.health().is_some_and(|h| h.unavailable());
-        if let Some(review) = approval.review.as_mut() {
-            review.reviewer_unavailable = unavailable;
-        }
-    }
-
-    /// The reviewer's health (`None`: none configured or none called yet).
-    pub fn health(&self) -> Option<Arc<Health>> {
-        lock(&self.reviewer).as_ref().map(|r| r.health.clone())
-    }
-
-    fn reviewer(&self, config: &ReviewerConfig) -> Option<Reviewer> {
-        let mut current = lock(&self.reviewer);
-        if current.as_ref().is_none_or(|r| &r.config != config) {
-            match Reviewer::new(config.clone()) {
-                Ok(reviewer) => *current = Some(reviewer),
-                Err(err) => {
-                    tracing::warn!(%err, "the reviewer's HTTP client could not be made");
-                    return None;
-                }
-            }
-        }
-        current.clone()
-    }
-
-    /// Claims `approval_id` for one call; false when it was reviewed already (one call per
-    /// prompt, however many requests join its batch).
-    fn claim(&self, approval_id: &str, config: &ReviewerConfig) -> bool {
-        let mut book = lock(&self.book);
-        if book.contains_key(approval_id) {
-            return false;
-        }
-        let state = match config.mode {
-            ReviewerMode::Decide => ReviewState::Reviewing,
-            ReviewerMode::Advise => ReviewState::Advised,
-        };
-        book.insert(
-            approval_id.to_owned(),
-            part(config, state, None, "reviewing".to_owned()),
-        );
-        true
-    }
-
-    fn settle(&self, approval_id: &str, batch_key: &str, review: ApprovalReview) {
-        lock(&self.book).insert(approval_id.to_owned(), review);
-        lock(&self.opening).remove(batch_key);
-    }
-}
-
-fn part(
-    config: &ReviewerConfig,
-    state: ReviewState,
-    verdict: Option<&assent_core::reviewer::Verdict>,
-    rationale: String,
-) -> ApprovalReview {
-    ApprovalReview {
-        model: config.model.clone(),
-        outcome: verdict.map(|v| v.outcome.as_str().to_owned()),
-        risk: verdict.map(|v| v.risk),
-        rationale,
-        state,
-        reviewer_unavailable: false,
-    }
-}
 
 /// A prompt opened: the reviewer reviews it once (see the module's doc). Runs off the
 /// agent's path; every outcome is recorded, none is an error.
@@ -211,7 +95,7 @@ pub async fn opened(state: &AppState, approval_id: &str) {
                 rationale: "the reviewer's call could not be audited".to_owned(),
                 ..part
             };
-            announce(state, &record.approval, failed, &policy).await;
+            announce(state, &record.approval, failed).await;
             return;
         }
         let ground = Ground {
@@ -239,7 +123,7 @@ pub async fn opened(state: &AppState, approval_id: &str) {
                     rationale: format!("{} (not applied: {err})", part.rationale),
                     ..part
                 };
-                announce(state, &record.approval, advised, &policy).await;
+                announce(state, &record.approval, advised).await;
             }
         }
         return;
@@ -257,14 +141,13 @@ pub async fn opened(state: &AppState, approval_id: &str) {
 }
 
 /// Records `review` as the reviewer's part and announces the prompt with it.
-async fn announce(state: &AppState, approval: &Approval, review: ApprovalReview, policy: &Policy) {
+async fn announce(state: &AppState, approval: &Approval, review: ApprovalReview) {
     let shared = &state.inner;
     shared
         .reviews
         .settle(&approval.approval_id, &approval.batch_key, review.clone());
     let mut approval = approval.clone();
     approval.review = Some(review);
-    crate::handlers::approvals::with_policy_lines(shared, policy, &mut approval);
     let mut tx = match shared.store.begin().await {
         Ok(tx) => tx,
         Err(err) => {

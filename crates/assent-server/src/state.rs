@@ -54,7 +54,7 @@ pub(crate) struct Shared {
     /// [`AppState::with_push`].
     pub push: Option<crate::push::Sender>,
     /// The model reviewer's calls and their outcomes (`[reviewer]` in the policy).
-    pub reviews: Arc<crate::reviewing::Reviews>,
+    pub reviews: Arc<crate::reviews::Reviews>,
 }
 
 impl AppState {

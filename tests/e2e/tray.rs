@@ -431,7 +431,7 @@ async fn the_window_is_a_separate_process_without_the_token_or_webkit_in_the_tra
         "no token variable in the window's environment"
     );
     // The window's memory defaults reach WebKit's web process, which reads them: without
-    // JavaScriptCore's JIT it is ≈8 MiB lighter while the window is open (docs/benchmarks.md).
+    // JavaScriptCore's JIT it is lighter while the window is open (docs/benchmarks.md).
     // App::start leaves them unset, so the window process set them.
     let web = eventually("the window's WebKit web process", WAIT, || async {
         children(window)

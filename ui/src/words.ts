@@ -72,8 +72,8 @@ export const DATE_TIME: Intl.DateTimeFormatOptions = {
 
 /** One formatter for every absolute time, made again once a minute so a change of the
  * system's time zone or language shows within one. `toLocaleString()` builds ICU's date
- * formatter anew on every call: in the window's WebKit that was over half of the web process's
- * CPU while prompts arrived into a list of 200 (docs/benchmarks.md, "Dates formatted once"). */
+ * formatter anew on every call, which dominated the web process's CPU while prompts arrived
+ * into a long list. */
 let localDateTime: { made: number; format: Intl.DateTimeFormat } | null = null;
 
 function localFormat(nowMs: number): Intl.DateTimeFormat {

@@ -7,7 +7,7 @@ use tokio::net::TcpListener;
 /// Turns Nagle's algorithm off on an accepted connection, plain or TLS: an event stream writes
 /// one small event at a time, and with Nagle on, an event written while the previous one is
 /// unacknowledged waits for that ACK — which a client that delays its ACKs sends up to 40 ms
-/// later (docs/benchmarks.md, "Events held back by Nagle"); a TLS handshake's round trips
+/// later (docs/benchmarks.md, "Service"); a TLS handshake's round trips
 /// would wait likewise.
 pub(crate) fn no_delay(tcp: &mut tokio::net::TcpStream) {
     if let Err(err) = tcp.set_nodelay(true) {

@@ -18,9 +18,9 @@ pub const QUEUE_DEPTH: usize = 4096;
 /// The most submissions written in one transaction.
 const BATCH: usize = 256;
 
-/// A submission waiting for its commit. Boxed: a `Submission` is nearly 2 KB, and held by
-/// value it was carried in every future between the handler and this queue, which made the
-/// handler's future 9 KB, copied into its box on every request.
+/// A submission waiting for its commit. Boxed: a `Submission` is large, and held by value it
+/// was carried in every future between the handler and this queue, which made the handler's
+/// future several times larger, copied into its box on every request.
 pub struct Queued {
     pub submission: Box<Submission>,
     pub reply: oneshot::Sender<Result<Submitted, StoreError>>,

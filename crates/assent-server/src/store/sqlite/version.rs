@@ -1,7 +1,7 @@
 //! The identity version (see `migrations/sqlite/0009_identity_version.sql`), read on every
 //! request over one plain SQLite connection of its own. A query through the sqlx pool costs
-//! a round trip to the connection's worker thread (≈ 20 µs, about what the token lookup it
-//! replaces costs); this read is a few µs, done in place.
+//! a round trip to the connection's worker thread (about what the token lookup it replaces
+//! costs); this read is done in place.
 
 use std::path::Path;
 use std::sync::Mutex;

@@ -88,14 +88,14 @@ pub async fn opened(state: &AppState, approval_id: &str) {
     let now = shared.clock.now();
     let audit = audit_of(&record, &evaluation, &policy, &config, &review, &part, now);
     if approve {
-        if let Err(err) = shared.workflow.record_review(&audit, None, now).await {
+        if let Err(err) = shared.workflow.record_review(Some(&audit), None, now).await {
             tracing::warn!(%err, "the reviewer's call could not be audited; the person decides");
             let failed = ApprovalReview {
                 state: ReviewState::Failed,
                 rationale: "the reviewer's call could not be audited".to_owned(),
                 ..part
             };
-            announce(state, &record.approval, failed).await;
+            announce(state, &record.approval, failed, None).await;
             return;
         }
         let ground = Ground {
@@ -123,45 +123,35 @@ pub async fn opened(state: &AppState, approval_id: &str) {
                     rationale: format!("{} (not applied: {err})", part.rationale),
                     ..part
                 };
-                announce(state, &record.approval, advised).await;
+                announce(state, &record.approval, advised, None).await;
             }
         }
         return;
     }
-    let mut approval = record.approval.clone();
-    approval.review = Some(part.clone());
-    shared.reviews.settle(approval_id, &batch_key, part);
-    if let Err(err) = shared
-        .workflow
-        .record_review(&audit, Some(&approval), now)
-        .await
-    {
-        tracing::warn!(%err, "the reviewer's call could not be audited");
-    }
+    announce(state, &record.approval, part, Some(&audit)).await;
 }
 
-/// Records `review` as the reviewer's part and announces the prompt with it.
-async fn announce(state: &AppState, approval: &Approval, review: ApprovalReview) {
+/// Records `review` as the reviewer's part and announces the prompt with it, in one
+/// transaction with the call's `audit` record when there is one.
+async fn announce(
+    state: &AppState,
+    approval: &Approval,
+    review: ApprovalReview,
+    audit: Option<&ApprovalAuditEvent>,
+) {
     let shared = &state.inner;
     shared
         .reviews
         .settle(&approval.approval_id, &approval.batch_key, review.clone());
     let mut approval = approval.clone();
     approval.review = Some(review);
-    let mut tx = match shared.store.begin().await {
-        Ok(tx) => tx,
-        Err(err) => {
-            tracing::warn!(%err, "the reviewer's part could not be announced");
-            return;
-        }
-    };
-    let event = assent_protocol::Event::ApprovalUpdated { approval };
-    let written = match tx.insert_event(shared.clock.now(), &event).await {
-        Ok(_) => tx.commit().await,
-        Err(err) => Err(err),
-    };
-    if let Err(err) = written {
-        tracing::warn!(%err, "the reviewer's part could not be announced");
+    let now = shared.clock.now();
+    if let Err(err) = shared
+        .workflow
+        .record_review(audit, Some(&approval), now)
+        .await
+    {
+        tracing::warn!(%err, "the reviewer's part could not be recorded and announced");
     }
 }
 

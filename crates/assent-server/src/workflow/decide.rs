@@ -113,8 +113,7 @@ pub async fn reviewer_approves(
             name(record.approval.status)
         )));
     }
-    let eval = assent_core::evaluate(ground.policy, &record.first_request, ground.env)
-        .map_err(|err| DecideError::Conflict(format!("the request no longer evaluates: {err}")))?;
+    let eval = evaluate_again(record, ground)?;
     assent_core::reviewer::eligibility(&eval, ground.policy, up_to)
         .map_err(|not| DecideError::Forbidden(format!("the reviewer may not: {}", not.reason)))?;
     if record.approval.required_approvals > 1 {
@@ -150,7 +149,7 @@ pub async fn reviewer_approves(
         name: actor,
         role: None,
     };
-    let grant = grant_for(record, by, &choice, ground)?;
+    let grant = grant_for(record, by, &choice, &eval, ground)?;
     let verdict = (approve_event(scope), Some(format!("approved by {actor}")));
     let settlement = settlement(record, by, verdict, Some(grant), Vec::new(), ground.now)?;
     let settled = settle::settle(store, &settlement).await?;
@@ -177,7 +176,8 @@ fn approve(
     reason: Option<String>,
     ground: Ground<'_>,
 ) -> Result<Approved, DecideError> {
-    let grant = grant_for(record, by, choice, ground)?;
+    let eval = evaluate_again(record, ground)?;
+    let grant = grant_for(record, by, choice, &eval, ground)?;
     let vote = Vote {
         by: by.name.to_owned(),
         role: by.role.unwrap_or(Role::TaskAuthor),
@@ -244,12 +244,11 @@ fn grant_for(
     record: &ApprovalRecord,
     by: Decider<'_>,
     choice: &GrantChoice,
+    eval: &assent_core::Evaluation,
     ground: Ground<'_>,
 ) -> Result<NewGrant, DecideError> {
     let approval = &record.approval;
     let request = &record.first_request;
-    let eval = assent_core::evaluate(ground.policy, request, ground.env)
-        .map_err(|err| DecideError::Conflict(format!("the request no longer evaluates: {err}")))?;
     let grant_id = new_id();
     let order = GrantOrder {
         grant_id: &grant_id,
@@ -258,7 +257,7 @@ fn grant_for(
         action_kind: approval.action_kind,
         offered_scopes: &approval.offered_scopes,
         request,
-        eval: &eval,
+        eval,
         max_lifetime: assent_core::lifetime_bound(ground.policy, request, choice.scope),
         created_by: by.name,
         requester: &record.requester,
@@ -282,6 +281,16 @@ fn grant_for(
         summary,
         created_by_role: by.role,
     })
+}
+
+/// The prompt's first request evaluated under today's policy (it may have changed since the
+/// prompt opened).
+fn evaluate_again(
+    record: &ApprovalRecord,
+    ground: Ground<'_>,
+) -> Result<assent_core::Evaluation, DecideError> {
+    assent_core::evaluate(ground.policy, &record.first_request, ground.env)
+        .map_err(|err| DecideError::Conflict(format!("the request no longer evaluates: {err}")))
 }
 
 /// The serde name of a status (`approved_once`, …).

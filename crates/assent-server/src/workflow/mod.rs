@@ -109,16 +109,18 @@ impl Workflow {
         decide::reviewer_approves(self.store.as_ref(), record, actor, up_to, ground).await
     }
 
-    /// Audits one reviewer call and, while the prompt is pending, announces the prompt with
-    /// the reviewer's part in it (`approval.updated`) in the same transaction.
+    /// Audits one reviewer call (when given) and, while the prompt is pending, announces the
+    /// prompt with the reviewer's part in it (`approval.updated`), in one transaction.
     pub async fn record_review(
         &self,
-        audit: &assent_core::ApprovalAuditEvent,
+        audit: Option<&assent_core::ApprovalAuditEvent>,
         updated: Option<&Approval>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.store.begin().await?;
-        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        if let Some(audit) = audit {
+            tx.insert_audits(std::slice::from_ref(audit)).await?;
+        }
         if let Some(approval) = updated {
             let event = assent_protocol::Event::ApprovalUpdated {
                 approval: approval.clone(),

@@ -23,14 +23,20 @@ async fn until(reader: &mut common::SseReader, last: &str) -> Vec<(String, Strin
     }
 }
 
-#[tokio::test]
-async fn an_agent_hears_only_about_its_own_requests_and_resumes_where_it_left() {
+/// A service, and the token of a second agent beside its own requester.
+async fn with_another_agent() -> (Service, String) {
     let s = Service::start().await;
     let other = common::backend::directory(&s.data_dir())
         .await
         .add_agent("other-agent")
         .await
         .unwrap();
+    (s, other)
+}
+
+#[tokio::test]
+async fn an_agent_hears_only_about_its_own_requests_and_resumes_where_it_left() {
+    let (s, other) = with_another_agent().await;
     let mut mine = s.events_as(&s.requester, None).await;
     let mut theirs = s.events_as(&other, None).await;
 
@@ -102,12 +108,7 @@ async fn an_agent_hears_only_about_its_own_requests_and_resumes_where_it_left() 
 
 #[tokio::test]
 async fn another_agents_prompts_and_run_end_never_reach_an_agent() {
-    let s = Service::start().await;
-    let other = common::backend::directory(&s.data_dir())
-        .await
-        .add_agent("other-agent")
-        .await
-        .unwrap();
+    let (s, other) = with_another_agent().await;
     let mut mine = s.events_as(&s.requester, None).await;
     s.submit_as(&other, &maven("their-run")).await;
     let (status, ended) = s.post("/v1/runs/their-run/end", &other, &json!({})).await;

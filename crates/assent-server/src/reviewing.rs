@@ -33,6 +33,8 @@ pub async fn opened(state: &AppState, approval_id: &str) {
     if record.approval.status != ApprovalStatus::Requested
         || !shared.reviews.claim(approval_id, &config)
     {
+        // Settled already, or a request joining a prompt reviewed before: its part is known.
+        shared.reviews.unexpect(&batch_key);
         return;
     }
     let Ok(evaluation) = assent_core::evaluate(&policy, &record.first_request, &shared.env) else {

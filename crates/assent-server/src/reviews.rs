@@ -31,19 +31,25 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Reviews {
     /// Before a submission that may open a prompt is recorded: what the reviewer will do with
-    /// it, by its batch key (`None`: no reviewer, or it will only advise).
-    pub fn expect(&self, evaluation: &assent_core::Evaluation, policy: &Policy) {
-        let Some(config) = policy.reviewer.as_ref() else {
-            return;
-        };
+    /// it, by its batch key; the key when one was recorded (none: no reviewer, or it will only
+    /// advise). Undo it with [`Reviews::unexpect`] when no prompt opened.
+    pub fn expect(&self, evaluation: &assent_core::Evaluation, policy: &Policy) -> Option<String> {
+        let config = policy.reviewer.as_ref()?;
         if config.mode != ReviewerMode::Decide || !evaluation.decision.decision.needs_person() {
-            return;
+            return None;
         }
         let review = match eligibility(evaluation, policy, config.up_to) {
             Ok(()) => part(config, ReviewState::Reviewing, None, "reviewing".to_owned()),
             Err(not) => part(config, ReviewState::NotEligible, None, not.reason),
         };
         lock(&self.opening).insert(evaluation.batch_key.clone(), review);
+        Some(evaluation.batch_key.clone())
+    }
+
+    /// Forgets what [`Reviews::expect`] recorded for `batch_key`: no new prompt of it is
+    /// opening (a grant covered the request, or it joined a prompt already reviewed).
+    pub fn unexpect(&self, batch_key: &str) {
+        lock(&self.opening).remove(batch_key);
     }
 
     /// `approval` with the reviewer's part in it, as known here.

@@ -69,10 +69,12 @@ pub async fn submit(
     let approval_expires_at = now + policy.approval_timeout();
     let required_approvals =
         policy.approvals_required(eval.decision.required_role, &eval.decision.rule);
-    if !screen {
-        // Known before the prompt is announced: whether the reviewer will take it.
-        shared.reviews.expect(&eval, &policy);
-    }
+    // Known before the prompt is announced: whether the reviewer will take it.
+    let expected = if screen {
+        None
+    } else {
+        shared.reviews.expect(&eval, &policy)
+    };
     let submission = Box::new(Submission {
         action_id: uuid::Uuid::new_v4().to_string(),
         requester: requester.to_owned(),
@@ -87,7 +89,13 @@ pub async fn submit(
         screen,
         routed: policy.routing.escalate_after().is_some(),
     });
-    match shared.workflow.submit(submission).await? {
+    let submitted = shared.workflow.submit(submission).await;
+    let opened =
+        matches!(&submitted, Ok(Submitted::Recorded(a)) if a.status == SubmitStatus::Pending);
+    if let Some(key) = expected.filter(|_| !opened) {
+        shared.reviews.unexpect(&key);
+    }
+    match submitted? {
         Submitted::Recorded(answer) => {
             if answer.status == SubmitStatus::Pending {
                 // A new prompt (a joined one expires sooner, which the sweeper knows).

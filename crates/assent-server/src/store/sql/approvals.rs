@@ -2,7 +2,9 @@
 //! list, settle and touch with a "still pending" guard, remembered denials.
 
 use assent_core::workflow::PendingPrompt;
-use assent_core::ApprovalStatus;
+use std::collections::HashMap;
+
+use assent_core::{ApprovalStatus, Vote};
 use assent_protocol::{Approval, ApprovalMember, Resolution};
 use chrono::{DateTime, Utc};
 use sqlx::Row;
@@ -107,35 +109,83 @@ pub async fn insert(conn: &mut Conn, row: &ApprovalRow) -> Result<(), StoreError
     Ok(())
 }
 
-async fn members(conn: &mut Conn, id: &str) -> Result<Vec<ApprovalMember>, StoreError> {
-    let rows = sqlx::query(
-        "SELECT id, action_hash, task_id, command_line, created_at FROM actions \
-         WHERE approval_id = $1 AND batch_position IS NOT NULL ORDER BY batch_position",
-    )
-    .bind(id)
-    .fetch_all(conn)
-    .await?;
+/// Ids bound per `IN (…)` list: well under SQLite's and PostgreSQL's parameter limits.
+const IDS_PER_QUERY: usize = 400;
+
+/// `$1, $2, …` for `n` parameters.
+pub(super) fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The batch members of each of `ids`, in batch order: one query per [`IDS_PER_QUERY`] ids,
+/// not one per approval.
+async fn members_of(
+    conn: &mut Conn,
+    ids: &[String],
+) -> Result<HashMap<String, Vec<ApprovalMember>>, StoreError> {
+    let mut members: HashMap<String, Vec<ApprovalMember>> = HashMap::new();
+    for chunk in ids.chunks(IDS_PER_QUERY) {
+        let sql = format!(
+            "SELECT approval_id, id, action_hash, task_id, command_line, created_at FROM actions \
+             WHERE approval_id IN ({}) AND batch_position IS NOT NULL \
+             ORDER BY approval_id, batch_position",
+            placeholders(chunk.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            members
+                .entry(row.try_get("approval_id")?)
+                .or_default()
+                .push(ApprovalMember {
+                    action_id: row.try_get("id")?,
+                    action_hash: row.try_get("action_hash")?,
+                    task_id: row.try_get("task_id")?,
+                    command_line: row.try_get("command_line")?,
+                    created_at: from_micros(row.try_get("created_at")?)?,
+                });
+        }
+    }
+    Ok(members)
+}
+
+/// The records of `rows` (approval rows, `COLUMNS`), in order, their members and votes read
+/// in one query each for all of them.
+async fn records_of(conn: &mut Conn, rows: &[DbRow]) -> Result<Vec<ApprovalRecord>, StoreError> {
+    let ids = rows
+        .iter()
+        .map(|row| row.try_get::<String, _>("id"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut members = members_of(conn, &ids).await?;
+    let mut votes = identities::votes_of(conn, &ids).await?;
     rows.iter()
-        .map(|row| {
-            Ok(ApprovalMember {
-                action_id: row.try_get("id")?,
-                action_hash: row.try_get("action_hash")?,
-                task_id: row.try_get("task_id")?,
-                command_line: row.try_get("command_line")?,
-                created_at: from_micros(row.try_get("created_at")?)?,
-            })
+        .zip(ids)
+        .map(|(row, id)| {
+            let (members, votes) = (
+                members.remove(&id).unwrap_or_default(),
+                votes.remove(&id).unwrap_or_default(),
+            );
+            record_from(row, id, members, votes)
         })
         .collect()
 }
 
-async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, StoreError> {
-    let id: String = row.try_get("id")?;
+fn record_from(
+    row: &DbRow,
+    id: String,
+    members: Vec<ApprovalMember>,
+    votes: Vec<Vote>,
+) -> Result<ApprovalRecord, StoreError> {
     let detail: PromptDetail = json_col(row, "detail")?;
     let resolution: Option<String> = row.try_get("resolution")?;
     let count: i64 = row.try_get("member_count")?;
     let decided_role: Option<String> = row.try_get("decided_role")?;
     let asked: Option<String> = row.try_get("asked")?;
-    let votes = identities::votes(conn, &id).await?;
     let approval = Approval {
         run_id: row.try_get("run_id")?,
         task_id: row.try_get("task_id")?,
@@ -156,7 +206,7 @@ async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, Store
         offered_scopes: detail.offered_scopes,
         batch_key: row.try_get("batch_key")?,
         count: u32::try_from(count).map_err(|_| StoreError::Corrupt(format!("count {count}")))?,
-        members: members(conn, &id).await?,
+        members,
         reason: detail.reason,
         created_at: from_micros(row.try_get("created_at")?)?,
         updated_at: from_micros(row.try_get("updated_at")?)?,
@@ -195,7 +245,7 @@ pub async fn load(conn: &mut Conn, id: &str) -> Result<Option<ApprovalRecord>, S
     .fetch_optional(&mut *conn)
     .await?;
     match row {
-        Some(row) => Ok(Some(record_of(conn, &row).await?)),
+        Some(row) => Ok(records_of(conn, std::slice::from_ref(&row)).await?.pop()),
         None => Ok(None),
     }
 }
@@ -211,11 +261,11 @@ pub async fn list(conn: &mut Conn, pending_only: bool) -> Result<Vec<Approval>, 
         sqlx::query(&all_sql)
     };
     let rows = query.fetch_all(&mut *conn).await?;
-    let mut approvals = Vec::with_capacity(rows.len());
-    for row in &rows {
-        approvals.push(record_of(conn, row).await?.approval);
-    }
-    Ok(approvals)
+    Ok(records_of(conn, &rows)
+        .await?
+        .into_iter()
+        .map(|record| record.approval)
+        .collect())
 }
 
 /// Settles a still pending approval; `Conflict` when it is not.
@@ -356,11 +406,11 @@ pub async fn remembered_denials(
     .bind(micros(since))
     .fetch_all(&mut *conn)
     .await?;
-    let mut approvals = Vec::with_capacity(rows.len());
-    for row in &rows {
-        approvals.push(record_of(conn, row).await?.approval);
-    }
-    Ok(approvals)
+    Ok(records_of(conn, &rows)
+        .await?
+        .into_iter()
+        .map(|record| record.approval)
+        .collect())
 }
 
 /// The diff approvals of a run, oldest first.
@@ -376,11 +426,11 @@ pub async fn run_diffs(conn: &mut Conn, run_id: &str) -> Result<Vec<Approval>, S
     .bind(run_id)
     .fetch_all(&mut *conn)
     .await?;
-    let mut approvals = Vec::with_capacity(rows.len());
-    for row in &rows {
-        approvals.push(record_of(conn, row).await?.approval);
-    }
-    Ok(approvals)
+    Ok(records_of(conn, &rows)
+        .await?
+        .into_iter()
+        .map(|record| record.approval)
+        .collect())
 }
 
 /// Marks a denial forgotten (the desk's Undo); false when it is not a remembered denial.

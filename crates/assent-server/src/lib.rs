@@ -3,6 +3,7 @@
 //! Embed it with [`launch`] (or [`App::open`] + [`App::serve`] to read the tokens first), or
 //! build the [`router`] yourself over an [`AppState`].
 
+mod approval_watch;
 pub mod audit_chain;
 mod clock;
 mod config;

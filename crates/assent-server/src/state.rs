@@ -46,6 +46,8 @@ pub(crate) struct Shared {
     pub deadlines: Arc<Deadlines>,
     /// Agents long-polling each approval right now.
     pub waiters: Arc<Waiters>,
+    /// Wakes a long-polling agent when an event names its approval.
+    pub approval_watch: Arc<crate::approval_watch::ApprovalWatch>,
     /// The key signing audit checkpoints (its public half is shown by `/v1/audit/verify`).
     pub audit_key: Option<crate::audit_chain::AuditKey>,
     /// The desk streams open on this replica (who is present, see `crate::routing`).
@@ -89,6 +91,7 @@ impl AppState {
             inner: Arc::new(Shared {
                 workflow: Workflow::new(store.clone(), config.sync_policy_decisions),
                 identities: crate::identity_cache::IdentityCache::default(),
+                approval_watch: crate::approval_watch::ApprovalWatch::new(store.clone()),
                 store,
                 policy: Arc::new(LivePolicy::new(
                     config.policy.clone(),

@@ -126,10 +126,10 @@ async fn wait_for_settlement(
     let deadline = Instant::now() + wait;
     // A waiting agent is a gate that will run the action once it is approved.
     let gate = (!caller.0.is_person() && !wait.is_zero()).then(|| state.inner.waiters.enter(id));
-    let mut changes = state.inner.store.events().watch();
+    // Subscribed before the first read: whatever happens to the approval after it wakes us.
+    let mut changes = state.inner.approval_watch.subscribe(id);
     let mut shutdown = state.inner.shutdown.clone();
     loop {
-        changes.borrow_and_update();
         let record = current(state, id)
             .await?
             .filter(|record| caller.may_read(&record.requester))
@@ -151,7 +151,7 @@ async fn wait_for_settlement(
             return Ok(record.approval);
         }
         tokio::select! {
-            changed = changes.changed() => if changed.is_err() { return Ok(record.approval) },
+            changed = changes.changed() => if !changed { return Ok(record.approval) },
             () = tokio::time::sleep_until(deadline) => {}
             _ = shutdown.wait_for(|stop| *stop) => return Ok(record.approval),
         }

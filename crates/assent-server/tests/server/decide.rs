@@ -272,6 +272,42 @@ async fn grants_expire_exactly_at_expires_at() {
     svc.stop().await;
 }
 
+/// A waiting agent is woken by events about its own approval (not by every commit): another
+/// prompt settling first must neither answer it nor make it miss its own settlement after.
+#[tokio::test]
+async fn long_poll_answers_its_own_approval_when_another_settles_first() {
+    let svc = Service::start().await;
+    let mine = svc.submit(&maven("r-mine")).await;
+    let other = svc.submit(&maven("r-other")).await;
+    let (mine, other) = (
+        mine["approval_id"].as_str().unwrap().to_owned(),
+        other["approval_id"].as_str().unwrap().to_owned(),
+    );
+    assert_ne!(mine, other, "two runs, two prompts");
+    let path = format!("/v1/approvals/{mine}?wait=30");
+    let waiter = svc.get(&path, &svc.requester);
+    let decider = async {
+        tokio::task::yield_now().await;
+        let first = svc.approve_for_run(&other).await;
+        let (_, still) = svc
+            .get(&format!("/v1/approvals/{mine}"), &svc.approver)
+            .await;
+        assert_eq!(
+            still["status"], "requested",
+            "deciding another prompt leaves this one pending: {still}"
+        );
+        (first, svc.approve_for_run(&mine).await)
+    };
+    let ((status, waited), _) = tokio::join!(waiter, decider);
+    assert_eq!(status, StatusCode::OK, "{waited}");
+    assert_eq!(
+        (waited["approval_id"].as_str(), waited["status"].as_str()),
+        (Some(mine.as_str()), Some("approved_for_run")),
+        "the long poll answers with its own approval once that one settles"
+    );
+    svc.stop().await;
+}
+
 #[tokio::test]
 async fn long_poll_returns_when_the_approval_settles() {
     let svc = Service::start().await;

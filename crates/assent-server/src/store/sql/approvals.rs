@@ -10,7 +10,9 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
-use super::codec::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
+use super::codec::{
+    from_micros, json_col, micros, name_of, opt_from_micros, parse_name, placeholders,
+};
 use super::identities;
 use crate::store::rows::PromptDetail;
 use crate::store::rows::{ApprovalRow, DenialProbe, Pending, RememberedDenial, SettleRow};
@@ -111,14 +113,6 @@ pub async fn insert(conn: &mut Conn, row: &ApprovalRow) -> Result<(), StoreError
 
 /// Ids bound per `IN (…)` list: well under SQLite's and PostgreSQL's parameter limits.
 const IDS_PER_QUERY: usize = 400;
-
-/// `$1, $2, …` for `n` parameters.
-pub(super) fn placeholders(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// The batch members of each of `ids`, in batch order: one query per [`IDS_PER_QUERY`] ids,
 /// not one per approval.

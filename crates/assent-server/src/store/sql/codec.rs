@@ -42,3 +42,11 @@ pub fn json_col<T: DeserializeOwned>(row: &DbRow, col: &str) -> Result<T, StoreE
     let text: String = row.try_get(col)?;
     Ok(serde_json::from_str(&text)?)
 }
+
+/// `$1, $2, …` for `n` parameters (an `IN (…)` list).
+pub fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

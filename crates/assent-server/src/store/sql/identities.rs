@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
-use super::codec::{from_micros, json_col, micros, name_of, parse_name};
+use super::codec::{from_micros, json_col, micros, name_of, parse_name, placeholders};
 use crate::store::StoreError;
 
 /// The `service_meta` key set once the first identities exist.
@@ -249,7 +249,7 @@ pub async fn votes_of(
         let sql = format!(
             "SELECT approval_id, voter, role, voted_at FROM approval_votes \
              WHERE approval_id IN ({}) ORDER BY approval_id, voted_at, voter",
-            super::approvals::placeholders(chunk.len())
+            placeholders(chunk.len())
         );
         let mut query = sqlx::query(&sql);
         for id in chunk {

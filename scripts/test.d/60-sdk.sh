@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The Python and TypeScript SDKs (sdk/) and the seed's drill (examples/agent-drill), against a
+# real `assent serve` — the cargo build's binary (ASSENT_BIN), started by the tests on free
+# loopback ports. Each SDK's generated wire types must match ui/openapi.json; each is installed
+# as a user would (`pip install ./sdk/python`, `npm install ./sdk/typescript`) and the tests use
+# the installed package. Needs scripts/deps.d/20-python.sh's venv (.venv-test).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+fail() { echo "sdk test FAILED: $*" >&2; exit 1; }
+
+cargo build -p assent-cli --bin assent --locked
+target="$(cargo metadata --format-version 1 --no-deps --locked \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+export ASSENT_BIN="$target/debug/assent"
+[ -x "$ASSENT_BIN" ] || fail "no built assent at $ASSENT_BIN"
+
+bash scripts/deps.d/20-python.sh >/dev/null
+py="$root/.venv-test/bin/python"
+[ -x "$py" ] || fail "no .venv-test: run scripts/deps.d/20-python.sh"
+
+echo "==> sdk/python: models.py matches ui/openapi.json"
+"$py" sdk/python/scripts/gen_models.py --check
+echo "==> pip install ./sdk/python"
+"$py" -m pip install --quiet --disable-pip-version-check ./sdk/python
+echo "==> sdk/python: pytest"
+# From sdk/python, whose sources sit under src/: the tests import the installed package.
+(cd sdk/python && "$py" -m pytest -q -p no:cacheprovider tests)
+echo "==> examples/agent-drill: the seed's drill (pytest)"
+(cd examples/agent-drill && "$py" -m pytest -q -p no:cacheprovider test_drill.py)
+
+echo "==> sdk/typescript: npm ci (builds dist/), api.gen.ts matches ui/openapi.json, node --test"
+(cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run gen:check --silent \
+  && node --test test/)
+
+echo "==> npm install ./sdk/typescript in a fresh project"
+consumer="$(mktemp -d)"
+trap 'rm -rf "$consumer"' EXIT
+(cd "$consumer" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "$root/sdk/typescript")
+(cd "$consumer" && node --input-type=module -e "
+import { Client, verifyWebhook, WebhookVerificationFailed } from 'assent-sdk';
+if (typeof Client !== 'function') throw new Error('the installed package exports Client');
+try {
+  verifyWebhook('whsec_' + Buffer.alloc(32, 1).toString('base64'), '{}', { 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,AAAA' });
+  throw new Error('a forged webhook must not verify');
+} catch (err) {
+  if (!(err instanceof WebhookVerificationFailed)) throw err;
+}
+console.log('npm install ./sdk/typescript: ok');
+") || fail "the package npm installed from sdk/typescript does not work"
+echo "==> sdk: ok"

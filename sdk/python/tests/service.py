@@ -1,0 +1,100 @@
+"""A real ``assent serve`` on a free loopback port, in a fresh data dir, for the tests; and the
+person's side (approve, deny) as plain HTTP with the approver token. The binary is the cargo
+build's (``ASSENT_BIN``, set by scripts/test.d/60-sdk.sh)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+
+def assent_bin() -> str:
+    path = os.environ.get("ASSENT_BIN", "")
+    if not path or not os.access(path, os.X_OK):
+        raise RuntimeError(
+            "ASSENT_BIN must name the built `assent` binary (scripts/test.d/60-sdk.sh sets it)"
+        )
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Service:
+    def __init__(self, workdir: Path, policy: str | None = None):
+        self.data = workdir / "data"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = [assent_bin(), "serve", "--data-dir", str(self.data), "--listen", f"127.0.0.1:{self.port}"]
+        if policy is not None:
+            policy_file = workdir / "policy.toml"
+            policy_file.write_text(policy)
+            args += ["--policy", str(policy_file)]
+        self.log = workdir / "serve.log"
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).is_success:
+                    break
+            except httpx.TransportError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"assent serve did not start: {self.log.read_text()}")
+            time.sleep(0.05)
+        self.requester = (self.data / "requester.token").read_text().strip()
+        self.approver = (self.data / "approver.token").read_text().strip()
+        self.person = httpx.Client(
+            base_url=self.url, headers={"authorization": f"Bearer {self.approver}"}, timeout=30
+        )
+
+    def stop(self) -> None:
+        self.person.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def decide(self, approval_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        answer = self.person.post(f"/v1/approvals/{approval_id}/decision", json=body)
+        assert answer.is_success, f"the person's decision must be taken: {answer.text}"
+        return answer.json()
+
+    def approve(self, approval_id: str, scope: str = "once") -> dict[str, Any]:
+        return self.decide(
+            approval_id, {"decision": "approve", "scope": scope, "expires_in_seconds": 600}
+        )
+
+    def deny(self, approval_id: str, reason: str) -> dict[str, Any]:
+        return self.decide(approval_id, {"decision": "deny", "reason": reason})
+
+    def approvals_of_run(self, run_id: str) -> list[dict[str, Any]]:
+        answer = self.person.get("/v1/approvals")
+        assert answer.is_success, answer.text
+        body = answer.json()
+        approvals = body["approvals"] if isinstance(body, dict) else body
+        return [a for a in approvals if a["run_id"] == run_id]
+
+
+def shell(run_id: str, command: str, cwd: str = "/home/dev/shop", trust: str = "unknown") -> dict[str, Any]:
+    """An agent's request to run ``command`` (an ``npm test`` in an unknown repo asks a person)."""
+    return {
+        "run_id": run_id,
+        "task_id": "task-1",
+        "requested_by": "agent",
+        "action": {"kind": "shell", "command": command, "cwd": cwd},
+        "context": {"repo": cwd, "repo_trust": trust},
+        "reason": "run the tests",
+    }

@@ -28,6 +28,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from assent_sdk import (
@@ -41,6 +42,8 @@ from assent_sdk import (
     Pending,
     RememberedDenial,
     TimedOut,
+    WebhookVerificationFailed,
+    verify_webhook,
 )
 
 MAX_ITERATIONS = 8
@@ -206,10 +209,14 @@ class ToolLoop:
                 parked.result = result if isinstance(result, str) else "still pending"
             case Denied(reason=reason, decided_by=who):
                 parked.result = f"denied by {who}: {reason}"
-            case TimedOut(fallback="pause", reason=reason) | TimedOut(fallback="cancel_run", reason=reason):
+            case TimedOut(reason=reason):
                 parked.result = f"nobody decided: {reason}"
-                return PausedByPolicy(reason)
-            case TimedOut(reason=reason) | Cancelled(reason=reason):
+                # The wait cap: with fallback_on_timeout = pause (or cancel_run) the service
+                # holds the run, and the task ends stopped by policy, not by the loop.
+                run = self.terminal.client.run(ctx.run_id)
+                if run.status.value in ("paused", "cancelled"):
+                    return PausedByPolicy(run.reason or reason)
+            case Cancelled(reason=reason):
                 parked.result = f"denied: {reason}"
         return self.run(ctx)
 
@@ -330,6 +337,64 @@ class EventStreamWake:
     def stop(self) -> None:
         self.stream.close()
         self.thread.join(timeout=10)
+
+
+class WebhookWake:
+    """Wakes parked agents from the service's signed webhooks: a receiver on loopback that
+    verifies each delivery (Standard Webhooks, the secret ``assent webhooks add`` printed),
+    answers 204, drops retries of a delivery it already took (same ``webhook-id``), and refuses
+    anything that does not verify (401) or is too big (413)."""
+
+    MAX_BODY = 1 << 20
+
+    def __init__(self, platform: Platform, secret: str | None = None):
+        self.platform = platform
+        self.secret = secret
+        self.seen: set[str] = set()
+        self.refused: list[str] = []
+        self.delivered: list[str] = []
+        wake = self
+
+        class Receiver(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                if length > wake.MAX_BODY:
+                    self._answer(413)
+                    return
+                body = self.rfile.read(length)
+                try:
+                    message = verify_webhook(wake.secret or "", body, dict(self.headers.items()))
+                except (WebhookVerificationFailed, ValueError) as err:
+                    wake.refused.append(str(err))
+                    self._answer(401)
+                    return
+                self._answer(204)
+                if message.webhook_id in wake.seen:
+                    return
+                wake.seen.add(message.webhook_id)
+                wake.delivered.append(message.type)
+                if message.decision is not None:
+                    platform.wake(message.decision.approval_id, message.decision, "webhook")
+
+            def _answer(self, status: int) -> None:
+                self.send_response(status)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/assent"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def start(self) -> WebhookWake:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def project(root: Path) -> str:

@@ -48,7 +48,7 @@ def test_a_pending_action_is_granted_by_long_poll_and_the_grant_covers_the_retry
         assert isinstance(decision, Granted), f"the approval is a Granted value: {decision}"
         assert decision.grant_id, "an approval for the run comes with its grant"
         assert decision.decided_by == "owner", "it names who approved"
-        assert decision.status == "approved_for_run", decision.status
+        assert decision.scope == "run", f"the grant is for the run: {decision.scope}"
         again = client.submit(shell("run-a", "npm test"), idempotency_key="k-2")
         assert isinstance(again, Allowed) and again.grant_id == decision.grant_id, (
             f"the run's grant covers the retry, without a second prompt: {again}"

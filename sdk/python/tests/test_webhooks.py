@@ -9,12 +9,14 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import standardwebhooks
 
-from assent_sdk import MalformedResponse, WebhookVerificationFailed, verify_webhook
+from assent_sdk import Denied, Granted, MalformedResponse, WebhookVerificationFailed, verify_webhook
 
 SECRET = "whsec_" + base64.b64encode(os.urandom(32)).decode()
 BODY = json.dumps(
     {"type": "approval.settled", "timestamp": "2026-12-07T12:00:00Z",
-     "data": {"approval_id": "appr-1", "decision": "approved"}}
+     "data": {"approval_id": "appr-1", "run_id": "run-1", "requester": "default",
+              "action_ids": ["act-1"], "decision": "approved", "decided_by": "owner",
+              "scope": "run", "grant_id": "grant-1", "grant_expires_at": "2026-12-07T13:00:00Z"}}
 ).encode()
 
 
@@ -32,6 +34,17 @@ def test_a_genuine_delivery_verifies_into_a_message():
     message = verify_webhook(SECRET, BODY, signed(BODY))
     assert message.type == "approval.settled" and message.data["approval_id"] == "appr-1"
     assert message.webhook_id == "msg_1", "the id to deduplicate retries on"
+    decision = message.decision
+    assert isinstance(decision, Granted), f"a settlement is a Granted value: {decision}"
+    assert (decision.grant_id, decision.scope, decision.decided_by) == ("grant-1", "run", "owner")
+    assert decision.expires_at == datetime(2026, 12, 7, 13, 0, tzinfo=timezone.utc), decision
+
+
+def test_a_denial_carries_the_reason():
+    body = json.dumps({"type": "approval.settled", "timestamp": "t", "data": {
+        "approval_id": "a", "decision": "denied", "reason": "not today", "decided_by": "owner"}}).encode()
+    decision = verify_webhook(SECRET, body, signed(body)).decision
+    assert isinstance(decision, Denied) and decision.reason == "not today", decision
 
 
 def test_headers_are_matched_whatever_their_case():
@@ -62,8 +75,17 @@ def test_a_forged_or_stale_delivery_never_verifies(case):
         verify_webhook(SECRET, body, headers)
 
 
-def test_a_signed_body_that_is_not_a_message_is_a_clear_error():
-    body = b'["not", "a", "message"]'
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'["not", "a", "message"]',
+        b'{"type":"approval.settled","timestamp":"t","data":{"approval_id":"a","decision":"maybe"}}',
+        b'{"type":"approval.settled","timestamp":"t","data":{"decision":"approved"}}',
+        b'{"type":"approval.settled","timestamp":"t","data":{"approval_id":"a",'
+        b'"decision":"approved","grant_expires_at":"yesterday"}}',
+    ],
+)
+def test_a_signed_body_that_is_not_a_message_is_a_clear_error(body):
     with pytest.raises(MalformedResponse):
         verify_webhook(SECRET, body, signed(body))
 

@@ -19,24 +19,36 @@ export type Submitted =
   | { kind: 'remembered_denial'; actionId: string; approvalId: string | null; reasons: string[]; response: SubmitResponse }
   | { kind: 'would_ask'; actionId: string; response: SubmitResponse };
 
-/** How a prompt settled; `still_pending` when nothing was decided yet (ask again later). */
+/** How a prompt settled; `still_pending` when nothing was decided yet (ask again later).
+ * `approval` is the whole approval when the answer carried one (long-poll, event stream), null
+ * from a webhook. */
 export type Decision =
   | {
       kind: 'granted';
       approvalId: string;
       grantId: string | null;
-      /** `approved_once`, `approved_for_run`, `approved_for_policy_scope`. */
-      status: string;
+      /** `once`, `run` …, when the answer names it (a webhook does). */
+      scope: string | null;
+      expiresAt: string | null;
       decidedBy: string | null;
       decidedAt: string | null;
       reason: string | null;
-      approval: Approval;
+      approval: Approval | null;
     }
-  | { kind: 'denied'; approvalId: string; reason: string; decidedBy: string | null; decidedAt: string | null; approval: Approval }
-  | { kind: 'timed_out'; approvalId: string; reason: string; fallback: Approval['fallback_on_timeout']; approval: Approval }
-  | { kind: 'cancelled'; approvalId: string; reason: string; approval: Approval };
+  | { kind: 'denied'; approvalId: string; reason: string; decidedBy: string | null; decidedAt: string | null; approval: Approval | null }
+  | {
+      kind: 'timed_out';
+      approvalId: string;
+      reason: string;
+      /** The policy's `fallback_on_timeout`, when the answer names it (a webhook does not: ask `run`). */
+      fallback: Approval['fallback_on_timeout'] | null;
+      approval: Approval | null;
+    }
+  | { kind: 'cancelled'; approvalId: string; reason: string; approval: Approval | null };
 
 export type StillPending = { kind: 'still_pending'; approvalId: string; approval: Approval };
+
+const SCOPE_OF_STATUS: Record<string, string> = { approved_once: 'once', approved_for_run: 'run' };
 
 export function submitted(response: SubmitResponse): Submitted {
   const base = { actionId: response.action_id, response };
@@ -69,7 +81,8 @@ export function decisionOf(approval: Approval): Decision | StillPending {
       kind: 'granted',
       approvalId,
       grantId: approval.grant_id ?? null,
-      status,
+      scope: SCOPE_OF_STATUS[status] ?? null,
+      expiresAt: null,
       decidedBy: approval.decided_by ?? null,
       decidedAt: approval.decided_at ?? null,
       reason,
@@ -117,4 +130,33 @@ export function checkSubmitResponse(value: unknown, where: string): SubmitRespon
     throw new MalformedResponse(`${where}: not a SubmitResponse (action_id, rule, reasons, status)`);
   }
   return r as SubmitResponse;
+}
+
+/** The decision an `approval.settled` webhook's `data` carries (`approval_id`, `decision`,
+ * `reason`, `decided_by`, `scope`, `grant_id`, `grant_expires_at` …). */
+export function settledDecision(data: Record<string, unknown>): Decision {
+  const str = (key: string): string | null => {
+    const v = data[key];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') throw new MalformedResponse(`a settled webhook whose ${key} is not a string`);
+    return v;
+  };
+  const approvalId = str('approval_id');
+  const outcome = str('decision');
+  if (approvalId === null || outcome === null) throw new MalformedResponse('a settled webhook without approval_id and decision');
+  const reason = str('reason');
+  const decidedBy = str('decided_by');
+  const decidedAt = str('decided_at');
+  switch (outcome) {
+    case 'approved':
+      return { kind: 'granted', approvalId, grantId: str('grant_id'), scope: str('scope'), expiresAt: str('grant_expires_at'), decidedBy, decidedAt, reason, approval: null };
+    case 'denied':
+      return { kind: 'denied', approvalId, reason: reason ?? 'denied', decidedBy, decidedAt, approval: null };
+    case 'timed_out':
+      return { kind: 'timed_out', approvalId, reason: reason ?? 'nobody answered in time', fallback: null, approval: null };
+    case 'cancelled':
+      return { kind: 'cancelled', approvalId, reason: reason ?? 'cancelled', approval: null };
+    default:
+      throw new MalformedResponse(`a settled webhook with an unknown decision ${JSON.stringify(outcome)}`);
+  }
 }

@@ -5,13 +5,16 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
 import { MalformedResponse, WebhookVerificationFailed } from './errors.js';
+import { type Decision, settledDecision } from './results.js';
 
-/** A verified delivery; `webhookId` is the same on every retry of one delivery. */
+/** A verified delivery; `webhookId` is the same on every retry of one delivery (deduplicate
+ * on it). For `approval.settled`, `decision` is the decision as a value. */
 export interface WebhookMessage {
   webhookId: string;
   type: string;
   timestamp: string;
   data: Record<string, unknown>;
+  decision: Decision | null;
 }
 
 /** Verifies `body` (the raw body as received) against `headers` with the webhook's `secret`
@@ -51,10 +54,12 @@ export function verifyWebhook(
       typeof m.data !== 'object' || m.data === null || m.timestamp === undefined) {
     throw new MalformedResponse('a signed webhook that is not {type, timestamp, data}');
   }
+  const data = m.data as Record<string, unknown>;
   return {
     webhookId: plain['webhook-id'] ?? '',
     type: m.type,
     timestamp: String(m.timestamp),
-    data: m.data as Record<string, unknown>,
+    data,
+    decision: m.type === 'approval.settled' ? settledDecision(data) : null,
   };
 }

@@ -30,7 +30,7 @@ describe('against assent serve', () => {
     assert.equal(decision.kind, 'granted', `the approval is a granted value: ${decision.kind}`);
     assert.ok(decision.grantId, 'an approval for the run comes with its grant');
     assert.equal(decision.decidedBy, 'owner', 'it names who approved');
-    assert.equal(decision.status, 'approved_for_run');
+    assert.equal(decision.scope, 'run', 'the grant is for the run');
     const again = await client.submit(shell('run-a', 'npm test'), { idempotencyKey: 'k-2' });
     assert.equal(again.kind, 'allowed', 'the run grant covers the retry, without a second prompt');
     assert.equal(again.grantId, decision.grantId, 'by that grant');

@@ -11,7 +11,11 @@ const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const BODY = JSON.stringify({
   type: 'approval.settled',
   timestamp: '2026-12-07T12:00:00Z',
-  data: { approval_id: 'appr-1', decision: 'approved' },
+  data: {
+    approval_id: 'appr-1', run_id: 'run-1', requester: 'default', action_ids: ['act-1'],
+    decision: 'approved', decided_by: 'owner', scope: 'run', grant_id: 'grant-1',
+    grant_expires_at: '2026-12-07T13:00:00Z',
+  },
 });
 
 function signed(body, { secret = SECRET, at = new Date(), id = 'msg_1' } = {}) {
@@ -27,6 +31,11 @@ test('a genuine delivery verifies into a message', () => {
   assert.equal(message.type, 'approval.settled');
   assert.equal(message.data.approval_id, 'appr-1');
   assert.equal(message.webhookId, 'msg_1', 'the id to deduplicate retries on');
+  assert.deepEqual(
+    [message.decision?.kind, message.decision?.grantId, message.decision?.scope, message.decision?.expiresAt],
+    ['granted', 'grant-1', 'run', '2026-12-07T13:00:00Z'],
+    'a settlement is a granted value with the grant, its scope and expiry',
+  );
   const viaHeaders = verifyWebhook(SECRET, new TextEncoder().encode(BODY), new Headers(signed(BODY)));
   assert.equal(viaHeaders.type, 'approval.settled', 'raw bytes and a fetch Headers work too');
 });
@@ -46,6 +55,18 @@ for (const [name, body, headers] of [
 }
 
 test('a signed body that is not a message is a clear error', () => {
-  const body = '["not", "a", "message"]';
-  assert.throws(() => verifyWebhook(SECRET, body, signed(body)), MalformedResponse);
+  for (const body of [
+    '["not", "a", "message"]',
+    '{"type":"approval.settled","timestamp":"t","data":{"approval_id":"a","decision":"maybe"}}',
+    '{"type":"approval.settled","timestamp":"t","data":{"decision":"approved"}}',
+  ]) {
+    assert.throws(() => verifyWebhook(SECRET, body, signed(body)), MalformedResponse, body);
+  }
+});
+
+test('a denial webhook carries the reason', () => {
+  const body = JSON.stringify({ type: 'approval.settled', timestamp: 't', data: { approval_id: 'a', decision: 'denied', reason: 'not today', decided_by: 'owner' } });
+  const message = verifyWebhook(SECRET, body, signed(body));
+  assert.equal(message.decision?.kind, 'denied');
+  assert.equal(message.decision.reason, 'not today', "the person's words");
 });

@@ -84,16 +84,18 @@ def submitted(response: SubmitResponse) -> Submitted:
 
 @dataclass(frozen=True)
 class Granted:
-    """A person approved. ``status`` is the approval state (``approved_once``,
-    ``approved_for_run`` …); the grant ``grant_id`` covers the action (resubmit it to use it)."""
+    """A person approved. The grant ``grant_id`` covers the action (resubmit it to use it);
+    ``scope`` (``once``, ``run`` …) and ``expires_at`` when the answer names them (a webhook
+    does; an approval names ``once`` and ``run`` by its status)."""
 
     approval_id: str
     grant_id: str | None
-    status: str
+    scope: str | None
+    expires_at: datetime | None
     decided_by: str | None
     decided_at: datetime | None
     reason: str | None
-    approval: Approval
+    approval: Approval | None = None
 
 
 @dataclass(frozen=True)
@@ -104,19 +106,19 @@ class Denied:
     reason: str
     decided_by: str | None
     decided_at: datetime | None
-    approval: Approval
+    approval: Approval | None = None
 
 
 @dataclass(frozen=True)
 class TimedOut:
-    """Nobody decided before the prompt's time ran out; ``fallback`` is the policy's
-    ``fallback_on_timeout`` (``deny``, ``pause``: the run is paused until a person resumes it,
-    ``cancel_run``)."""
+    """Nobody decided before the prompt's time ran out. ``fallback`` is the policy's
+    ``fallback_on_timeout`` (``deny``; ``pause``: the run is paused until a person resumes it;
+    ``cancel_run``) when the answer names it (a webhook does not: ask ``Client.run``)."""
 
     approval_id: str
     reason: str
-    fallback: str
-    approval: Approval
+    fallback: str | None
+    approval: Approval | None = None
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ class Cancelled:
 
     approval_id: str
     reason: str
-    approval: Approval
+    approval: Approval | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,8 @@ class StillPending:
 
 
 Decision = Granted | Denied | TimedOut | Cancelled
+
+_SCOPE_OF_STATUS = {"approved_once": "once", "approved_for_run": "run"}
 
 
 def decision_of(approval: Approval) -> Decision | StillPending:
@@ -150,7 +154,8 @@ def decision_of(approval: Approval) -> Decision | StillPending:
         return Granted(
             approval.approval_id,
             approval.grant_id,
-            status,
+            _SCOPE_OF_STATUS.get(status),
+            None,
             approval.decided_by,
             approval.decided_at,
             reason,

@@ -2,6 +2,7 @@
 timeout fallback reach the agent as values, by long-poll and by the event stream."""
 
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -15,6 +16,8 @@ from assent_sdk import (
     ServiceError,
     StillPending,
     TimedOut,
+    WebhookVerificationFailed,
+    verify_webhook,
 )
 from service import shell
 
@@ -128,3 +131,45 @@ def test_a_wrong_token_is_a_service_error_with_its_code(service):
         with pytest.raises(ServiceError) as refused:
             client.submit(shell("run-x", "git status"))
     assert refused.value.code == "unauthorized" and refused.value.status == 401, refused.value
+
+
+def test_the_services_own_signed_webhook_verifies_and_carries_the_decision(service):
+    received: list = []
+    arrived = threading.Event()
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["content-length"]))
+            received.append((body, dict(self.headers.items())))
+            self.send_response(204)
+            self.end_headers()
+            arrived.set()
+
+        def log_message(self, *args):
+            pass
+
+    receiver = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+        registered = service.person.post(
+            "/v1/webhooks", json={"url": url, "events": ["approval.settled"], "agent": "default"}
+        )
+        assert registered.is_success, f"a platform admin registers the webhook: {registered.text}"
+        secret = registered.json()["secret"]
+        with Client(service.url, service.requester) as client:
+            answer = client.submit(shell("run-w", "npm test"))
+        assert isinstance(answer, Pending)
+        service.deny(answer.approval_id, "use the CI")
+        assert arrived.wait(30), "the service posts the settlement"
+        body, headers = received[0]
+        message = verify_webhook(secret, body, headers)
+        assert message.type == "approval.settled"
+        assert isinstance(message.decision, Denied), f"the delivery is a Denied value: {message}"
+        assert message.decision.reason == "use the CI" and message.decision.decided_by == "owner"
+        assert message.decision.approval_id == answer.approval_id
+        with pytest.raises(WebhookVerificationFailed):
+            verify_webhook(secret, body.replace(b'"denied"', b'"approved"'), headers)
+    finally:
+        receiver.shutdown()
+        receiver.server_close()

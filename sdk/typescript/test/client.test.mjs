@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { Client, ServiceError } from 'assent-sdk';
+import { Client, ServiceError, WebhookVerificationFailed } from 'assent-sdk';
 
 import { shell, startService } from './service.mjs';
 
@@ -110,6 +110,52 @@ test('nobody deciding is a timed_out value and the run is paused', async () => {
     assert.equal(decision.fallback, 'pause');
     assert.equal((await client.run('run-t')).status, 'paused', "the policy's fallback paused the run");
   } finally {
+    await service.stop();
+  }
+});
+
+test("the service's own signed webhook verifies and carries the decision", async () => {
+  const { createServer } = await import('node:http');
+  const { verifyWebhook } = await import('assent-sdk');
+  const service = await startService();
+  const received = [];
+  let arrived;
+  const delivery = new Promise((resolve) => { arrived = resolve; });
+  const receiver = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ body: Buffer.concat(chunks), headers: req.headers });
+      res.writeHead(204).end();
+      arrived();
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${receiver.address().port}/hook`;
+    const registered = await fetch(`${service.url}/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.approver}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, events: ['approval.settled'], agent: 'default' }),
+    });
+    assert.equal(registered.status, 200, 'a platform admin registers the webhook');
+    const { secret } = await registered.json();
+    const client = new Client({ url: service.url, token: service.requester });
+    const answer = await client.submit(shell('run-w', 'npm test'));
+    assert.equal(answer.kind, 'pending');
+    await service.approve(answer.approvalId, 'run');
+    await delivery;
+    const { body, headers } = received[0];
+    const message = verifyWebhook(secret, body, headers);
+    assert.equal(message.type, 'approval.settled');
+    assert.equal(message.decision?.kind, 'granted', 'the delivery is a granted value');
+    assert.equal(message.decision.approvalId, answer.approvalId);
+    assert.equal(message.decision.scope, 'run', 'with the scope the person chose');
+    assert.ok(message.decision.grantId && message.decision.expiresAt, 'and the grant with its expiry');
+    const tampered = Buffer.from(body.toString().replace('"approved"', '"denied"'));
+    assert.throws(() => verifyWebhook(secret, tampered, headers), WebhookVerificationFailed, 'a changed body never verifies');
+  } finally {
+    await new Promise((r) => receiver.close(r));
     await service.stop();
   }
 });

@@ -131,6 +131,12 @@ def test_a_wrong_token_is_a_service_error_with_its_code(service):
         with pytest.raises(ServiceError) as refused:
             client.submit(shell("run-x", "git status"))
     assert refused.value.code == "unauthorized" and refused.value.status == 401, refused.value
+    with Client(service.url, "not-a-token") as client:
+        with pytest.raises(ServiceError) as stream_refused:
+            next(iter(client.events()))
+    assert stream_refused.value.code == "unauthorized", (
+        f"the event stream does not retry a refused token for ever: {stream_refused.value}"
+    )
 
 
 def test_the_services_own_signed_webhook_verifies_and_carries_the_decision(service):

@@ -100,3 +100,10 @@ def test_a_malformed_event_is_a_clear_error(canned, data, says):
         with pytest.raises(MalformedResponse) as err:
             next(iter(client.events()))
     assert says in str(err.value), err.value
+
+
+def test_an_endless_answer_is_refused_past_the_bound(canned):
+    with Client(canned(200, b"[" + b"0," * (5 << 20) + b"0]"), "t") as client:
+        with pytest.raises(MalformedResponse) as err:
+            client.decision("appr-1")
+    assert "larger than 8388608 bytes" in str(err.value), err.value

@@ -41,8 +41,9 @@ def test_a_genuine_delivery_verifies_into_a_message():
 
 
 def test_a_denial_carries_the_reason():
-    body = json.dumps({"type": "approval.settled", "timestamp": "t", "data": {
-        "approval_id": "a", "decision": "denied", "reason": "not today", "decided_by": "owner"}}).encode()
+    body = json.dumps({"type": "approval.settled", "timestamp": "2026-12-07T12:00:00Z", "data": {
+        "approval_id": "a", "run_id": "r", "requester": "default", "action_ids": [],
+        "decision": "denied", "reason": "not today", "decided_by": "owner"}}).encode()
     decision = verify_webhook(SECRET, body, signed(body)).decision
     assert isinstance(decision, Denied) and decision.reason == "not today", decision
 
@@ -79,9 +80,9 @@ def test_a_forged_or_stale_delivery_never_verifies(case):
     "body",
     [
         b'["not", "a", "message"]',
-        b'{"type":"approval.settled","timestamp":"t","data":{"approval_id":"a","decision":"maybe"}}',
-        b'{"type":"approval.settled","timestamp":"t","data":{"decision":"approved"}}',
-        b'{"type":"approval.settled","timestamp":"t","data":{"approval_id":"a",'
+        b'{"type":"approval.settled","timestamp":"2026-12-07T12:00:00Z","data":{"approval_id":"a","decision":"maybe"}}',
+        b'{"type":"approval.settled","timestamp":"2026-12-07T12:00:00Z","data":{"decision":"approved"}}',
+        b'{"type":"approval.settled","timestamp":"2026-12-07T12:00:00Z","data":{"approval_id":"a",'
         b'"decision":"approved","grant_expires_at":"yesterday"}}',
     ],
 )

@@ -223,12 +223,34 @@ export function envelope(text: string): AgentEvent {
   return { id: r.id as number, at: r.at, type: r.type, approval, grant, run, decision, raw: r };
 }
 
+/** The body as text, refusing (without reading on) one past MAX_BODY_BYTES. */
 async function boundedText(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw new MalformedResponse(`an answer larger than ${MAX_BODY_BYTES} bytes`);
-  const text = await response.text();
-  if (text.length > MAX_BODY_BYTES) throw new MalformedResponse(`an answer larger than ${MAX_BODY_BYTES} bytes`);
-  return text;
+  const tooBig = () => new MalformedResponse(`an answer larger than ${MAX_BODY_BYTES} bytes`);
+  if (Number(response.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
 }
 
 async function errorOf(response: Response): Promise<ServiceError | MalformedResponse> {

@@ -10,6 +10,8 @@ export type ActionRequest = components['schemas']['ActionRequest'];
 export type Grant = components['schemas']['Grant'];
 export type RunState = components['schemas']['RunState'];
 export type EventEnvelope = components['schemas']['EventEnvelope'];
+export type SettledData = components['schemas']['SettledData'];
+export type WebhookPayload = components['schemas']['WebhookPayload'];
 
 /** What `submit` got: go ahead, wait for a person, or not at all. */
 export type Submitted =

@@ -62,3 +62,8 @@ for (const [data, says] of [
     await expectMalformed(await canned(200, data, 'text/event-stream'), (c) => c.events().next(), says);
   });
 }
+
+test('an endless answer is refused past the bound', async () => {
+  const body = `[${'0,'.repeat(5 << 20)}0]`;
+  await expectMalformed(await canned(200, body), (c) => c.decision('appr-1'), 'larger than 8388608 bytes');
+});

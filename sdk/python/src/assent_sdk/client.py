@@ -116,34 +116,37 @@ class Client:
         **kwargs: Any,
     ) -> M:
         try:
-            response = self._http.request(
+            with self._http.stream(
                 method, path, timeout=timeout if timeout is not None else self._timeout, **kwargs
-            )
+            ) as response:
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if len(body) > MAX_BODY_BYTES:
+                        raise MalformedResponse(
+                            f"{method} {path}: an answer larger than {MAX_BODY_BYTES} bytes"
+                        )
         except httpx.TransportError as err:
             raise Unavailable(f"cannot reach the service: {err}") from err
-        if len(response.content) > MAX_BODY_BYTES:
-            raise MalformedResponse(f"an answer larger than {MAX_BODY_BYTES} bytes")
         if not response.is_success:
-            raise self._error(response)
+            raise self._error(response.status_code, bytes(body))
         try:
-            return model.model_validate_json(response.content)
+            return model.model_validate_json(bytes(body))
         except ValidationError as err:
             raise MalformedResponse(
                 f"{method} {path}: the answer is not a {model.__name__}: "
-                f"{err.errors()[0].get('msg', err)} ({_snippet(response.content)})"
+                f"{err.errors()[0].get('msg', err)} ({_snippet(bytes(body))})"
             ) from None
 
     @staticmethod
-    def _error(response: httpx.Response) -> ServiceError | MalformedResponse:
+    def _error(status: int, body: bytes) -> ServiceError | MalformedResponse:
         try:
-            detail = json.loads(response.content)["error"]
-            return ServiceError(response.status_code, str(detail["code"]), str(detail["message"]))
+            detail = json.loads(body)["error"]
+            return ServiceError(status, str(detail["code"]), str(detail["message"]))
         except (ValueError, KeyError, TypeError):
             return MalformedResponse(
-                f"the service answered {response.status_code} without an error body "
-                f"({_snippet(response.content)})"
+                f"the service answered {status} without an error body ({_snippet(body)})"
             )
-
 
 def _snippet(body: bytes) -> str:
     text = body[:120].decode("utf-8", "replace")

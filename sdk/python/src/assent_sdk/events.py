@@ -121,8 +121,12 @@ class EventStream:
                 ) as response:
                     self._response = response
                     if response.status_code != 200:
-                        response.read()
-                        raise self._client._error(response)
+                        body = b""
+                        for chunk in response.iter_bytes():
+                            body += chunk
+                            if len(body) > 65536:
+                                break
+                        raise self._client._error(response.status_code, body)
                     backoff = FIRST_BACKOFF
                     for sse in parse(response.iter_bytes(), self._max_line):
                         if self._closed:

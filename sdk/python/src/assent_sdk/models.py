@@ -105,6 +105,8 @@ class AuditDecision(Enum):
     asked = "asked"
     escalated = "escalated"
     reviewed = "reviewed"
+    webhook_added = "webhook_added"
+    webhook_removed = "webhook_removed"
 
 
 class AuditKeyInfo(BaseModel):
@@ -303,6 +305,24 @@ class DecisionTimes(BaseModel):
     mean: float
     p50: float
     p90: float
+
+
+class DeliveryAttempt(BaseModel):
+    at: AwareDatetime
+    error: str | None = Field(
+        None,
+        description="Why there was no 2xx: a timeout, a refused address, a connection error.",
+    )
+    latency_ms: conint(ge=0)
+    status: conint(ge=0) | None = Field(
+        None, description="The receiver's HTTP status; absent when there was no answer."
+    )
+
+
+class DeliveryState(Enum):
+    pending = "pending"
+    delivered = "delivered"
+    failed = "failed"
 
 
 class DiffApprovalState(Enum):
@@ -906,6 +926,31 @@ class ScopeKind(Enum):
     exception = "exception"
 
 
+class SettledData(BaseModel):
+    action_ids: list[str] = Field(
+        ..., description="The actions that waited on it (every member of the prompt)."
+    )
+    approval_id: str
+    decided_at: AwareDatetime | None = None
+    decided_by: str | None = Field(
+        None, description="Who decided (a person's name, or the service for a timeout)."
+    )
+    decided_role: Role | None = None
+    decision: Resolution = Field(
+        ..., description="`approved`, `denied`, `timed_out` or `cancelled`."
+    )
+    grant_expires_at: AwareDatetime | None = Field(
+        None, description="Until when the grant covers."
+    )
+    grant_id: str | None = None
+    reason: str | None = Field(
+        None, description="The person's reason (a denial's), or why nobody decided."
+    )
+    requester: str = Field(..., description="The agent whose requests waited on it.")
+    run_id: str
+    scope: ScopeKind | None = None
+
+
 class StageProposal(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -976,6 +1021,74 @@ class SuggestionList(BaseModel):
         ...,
         description='`{id, change: {change: "trust_repo", repo} | {change: "block_command", pattern},\nevidence, decisions}`, most decisions first.',
     )
+
+
+class WebhookCreate(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    agent: str | None = Field(
+        None,
+        description="Only the events about this agent's own requests, grants and runs.",
+    )
+    allow_private: bool | None = Field(
+        None,
+        description="Let the URL reach private, link-local and metadata addresses (off: refused, checked\nafter DNS at every delivery).",
+    )
+    events: list[str] | None = Field(
+        None,
+        description="The event types delivered (`approval.settled`, `grant.revoked`, …); empty or absent:\n`approval.settled` only.",
+    )
+    url: str = Field(
+        ...,
+        description="Where deliveries are posted: `https://` anywhere, plain `http://` only to a loopback\naddress.",
+    )
+
+
+class WebhookCreated(BaseModel):
+    id: str
+    secret: str = Field(
+        ..., description="`whsec_` and the base64 of the HMAC-SHA256 key."
+    )
+
+
+class WebhookDelivery(BaseModel):
+    attempts: list[DeliveryAttempt]
+    created_at: AwareDatetime
+    event_id: int = Field(..., description="The event's id on `/v1/events`.")
+    id: str = Field(
+        ..., description="The `webhook-id` header: the same on every attempt."
+    )
+    next_attempt_at: AwareDatetime | None = None
+    state: DeliveryState
+    type: str
+
+
+class WebhookDeliveryList(BaseModel):
+    deliveries: list[WebhookDelivery]
+
+
+class WebhookInfo(BaseModel):
+    agent: str | None = None
+    allow_private: bool
+    created_at: AwareDatetime
+    created_by: str
+    events: list[str]
+    id: str
+    url: str
+
+
+class WebhookList(BaseModel):
+    webhooks: list[WebhookInfo]
+
+
+class WebhookPayload(BaseModel):
+    data: dict[str, Any] = Field(
+        ...,
+        description='`approval.settled`: a [`SettledData`]; any other type: the event\'s own fields\n(`{"grant": …}`, `{"run": …}`, …) as on `/v1/events`.',
+    )
+    timestamp: AwareDatetime = Field(..., description="When the event happened.")
+    type: str = Field(..., description="The event type, e.g. `approval.settled`.")
 
 
 class Action(BaseModel):

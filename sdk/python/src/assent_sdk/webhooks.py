@@ -4,7 +4,6 @@ constant time and refuses a timestamp more than five minutes off."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +13,7 @@ import standardwebhooks
 from pydantic import ValidationError
 
 from .errors import MalformedResponse, WebhookVerificationFailed
+from .models import SettledData, WebhookPayload
 from .results import Cancelled, Decision, Denied, Granted, TimedOut
 
 
@@ -26,53 +26,32 @@ class WebhookMessage:
 
     webhook_id: str
     type: str
-    timestamp: str
+    timestamp: datetime
     data: dict[str, Any]
     decision: Decision | None = None
 
 
-def _time(value: Any) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise TypeError(f"not a time: {value!r}")
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-
-def _optional_str(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"{key} is not a string")
-    return value
-
-
 def settled_decision(data: dict[str, Any]) -> Decision:
-    """The decision an ``approval.settled`` delivery's ``data`` carries (``approval_id``,
-    ``decision``, ``reason``, ``decided_by``, ``scope``, ``grant_id``, ``grant_expires_at`` …)."""
-    approval_id = data.get("approval_id")
-    outcome = data.get("decision")
-    if not isinstance(approval_id, str) or not isinstance(outcome, str):
-        raise TypeError("approval_id and decision must be strings")
-    reason = _optional_str(data, "reason")
-    decided_by = _optional_str(data, "decided_by")
-    decided_at = _time(data.get("decided_at"))
+    """The decision an ``approval.settled`` delivery's ``data`` (a ``SettledData``) carries."""
+    settled = SettledData.model_validate(data)
+    outcome = settled.decision.value
     if outcome == "approved":
         return Granted(
-            approval_id,
-            _optional_str(data, "grant_id"),
-            _optional_str(data, "scope"),
-            _time(data.get("grant_expires_at")),
-            decided_by,
-            decided_at,
-            reason,
+            settled.approval_id,
+            settled.grant_id,
+            settled.scope.value if settled.scope is not None else None,
+            settled.grant_expires_at,
+            settled.decided_by,
+            settled.decided_at,
+            settled.reason,
         )
     if outcome == "denied":
-        return Denied(approval_id, reason or "denied", decided_by, decided_at)
+        return Denied(
+            settled.approval_id, settled.reason or "denied", settled.decided_by, settled.decided_at
+        )
     if outcome == "timed_out":
-        return TimedOut(approval_id, reason or "nobody answered in time", None)
-    if outcome == "cancelled":
-        return Cancelled(approval_id, reason or "cancelled")
-    raise TypeError(f"unknown decision {outcome!r}")
+        return TimedOut(settled.approval_id, settled.reason or "nobody answered in time", None)
+    return Cancelled(settled.approval_id, settled.reason or "cancelled")
 
 
 def verify_webhook(
@@ -92,13 +71,12 @@ def verify_webhook(
     except standardwebhooks.webhooks.WebhookVerificationError as err:
         raise WebhookVerificationFailed(f"the webhook did not verify: {err}") from None
     try:
-        message = json.loads(body)
-        kind, timestamp, data = message["type"], message["timestamp"], message["data"]
-        if not isinstance(kind, str) or not isinstance(data, dict):
-            raise TypeError("type must be a string and data an object")
-        decision = settled_decision(data) if kind == "approval.settled" else None
-    except (ValueError, KeyError, TypeError, ValidationError) as err:
+        payload = WebhookPayload.model_validate_json(body)
+        decision = settled_decision(payload.data) if payload.type == "approval.settled" else None
+    except ValidationError as err:
         raise MalformedResponse(
-            f"a signed webhook that is not {{type, timestamp, data}}: {err}"
+            f"a signed webhook unlike the OpenAPI document (WebhookPayload, SettledData): {err}"
         ) from None
-    return WebhookMessage(plain["webhook-id"], kind, str(timestamp), data, decision)
+    return WebhookMessage(
+        plain["webhook-id"], payload.type, payload.timestamp, payload.data, decision
+    )

@@ -40,8 +40,17 @@ class Service:
             policy_file.write_text(policy)
             args += ["--policy", str(policy_file)]
         self.log = workdir / "serve.log"
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        self.args = args
+        self._spawn()
+        self.requester = (self.data / "requester.token").read_text().strip()
+        self.approver = (self.data / "approver.token").read_text().strip()
+        self.person = httpx.Client(
+            base_url=self.url, headers={"authorization": f"Bearer {self.approver}"}, timeout=30
+        )
+
+    def _spawn(self) -> None:
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(self.args, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -52,20 +61,23 @@ class Service:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"assent serve did not start: {self.log.read_text()}")
             time.sleep(0.05)
-        self.requester = (self.data / "requester.token").read_text().strip()
-        self.approver = (self.data / "approver.token").read_text().strip()
-        self.person = httpx.Client(
-            base_url=self.url, headers={"authorization": f"Bearer {self.approver}"}, timeout=30
-        )
 
-    def stop(self) -> None:
-        self.person.close()
+    def _terminate(self) -> None:
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+    def restart(self) -> None:
+        """Stops the service and starts it again on the same port and data dir."""
+        self._terminate()
+        self._spawn()
+
+    def stop(self) -> None:
+        self.person.close()
+        self._terminate()
 
     def decide(self, approval_id: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = self.person.post(f"/v1/approvals/{approval_id}/decision", json=body)

@@ -179,3 +179,35 @@ def test_the_services_own_signed_webhook_verifies_and_carries_the_decision(servi
     finally:
         receiver.shutdown()
         receiver.server_close()
+
+
+def test_the_event_stream_reconnects_after_a_restart_and_resumes_without_a_gap(service):
+    seen: list = []
+    first_seen, second_seen = threading.Event(), threading.Event()
+    with Client(service.url, service.requester) as client:
+        stream = client.events(last_event_id=0)
+
+        def follow():
+            for event in stream:
+                seen.append(event)
+                if event.approval is not None and event.approval.run_id == "run-r1":
+                    first_seen.set()
+                if event.approval is not None and event.approval.run_id == "run-r2":
+                    second_seen.set()
+                    return
+
+        reader = threading.Thread(target=follow, daemon=True)
+        reader.start()
+        first = client.submit(shell("run-r1", "npm test"))
+        assert isinstance(first, Pending)
+        assert first_seen.wait(30), "the stream is connected before the service goes away"
+        service.restart()
+        second = client.submit(shell("run-r2", "npm test"))
+        assert isinstance(second, Pending)
+        assert second_seen.wait(30), f"the stream came back after the restart: {[e.type for e in seen]}"
+        reader.join(timeout=10)
+    runs = [e.approval.run_id for e in seen if e.type == "approval.requested"]
+    assert runs == ["run-r1", "run-r2"], (
+        f"each prompt once, in order, across the reconnect (Last-Event-ID): {runs}"
+    )
+    assert [e.id for e in seen] == sorted({e.id for e in seen}), "no event twice"

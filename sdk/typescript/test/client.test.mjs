@@ -159,3 +159,34 @@ test("the service's own signed webhook verifies and carries the decision", async
     await service.stop();
   }
 });
+
+test('the event stream reconnects after a restart and resumes without a gap', async () => {
+  const service = await startService();
+  try {
+    const client = new Client({ url: service.url, token: service.requester });
+    const stop = new AbortController();
+    const seen = [];
+    const disconnects = [];
+    let firstSeen;
+    const first = new Promise((r) => { firstSeen = r; });
+    const reading = (async () => {
+      for await (const event of client.events({ lastEventId: 0, signal: stop.signal, onDisconnect: (why) => disconnects.push(why) })) {
+        seen.push(event);
+        if (event.approval?.run_id === 'run-r1') firstSeen();
+        if (event.approval?.run_id === 'run-r2') return;
+      }
+    })();
+    assert.equal((await client.submit(shell('run-r1', 'npm test'))).kind, 'pending');
+    await first;
+    await service.restart();
+    assert.equal((await client.submit(shell('run-r2', 'npm test'))).kind, 'pending');
+    await reading;
+    assert.ok(disconnects.length >= 1, 'the stream saw the service go away');
+    const runs = seen.filter((e) => e.type === 'approval.requested').map((e) => e.approval.run_id);
+    assert.deepEqual(runs, ['run-r1', 'run-r2'], 'each prompt once, in order, across the reconnect (Last-Event-ID)');
+    const ids = seen.map((e) => e.id);
+    assert.deepEqual(ids, [...new Set(ids)].sort((a, b) => a - b), 'no event twice');
+  } finally {
+    await service.stop();
+  }
+});

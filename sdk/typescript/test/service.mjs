@@ -36,21 +36,33 @@ export async function startService(policy) {
     writeFileSync(join(dir, 'policy.toml'), policy);
     args.push('--policy', join(dir, 'policy.toml'));
   }
-  const log = openSync(join(dir, 'serve.log'), 'w');
-  const child = spawn(assentBin(), args, { stdio: ['ignore', log, log] });
-  let exited = false;
-  child.on('exit', () => { exited = true; });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not yet listening
+  let child;
+  let exited = false;
+  const spawnService = async () => {
+    const log = openSync(join(dir, 'serve.log'), 'a');
+    child = spawn(assentBin(), args, { stdio: ['ignore', log, log] });
+    exited = false;
+    child.on('exit', () => { exited = true; });
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) break;
+      } catch {
+        // not yet listening
+      }
+      if (exited || Date.now() > deadline) throw new Error(`assent serve did not start: ${readFileSync(join(dir, 'serve.log'), 'utf8')}`);
+      await new Promise((r) => setTimeout(r, 50));
     }
-    if (exited || Date.now() > deadline) throw new Error(`assent serve did not start: ${readFileSync(join(dir, 'serve.log'), 'utf8')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  };
+  const terminate = async () => {
+    if (!exited) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    }
+  };
+  await spawnService();
   const requester = readFileSync(join(dir, 'data', 'requester.token'), 'utf8').trim();
   const approver = readFileSync(join(dir, 'data', 'approver.token'), 'utf8').trim();
   const person = async (method, path, body) => {
@@ -74,12 +86,13 @@ export async function startService(policy) {
       const list = Array.isArray(body) ? body : body.approvals;
       return list.filter((a) => a.run_id === runId);
     },
+    /** Stops the service and starts it again on the same port and data dir. */
+    async restart() {
+      await terminate();
+      await spawnService();
+    },
     async stop() {
-      if (!exited) {
-        const gone = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await gone;
-      }
+      await terminate();
       rmSync(dir, { recursive: true, force: true });
     },
   };

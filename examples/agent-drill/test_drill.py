@@ -24,7 +24,6 @@ from drill import (  # noqa: E402
     Agent,
     AwaitingApproval,
     Done,
-    EventStreamWake,
     LimitReached,
     LoopContext,
     PausedByPolicy,
@@ -32,9 +31,9 @@ from drill import (  # noqa: E402
     ScriptedModel,
     Terminal,
     ToolLoop,
-    WebhookWake,
     project,
 )
+from wake import EventStreamWake, WebhookWake  # noqa: E402
 from service import Service  # noqa: E402
 
 from assent_sdk import Client  # noqa: E402

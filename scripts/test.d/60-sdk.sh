@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Python and TypeScript SDKs (sdk/) and the seed's drill (examples/agent-drill), against a
 # real `assent serve` — the cargo build's binary (ASSENT_BIN), started by the tests on free
-# loopback ports. Each SDK's generated wire types must match ui/openapi.json; each is installed
-# as a user would (`pip install ./sdk/python`, `npm install ./sdk/typescript`) and the tests use
-# the installed package. Needs scripts/deps.d/20-python.sh's venv (.venv-test).
+# loopback ports. Each SDK's generated wire types must match ui/openapi.json (and the TypeScript
+# SDK's committed dist/ its src/); each is installed as a user would (`pip install ./sdk/python`,
+# `npm install ./sdk/typescript`) and used from there. The Python side runs in the venv of
+# scripts/deps.d/20-python.sh (.venv-test).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
@@ -29,14 +30,16 @@ echo "==> sdk/python: pytest"
 echo "==> examples/agent-drill: the seed's drill (pytest)"
 (cd examples/agent-drill && "$py" -m pytest -q -p no:cacheprovider test_drill.py)
 
-echo "==> sdk/typescript: npm ci (builds dist/), api.gen.ts matches ui/openapi.json, node --test"
+echo "==> sdk/typescript: npm ci, api.gen.ts matches ui/openapi.json, dist/ matches src/, node --test"
 (cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run gen:check --silent \
-  && node --test test/)
+  && npm run build:check --silent && node --test test/)
 
-echo "==> npm install ./sdk/typescript in a fresh project"
+echo "==> npm install ./sdk/typescript in a fresh project (a copy of the package, as cloned)"
 consumer="$(mktemp -d)"
 trap 'rm -rf "$consumer"' EXIT
-(cd "$consumer" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "$root/sdk/typescript")
+mkdir -p "$consumer/sdk"
+tar -C sdk --exclude=node_modules -cf - typescript | tar -C "$consumer/sdk" -xf -
+(cd "$consumer" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error ./sdk/typescript)
 (cd "$consumer" && node --input-type=module -e "
 import { Client, verifyWebhook, WebhookVerificationFailed } from 'assent-sdk';
 if (typeof Client !== 'function') throw new Error('the installed package exports Client');

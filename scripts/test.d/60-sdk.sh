@@ -30,6 +30,28 @@ echo "==> sdk/python: pytest"
 echo "==> examples/agent-drill: the seed's drill (pytest)"
 (cd examples/agent-drill && "$py" -m pytest -q -p no:cacheprovider test_drill.py)
 
+# The same SDK tests and drill on the other store: a throwaway PostgreSQL cluster (initdb as the
+# postgres user, as crates/assent-test-support/src/pg.rs does; 127.0.0.1 only, a free port),
+# one fresh database per service, identities made with `assent people|agents add --database`.
+pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+[ -x "$pg_bin/initdb" ] || fail "no PostgreSQL in /usr/lib/postgresql: run scripts/deps.d/30-postgres.sh"
+pg_dir="$(mktemp -d)"
+as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+[ "$(id -u)" -ne 0 ] || chown postgres "$pg_dir"
+pg_stop() { as_pg "$pg_bin/pg_ctl" -D "$pg_dir/pg" stop -m immediate >/dev/null 2>&1 || true; rm -rf "$pg_dir"; }
+trap pg_stop EXIT
+as_pg "$pg_bin/initdb" -D "$pg_dir/pg" -A trust -U assent --no-sync -E UTF8 >/dev/null
+pg_port="$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+as_pg "$pg_bin/pg_ctl" -D "$pg_dir/pg" -l "$pg_dir/pg.log" -w \
+  -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+echo "==> sdk/python and the drill on PostgreSQL (127.0.0.1:$pg_port)"
+(cd sdk/python && ASSENT_TEST_PG="postgres://assent@127.0.0.1:$pg_port" ASSENT_TEST_PG_BIN="$pg_bin" \
+  "$py" -m pytest -q -p no:cacheprovider tests/test_client.py)
+(cd examples/agent-drill && ASSENT_TEST_PG="postgres://assent@127.0.0.1:$pg_port" ASSENT_TEST_PG_BIN="$pg_bin" \
+  "$py" -m pytest -q -p no:cacheprovider test_drill.py)
+pg_stop
+trap - EXIT
+
 echo "==> sdk/typescript: npm ci, api.gen.ts matches ui/openapi.json, dist/ matches src/, node --test"
 (cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run gen:check --silent \
   && npm run build:check --silent && node --test test/)

@@ -1,11 +1,15 @@
 """A real ``assent serve`` on a free loopback port, in a fresh data dir, for the tests; and the
 person's side (approve, deny) as plain HTTP with the approver token. The binary is the cargo
-build's (``ASSENT_BIN``, set by scripts/test.d/60-sdk.sh)."""
+build's (``ASSENT_BIN``, set by scripts/test.d/60-sdk.sh). With ``ASSENT_TEST_PG`` (a throwaway
+cluster's ``postgres://assent@127.0.0.1:PORT``, and ``ASSENT_TEST_PG_BIN`` its bin dir, both set
+by 60-sdk.sh) each service gets a fresh PostgreSQL database instead of SQLite, with the person
+``owner`` and the agent ``default`` made by ``assent people|agents add --database``."""
 
 from __future__ import annotations
 
 import os
 import socket
+import itertools
 import subprocess
 import time
 from pathlib import Path
@@ -29,12 +33,42 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+ROLES = ["task_author", "repo_maintainer", "security_reviewer", "platform_admin"]
+_databases = itertools.count()
+
+
+def postgres_database() -> str | None:
+    """A fresh database in the throwaway cluster named by ASSENT_TEST_PG, or None (SQLite)."""
+    cluster = os.environ.get("ASSENT_TEST_PG")
+    if not cluster:
+        return None
+    name = f"sdk_{os.getpid()}_{next(_databases)}"
+    createdb = Path(os.environ["ASSENT_TEST_PG_BIN"]) / "createdb"
+    port = cluster.rsplit(":", 1)[1]
+    subprocess.run(
+        [str(createdb), "-h", "127.0.0.1", "-p", port, "-U", "assent", name], check=True
+    )
+    return f"{cluster}/{name}"
+
+
+def identity(database: str, *args: str) -> str:
+    """The token `assent people|agents add … --database` prints."""
+    made = subprocess.run(
+        [assent_bin(), *args, "--database", database], capture_output=True, text=True
+    )
+    assert made.returncode == 0, f"assent {' '.join(args)} --database: {made.stderr}"
+    return made.stdout.strip()
+
+
 class Service:
     def __init__(self, workdir: Path, policy: str | None = None):
         self.data = workdir / "data"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         args = [assent_bin(), "serve", "--data-dir", str(self.data), "--listen", f"127.0.0.1:{self.port}"]
+        self.database = postgres_database()
+        if self.database is not None:
+            args += ["--database", self.database]
         if policy is not None:
             policy_file = workdir / "policy.toml"
             policy_file.write_text(policy)
@@ -42,8 +76,13 @@ class Service:
         self.log = workdir / "serve.log"
         self.args = args
         self._spawn()
-        self.requester = (self.data / "requester.token").read_text().strip()
-        self.approver = (self.data / "approver.token").read_text().strip()
+        if self.database is not None:
+            roles = [arg for role in ROLES for arg in ("--role", role)]
+            self.approver = identity(self.database, "people", "add", "owner", *roles)
+            self.requester = identity(self.database, "agents", "add", "default")
+        else:
+            self.requester = (self.data / "requester.token").read_text().strip()
+            self.approver = (self.data / "approver.token").read_text().strip()
         self.person = httpx.Client(
             base_url=self.url, headers={"authorization": f"Bearer {self.approver}"}, timeout=30
         )

@@ -1,6 +1,7 @@
 """The SDK against a real `assent serve`: a submission's answer, a person's decision and the
 timeout fallback reach the agent as values, by long-poll and by the event stream."""
 
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -211,3 +212,13 @@ def test_the_event_stream_reconnects_after_a_restart_and_resumes_without_a_gap(s
         f"each prompt once, in order, across the reconnect (Last-Event-ID): {runs}"
     )
     assert [e.id for e in seen] == sorted({e.id for e in seen}), "no event twice"
+
+
+def test_the_service_runs_on_the_store_the_suite_asked_for(service):
+    on_postgres = bool(os.environ.get("ASSENT_TEST_PG"))
+    assert (service.database is not None) == on_postgres, service.database
+    # `assent serve --database postgres://…` writes no token files (identities live in the
+    # database); on SQLite the data dir holds them.
+    assert (service.data / "requester.token").exists() != on_postgres, (
+        f"the service must run on {'PostgreSQL' if on_postgres else 'SQLite'}"
+    )

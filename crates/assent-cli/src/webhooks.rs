@@ -21,7 +21,8 @@ pub enum WebhooksCommand {
         #[command(flatten)]
         service: ServiceArgs,
         /// Where deliveries are posted: https://, or http:// to a loopback address.
-        url: String,
+        #[arg(value_name = "URL")]
+        target: String,
         /// An event type to deliver (repeat it); approval.settled when none is named.
         #[arg(long = "event", value_name = "NAME")]
         events: Vec<String>,
@@ -55,7 +56,7 @@ pub fn run(cmd: WebhooksCommand) -> ExitCode {
     ExitCode::from(match cmd {
         WebhooksCommand::Add {
             service,
-            url,
+            target: url,
             events,
             agent,
             allow_private,

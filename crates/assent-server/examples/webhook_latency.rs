@@ -62,7 +62,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?
         .json()
         .await?;
-    let secret = created["secret"].as_str().ok_or("no secret")?.to_owned();
+    let secret = created
+        .get("secret")
+        .and_then(Value::as_str)
+        .ok_or("no secret")?
+        .to_owned();
 
     let mut prompts = Vec::with_capacity(count);
     for i in 0..count {
@@ -78,8 +82,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .json()
             .await?;
         prompts.push(
-            answer["approval_id"]
-                .as_str()
+            answer
+                .get("approval_id")
+                .and_then(Value::as_str)
                 .ok_or("the ask opened no prompt")?
                 .to_owned(),
         );
@@ -138,8 +143,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         verifier.verify(body.as_bytes(), &signed)?;
         let payload: Value = serde_json::from_str(&body)?;
-        if let Some(start) = payload["data"]["approval_id"]
-            .as_str()
+        if let Some(start) = payload
+            .get("data")
+            .and_then(|data| data.get("approval_id"))
+            .and_then(Value::as_str)
             .and_then(|id| sent.get(id))
         {
             latencies.push(at.duration_since(*start));

@@ -3,21 +3,32 @@
 //! `tool_name`, `input` and `tool_use_id`; the text answer is
 //! `{"behavior":"allow","updatedInput":…}` or `{"behavior":"deny","message":"…"}`.
 //! The decision path is the hook gate's; anything but an allow is a deny.
+//!
+//! A client that declares the MCP tasks extension (`io.modelcontextprotocol/tasks`) is not
+//! held while a person decides: a call that needs a person is answered at once with a task
+//! ([`super::mcp_tasks`]) it polls with `tasks/get` or ends with `tasks/cancel`. Calls the
+//! policy answers (auto, block, a covering grant) answer at once either way.
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use assent_client::{blocking, ClientConfig};
 use assent_core::hook::{action_from_claude_hook, HookDefaults};
+use assent_core::ActionRequest;
 use clap::Args;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{ServerCapabilities, ServerConfig};
-use rmcp::{tool, tool_handler, tool_router, ServerHandler, ServiceExt};
-use serde_json::{json, Value};
+use rmcp::model::{
+    CallToolResponse, CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{tool, tool_handler, tool_router, ErrorData as McpError, ServerHandler, ServiceExt};
+use serde_json::Value;
 
-use assent_gate::outcome::{decide, parse_seconds, Deadlines, Outcome};
+use super::mcp_tasks::{allow, deny, tool_result, TaskBook};
+use assent_gate::outcome::{answered, decide, parse_seconds, unreached, Deadlines, Outcome};
 use assent_gate::repo::git_root;
 use assent_gate::ServiceArgs;
 
@@ -37,6 +48,10 @@ pub struct McpArgs {
     /// Task id [default: the run id].
     #[arg(long = "task")]
     pub task: Option<String>,
+    /// For clients with MCP tasks: how long a task waits for a person before it answers deny
+    /// (nobody decided), in seconds.
+    #[arg(long, default_value = "3600", value_parser = parse_seconds)]
+    pub task_ttl: Duration,
 }
 
 /// The `approve` tool's input, as Claude Code sends it.
@@ -57,6 +72,7 @@ struct PermissionTool {
     tool_router: ToolRouter<Self>,
     args: Arc<McpArgs>,
     run_id: Arc<str>,
+    tasks: Arc<TaskBook>,
 }
 
 #[tool_router]
@@ -65,34 +81,139 @@ impl PermissionTool {
     #[tool(
         description = "Ask Assent whether a tool call may run. Answers {\"behavior\":\"allow\",\"updatedInput\":…} or {\"behavior\":\"deny\",\"message\":…}."
     )]
-    async fn approve(&self, Parameters(input): Parameters<ApproveInput>) -> String {
+    async fn approve(
+        &self,
+        Parameters(input): Parameters<ApproveInput>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResponse {
         let args = Arc::clone(&self.args);
         let run_id = Arc::clone(&self.run_id);
-        let answer = tokio::task::spawn_blocking(move || answer(&args, &run_id, input)).await;
-        answer
-            .unwrap_or_else(|_| deny("Assent: the permission check failed; not allowed"))
-            .to_string()
+        let as_task = context
+            .client_capabilities()
+            .is_some_and(|caps| caps.supports_tasks());
+        let answer =
+            tokio::task::spawn_blocking(move || answer(&args, &run_id, input, as_task)).await;
+        match answer {
+            Ok(Answer::Now(answer)) => CallToolResponse::Complete(tool_result(&answer)),
+            Ok(Answer::Person { approval_id, input }) => {
+                let task = self.tasks.open(&approval_id, input, self.args.task_ttl);
+                CallToolResponse::Task(CreateTaskResult::new(task))
+            }
+            Err(_) => CallToolResponse::Complete(tool_result(&deny(
+                "Assent: the permission check failed; not allowed",
+            ))),
+        }
     }
 }
 
 #[tool_handler]
 impl ServerHandler for PermissionTool {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_instructions("Assent approval desk: permission prompts for Claude Code.")
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build(),
+        )
+        .with_instructions("Assent approval desk: permission prompts for Claude Code.")
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        let (tasks, args) = (Arc::clone(&self.tasks), Arc::clone(&self.args));
+        let task_id = request.task_id;
+        let found = tokio::task::spawn_blocking(move || {
+            let client = client(&args).ok();
+            tasks.get(&task_id, client.as_ref()).ok_or(task_id)
+        })
+        .await
+        .map_err(|err| McpError::internal_error(format!("the task check failed: {err}"), None))?;
+        match found {
+            Ok(task) => Ok(GetTaskResult::new(task)),
+            Err(task_id) => Err(unknown_task(&task_id)),
+        }
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        if self.tasks.cancel(&request.task_id) {
+            Ok(())
+        } else {
+            Err(unknown_task(&request.task_id))
+        }
     }
 }
 
-fn deny(message: &str) -> Value {
-    json!({ "behavior": "deny", "message": message })
+fn unknown_task(task_id: &str) -> McpError {
+    let shown: String = task_id.chars().take(80).collect();
+    McpError::invalid_params(format!("no task {shown:?} in this session"), None)
 }
 
-/// The permission answer for one call (blocking: runs the shared decision path).
-fn answer(args: &McpArgs, run_id: &str, input: ApproveInput) -> Value {
+/// What one call's check found.
+enum Answer {
+    /// The permission answer, now.
+    Now(Value),
+    /// A person must decide (only when the client takes tasks).
+    Person {
+        approval_id: String,
+        input: serde_json::Map<String, Value>,
+    },
+}
+
+fn client(args: &McpArgs) -> Result<blocking::Client, assent_client::ClientError> {
+    ClientConfig::resolve(args.service.url.as_deref(), args.service.token.as_deref())
+        .and_then(|config| blocking::Client::from_config(&config))
+}
+
+/// The permission answer for one call (blocking: runs the shared decision path). With
+/// `as_task`, a call a person must decide is not waited on: its approval is returned.
+fn answer(args: &McpArgs, run_id: &str, input: ApproveInput, as_task: bool) -> Answer {
+    let (client, request) = match prepare(args, run_id, &input) {
+        Ok(prepared) => prepared,
+        Err(answer) => return Answer::Now(answer),
+    };
+    if !as_task {
+        let deadlines = Deadlines::hook(args.submit_timeout, args.wait);
+        return Answer::Now(match decide(&client, &request, deadlines).outcome {
+            Outcome::Allowed { .. } => allow(&input.input),
+            other => deny(other.reason()),
+        });
+    }
+    let submitted = match client.submit(&request, Instant::now() + args.submit_timeout) {
+        Ok(submitted) => submitted,
+        Err(err) => {
+            return Answer::Now(deny(unreached(&err, args.submit_timeout).outcome.reason()))
+        }
+    };
+    match (answered(&submitted), submitted.approval_id) {
+        (Some(Outcome::Allowed { .. }), _) => Answer::Now(allow(&input.input)),
+        (Some(other), _) => Answer::Now(deny(other.reason())),
+        (None, Some(approval_id)) => Answer::Person {
+            approval_id,
+            input: input.input,
+        },
+        (None, None) => Answer::Now(deny(
+            "Assent: the service answered pending without an approval id; not allowed",
+        )),
+    }
+}
+
+/// The service client and the action for one call, or the denial saying why there is none.
+fn prepare(
+    args: &McpArgs,
+    run_id: &str,
+    input: &ApproveInput,
+) -> Result<(blocking::Client, ActionRequest), Value> {
     let cwd = std::env::current_dir()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "/".into());
-    let payload = json!({
+    let payload = serde_json::json!({
         "session_id": run_id,
         "cwd": cwd,
         "hook_event_name": "PermissionRequest",
@@ -106,26 +227,14 @@ fn answer(args: &McpArgs, run_id: &str, input: ApproveInput) -> Value {
         repo: root.as_ref().map(|p| p.to_string_lossy().into_owned()),
         cwd: None,
     };
-    let mut request = match action_from_claude_hook(&payload, &defaults) {
-        Ok(request) => request,
-        Err(err) => {
-            return deny(&format!(
-                "Assent: cannot read the tool call ({err}); not allowed"
-            ))
-        }
-    };
+    let mut request = action_from_claude_hook(&payload, &defaults).map_err(|err| {
+        deny(&format!(
+            "Assent: cannot read the tool call ({err}); not allowed"
+        ))
+    })?;
     assent_gate::change::describe(&mut request, &payload, root.as_deref());
-    let client = ClientConfig::resolve(args.service.url.as_deref(), args.service.token.as_deref())
-        .and_then(|config| blocking::Client::from_config(&config));
-    let client = match client {
-        Ok(client) => client,
-        Err(err) => return deny(&format!("Assent: {err}; not allowed")),
-    };
-    let deadlines = Deadlines::hook(args.submit_timeout, args.wait);
-    match decide(&client, &request, deadlines).outcome {
-        Outcome::Allowed { .. } => json!({ "behavior": "allow", "updatedInput": input.input }),
-        other => deny(other.reason()),
-    }
+    let client = client(args).map_err(|err| deny(&format!("Assent: {err}; not allowed")))?;
+    Ok((client, request))
 }
 
 pub fn run(args: &McpArgs) -> ExitCode {
@@ -147,6 +256,7 @@ pub fn run(args: &McpArgs) -> ExitCode {
         tool_router: PermissionTool::tool_router(),
         args: Arc::new(args.clone()),
         run_id: run_id.into(),
+        tasks: Arc::new(TaskBook::default()),
     };
     let result = runtime.block_on(async move {
         let running = server

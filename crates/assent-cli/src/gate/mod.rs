@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Subcommand;
 
 pub mod mcp;
+mod mcp_tasks;
 
 // What the other commands share with the gates: their flags and the decision path.
 pub use assent_gate::{change, hook, outcome, repo, OnUnavailable, ServiceArgs};

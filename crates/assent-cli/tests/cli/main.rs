@@ -45,6 +45,7 @@ mod install_agents;
 mod install_claude_code;
 mod install_codex;
 mod mcp_permission_tool;
+mod mcp_tasks;
 mod people_cli;
 mod people_invite;
 mod policy_cli;

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The MCP gate's test drives `assent gate mcp` with the official Python MCP client (PyPI
-# `mcp`). It lives in a venv inside the repo, ignored by git (the venv ignores itself).
+# `mcp`); the Python SDK's tests (scripts/test.d/60-sdk.sh) need pytest, the SDK's own
+# dependencies (httpx, pydantic, the Standard Webhooks reference library) and, for the check that
+# sdk/python's generated models are not stale, the pinned generator with its formatters. They
+# live in a venv inside the repo, ignored by git (the venv ignores itself).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -13,5 +16,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
 echo '*' > "$VENV/.gitignore"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp>=1.9,<2"
-"$VENV/bin/python" -c "import mcp; print('python mcp client ready')"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp>=1.9,<2" \
+  "httpx>=0.27,<1" "pydantic>=2.7,<3" "standardwebhooks==1.3.0" "pytest==9.2.0" \
+  "datamodel-code-generator==0.97.0" "black==26.10.1" "isort==8.0.1"
+"$VENV/bin/python" -c "import mcp, pytest, standardwebhooks, datamodel_code_generator; print('python mcp client, pytest and the SDK generator ready')"

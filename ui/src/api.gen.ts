@@ -740,6 +740,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["webhook_list"];
+        put?: never;
+        post: operations["webhook_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["webhook_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1106,7 +1154,7 @@ export interface components {
          * @description What the audit event records.
          * @enum {string}
          */
-        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in" | "asked" | "escalated" | "reviewed";
+        AuditDecision: "auto" | "approved" | "denied" | "blocked" | "expired" | "revoked" | "invalidated" | "used" | "executed" | "resumed" | "forgotten" | "policy_changed" | "credential_released" | "stopped" | "reported" | "invited" | "enrolled" | "passkey_removed" | "signed_in" | "asked" | "escalated" | "reviewed" | "webhook_added" | "webhook_removed";
         /**
          * @description `GET /v1/audit/key`: the public key that checks this service's checkpoints (what
          *     `assent audit key` prints), without walking the chain.
@@ -1378,6 +1426,25 @@ export interface components {
             /** Format: double */
             p90: number;
         };
+        /** @description One attempt at a delivery. */
+        DeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @description Why there was no 2xx: a timeout, a refused address, a connection error. */
+            error?: string | null;
+            /** Format: int64 */
+            latency_ms: number;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; absent when there was no answer.
+             */
+            status?: number | null;
+        };
+        /**
+         * @description Where a delivery stands.
+         * @enum {string}
+         */
+        DeliveryState: "pending" | "delivered" | "failed";
         /** @description One of a run's diff approvals as a PR approval sees it. */
         DiffApprovalRef: {
             approval_id: string;
@@ -2231,6 +2298,34 @@ export interface components {
          * @enum {string}
          */
         ScopeKind: "once" | "command_profile" | "path_pattern" | "run" | "task_type" | "repo" | "org" | "exception";
+        /**
+         * @description `data` of an `approval.settled` delivery: how the approval was settled, by whom, and the
+         *     grant it issued.
+         */
+        SettledData: {
+            /** @description The actions that waited on it (every member of the prompt). */
+            action_ids: string[];
+            approval_id: string;
+            /** Format: date-time */
+            decided_at?: string | null;
+            /** @description Who decided (a person's name, or the service for a timeout). */
+            decided_by?: string | null;
+            decided_role?: null | components["schemas"]["Role"];
+            /** @description `approved`, `denied`, `timed_out` or `cancelled`. */
+            decision: components["schemas"]["Resolution"];
+            /**
+             * Format: date-time
+             * @description Until when the grant covers.
+             */
+            grant_expires_at?: string | null;
+            grant_id?: string | null;
+            /** @description The person's reason (a denial's), or why nobody decided. */
+            reason?: string | null;
+            /** @description The agent whose requests waited on it. */
+            requester: string;
+            run_id: string;
+            scope?: null | components["schemas"]["ScopeKind"];
+        };
         /** @description One batch of repositories, approved together. */
         Stage: {
             /** @description Its `fleet` approval. */
@@ -2325,6 +2420,83 @@ export interface components {
              *     evidence, decisions}`, most decisions first.
              */
             suggestions: components["schemas"]["Suggestion"][];
+        };
+        /** @description `POST /v1/webhooks`. */
+        WebhookCreate: {
+            /** @description Only the events about this agent's own requests, grants and runs. */
+            agent?: string | null;
+            /**
+             * @description Let the URL reach private, link-local and metadata addresses (off: refused, checked
+             *     after DNS at every delivery).
+             */
+            allow_private?: boolean;
+            /**
+             * @description The event types delivered (`approval.settled`, `grant.revoked`, …); empty or absent:
+             *     `approval.settled` only.
+             */
+            events?: string[];
+            /**
+             * @description Where deliveries are posted: `https://` anywhere, plain `http://` only to a loopback
+             *     address.
+             */
+            url: string;
+        };
+        /** @description `POST /v1/webhooks`'s answer: the signing secret, shown this once. */
+        WebhookCreated: {
+            id: string;
+            /** @description `whsec_` and the base64 of the HMAC-SHA256 key. */
+            secret: string;
+        };
+        /** @description One event's delivery to one webhook, with its attempts. */
+        WebhookDelivery: {
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description The event's id on `/v1/events`.
+             */
+            event_id: number;
+            /** @description The `webhook-id` header: the same on every attempt. */
+            id: string;
+            /** Format: date-time */
+            next_attempt_at?: string | null;
+            state: components["schemas"]["DeliveryState"];
+            type: string;
+        };
+        /** @description `GET /v1/webhooks/{id}/deliveries`: newest first. */
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description A registered webhook (never its secret). */
+        WebhookInfo: {
+            agent?: string | null;
+            allow_private: boolean;
+            /** Format: date-time */
+            created_at: string;
+            created_by: string;
+            events: string[];
+            id: string;
+            url: string;
+        };
+        /** @description `GET /v1/webhooks`. */
+        WebhookList: {
+            webhooks: components["schemas"]["WebhookInfo"][];
+        };
+        /** @description The body of every delivery (Standard Webhooks' shape). */
+        WebhookPayload: {
+            /**
+             * @description `approval.settled`: a [`SettledData`]; any other type: the event's own fields
+             *     (`{"grant": …}`, `{"run": …}`, …) as on `/v1/events`.
+             */
+            data: Record<string, never>;
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            timestamp: string;
+            /** @description The event type, e.g. `approval.settled`. */
+            type: string;
         };
     };
     responses: never;
@@ -4135,6 +4307,186 @@ export interface operations {
             };
             /** @description no longer suggested, already in the policy, or the policy file does not load */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every webhook (never a secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description an agent, or a person without platform_admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description registered; the secret is shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description a URL that is not https:// (or http:// to loopback), too long, or naming a private, link-local or metadata address without allow_private; an unknown or repeated event type; unknown fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an agent, or a person without platform_admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no agent by that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a webhook to that URL for the same agent exists, or the most webhooks are registered */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed, with its pending deliveries */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description an agent, or a person without platform_admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook id */
+                id: string;
+                /** @description The newest this many deliveries (1–500, 50 unless given). */
+                limit: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the newest deliveries first, each with every attempt (status, latency) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description a limit out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description an agent, or a person without platform_admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such webhook */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

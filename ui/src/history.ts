@@ -29,6 +29,8 @@ export const DECISION_WORDS: Record<AuditDecision, string> = {
   passkey_removed: 'Passkey removed',
   signed_in: 'Signed in to the web desk',
   reviewed: 'Reviewed by a model',
+  webhook_added: 'Webhook added',
+  webhook_removed: 'Webhook removed',
 };
 
 /** Records about people's access to the desk, not about what an agent asked: hidden from the

@@ -25,6 +25,7 @@ mod run_cmd;
 mod sandbox;
 mod serve;
 mod suggest;
+mod webhooks;
 
 #[derive(Debug, Parser)]
 #[command(name = "assent", version, about = "Approval desk for AI coding agents")]
@@ -84,6 +85,10 @@ enum Command {
     /// prints what was sent, the verdict and the latency (exit 0 a valid verdict, 1 none).
     #[command(subcommand)]
     Reviewer(reviewer_cmd::ReviewerCommand),
+    /// Outbound webhooks signed as Standard Webhooks do (a platform admin's token): add URL
+    /// [--event NAME]… [--agent NAME] [--allow-private], list, remove ID, deliveries ID.
+    #[command(subcommand)]
+    Webhooks(webhooks::WebhooksCommand),
 }
 
 fn main() -> ExitCode {
@@ -105,5 +110,6 @@ fn main() -> ExitCode {
         Command::Audit(cmd) => audit_cmd::run(cmd),
         Command::Sandbox(args) => sandbox::run(&args),
         Command::Reviewer(cmd) => reviewer_cmd::run(cmd),
+        Command::Webhooks(cmd) => webhooks::run(cmd),
     }
 }

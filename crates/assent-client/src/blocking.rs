@@ -185,7 +185,7 @@ impl Client {
         }
     }
 
-    fn raw(
+    pub(crate) fn raw(
         &self,
         method: &str,
         target: &str,

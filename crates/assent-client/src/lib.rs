@@ -14,6 +14,7 @@ mod error;
 mod events;
 mod poll;
 mod tls;
+mod webhooks;
 mod wire;
 
 pub use client::{Client, CALL_TIMEOUT};

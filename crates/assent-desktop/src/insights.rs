@@ -102,6 +102,7 @@ impl InsightEvent {
             | AuditDecision::Enrolled
             | AuditDecision::PasskeyRemoved
             | AuditDecision::SignedIn => None,
+            AuditDecision::WebhookAdded | AuditDecision::WebhookRemoved => None,
             AuditDecision::Asked | AuditDecision::Escalated => None,
         }
     }

@@ -16,6 +16,7 @@ mod identity;
 mod policy;
 mod run;
 mod submit;
+mod webhook;
 
 pub use approval::{
     Approval, ApprovalList, ApprovalMember, ApprovalReview, AskedSteps, DecisionRequest,
@@ -43,6 +44,10 @@ pub use identity::{ApprovalVote, IdentityInfo, IdentityList, Me};
 pub use policy::{PolicyStatus, SuggestionApplied, SuggestionApply, SuggestionList};
 pub use run::{RunList, RunState, RunStatus};
 pub use submit::{ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
+pub use webhook::{
+    DeliveryAttempt, DeliveryState, SettledData, WebhookCreate, WebhookCreated, WebhookDelivery,
+    WebhookDeliveryList, WebhookInfo, WebhookList, WebhookPayload,
+};
 
 /// Header carrying the bearer token (`Authorization: Bearer <token>`).
 pub const AUTHORIZATION: &str = "authorization";

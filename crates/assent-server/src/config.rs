@@ -65,6 +65,11 @@ pub struct Config {
     pub sync_policy_decisions: bool,
     /// How a failed Web Push is tried again (attempts, first wait; waits run on `clock`).
     pub push_retry: crate::push::Retry,
+    /// How long one webhook delivery attempt may take (connecting included) before it
+    /// counts as failed and is retried.
+    pub webhook_timeout: Duration,
+    /// How webhook hosts are resolved before their addresses are checked (tests: a stub).
+    pub webhook_resolver: Arc<dyn crate::webhooks::Resolver>,
 }
 
 /// The audit chain's head is signed at least every this many events by default.
@@ -150,6 +155,8 @@ impl Config {
             audit_checkpoint_events: DEFAULT_CHECKPOINT_EVENTS,
             sync_policy_decisions: false,
             push_retry: crate::push::Retry::default(),
+            webhook_timeout: Duration::from_secs(10),
+            webhook_resolver: Arc::new(crate::webhooks::SystemResolver),
         }
     }
 

@@ -37,6 +37,7 @@ mod tls;
 mod token;
 mod waiters;
 mod web;
+mod webhooks;
 mod workflow;
 
 use std::future::Future;
@@ -62,6 +63,10 @@ pub use state::AppState;
 pub use store::{PgStore, SqliteStore, Store, StoreError};
 pub use tls::{ServerTls, TlsError};
 pub use web::origin::is_loopback_host;
+pub use webhooks::{
+    sign as sign_webhook, Resolver as WebhookResolver, Resolving as WebhookResolving,
+    SystemResolver,
+};
 
 /// Why the service cannot start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -191,6 +196,13 @@ impl App {
             state.inner.store.clone(),
             state.inner.clock.clone(),
         ));
+        let deliverer = webhooks::Deliverer::new(
+            self.store.clone(),
+            self.config.clock.clone(),
+            self.config.webhook_resolver.clone(),
+            self.config.webhook_timeout,
+        )?;
+        let webhooks = tokio::spawn(Arc::new(deliverer).run());
         let watcher = tokio::spawn(policy_watch::watch(
             state.clone(),
             self.config.policy_recheck,
@@ -225,6 +237,8 @@ impl App {
         let _ = presence.await;
         watcher.abort();
         let _ = watcher.await;
+        webhooks.abort();
+        let _ = webhooks.await;
         checkpointer.abort();
         let _ = checkpointer.await;
         self.store.sign_every(None);

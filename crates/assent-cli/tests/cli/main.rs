@@ -60,3 +60,4 @@ mod sandbox_cli;
 mod serve_disk_full;
 mod serve_team;
 mod team_replicas;
+mod webhooks_cli;

@@ -49,6 +49,11 @@ pub enum AuditDecision {
     Escalated,
     /// A model reviewer was asked about a prompt (`review` holds the call).
     Reviewed,
+    /// A platform admin registered an outbound webhook (`subject`: its id and URL; never
+    /// its secret).
+    WebhookAdded,
+    /// A platform admin removed an outbound webhook.
+    WebhookRemoved,
 }
 
 /// One audited decision.

@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod push;
 pub mod runs;
 pub mod suggestions;
+pub mod webhooks;
 
 use axum::routing::{delete, get, post};
 use axum::Router;
@@ -85,6 +86,15 @@ pub fn router(state: AppState) -> Router {
             get(push::push_list)
                 .post(push::push_subscribe)
                 .delete(push::push_unsubscribe),
+        )
+        .route(
+            "/v1/webhooks",
+            get(webhooks::webhook_list).post(webhooks::webhook_create),
+        )
+        .route("/v1/webhooks/{id}", delete(webhooks::webhook_remove))
+        .route(
+            "/v1/webhooks/{id}/deliveries",
+            get(webhooks::webhook_deliveries),
         )
         .route("/v1/session/start", post(desk::session_start))
         .route("/v1/session/finish", post(desk::session_finish))

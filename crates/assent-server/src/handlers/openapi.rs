@@ -7,7 +7,8 @@ use utoipa::{Modify, OpenApi};
 use super::campaigns::CampaignPaths;
 use super::credentials;
 use super::{
-    actions, approvals, decide, denials, desk, events, grants, me, observe, push, runs, suggestions,
+    actions, approvals, decide, denials, desk, events, grants, me, observe, push, runs,
+    suggestions, webhooks,
 };
 
 #[derive(OpenApi)]
@@ -56,6 +57,10 @@ use super::{
         push::push_list,
         push::push_subscribe,
         push::push_unsubscribe,
+        webhooks::webhook_create,
+        webhooks::webhook_list,
+        webhooks::webhook_remove,
+        webhooks::webhook_deliveries,
     ),
     components(schemas(
         assent_protocol::SubmitResponse, assent_protocol::SubmitStatus,
@@ -80,6 +85,11 @@ use super::{
         assent_protocol::PushKey, assent_protocol::PushSubscriptionJson,
         assent_protocol::PushSubscriptionKeys, assent_protocol::PushUnsubscribe,
         assent_protocol::PushSubscriptionInfo, assent_protocol::PushPayload,
+        assent_protocol::WebhookCreate, assent_protocol::WebhookCreated,
+        assent_protocol::WebhookInfo, assent_protocol::WebhookList,
+        assent_protocol::WebhookDelivery, assent_protocol::WebhookDeliveryList,
+        assent_protocol::DeliveryAttempt, assent_protocol::DeliveryState,
+        assent_protocol::WebhookPayload, assent_protocol::SettledData,
     )),
     modifiers(&BearerAuth, &CampaignPaths),
 )]

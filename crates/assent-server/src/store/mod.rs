@@ -181,6 +181,59 @@ pub struct PushSubscriptionRow {
     pub expires_at_ms: Option<i64>,
 }
 
+/// A registered webhook as stored, its signing secret included (never answered after its
+/// creation; `Debug` leaves it out).
+#[derive(Clone, PartialEq, Eq)]
+pub struct WebhookRow {
+    pub id: String,
+    pub url: String,
+    pub events: Vec<String>,
+    pub agent: Option<String>,
+    pub allow_private: bool,
+    /// `whsec_…`.
+    pub secret: String,
+    pub created_by: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl std::fmt::Debug for WebhookRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookRow")
+            .field("id", &self.id)
+            .field("url", &self.url)
+            .field("events", &self.events)
+            .field("agent", &self.agent)
+            .field("allow_private", &self.allow_private)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A delivery claimed for one attempt, with what sending it needs.
+#[derive(Debug, Clone)]
+pub struct ClaimedDelivery {
+    /// The `webhook-id`.
+    pub id: String,
+    pub webhook: WebhookRow,
+    /// The exact body, the same on every attempt.
+    pub body: String,
+    /// Attempts made before this one.
+    pub attempts: u32,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What one attempt came to, and what happens next.
+#[derive(Debug, Clone)]
+pub struct AttemptRow {
+    pub delivery_id: String,
+    pub at: DateTime<Utc>,
+    pub status: Option<u16>,
+    pub latency_ms: u64,
+    pub error: Option<String>,
+    pub outcome: assent_protocol::DeliveryState,
+    /// When the next attempt is due (`Pending` only).
+    pub next_at: Option<DateTime<Utc>>,
+}
+
 /// A WebAuthn ceremony between its start and its finish.
 #[derive(Debug, Clone)]
 pub struct CeremonyRow {
@@ -424,6 +477,39 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// The VAPID key shared by the replicas on this database: `candidate` (hex) is stored
     /// when there is none yet; the stored one is answered.
     async fn push_key(&self, candidate: &str) -> Result<String, StoreError>;
+
+    /// Registers a webhook, with its audit record; `Conflict` when its id is taken.
+    async fn webhook_add(
+        &self,
+        row: &WebhookRow,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError>;
+    /// Every webhook, oldest first.
+    async fn webhooks(&self) -> Result<Vec<WebhookRow>, StoreError>;
+    /// Removes a webhook and its deliveries, with its audit record; false when unknown.
+    async fn webhook_remove(
+        &self,
+        id: &str,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<bool, StoreError>;
+    /// A webhook's newest `limit` deliveries with their attempts.
+    async fn webhook_deliveries(
+        &self,
+        webhook_id: &str,
+        limit: i64,
+    ) -> Result<Vec<assent_protocol::WebhookDelivery>, StoreError>;
+    /// Claims up to `limit` deliveries due at `now` that no replica holds, until
+    /// `lease_until` (each is attempted by one replica at a time).
+    async fn webhook_claim(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<ClaimedDelivery>, StoreError>;
+    /// Records an attempt and the delivery's next state; releases its claim.
+    async fn webhook_attempted(&self, attempt: &AttemptRow) -> Result<(), StoreError>;
+    /// When the earliest pending delivery is due (or its claim ends).
+    async fn webhook_next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError>;
 
     async fn close(&self);
 }

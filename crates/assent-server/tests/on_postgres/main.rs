@@ -19,6 +19,7 @@ mod grant_moves;
 mod replicas;
 mod replicas_invalidation;
 mod replicas_routing;
+mod replicas_webhooks;
 mod team;
 
 #[path = "../server/agent_events.rs"]
@@ -81,3 +82,5 @@ mod symlinks;
 mod web_desk;
 #[path = "../server/web_push.rs"]
 mod web_push;
+#[path = "../server/webhooks.rs"]
+mod webhooks;

@@ -47,3 +47,4 @@ mod symlinks;
 mod team_reach;
 mod web_desk;
 mod web_push;
+mod webhooks;

@@ -59,6 +59,8 @@ async fn tokens_are_required_and_roles_enforced() {
         "/v1/audit",
         "/metrics",
         "/v1/metrics",
+        "/v1/webhooks",
+        "/v1/webhooks/wh_x/deliveries",
     ] {
         let (status, _) = svc.get(path, &svc.requester).await;
         assert_eq!(

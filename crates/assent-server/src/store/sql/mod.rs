@@ -24,3 +24,4 @@ pub mod runs;
 pub mod signin;
 mod store;
 mod tx;
+pub mod webhooks;

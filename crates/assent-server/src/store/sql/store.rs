@@ -12,6 +12,7 @@ use sqlx::Row;
 use super::backend::{Db, StoreImpl};
 use super::codec::{json_col, micros, parse_name};
 use crate::store::{ActionSummary, ApprovalRecord, EventBus, Store, StoreError, TokenRecord, Tx};
+use crate::store::{AttemptRow, ClaimedDelivery, WebhookRow};
 use crate::store::{CeremonyRow, InviteState, PasskeyRow, PushSubscriptionRow, SessionRow};
 
 #[async_trait]
@@ -404,6 +405,68 @@ impl Store for StoreImpl {
         let key = super::push::key(&mut tx, candidate).await?;
         self.done(tx).await?;
         Ok(key)
+    }
+
+    async fn webhook_add(
+        &self,
+        row: &WebhookRow,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.begin_tx().await?;
+        super::webhooks::add(&mut tx.tx, row).await?;
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        tx.finish().await
+    }
+
+    async fn webhooks(&self) -> Result<Vec<WebhookRow>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::webhooks::list(&mut conn).await
+    }
+
+    async fn webhook_remove(
+        &self,
+        id: &str,
+        audit: &ApprovalAuditEvent,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.begin_tx().await?;
+        if !super::webhooks::remove(&mut tx.tx, id).await? {
+            return Ok(false);
+        }
+        tx.insert_audits(std::slice::from_ref(audit)).await?;
+        tx.finish().await?;
+        Ok(true)
+    }
+
+    async fn webhook_deliveries(
+        &self,
+        webhook_id: &str,
+        limit: i64,
+    ) -> Result<Vec<assent_protocol::WebhookDelivery>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::webhooks::deliveries(&mut conn, webhook_id, limit).await
+    }
+
+    async fn webhook_claim(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<ClaimedDelivery>, StoreError> {
+        let mut tx = self.write().await?;
+        let claimed = super::webhooks::claim(&mut tx, now, lease_until, limit).await?;
+        self.done(tx).await?;
+        Ok(claimed)
+    }
+
+    async fn webhook_attempted(&self, attempt: &AttemptRow) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        super::webhooks::attempted(&mut tx, attempt).await?;
+        self.done(tx).await
+    }
+
+    async fn webhook_next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let mut conn = self.reads().acquire().await?;
+        super::webhooks::next_due(&mut conn).await
     }
 
     async fn session_end(&self, token_hash: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {

@@ -293,6 +293,8 @@ impl Tx for WriteTx {
 
     async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError> {
         let id = super::events::insert_event(&mut self.tx, at, event).await?;
+        // The webhooks' outbox rows commit with the event they carry.
+        super::webhooks::enqueue(&mut self.tx, id, at, event).await?;
         self.newest_event = Some(self.newest_event.map_or(id, |newest| newest.max(id)));
         Ok(id)
     }

@@ -1,6 +1,7 @@
 // What the window shows of a diff or PR approval's packet: flags and states in words, the diff
 // split into styled lines (rendered as text, never markup), collapsed when long.
-import { durationLabel, visible } from './logic';
+import { durationLabel } from './labels';
+import { visible } from './text';
 import type { CredentialPacket, DiffApprovalState, DiffFile, DiffFlag, ExceptionPacket, FleetPacket, Grant, PrPacket } from './types';
 
 /** Lines of a diff shown before "Show all". */

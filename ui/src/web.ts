@@ -6,7 +6,7 @@ import type { CommandError, Insights, InsightEvent, Me, Metrics, PolicyChange, S
 import type { components } from './api.gen';
 import type { CampaignList } from './campaigns';
 import { call } from './http';
-import { EMPTY_DESK } from './logic';
+import { EMPTY_DESK } from './desk';
 import { assert } from './passkeys';
 import type { CeremonyStart } from './types';
 

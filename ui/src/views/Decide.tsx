@@ -5,19 +5,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RefObject } from 'preact';
 import { api, inWindow } from '../api';
 import { byBreadth, grantSentence, oneAct, scopeButton } from '../decide';
-import {
-  buildApproval,
-  buildDenial,
-  defaultForm,
-  durationLabel,
-  longestSeconds,
-  quickApproval,
-  quickChoices,
-  SCOPE_LABELS,
-  shortcutDecision,
-  type Built,
-  type DecisionForm,
-} from '../logic';
+import { durationLabel, SCOPE_LABELS } from '../labels';
+import { buildApproval, buildDenial, type Built, type DecisionForm, defaultForm, longestSeconds, quickApproval, quickChoices, shortcutDecision } from '../pending';
 import type { Approval, CommandError, DecisionRequest, Grant, QuickDecision, Scope } from '../types';
 
 /** What the person did, to say it back and offer Undo. */

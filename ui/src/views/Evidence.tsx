@@ -1,5 +1,6 @@
 import { clock, plainTitle } from '../decide';
-import { allReasons, visible } from '../logic';
+import { allReasons } from '../pending';
+import { visible } from '../text';
 import type { Approval } from '../types';
 import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords, unansweredLine } from '../words';
 import { shellLine } from '../packets';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { visible } from '../logic';
+import { visible } from '../text';
 import { diffLines, fileCounts, flagLabel, prTarget, pushCommitsLine, pushDropsLine, pushTitle, shownLines, stateLabel } from '../packets';
 import type { DiffPacket, PrPacket } from '../types';
 

@@ -13,7 +13,8 @@ import {
   undoneToast,
   type Toast,
 } from '../decide';
-import { decidability, keyIntent, moveSelection, newestFirst, visible, waitingSince } from '../logic';
+import { decidability, keyIntent, moveSelection, newestFirst, waitingSince } from '../pending';
+import { visible } from '../text';
 import type { Approval, CommandError, Grant, Me } from '../types';
 import { absolute, factsOf, knownRuns, roleWords, runTitle, runWords, waitLine } from '../words';
 import { reviewerBanner, reviewLine } from '../reviewer';

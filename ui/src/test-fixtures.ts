@@ -10,7 +10,7 @@ export function approval(id: string, createdAt: string, extra: Partial<Approval>
     offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
     created_at: createdAt, updated_at: createdAt, expires_at: createdAt, requester: 'default',
     required_approvals: 1, approvals: [], quick_decisions: [...QUICK], approval_type: 'tool', agents_waiting: 0, quick_up_to: 'medium',
-    fallback_on_timeout: 'deny', ...extra,
+    fallback_on_timeout: 'deny', words: { headline: '', summary: [], flags: [] }, ...extra,
   };
 }
 

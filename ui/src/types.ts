@@ -33,6 +33,9 @@ export type QuickDecision = Schemas['QuickDecision'];
 /** How a settled approval ended. */
 export type Resolution = Schemas['Resolution'];
 export type Approval = Schemas['Approval'];
+/** What a prompt asks, in words, made once by the service (`words`): the headline the
+ * notification asks, a typed packet's lines, a diff's flags. Raw text: shown through `visible`. */
+export type PromptWords = Schemas['PromptWords'];
 /** The model reviewer's part of a prompt (`review`). */
 export type ApprovalReview = Schemas['ApprovalReview'];
 export type Constraints = Schemas['GrantConstraints'];

@@ -16,6 +16,7 @@ mod identity;
 mod policy;
 mod run;
 mod submit;
+pub mod words;
 
 pub use approval::{
     Approval, ApprovalList, ApprovalMember, ApprovalReview, AskedSteps, DecisionRequest,

@@ -47,8 +47,8 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
   const rec = approval.recommendation;
   return (
     <div class="evidence" data-approval-type={e.type}>
-      {e.type === 'diff' && <DiffView packet={e} />}
-      {e.type === 'pr' && <PrView packet={e} />}
+      {e.type === 'diff' && <DiffView packet={e} words={approval.words} />}
+      {e.type === 'pr' && <PrView packet={e} words={approval.words} />}
       {e.type === 'credential' && <CredentialView packet={e} />}
       {e.type === 'pre_run' && <PreRunView packet={e} />}
       {e.type === 'fleet' && <FleetView packet={e} />}

@@ -177,6 +177,8 @@ async fn record_of(conn: &mut Conn, row: &DbRow) -> Result<ApprovalRecord, Store
         review: None,
         approvals: votes.into_iter().map(Into::into).collect(),
         asked: asked.as_deref().map(serde_json::from_str).transpose()?,
+        // Made for the desks when the approval is sent (`handlers::approvals`), never stored.
+        words: assent_protocol::words::PromptWords::default(),
         approval_id: id,
     };
     Ok(ApprovalRecord {

@@ -10,7 +10,7 @@ use tauri::{WebviewUrl, WebviewWindowBuilder};
 const EMPTY_PAGE: &str = "<!doctype html><title>floor</title><p>floor</p>";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    assent_desktop::window::set_process_defaults();
+    assent_ipc::set_process_defaults();
     // No argument: the empty page. `app:PATH`: one of the app's own assets (ui/dist, as
     // assent-window serves it; `app:index.html` is the desk's page, without its data).
     // Anything else is a URL (`about:blank` starts no web process at all).

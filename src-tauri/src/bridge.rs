@@ -8,8 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use assent_desktop::ipc::{CommandError, DESK_EVENT};
-use assent_desktop::window::{FromWindow, ToWindow, WindowCall, MAX_LINE_BYTES};
+use assent_ipc::{CommandError, FromWindow, ToWindow, WindowCall, DESK_EVENT, MAX_LINE_BYTES};
 use serde_json::Value;
 use tauri::{AppHandle, Emitter};
 use tokio::sync::oneshot;

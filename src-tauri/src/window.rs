@@ -1,8 +1,7 @@
 //! The window itself: its label, and bringing it forward on a prompt when the tray process
 //! asks (a tray entry or a notification click).
 
-use assent_desktop::ipc::{DeskEvent, DESK_EVENT};
-use assent_desktop::window::plain_id;
+use assent_ipc::{plain_id, DeskEvent, DESK_EVENT};
 use tauri::{AppHandle, Emitter, Manager};
 
 /// The label of the one window this process shows.
@@ -17,7 +16,7 @@ pub fn focus(app: &AppHandle, approval_id: Option<String>) {
     let _ = window.show();
     let _ = window.set_focus();
     if let Some(approval_id) = approval_id.filter(|id| plain_id(id)) {
-        if let Err(err) = app.emit(DESK_EVENT, DeskEvent::Focus { approval_id }) {
+        if let Err(err) = app.emit(DESK_EVENT, DeskEvent::<()>::Focus { approval_id }) {
             tracing::warn!(%err, "cannot focus the prompt");
         }
     }

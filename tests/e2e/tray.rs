@@ -18,7 +18,7 @@ mod common;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
-use assent_desktop::window::WINDOW_PROCESS_DEFAULTS;
+use assent_ipc::WINDOW_PROCESS_DEFAULTS;
 use common::notification_server::{Call, NotificationServer};
 use common::status_notifier::{MenuNode, Registered, TrayHost};
 use common::{

@@ -1,5 +1,5 @@
 //! Benchmark: how long the window takes to show the desk with JavaScriptCore's JIT off (the
-//! window's default, `assent_desktop::window::WINDOW_PROCESS_DEFAULTS`: less memory in the
+//! window's default, `assent_ipc::WINDOW_PROCESS_DEFAULTS`: less memory in the
 //! web process) and on (`JSC_useJIT=1`, which a person's environment may set). With N prompts
 //! pending: open (from asking WebDriver for a session, which starts the app, its window
 //! process and WebKit) → all N shown, reload → all N shown, and one more prompt submitted →

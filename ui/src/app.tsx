@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, inWindow } from './api';
 import { inviteCode } from './passkeys';
 import { closeKey, linkBanner } from './banner';
-import { EMPTY_DESK, focusFromHash, signedIn } from './logic';
+import { EMPTY_DESK, focusFromHash, signedIn } from './desk';
 import type { DeskSnapshot, SettingsView } from './types';
 import { Campaigns } from './views/Campaigns';
 import { Grants } from './views/Grants';

@@ -15,7 +15,7 @@ function approval(extra: Partial<Approval> = {}): Approval {
     evidence: { type: 'tool', summary: 'Run maven-test in shop', command_line: 'mvn -q test', cwd: '/work/shop', paths: [], network: [], policy_findings: [], suspicious_text: false },
     offered_scopes: ['once', 'run'], batch_key: 'b', count: 1, members: [], reason: 'why',
     created_at: at, updated_at: at, expires_at: at, requester: 'claude', required_approvals: 1, approvals: [],
-    quick_decisions: [], approval_type: 'tool', agents_waiting: 1, quick_up_to: 'medium', fallback_on_timeout: 'deny', ...extra,
+    quick_decisions: [], approval_type: 'tool', agents_waiting: 1, quick_up_to: 'medium', fallback_on_timeout: 'deny', words: { headline: '', summary: [], flags: [] }, ...extra,
   };
 }
 

@@ -1,7 +1,8 @@
 // What a decision grants, said before (the confirm step) and after (the toast), and where the
 // selection goes next. Pure and tested (Vitest).
 import { actorWords } from './reviewer';
-import { durationLabel, visible } from './logic';
+import { durationLabel } from './labels';
+import { visible } from './text';
 import { shellLine } from './packets';
 import type { Approval, DecisionRequest, Grant, QuickDecision, Risk, Scope } from './types';
 

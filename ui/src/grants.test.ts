@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { grantEndWords, grantId, grantReach, grantWhat, scopeWords } from './grants';
-import { constraintLines } from './logic';
+import { constraintLines, countdown, pastStatus, splitGrants, usesLabel } from './grants';
+import { FIXTURE_NOW, fixtureGrant } from './test-fixtures';
 import type { Grant } from './types';
 
 const NOW = new Date(2030, 0, 1, 14, 0, 0).getTime();
@@ -53,5 +54,35 @@ describe('a grant at a glance', () => {
       'ended at 13:58: its time ran out or its run ended',
     );
     expect(grantEndWords(grant({ status: 'active', expires_at: at, scope_kind: 'command_profile' }), NOW), 'past its time while still listed active').toBe('expired at 13:58');
+  });
+});
+
+describe('grants', () => {
+  it('counts down and says expired at zero', () => {
+    expect(countdown('2030-01-01T00:45:00Z', FIXTURE_NOW), 'minutes and seconds').toBe('15:00');
+    expect(countdown('2030-01-01T02:30:05Z', FIXTURE_NOW), 'hours').toBe('2:00:05');
+    expect(countdown('2030-01-01T00:30:00Z', FIXTURE_NOW), 'zero left').toBe('expired');
+    expect(countdown('not a date', FIXTURE_NOW), 'garbage is not a countdown').toBe('expired');
+  });
+
+  it('splits active from expired and revoked', () => {
+    const grants = [
+      fixtureGrant('later', { expires_at: '2030-01-01T02:00:00Z' }),
+      fixtureGrant('sooner', { expires_at: '2030-01-01T00:40:00Z' }),
+      fixtureGrant('lapsed', { expires_at: '2030-01-01T00:10:00Z' }),
+      fixtureGrant('revoked', { status: 'revoked', revoked_at: '2030-01-01T00:20:00Z' }),
+    ];
+    const { active, past } = splitGrants(grants, FIXTURE_NOW);
+    expect(active.map((g) => g.grant_id), 'active, soonest to expire first').toEqual(['sooner', 'later']);
+    expect(past.map((g) => g.grant_id), 'past below, newest first').toEqual(['revoked', 'lapsed']);
+    expect(pastStatus(grants[2]!), 'an active grant past its expiry shows as expired').toBe('expired');
+  });
+
+  it('labels uses and constraints', () => {
+    expect(usesLabel(fixtureGrant('g', { used_count: 2, max_uses: 5 })), 'bounded').toBe('2 / 5 uses');
+    expect(usesLabel(fixtureGrant('g', { used_count: 3 })), 'unbounded').toBe('3 uses');
+    expect(constraintLines(fixtureGrant('g')), 'empty constraints are skipped').toEqual(['run_id: run-1', 'profile: maven-test']);
+    const hashed = fixtureGrant('h', { constraints: { batch_key: 'bf13e05c1da2f75267cd91fb', run_id: 'r' } });
+    expect(constraintLines(hashed), 'hashes are shortened').toEqual(['batch_key: bf13e05c1da2…', 'run_id: r']);
   });
 });

@@ -1,7 +1,8 @@
 // A grant as people read it in the Grants view: what it allows, for whom, where, on which
 // commit, for this run or any run, and — once it ended — why. Pure and tested (Vitest).
 import { clock, shortId } from './decide';
-import { SCOPE_LABELS, visible } from './logic';
+import { SCOPE_LABELS } from './labels';
+import { visible } from './text';
 import type { Grant } from './types';
 
 /** What the grant allows, from the service's one-line summary without the scope words it
@@ -84,4 +85,62 @@ export function grantEndWords(grant: Grant, nowMs: number): string {
 /** The grant's id as people can hold it (the full id on hover). */
 export function grantId(grant: Grant): string {
   return visible(shortId(grant.grant_id));
+}
+
+/** "m:ss", "h:mm:ss", or "expired". */
+export function countdown(expiresAt: string, nowMs: number): string {
+  const left = Math.floor((Date.parse(expiresAt) - nowMs) / 1000);
+  if (!(left > 0)) return 'expired';
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = left % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/** "2 / 5 uses" or "3 uses". */
+export function usesLabel(grant: Grant): string {
+  return grant.max_uses === null ? `${grant.used_count} uses` : `${grant.used_count} / ${grant.max_uses} uses`;
+}
+
+/** Active grants (soonest to expire first) and past ones (newest first). */
+export function splitGrants(grants: Grant[], nowMs: number): { active: Grant[]; past: Grant[] } {
+  const isActive = (g: Grant) => g.status === 'active' && Date.parse(g.expires_at) > nowMs;
+  const active = grants.filter(isActive).sort((a, b) => Date.parse(a.expires_at) - Date.parse(b.expires_at));
+  const past = grants
+    .filter((g) => !isActive(g))
+    .sort((a, b) => Date.parse(b.revoked_at ?? b.expires_at) - Date.parse(a.revoked_at ?? a.expires_at));
+  return { active, past };
+}
+
+/** The status a past grant shows (an "active" one past its expiry is expired). */
+export function pastStatus(grant: Grant): string {
+  return grant.status === 'active' ? 'expired' : grant.status;
+}
+
+const HASH_KEYS = new Set(['action_hash', 'batch_key', 'diff_fingerprint', 'base_sha']);
+
+const filled = ([, v]: [string, unknown]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
+
+/** A constraint's value as text: a list joined, a record (what was approved) as its fields,
+ * never `[object Object]`. */
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(valueText).join(', ');
+  if (typeof v === 'object' && v !== null) {
+    return Object.entries(v as Record<string, unknown>)
+      .filter(filled)
+      .map(([k, inner]) => `${k} ${valueText(inner)}`)
+      .join('; ');
+  }
+  return String(v);
+}
+
+/** Constraints as "key: value" lines, skipping empty ones; hashes shortened to 12 characters. */
+export function constraintLines(grant: Grant): string[] {
+  return Object.entries(grant.constraints)
+    .filter(filled)
+    .map(([k, v]) => {
+      const text = valueText(v);
+      return `${k}: ${HASH_KEYS.has(k) && text.length > 12 ? `${text.slice(0, 12)}…` : text}`;
+    });
 }

@@ -2,8 +2,10 @@
 // as a person reads them; and which records are about people's sign-ins rather than about what
 // agents asked. Pure and tested (Vitest).
 import { whenWords } from './words';
-import { SCOPE_LABELS, visible } from './logic';
-import type { AuditDecision, AuditEvent, Scope } from './types';
+import { actorWords } from './reviewer';
+import { ROLE_NAMES, SCOPE_LABELS } from './labels';
+import { visible } from './text';
+import type { Approval, AuditDecision, AuditEvent, Scope } from './types';
 
 /** Each decision the audit records, in words (the filter's choices in this order). */
 export const DECISION_WORDS: Record<AuditDecision, string> = {
@@ -64,4 +66,70 @@ export function textInWords(text: string | null | undefined, nowMs: number): str
     const at = Date.parse(stamp.replace(/(\.\d{3})\d+/, '$1'));
     return Number.isNaN(at) ? stamp : whenWords(at, nowMs);
   });
+}
+
+export interface AuditFilter {
+  run: string;
+  repo: string;
+  decision: string;
+}
+
+/** Audit events matching every non-empty filter (run and repo by substring), newest first. */
+export function filterAudit(events: AuditEvent[], filter: AuditFilter): AuditEvent[] {
+  const run = filter.run.trim().toLowerCase();
+  const repo = filter.repo.trim().toLowerCase();
+  return events
+    .filter((e) => run === '' || e.run_id.toLowerCase().includes(run))
+    .filter((e) => repo === '' || (e.repo ?? '').toLowerCase().includes(repo))
+    .filter((e) => filter.decision === '' || e.decision === filter.decision)
+    .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+}
+
+/** Who decided an audit event: "alice (Platform admin)", "alice", or "" (automatic). */
+export function auditBy(event: AuditEvent): string {
+  if (!event.approver) return '';
+  const who = actorWords(event.approver);
+  return event.approver_role ? `${who} (${ROLE_NAMES[event.approver_role]})` : who;
+}
+
+/** How many runs' remembered denials History asks for at most (the newest runs with a denial). */
+export const DENIAL_RUNS = 20;
+
+/**
+ * The runs whose remembered denials History asks the service for: runs with a person's denial
+ * in the audit trail (newest first, each once, at most `limit`).
+ */
+export function deniedRuns(events: AuditEvent[], limit = DENIAL_RUNS): string[] {
+  const runs: string[] = [];
+  const newest = [...events].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+  for (const e of newest) {
+    if (e.decision === 'denied' && e.approval_id && !runs.includes(e.run_id)) runs.push(e.run_id);
+    if (runs.length >= limit) break;
+  }
+  return runs;
+}
+
+/** The remembered denials of several runs as one list, each once, most recently denied first. */
+export function mergeDenials(lists: Approval[][]): Approval[] {
+  const byId = new Map<string, Approval>();
+  for (const list of lists) for (const a of list) byId.set(a.approval_id, a);
+  const at = (a: Approval) => Date.parse(a.decided_at ?? a.updated_at);
+  return [...byId.values()].sort((a, b) => at(b) - at(a) || b.approval_id.localeCompare(a.approval_id));
+}
+
+/** What a remembered denial stands for: the command line, else the evidence's summary. */
+export function denialSubject(approval: Approval): string {
+  return visible(approval.evidence.command_line ?? approval.evidence.summary);
+}
+
+/** "owner: not on this branch" — who denied it and the reason the agent keeps getting. */
+export function denialBy(approval: Approval): string {
+  const by = actorWords(approval.decided_by ?? '?');
+  const who = approval.decided_role ? `${by} (${ROLE_NAMES[approval.decided_role]})` : by;
+  return visible(approval.decision_reason ? `${who}: ${approval.decision_reason}` : who);
+}
+
+/** The confirmation after Undo. */
+export function undoneMessage(approval: Approval): string {
+  return `Undone: the next "${denialSubject(approval)}" in run ${visible(approval.run_id)} asks you again.`;
 }

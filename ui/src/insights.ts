@@ -1,7 +1,7 @@
 // The Insights view's logic, pure and tested (Vitest): where the prompts come from, how they
 // went and how fast, per day, per rule, per command profile and per run.
 import { plainTitle, placeOf } from './decide';
-import { visible } from './logic';
+import { visible } from './text';
 import type { Approval, InsightEvent, Metrics, PromptStats, Risk } from './types';
 
 /** Calendar days the charts cover, today included. */

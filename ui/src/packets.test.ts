@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DIFF_PREVIEW_LINES, capabilityReach, capabilityTtl, diffLines, exceptionReach, isException, fileCounts, flagLabel, fleetProgress, fleetStage, grantEnd, prTarget,
+  DIFF_PREVIEW_LINES, capabilityReach, capabilityTtl, diffLines, exceptionReach, isException, fileCounts, fleetProgress, fleetStage, grantEnd, prTarget,
   shownLines, stateLabel,
 } from './packets';
-import type { DiffFlag, Grant, GrantStatus } from './types';
+import type { Grant, GrantStatus } from './types';
 
 describe('diff packet', () => {
-  it('names every flag in words', () => {
-    expect(flagLabel('workflow_changed'), 'the notification example reads the same').toBe('CI workflow changed');
-    expect(flagLabel('lockfile_changed')).toBe('Lock file changed');
-    expect(flagLabel('tests_deleted')).toBe('Tests deleted');
-    const all: DiffFlag[] = [
-      'workflow_changed', 'security_changed', 'dependency_changed', 'lockfile_changed', 'tests_deleted',
-      'tests_weakened', 'public_api_changed', 'wide', 'policy_path',
-    ];
-    for (const flag of all) {
-      expect(flagLabel(flag), `${flag} has words, not its wire name`).not.toContain('_');
-    }
-  });
-
   it('counts added and removed lines per file, and a binary file as binary', () => {
     expect(fileCounts({ path: 'a.rs', change: 'modified', added: 3, removed: 1, binary: false }), 'counts in +/−').toBe('+3 −1');
     expect(fileCounts({ path: 'logo.png', change: 'added', added: 0, removed: 0, binary: true }), 'a binary file is never shown').toBe('binary');

@@ -1,31 +1,11 @@
-// What the window shows of a diff or PR approval's packet: flags and states in words, the diff
+// What the window shows of a diff or PR approval's packet: states in words, the diff
 // split into styled lines (rendered as text, never markup), collapsed when long.
-import { durationLabel, visible } from './logic';
-import type { CredentialPacket, DiffApprovalState, DiffFile, DiffFlag, ExceptionPacket, FleetPacket, Grant, PrPacket } from './types';
+import { durationLabel } from './labels';
+import { visible } from './text';
+import type { CredentialPacket, DiffApprovalState, DiffFile, ExceptionPacket, FleetPacket, Grant, PrPacket } from './types';
 
 /** Lines of a diff shown before "Show all". */
 export const DIFF_PREVIEW_LINES = 40;
-
-const FLAG_WORDS: Record<DiffFlag, string> = {
-  workflow_changed: 'CI workflow changed',
-  ci_privileged_trigger: "Runs forks' code with secrets (pull_request_target)",
-  ci_checks_out_pr_head: "Checks out the PR's code",
-  ci_write_permissions: 'Write permissions',
-  ci_secret_sent_out: 'Sends a secret to a host',
-  security_changed: 'Security file changed',
-  dependency_changed: 'Dependencies changed',
-  lockfile_changed: 'Lock file changed',
-  tests_deleted: 'Tests deleted',
-  tests_weakened: 'Tests weakened',
-  public_api_changed: 'Public API changed',
-  wide: 'Wide change',
-  policy_path: 'Policy-listed path',
-};
-
-/** A diff flag in words ("CI workflow changed"), the same words as the notification. */
-export function flagLabel(flag: DiffFlag): string {
-  return FLAG_WORDS[flag] ?? flag;
-}
 
 /** "+3 −1" for a text file, "binary" for a binary one (counted, never shown). */
 export function fileCounts(file: DiffFile): string {
@@ -101,15 +81,6 @@ export function capabilityReach(packet: CredentialPacket): string {
   const where = hosts.length > 0 ? hosts.join(', ') : 'any host';
   const declared = methods.length > 0 ? `${methods.join(', ')} on ${where}` : where;
   return `${declared} (declared by the policy; not enforced: the process that gets it can use it with any host and method)`;
-}
-
-/** A `git push` in words: "Force-push main (the default branch) to origin". */
-export function pushTitle(packet: PrPacket): string | null {
-  const push = packet.push;
-  if (!push) return null;
-  const verb = push.force ? 'Force-push' : 'Push';
-  const main = push.to_default_branch ? ' (the default branch)' : '';
-  return `${verb} ${packet.branch ?? 'the current branch'}${main} to ${packet.remote ?? 'its remote'}`;
 }
 
 /** What a push sends: "2 commits not on origin/main", or why that is unknown. */

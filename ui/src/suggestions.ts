@@ -1,7 +1,7 @@
 // The Insights view's suggestions, pure and tested (Vitest): what each proposes, and what came
 // of applying it — kept on screen after the list refreshes, since an applied suggestion is no
 // longer suggested.
-import { visible } from './logic';
+import { visible } from './text';
 import type { CommandError, PolicyChange, Suggestion, SuggestionApplied } from './types';
 
 /** What applying a suggestion came to. */

@@ -2,6 +2,10 @@
 // api.gen.ts, `npm run gen`); these are their short names. The desk's Tauri commands forward
 // the same protocol JSON. Only the desk's own shapes (snapshot, link, settings) are written here.
 import type { components } from './api.gen';
+import type { CommandErrorCode, DeskEvent as LinkEvent } from './ipc.gen';
+
+/** What the window may change (`settings_save`): the window link's type. */
+export type { SettingsInput } from './ipc.gen';
 
 type Schemas = components['schemas'];
 
@@ -29,6 +33,9 @@ export type QuickDecision = Schemas['QuickDecision'];
 /** How a settled approval ended. */
 export type Resolution = Schemas['Resolution'];
 export type Approval = Schemas['Approval'];
+/** What a prompt asks, in words, made once by the service (`words`): the headline the
+ * notification asks, a typed packet's lines, a diff's flags. Raw text: shown through `visible`. */
+export type PromptWords = Schemas['PromptWords'];
 /** The model reviewer's part of a prompt (`review`). */
 export type ApprovalReview = Schemas['ApprovalReview'];
 export type Constraints = Schemas['GrantConstraints'];
@@ -80,13 +87,14 @@ export interface DeskSnapshot {
 }
 
 /** What the desk hears: a new state, a prompt to show (a notification's press), or — in a
- * browser — that the session ended. */
-export type DeskEvent = { type: 'state'; snapshot: DeskSnapshot } | { type: 'focus'; approval_id: string } | { type: 'signed_out' };
+ * browser — that the session ended. The first two are the window link's (`ipc.gen.ts`). */
+export type DeskEvent = LinkEvent<DeskSnapshot> | { type: 'signed_out' };
 
+/** Why a call failed: the window link's codes (`ipc.gen.ts`), and in a browser also
+ * `signed_out` (the session ended, or never began: sign in again) and `step_up_required`
+ * (approving this needs a passkey made for it, `[approvals] step_up`). */
 export interface CommandError {
-  /** `signed_out`: a browser's session ended (or never began): sign in again.
-   * `step_up_required`: approving this needs a passkey made for it (`[approvals] step_up`). */
-  code: 'invalid' | 'unavailable' | 'conflict' | 'refused' | 'local' | 'signed_out' | 'step_up_required';
+  code: CommandErrorCode | 'signed_out' | 'step_up_required';
   message: string;
 }
 
@@ -109,15 +117,6 @@ export interface SettingsView {
   autostart_error?: string;
   /** `browser`: the desk at `/desk/` (no tray, no token, no notifications of its own). */
   shell?: 'window' | 'browser';
-}
-
-export interface SettingsInput {
-  service_url: string;
-  token: string | null;
-  notifications: boolean;
-  autostart: boolean;
-  /** One reason per entry; omitted keeps them. */
-  deny_reasons?: string[];
 }
 
 /** An audited decision trimmed to what the Insights charts count. */

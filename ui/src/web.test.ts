@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inviteCode, passkeyBlocker } from './passkeys';
 import { commandError } from './http';
-import { EMPTY_DESK } from './logic';
+import { EMPTY_DESK } from './desk';
 import type { Approval } from './types';
 import { failedRead, settledSince, SETTLED_KEPT, unreachable } from './web';
 

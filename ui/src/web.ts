@@ -5,8 +5,9 @@ import type { Approval, AuditEvent, AuditKeyInfo, AuditVerification, DecisionReq
 import type { CommandError, Insights, InsightEvent, Me, Metrics, PolicyChange, Suggestion, SuggestionApplied } from './types';
 import type { components } from './api.gen';
 import type { CampaignList } from './campaigns';
+import type { PauseChoice } from './ipc.gen';
 import { call } from './http';
-import { EMPTY_DESK } from './logic';
+import { EMPTY_DESK } from './desk';
 import { assert } from './passkeys';
 import type { CeremonyStart } from './types';
 
@@ -233,7 +234,7 @@ export const webApi = {
     (await call<Schemas['SuggestionList']>('GET', `/v1/suggestions${q({ since_days: sinceDays })}`)).suggestions as Suggestion[],
   applySuggestion: (change: PolicyChange, sinceDays: number) =>
     call<SuggestionApplied>('POST', '/v1/suggestions/apply', { change, since_days: sinceDays }),
-  pause: (_choice: 'half_hour' | 'hour' | 'until_resumed' | 'resume') =>
+  pause: (_choice: PauseChoice) =>
     Promise.reject({ code: 'local', message: 'Pausing notifications is the tray app’s: this browser shows no notifications of its own.' } satisfies CommandError),
   settings,
   saveSettings,

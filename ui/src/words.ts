@@ -2,7 +2,8 @@
 // repositories, times. Pure and tested (Vitest).
 import { actorWords } from './reviewer';
 import { clock } from './decide';
-import { ROLE_NAMES, visible } from './logic';
+import { ROLE_NAMES } from './labels';
+import { visible } from './text';
 import type { Approval, Role } from './types';
 
 const ROLE_WORDS = ROLE_NAMES;

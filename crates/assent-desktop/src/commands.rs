@@ -12,11 +12,11 @@ use crate::app::App;
 use crate::app_state::{locked, Hub, Switched};
 use crate::browser::open_in_browser;
 use crate::insights;
-use crate::ipc::CommandError;
+use crate::ipc::{command_error, CommandError};
 use crate::live::input::Input;
 use crate::settings::Settings;
-pub use crate::window::SettingsInput;
-use crate::window::WindowCall;
+pub use assent_ipc::SettingsInput;
+use assent_ipc::WindowCall;
 
 /// Focuses the window (on the prompt `focus`), or starts one whose calls these commands answer.
 pub(crate) fn open_window(app: &Arc<App>, focus: Option<&str>) {
@@ -46,58 +46,100 @@ pub(crate) async fn handle(
                     ));
                 }
             }
-            to_json(&hub.client().decide(&approval_id, &decision).await?)
+            to_json(
+                &hub.client()
+                    .decide(&approval_id, &decision)
+                    .await
+                    .map_err(command_error)?,
+            )
         }
         WindowCall::GrantRevoke { grant_id, reason } => {
             if reason.trim().is_empty() {
                 return Err(CommandError::invalid("a revocation needs a reason"));
             }
-            to_json(&hub.client().revoke(&grant_id, &reason).await?)
+            to_json(
+                &hub.client()
+                    .revoke(&grant_id, &reason)
+                    .await
+                    .map_err(command_error)?,
+            )
         }
         WindowCall::RunResume { run_id } => {
             if run_id.trim().is_empty() {
                 return Err(CommandError::invalid("which run to resume?"));
             }
-            hub.client().resume_run(&run_id).await?;
+            hub.client()
+                .resume_run(&run_id)
+                .await
+                .map_err(command_error)?;
             Ok(serde_json::Value::Null)
         }
-        WindowCall::CampaignList => to_json(&hub.client().campaigns().await?),
+        WindowCall::CampaignList => {
+            to_json(&hub.client().campaigns().await.map_err(command_error)?)
+        }
         WindowCall::CampaignResume { campaign_id } => {
             if campaign_id.trim().is_empty() {
                 return Err(CommandError::invalid("which campaign to resume?"));
             }
-            to_json(&hub.client().campaign_resume(&campaign_id).await?)
+            to_json(
+                &hub.client()
+                    .campaign_resume(&campaign_id)
+                    .await
+                    .map_err(command_error)?,
+            )
         }
         WindowCall::AuditList { run_id } => {
             let run_id = run_id.filter(|id| !id.trim().is_empty());
-            to_json(&hub.client().audit(None, run_id.as_deref()).await?)
+            to_json(
+                &hub.client()
+                    .audit(None, run_id.as_deref())
+                    .await
+                    .map_err(command_error)?,
+            )
         }
         WindowCall::DenialList { run_id } => {
             if run_id.trim().is_empty() {
                 return Err(CommandError::invalid("which run's denials?"));
             }
-            to_json(&hub.client().denials(&run_id).await?)
+            to_json(&hub.client().denials(&run_id).await.map_err(command_error)?)
         }
         WindowCall::DenialForget { approval_id } => {
             if approval_id.trim().is_empty() {
                 return Err(CommandError::invalid("which denial to undo?"));
             }
-            to_json(&hub.client().forget_denial(&approval_id).await?)
+            to_json(
+                &hub.client()
+                    .forget_denial(&approval_id)
+                    .await
+                    .map_err(command_error)?,
+            )
         }
         WindowCall::InsightsGet { since } => {
             let since = insights::check_since(since, chrono::Utc::now())
                 .map_err(|err| CommandError::invalid(err.to_string()))?;
-            to_json(&insights::gather(&hub.client(), since).await?)
+            to_json(
+                &insights::gather(&hub.client(), since)
+                    .await
+                    .map_err(command_error)?,
+            )
         }
-        WindowCall::SuggestionsGet { since_days } => {
-            to_json(&hub.client().suggestions(since_days).await?)
-        }
+        WindowCall::SuggestionsGet { since_days } => to_json(
+            &hub.client()
+                .suggestions(since_days)
+                .await
+                .map_err(command_error)?,
+        ),
         WindowCall::SuggestionApply { change, since_days } => {
             let apply = assent_protocol::SuggestionApply {
                 change,
                 since_days: Some(since_days),
             };
-            to_json(&hub.client().suggestion_apply(&apply).await?)
+            to_json(
+                &hub.client()
+                    .suggestion_apply(&apply)
+                    .await
+                    .map_err(command_error)?,
+            )
         }
         WindowCall::PauseSet { choice } => {
             hub.inputs
@@ -122,8 +164,10 @@ pub(crate) async fn handle(
             Ok(serde_json::Value::Null)
         }
         WindowCall::SettingsGet => to_json(&view(app)),
-        WindowCall::AuditKeyGet => to_json(&hub.client().audit_key().await?),
-        WindowCall::AuditVerify => to_json(&hub.client().audit_verify().await?),
+        WindowCall::AuditKeyGet => to_json(&hub.client().audit_key().await.map_err(command_error)?),
+        WindowCall::AuditVerify => {
+            to_json(&hub.client().audit_verify().await.map_err(command_error)?)
+        }
         WindowCall::SettingsSave { input } => to_json(&settings_save(app, input).await?),
     }
 }

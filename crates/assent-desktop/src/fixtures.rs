@@ -88,6 +88,7 @@ pub fn approval(id: &str) -> Approval {
         step_up_url: None,
         review: None,
         asked: None,
+        words: assent_protocol::words::PromptWords::default(),
     }
 }
 

@@ -27,7 +27,6 @@ mod notifier;
 pub mod pause;
 pub mod prompt;
 pub mod prompt_packet;
-pub mod prompt_words;
 mod service;
 pub mod settings;
 pub mod text;

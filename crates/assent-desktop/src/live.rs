@@ -186,7 +186,7 @@ async fn refetch(hub: &Hub) {
 fn on_input(app: &Arc<App>, notices: &mut Notices, input: Input) {
     let hub = &app.hub;
     match input {
-        Input::Pause(choice) => *locked(&hub.pause) = choice.start(Utc::now()),
+        Input::Pause(choice) => *locked(&hub.pause) = Pause::start(choice, Utc::now()),
         Input::Redraw | Input::Reconnect | Input::Refused(_) | Input::AskWhy(_) | Input::Quit => {}
         Input::Signal(signal) => {
             if let Some(Press {

@@ -1,7 +1,6 @@
 //! "Pause notifications": 30 min, 1 h, or until resumed. Paused means tray only, no popups.
 
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
 
 /// The pause in force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -12,20 +11,12 @@ pub enum Pause {
     UntilResumed,
 }
 
-/// What the person picked (tray menu or window).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PauseChoice {
-    HalfHour,
-    Hour,
-    UntilResumed,
-    Resume,
-}
+pub use assent_ipc::PauseChoice;
 
-impl PauseChoice {
-    /// The pause this choice starts at `now`.
-    pub fn start(self, now: DateTime<Utc>) -> Pause {
-        match self {
+impl Pause {
+    /// The pause `choice` starts at `now`.
+    pub fn start(choice: PauseChoice, now: DateTime<Utc>) -> Pause {
+        match choice {
             PauseChoice::HalfHour => Pause::Until(now + Duration::minutes(30)),
             PauseChoice::Hour => Pause::Until(now + Duration::hours(1)),
             PauseChoice::UntilResumed => Pause::UntilResumed,
@@ -69,22 +60,20 @@ mod tests {
     #[test]
     fn timed_pauses_end_by_themselves_and_resume_ends_any() {
         let now = at(0);
-        let half = PauseChoice::HalfHour.start(now);
+        let half = Pause::start(PauseChoice::HalfHour, now);
         assert!(half.is_paused(at(29 * 60)), "paused within the half hour");
         assert!(!half.is_paused(at(30 * 60)), "over at exactly 30 minutes");
         assert_eq!(
-            PauseChoice::Hour.start(now).ends_at(),
+            Pause::start(PauseChoice::Hour, now).ends_at(),
             Some(at(3600)),
             "an hour"
         );
         assert!(
-            PauseChoice::UntilResumed
-                .start(now)
-                .is_paused(at(1_000_000)),
+            Pause::start(PauseChoice::UntilResumed, now).is_paused(at(1_000_000)),
             "until resumed"
         );
         assert_eq!(
-            PauseChoice::Resume.start(now),
+            Pause::start(PauseChoice::Resume, now),
             Pause::Off,
             "resume ends any pause"
         );

@@ -6,8 +6,9 @@ use assent_core::{
 };
 use assent_protocol::{Approval, ApprovalReview, Me, ReviewState};
 
+use assent_protocol::words::{headline, MAX_SUMMARY_ACTION};
+
 use crate::prompt_packet::packet_lines;
-use crate::prompt_words::{action, MAX_SUMMARY_ACTION};
 use crate::text::{fit_words, has_hidden_chars, untrusted};
 
 /// Longest command shown whole; a longer one gets "Open" only.
@@ -253,7 +254,7 @@ pub fn urgency(approval: &Approval) -> Urgency {
 /// way, or "Just deny". Closing it decides nothing: the prompt stays in the window and tray.
 pub fn why_notice(approval: &Approval, reasons: &[String]) -> PromptNotice {
     let what = untrusted(
-        &fit_words(&action(approval), MAX_SUMMARY_ACTION),
+        &fit_words(&headline(approval), MAX_SUMMARY_ACTION),
         MAX_SUMMARY_ACTION,
     );
     let place = at_place(approval);
@@ -431,7 +432,7 @@ fn summary(approval: &Approval, actions: &[PromptAction], open_only: Option<Open
         (_, Some(_)) => format!(
             "Review: {}",
             untrusted(
-                &fit_words(&action(approval), MAX_SUMMARY_ACTION),
+                &fit_words(&headline(approval), MAX_SUMMARY_ACTION),
                 MAX_SUMMARY_ACTION
             )
         ),
@@ -442,7 +443,7 @@ fn summary(approval: &Approval, actions: &[PromptAction], open_only: Option<Open
         (_, None) => format!(
             "{}?",
             untrusted(
-                &fit_words(&action(approval), MAX_SUMMARY_ACTION),
+                &fit_words(&headline(approval), MAX_SUMMARY_ACTION),
                 MAX_SUMMARY_ACTION
             )
         ),
@@ -498,7 +499,7 @@ fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
     }
     let mut lines = vec![head];
     let evidence = &approval.evidence;
-    let packet = packet_lines(evidence);
+    let packet = packet_lines(approval);
     let shown = packet.is_some();
     lines.extend(packet.into_iter().flatten());
     match (command_line(approval), open_only) {

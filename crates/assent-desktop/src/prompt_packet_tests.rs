@@ -255,34 +255,40 @@ async fn the_answer_the_audit_and_the_notification_show_the_same_masked_line() {
     );
 }
 
-#[test]
-fn the_window_names_every_flag_in_the_notification_words() {
-    let window = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../ui/src/packets.ts"
-    ))
-    .expect("the window's packet logic");
-    let flags = [
-        DiffFlag::WorkflowChanged,
-        DiffFlag::SecurityChanged,
-        DiffFlag::DependencyChanged,
-        DiffFlag::LockfileChanged,
-        DiffFlag::TestsDeleted,
-        DiffFlag::TestsWeakened,
-        DiffFlag::PublicApiChanged,
-        DiffFlag::Wide,
-        DiffFlag::PolicyPath,
-    ];
-    for flag in flags {
-        let wire = serde_json::to_value(flag).expect("json");
-        let entry = format!(
-            "{}: '{}',",
-            wire.as_str().expect("a flag is a string"),
-            crate::prompt_packet::flag_label(flag)
-        );
-        assert!(
-            window.contains(&entry),
-            "ui/src/packets.ts must name {flag:?} as the notification does: `{entry}`"
-        );
-    }
+/// The words the window shows come on the wire, made by the service with the one function the
+/// notification uses: the window and the notification cannot say a prompt differently.
+#[tokio::test]
+async fn the_service_sends_the_words_the_notification_asks() {
+    let running = service().await;
+    let agent = Client::new(&running.url, &running.tokens.requester).expect("client");
+    let person = Client::new(&running.url, &running.tokens.approver).expect("client");
+    let mut request = asked("run-w");
+    request.action.command = Some("npm install left-pad".to_owned());
+    let id = agent
+        .submit(&request)
+        .await
+        .expect("submit")
+        .approval_id
+        .expect("an install asks a person");
+
+    let listed = person.pending().await.expect("the pending list");
+    let pending = listed
+        .iter()
+        .find(|approval| approval.approval_id == id)
+        .expect("the prompt is listed");
+    assert_eq!(
+        pending.words,
+        assent_protocol::words::prompt_words(pending),
+        "the list carries the prompt's words as the one function makes them"
+    );
+    assert_eq!(
+        pending.words.headline, "Install left-pad with npm",
+        "the headline says the action"
+    );
+    let shown = notice(pending, Some(&owner())).expect("prompts");
+    assert!(
+        shown.summary.contains(&pending.words.headline),
+        "the notification asks the same words the window gets: {}",
+        shown.summary
+    );
 }

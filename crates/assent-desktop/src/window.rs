@@ -2,164 +2,28 @@
 //! gone when the window closes, so the idle tray process carries neither GTK nor WebKit.
 //!
 //! The link is one JSON object per line: [`ToWindow`] on the window's stdin, [`FromWindow`] on
-//! its stdout (its stderr is the log). The window holds no token: each command the page
-//! invokes is forwarded here as a [`WindowCall`], answered by [`crate::commands`] through the
-//! service with the approver token this process holds. Closing the window ends the process;
-//! this process closing the window's stdin (Quit, or this process dying) ends it too.
+//! its stdout (its stderr is the log); both sides' types are the crate `assent-ipc`. The window
+//! holds no token: each command the page invokes is forwarded here as a [`WindowCall`],
+//! answered by [`crate::commands`] through the service with the approver token this process
+//! holds. Closing the window ends the process; this process closing the window's stdin (Quit, or
+//! this process dying) ends it too.
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-use assent_protocol::DecisionRequest;
-use serde::{Deserialize, Serialize};
+use assent_ipc::{plain_id, FromWindow, ToWindow, WindowCall, FOCUS_ARG, MAX_LINE_BYTES};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use crate::app_state::locked;
 use crate::ipc::{CommandError, DeskEvent};
-use crate::pause::PauseChoice;
 
 /// Overrides where the window binary is (default: `assent-window` beside this binary).
 pub const WINDOW_BIN_ENV: &str = "ASSENT_WINDOW_BIN";
 /// The window binary's name.
 pub const WINDOW_BIN: &str = "assent-window";
-/// The window's argument naming the prompt to show first.
-pub const FOCUS_ARG: &str = "--focus";
-/// The longest line either side accepts (a desk snapshot with hundreds of prompts fits).
-pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
-
-/// What the window may change. `token: None` keeps the stored token; `Some("")` clears it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SettingsInput {
-    pub service_url: String,
-    pub token: Option<String>,
-    pub notifications: bool,
-    pub autostart: bool,
-    /// The deny reasons offered in one tap, one per entry; `None` keeps them.
-    #[serde(default)]
-    pub deny_reasons: Option<Vec<String>>,
-}
-
-/// From the desk to the window, one per line on the window's stdin.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ToWindow {
-    /// Forward to the page on the desk event channel.
-    Desk { event: serde_json::Value },
-    /// Show and focus the window, on this prompt if given.
-    Focus { approval_id: Option<String> },
-    /// The answer to the window's call `id`.
-    Reply {
-        id: u64,
-        result: Result<serde_json::Value, CommandError>,
-    },
-}
-
-/// From the window to the desk, one per line on the window's stdout.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum FromWindow {
-    Call { id: u64, call: WindowCall },
-}
-
-/// A command the page invoked (same names and arguments as the page's typed IPC).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "command", content = "args", rename_all = "snake_case")]
-pub enum WindowCall {
-    DeskSnapshot,
-    ApprovalDecide {
-        approval_id: String,
-        decision: DecisionRequest,
-    },
-    GrantRevoke {
-        grant_id: String,
-        reason: String,
-    },
-    RunResume {
-        run_id: String,
-    },
-    /// Fleet campaigns: their stages, batches and outcomes.
-    CampaignList,
-    /// Let a stopped campaign go on (the desk's person token).
-    CampaignResume {
-        campaign_id: String,
-    },
-    AuditList {
-        run_id: Option<String>,
-    },
-    /// The run's remembered denials (a person's denial answering equivalent requests).
-    DenialList {
-        run_id: String,
-    },
-    /// Undo a remembered denial: equivalent requests of its run ask again.
-    DenialForget {
-        approval_id: String,
-    },
-    /// The Insights view's figures: the service's metrics and the audit since `since`.
-    InsightsGet {
-        since: chrono::DateTime<chrono::Utc>,
-    },
-    /// Policy changes proposed from the decisions of the last `since_days` days.
-    SuggestionsGet {
-        since_days: i64,
-    },
-    /// Apply one suggested change: the service writes its policy file and puts it in force.
-    SuggestionApply {
-        change: assent_core::suggest::PolicyChange,
-        since_days: i64,
-    },
-    PauseSet {
-        choice: PauseChoice,
-    },
-    SettingsGet,
-    /// The public key that checks the service's audit checkpoints (Settings).
-    AuditKeyGet,
-    /// The service walks its audit chain: where it breaks, or how much of it holds.
-    AuditVerify,
-    SettingsSave {
-        input: SettingsInput,
-    },
-    /// "Retry now" on the lost-service banner: reconnect at once instead of after the backoff.
-    ServiceRetry,
-    /// "Confirm in the browser" on a prompt the policy's step-up holds: the tray opens the web
-    /// desk's page the service named for it (never an address the page supplies).
-    StepUpOpen {
-        approval_id: String,
-    },
-}
-
-/// The window process's defaults, set before GTK and WebKit start (a value the person set
-/// wins); WebKit's web and network processes inherit them. GTK's own GL is not needed for the
-/// window's chrome (the webview renders in WebKit's process). The DMA-BUF renderer costs more
-/// while the window is open and shows the same page. JavaScriptCore's JIT costs memory in the
-/// web process (JIT worker threads, executable memory) for a page whose scripts are a few
-/// small views the interpreter runs fast enough (docs/benchmarks.md has the measurements).
-pub const WINDOW_PROCESS_DEFAULTS: [(&str, &str); 3] = [
-    ("GDK_GL", "disable"),
-    ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
-    ("JSC_useJIT", "0"),
-];
-
-/// Sets [`WINDOW_PROCESS_DEFAULTS`] the person has not set. Call first in `main`, before any
-/// thread exists: nothing may read the environment concurrently.
-pub fn set_process_defaults() {
-    for (name, value) in WINDOW_PROCESS_DEFAULTS {
-        if std::env::var_os(name).is_none() {
-            std::env::set_var(name, value);
-        }
-    }
-}
-
-/// Whether `id` is safe to hand to the window (it becomes part of the page's URL).
-pub fn plain_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 128
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
 
 /// `ASSENT_WINDOW_BIN`, else `assent-window` beside this binary, else on `PATH`.
 pub fn window_binary() -> PathBuf {
@@ -442,77 +306,5 @@ mod tests {
             lines_of(b"", 40).await.is_empty(),
             "nothing in, nothing out"
         );
-    }
-
-    #[test]
-    fn only_plain_ids_reach_the_window() {
-        assert!(plain_id("ap_01H-xyz"), "ids of the service are plain");
-        for hostile in ["", "../x", "a#b", "a?b=c", "a b", &"x".repeat(129)] {
-            assert!(!plain_id(hostile), "{hostile:?} must not shape the URL");
-        }
-    }
-
-    #[test]
-    fn calls_keep_the_page_command_names_and_arguments() {
-        // The window forwards the page's invoke(name, args) as {"command": name, "args": args}:
-        // the names and argument keys are the page's typed IPC and must not drift.
-        let call: WindowCall = serde_json::from_value(serde_json::json!({
-            "command": "grant_revoke",
-            "args": {"grant_id": "g-1", "reason": "done"}
-        }))
-        .expect("grant_revoke parses");
-        assert!(
-            matches!(call, WindowCall::GrantRevoke { ref grant_id, ref reason } if grant_id == "g-1" && reason == "done"),
-            "{call:?}"
-        );
-        let call: WindowCall =
-            serde_json::from_value(serde_json::json!({"command": "desk_snapshot"}))
-                .expect("a call without arguments parses");
-        assert!(matches!(call, WindowCall::DeskSnapshot), "{call:?}");
-        let call: WindowCall = serde_json::from_value(serde_json::json!({
-            "command": "insights_get",
-            "args": {"since": "2030-01-01T00:00:00+01:00"}
-        }))
-        .expect("insights_get parses");
-        assert!(
-            matches!(call, WindowCall::InsightsGet { since } if since.to_rfc3339() == "2029-12-31T23:00:00+00:00"),
-            "the page's local midnight arrives as an instant: {call:?}"
-        );
-        for hostile in [
-            serde_json::json!({"command": "insights_get", "args": {"since": "two weeks ago"}}),
-            serde_json::json!({"command": "shell_exec", "args": {"cmd": "rm -rf ~"}}),
-            serde_json::json!({"command": "approval_decide", "args": {"approval_id": "a"}}),
-            serde_json::json!("approval_decide"),
-        ] {
-            assert!(
-                serde_json::from_value::<WindowCall>(hostile.clone()).is_err(),
-                "only the listed commands with their arguments reach the desk: {hostile}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_reply_round_trips_with_its_error_code() {
-        let reply = ToWindow::Reply {
-            id: 7,
-            result: Err(CommandError::invalid("a denial needs a reason")),
-        };
-        let line = serde_json::to_string(&reply).expect("encode");
-        assert!(!line.contains('\n'), "one message is one line: {line}");
-        let back: ToWindow = serde_json::from_str(&line).expect("decode");
-        match back {
-            ToWindow::Reply {
-                id,
-                result: Err(err),
-            } => {
-                assert_eq!(id, 7, "the reply names its call");
-                assert_eq!(
-                    err,
-                    CommandError::invalid("a denial needs a reason"),
-                    "the code survives"
-                );
-            }
-            other => panic!("a reply must decode as a reply: {other:?}"),
-        }
     }
 }

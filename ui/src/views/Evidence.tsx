@@ -1,5 +1,6 @@
 import { clock, plainTitle } from '../decide';
-import { allReasons, visible } from '../logic';
+import { allReasons } from '../pending';
+import { visible } from '../text';
 import type { Approval } from '../types';
 import { absolute, askedLine, factsOf, fieldsFor, knownRuns, relative, repoName, roleWords, type RunFacts, runTitle, runWords, unansweredLine } from '../words';
 import { shellLine } from '../packets';
@@ -46,8 +47,8 @@ export function Evidence({ approval, now, runs, settled = false }: { approval: A
   const rec = approval.recommendation;
   return (
     <div class="evidence" data-approval-type={e.type}>
-      {e.type === 'diff' && <DiffView packet={e} />}
-      {e.type === 'pr' && <PrView packet={e} />}
+      {e.type === 'diff' && <DiffView packet={e} words={approval.words} />}
+      {e.type === 'pr' && <PrView packet={e} words={approval.words} />}
       {e.type === 'credential' && <CredentialView packet={e} />}
       {e.type === 'pre_run' && <PreRunView packet={e} />}
       {e.type === 'fleet' && <FleetView packet={e} />}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { grantEndWords, grantId, grantReach, grantWhat, scopeWords } from '../grants';
-import { constraintLines, countdown, pastStatus, splitGrants, visible } from '../logic';
+import { constraintLines, countdown, pastStatus, splitGrants } from '../grants';
+import { visible } from '../text';
 import { isException } from '../packets';
 import type { CommandError, Grant } from '../types';
 import { byWords, leftWords, usedWords } from '../words';

@@ -22,7 +22,7 @@ import {
   totalOf,
   windowStart,
 } from '../insights';
-import { visible } from '../logic';
+import { visible } from '../text';
 import { knownRuns, ruleWords } from '../words';
 import type { Approval, CommandError, Insights as Data, Link } from '../types';
 import { Chart } from './Chart';

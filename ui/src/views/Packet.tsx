@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { visible } from '../logic';
-import { diffLines, fileCounts, flagLabel, prTarget, pushCommitsLine, pushDropsLine, pushTitle, shownLines, stateLabel } from '../packets';
-import type { DiffPacket, PrPacket } from '../types';
+import { visible } from '../text';
+import { diffLines, fileCounts, prTarget, pushCommitsLine, pushDropsLine, shownLines, stateLabel } from '../packets';
+import type { DiffPacket, PrPacket, PromptWords } from '../types';
 
-/** A diff approval's packet: files with +/−, flags in words, notes, the diff itself. */
-export function DiffView({ packet }: { packet: DiffPacket }) {
+/** A diff approval's packet: files with +/−, flags in words (the service's, as the
+ * notification says them), notes, the diff itself. */
+export function DiffView({ packet, words }: { packet: DiffPacket; words: PromptWords | undefined }) {
   const [expanded, setExpanded] = useState(false);
   const lines = diffLines(packet.diff);
   const { shown, hidden } = shownLines(lines, expanded);
@@ -12,9 +13,9 @@ export function DiffView({ packet }: { packet: DiffPacket }) {
     <section class="packet" data-testid="ev-diff">
       {packet.flags.length > 0 && (
         <div class="chips" data-testid="ev-flags">
-          {packet.flags.map((f) => (
+          {packet.flags.map((f, i) => (
             <span key={f} class="chip" data-flag={f}>
-              {flagLabel(f)}
+              {visible(words?.flags[i] ?? f)}
             </span>
           ))}
         </div>
@@ -60,10 +61,12 @@ export function DiffView({ packet }: { packet: DiffPacket }) {
   );
 }
 
-/** A PR approval's packet: where it goes, and each diff approval it depends on. */
-export function PrView({ packet }: { packet: PrPacket }) {
+/** A PR approval's packet: where it goes, and each diff approval it depends on. A push is
+ * named by the service's headline ("Force-push main (the default branch) to origin"), the
+ * notification's question. */
+export function PrView({ packet, words }: { packet: PrPacket; words: PromptWords | undefined }) {
   const target = prTarget(packet);
-  const push = pushTitle(packet);
+  const push = packet.push ? (words?.headline ?? null) : null;
   const drops = pushDropsLine(packet);
   const commits = packet.push?.commits?.commits ?? [];
   return (

@@ -38,7 +38,7 @@ function prompt(id: string, agoSeconds: number, extra: Partial<Approval> = {}): 
     evidence: { type: 'tool', summary: `Run ${id}`, command_line: `mvn test -Dwhich=${id}`, cwd: '/work/shop', paths: [], network: [], policy_findings: [], suspicious_text: false },
     offered_scopes: ['once', 'run'], batch_key: `b-${id}`, count: 1, members: [], reason: 'why',
     created_at: at, updated_at: at, expires_at: new Date(T0 + 3600_000).toISOString(), requester: 'claude', required_approvals: 1, approvals: [],
-    quick_decisions: [], approval_type: 'tool', agents_waiting: 1, quick_up_to: 'medium', fallback_on_timeout: 'deny', ...extra,
+    quick_decisions: [], approval_type: 'tool', agents_waiting: 1, quick_up_to: 'medium', fallback_on_timeout: 'deny', words: { headline: '', summary: [], flags: [] }, ...extra,
   };
 }
 

@@ -1,15 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, inWindow } from '../api';
+import { api } from '../api';
 import {
   approvedToast,
-  byBreadth,
   decidedElsewhere,
-  grantSentence,
   notDecidedToast,
-  oneAct,
   plainTitle,
   placeOf,
-  scopeButton,
   shownPrompt,
   subjectOf,
   successor,
@@ -17,28 +13,12 @@ import {
   undoneToast,
   type Toast,
 } from '../decide';
-import {
-  buildApproval,
-  buildDenial,
-  decidability,
-  defaultForm,
-  durationLabel,
-  keyIntent,
-  longestSeconds,
-  moveSelection,
-  newestFirst,
-  quickApproval,
-  quickChoices,
-  SCOPE_LABELS,
-  shortcutDecision,
-  visible,
-  waitingSince,
-  type Built,
-  type DecisionForm,
-} from '../logic';
-import type { Approval, CommandError, DecisionRequest, Grant, Me, QuickDecision, Scope } from '../types';
+import { decidability, keyIntent, moveSelection, newestFirst, waitingSince } from '../pending';
+import { visible } from '../text';
+import type { Approval, CommandError, Grant, Me } from '../types';
 import { absolute, factsOf, knownRuns, roleWords, runTitle, runWords, waitLine } from '../words';
 import { reviewerBanner, reviewLine } from '../reviewer';
+import { Decide, type Decided } from './Decide';
 import { Evidence } from './Evidence';
 
 interface Props {
@@ -58,13 +38,6 @@ interface Props {
   /** Prompts settled lately, as the service settled them (who decided, when): what the
    * detail says of a prompt that left while on screen. */
   settled?: Approval[];
-}
-
-/** What the person did, to say it back and offer Undo. */
-interface Decided {
-  approval: Approval;
-  request: DecisionRequest;
-  grant: Grant | null;
 }
 
 export function Pending({ pending, loaded, me, focus, onFocused, denyReasons, online, settled = [] }: Props) {
@@ -385,301 +358,6 @@ function NotYours({ approval, me }: { approval: Approval; me: Me | null }) {
   );
 }
 
-/** A grant waiting for the person's confirmation (prompts riskier than one act allows). */
-interface Confirming {
-  request: DecisionRequest;
-  sentence: string;
-}
-
-/** What the reason field is for: its placeholder, and its tooltip where a short window cuts
- * the placeholder. */
-const REASON_HINT = 'required to deny; sent to the agent (Enter denies)';
-
-function Decide({
-  approval,
-  denyReasons,
-  onDecided,
-  onLost,
-  online,
-  closed,
-  mayAct,
-  onSending,
-}: {
-  approval: Approval;
-  denyReasons: string[];
-  onDecided: (d: Decided) => void;
-  /** A decision that failed after its prompt left the screen: said by the list, not lost. */
-  onLost: (approval: Approval, why: string) => void;
-  online: boolean;
-  /** Set when the prompt was settled elsewhere while on screen (what happened): nothing
-   * here decides it any more. */
-  closed: string | null;
-  /** Whether a click or key may decide now (false just after the detail moved by itself). */
-  mayAct: () => boolean;
-  /** A decision of this prompt is on its way (true) or failed (false). */
-  onSending: (approvalId: string, on: boolean) => void;
-}) {
-  const [form, setForm] = useState<DecisionForm>(() => defaultForm(approval));
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setBusy] = useState(false);
-  const busy = sending || !online || closed !== null;
-  const [confirming, setConfirming] = useState<Confirming | null>(null);
-  const reasonRef = useRef<HTMLInputElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const barRef = useRef<HTMLFormElement>(null);
-  // False once this prompt's bar is gone (the prompt left, or another is shown).
-  const mounted = useRef(true);
-  useEffect(
-    () => () => {
-      mounted.current = false;
-    },
-    [],
-  );
-  useEffect(() => barHeight(barRef.current), []);
-  const set = (patch: Partial<DecisionForm>) => setForm((f) => ({ ...f, ...patch }));
-  const deliberate = !oneAct(approval);
-  // The policy's `[approvals] step_up` holds it: only a passkey, in the browser's desk, approves
-  // it. The window holds none, so it sends the person there; the browser asks for the passkey.
-  const stepUpElsewhere = inWindow && approval.step_up_url ? approval.step_up_url : null;
-
-  const go = async (request: DecisionRequest) => {
-    if (closed !== null) return;
-    setBusy(true);
-    setError(null);
-    onSending(approval.approval_id, true);
-    try {
-      const answer = await api.decide(approval.approval_id, request);
-      onDecided({ approval, request, grant: answer?.grant ?? null });
-    } catch (err) {
-      onSending(approval.approval_id, false);
-      const e = err as CommandError;
-      const why = e.code === 'conflict' ? 'Already decided elsewhere.' : e.message;
-      if (mounted.current) setError(why);
-      else onLost(approval, e.code === 'conflict' ? `It was already settled: ${e.message}` : why);
-    } finally {
-      if (mounted.current) setBusy(false);
-    }
-  };
-
-  const send = async (built: Built, isDeny: boolean) => {
-    if (closed !== null) {
-      setError('Already settled elsewhere: nothing was decided now.');
-      return;
-    }
-    if (!mayAct()) return;
-    if (!online) {
-      setError('Assent is out of reach: nothing was decided.');
-      return;
-    }
-    if ('error' in built) {
-      setError(built.error);
-      if (isDeny) reasonRef.current?.focus();
-      return;
-    }
-    if (stepUpElsewhere && built.ok.decision === 'approve') {
-      setError(`Approving this needs your passkey: confirm it in the browser at ${stepUpElsewhere}`);
-      return;
-    }
-    if (deliberate && built.ok.decision === 'approve') {
-      // Not one act: say what will be granted and wait for a deliberate confirmation.
-      setError(null);
-      setConfirming({ request: built.ok, sentence: grantSentence(approval, built.ok, Date.now()) });
-      return;
-    }
-    await go(built.ok);
-  };
-
-  useEffect(() => {
-    // Cancel takes the focus, not the grant: Enter or Space (a scroll key) must not confirm.
-    if (confirming) cancelRef.current?.focus();
-  }, [confirming]);
-
-  useEffect(() => {
-    const onShortcut = (event: Event) => {
-      const shortcut = (event as CustomEvent<'once' | 'run' | 'deny'>).detail;
-      if (confirming) return; // a key never confirms: only the confirm button does
-      if (sending) return; // one decision at a time: a second key waits for the first's answer
-      void send(shortcutDecision(approval, form, shortcut), shortcut === 'deny');
-    };
-    const onEscape = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && confirming) {
-        event.preventDefault();
-        event.stopImmediatePropagation();
-        setConfirming(null);
-      }
-    };
-    window.addEventListener('assent-shortcut', onShortcut);
-    window.addEventListener('keydown', onEscape, true);
-    return () => {
-      window.removeEventListener('assent-shortcut', onShortcut);
-      window.removeEventListener('keydown', onEscape, true);
-    };
-  }, [approval, form, confirming, sending, closed]);
-
-  const quick = quickChoices(approval);
-  const longest = longestSeconds(approval, form.scope);
-  const ellipsis = deliberate ? '…' : '';
-  return (
-    <form ref={barRef} class="decide decide-bar" data-testid="decide" data-deliberate={deliberate ? 'yes' : 'no'} onSubmit={(e) => e.preventDefault()}>
-      {confirming ? (
-        <div class="confirm" data-testid="confirm" role="alertdialog" aria-label="Confirm the grant">
-          <p>
-            <strong>{approval.risk.toUpperCase()} risk.</strong> This grants: <span data-testid="confirm-text">{confirming.sentence}</span>
-          </p>
-          <div class="buttons">
-            <button type="button" class="grant" data-testid="confirm-grant" disabled={busy} onClick={() => void go(confirming.request)}>
-              Confirm: grant it
-            </button>
-            <button type="button" ref={cancelRef} class="plain" data-testid="confirm-cancel" onClick={() => setConfirming(null)}>
-              Cancel <kbd>Esc</kbd>
-            </button>
-          </div>
-        </div>
-      ) : (
-        <>
-          {!online && (
-            <p class="sub deliberate" data-testid="offline-note">
-              Assent is out of reach: decisions wait until it is back.
-            </p>
-          )}
-          {stepUpElsewhere && (
-            <p class="sub deliberate" data-testid="step-up-note">
-              Approving this needs your passkey: confirm it in the browser at{' '}
-              <code class="step-up-url" data-testid="step-up-url">{stepUpElsewhere}</code>. Deny works here.
-            </p>
-          )}
-          {stepUpElsewhere && (
-            <div class="buttons">
-              <button type="button" data-testid="step-up-open" disabled={busy} onClick={() => void api.openStepUp(approval.approval_id).catch((err: CommandError) => setError(err.message))}>
-                Confirm in the browser
-              </button>
-            </div>
-          )}
-          {deliberate && !stepUpElsewhere && (
-            <p class="sub deliberate" data-testid="deliberate-note">
-              {approval.risk === 'critical' ? 'Critical' : 'High'} risk: approving asks you to confirm what is granted.
-            </p>
-          )}
-          <div class="fields">
-            <label class="grow">
-              <span class="label-text">Reason</span>
-              <input
-                ref={reasonRef}
-                aria-label="Reason"
-                data-testid="reason"
-                placeholder={REASON_HINT}
-                title={REASON_HINT}
-                value={form.reason}
-                disabled={closed !== null}
-                onInput={(e) => set({ reason: e.currentTarget.value })}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    void send(buildDenial(e.currentTarget.value), true);
-                  }
-                }}
-              />
-            </label>
-          </div>
-          {denyReasons.length > 0 && (
-            <div class="chips" data-testid="deny-reasons" aria-label="Deny with a reason">
-              {denyReasons.map((r) => (
-                <button type="button" key={r} class="chip-button" data-testid="deny-reason" disabled={busy} onClick={() => void send(buildDenial(r), true)}>
-                  Deny: {r}
-                </button>
-              ))}
-            </div>
-          )}
-          <div class="buttons" data-testid="quick-decisions">
-            {!stepUpElsewhere && byBreadth(quick).map((q) => (
-              <button
-                type="button"
-                key={`${q.scope}-${q.expires_in_seconds}`}
-                data-testid={quickTestId(q)}
-                data-seconds={q.expires_in_seconds}
-                disabled={busy}
-                title={`${SCOPE_LABELS[q.scope]}, for ${durationLabel(q.expires_in_seconds)}`}
-                onClick={() => void send(quickApproval(approval, form, q), false)}
-              >
-                {deliberate ? scopeButton(approval, q).replace(/^(.*?)( · |$)/, '$1…$2') : scopeButton(approval, q)}
-                {q.scope === 'once' && <kbd>a</kbd>}
-                {q.scope === 'run' && <kbd>r</kbd>}
-              </button>
-            ))}
-            <button type="button" class="deny" data-testid="deny" disabled={busy} onClick={() => void send(buildDenial(form.reason), true)}>
-              Deny <kbd>d</kbd>
-            </button>
-          </div>
-          {!stepUpElsewhere && <details class="custom">
-            <summary>Another scope, expiry or use limit{form.maxUses.trim() !== '' ? ` (at most ${form.maxUses.trim()} uses)` : ''}</summary>
-            <div class="fields">
-              <label>
-                Max uses (every button)
-                <input data-testid="max-uses" inputMode="numeric" placeholder="no limit" value={form.maxUses} onInput={(e) => set({ maxUses: e.currentTarget.value })} />
-              </label>
-              <label>
-                Scope
-                <select data-testid="scope" value={form.scope} onChange={(e) => set({ scope: e.currentTarget.value as Scope, customMinutes: '' })}>
-                  {byBreadth(approval.offered_scopes.map((scope) => ({ scope }))).map(({ scope: s }) => (
-                    <option key={s} value={s}>
-                      {SCOPE_LABELS[s]}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                Expires after (minutes)
-                <input
-                  data-testid="custom-minutes"
-                  inputMode="numeric"
-                  placeholder={longest === null ? '' : `up to ${Math.floor(longest / 60)}`}
-                  value={form.customMinutes}
-                  onInput={(e) => set({ customMinutes: e.currentTarget.value })}
-                />
-              </label>
-              <button type="button" data-testid="approve" disabled={busy} onClick={() => void send(buildApproval(approval, form), false)}>
-                Approve with scope{ellipsis}
-              </button>
-              <span class="sub" data-testid="expiry-limit">
-                {longest === null ? 'this scope is not offered' : `empty means ${durationLabel(longest)}, the longest the policy allows`}
-              </span>
-            </div>
-          </details>}
-        </>
-      )}
-      {error && (
-        <p class="error" data-testid="decide-error">
-          {error}
-        </p>
-      )}
-    </form>
-  );
-}
-
 /** How long after the detail moved by itself a key decides nothing (the key was meant for the
  * prompt that left). */
 const SETTLE_MS = 600;
-
-/**
- * Keeps `--decide-bar` at the height of the decide bar on screen, so what scrolls into view
- * (the evidence, a field) stops above the bar held at the bottom instead of under it (the
- * phone's `scroll-padding-bottom`). The cleanup forgets it when the bar goes.
- */
-function barHeight(bar: HTMLElement | null): (() => void) | undefined {
-  if (!bar || typeof ResizeObserver === 'undefined') return undefined;
-  const root = document.documentElement.style;
-  const observer = new ResizeObserver(() => root.setProperty('--decide-bar', `${Math.ceil(bar.getBoundingClientRect().height)}px`));
-  observer.observe(bar);
-  return () => {
-    observer.disconnect();
-    root.removeProperty('--decide-bar');
-  };
-}
-
-/** The once and run buttons keep the ids the keys and tests know them by. */
-function quickTestId(quick: QuickDecision): string {
-  if (quick.scope === 'once') return 'allow-once';
-  if (quick.scope === 'run') return 'allow-run';
-  return `quick-${quick.scope}`;
-}
-

@@ -1,6 +1,6 @@
 // The credential, pre-run and fleet approvals' packets. Every text is the service's (already
 // masked) and rendered as text, never markup.
-import { visible } from '../logic';
+import { visible } from '../text';
 import { capabilityReach, capabilityTtl, exceptionReach, fleetProgress, fleetStage } from '../packets';
 import type { CredentialPacket, ExceptionPacket, FleetPacket, PreRunPacket } from '../types';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
-import { signedIn } from '../logic';
+import { signedIn } from '../desk';
 import { envOverride, pauseWords, reasonLines, savedWords } from '../settings';
 import type { CommandError, Me, SettingsView } from '../types';
 import { rolesWords } from '../words';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { DAYS } from '../insights';
-import { visible } from '../logic';
+import { visible } from '../text';
 import { canApply, changeText, type Outcome, outcomeText, suggestionRows } from '../suggestions';
 import type { CommandError, Suggestion } from '../types';
 

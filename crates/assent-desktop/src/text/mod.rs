@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 /// The ellipsis marking a truncation.
-pub const ELLIPSIS: char = '…';
+pub use assent_protocol::words::ELLIPSIS;
 
 /// What replaces a secret value.
 pub const MASK: &str = "****";
@@ -93,42 +93,8 @@ pub fn truncate(text: &str, max_chars: usize) -> String {
     out
 }
 
-/// `text` in at most `max_chars` characters, cut at a word rather than inside one, and never
-/// leaving a bracket open (`Change GitHub (repo edit … public` becomes `Change GitHub…`); a
-/// cut ends with [`ELLIPSIS`].
-pub fn fit_words(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        return text.to_owned();
-    }
-    let keep: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    // The next character starts a word: the cut is between words already.
-    let at_word = text
-        .chars()
-        .nth(keep.chars().count())
-        .is_some_and(char::is_whitespace);
-    // Between words, else after a `/` of a path or URL (`…/acme/shop/…`), in the later half.
-    let mut cut = match keep.rfind(|c: char| c.is_whitespace() || c == '/') {
-        Some(at) if !at_word && at > keep.len() / 2 => {
-            let end = if keep[at..].starts_with('/') {
-                at + 1
-            } else {
-                at
-            };
-            keep.get(..end).unwrap_or(&keep)
-        }
-        _ => keep.as_str(),
-    }
-    .trim_end()
-    .to_owned();
-    while cut.matches('(').count() > cut.matches(')').count() {
-        match cut.rfind('(') {
-            Some(at) => cut = cut.get(..at).unwrap_or_default().trim_end().to_owned(),
-            None => break,
-        }
-    }
-    let cut = cut.trim_end_matches([',', ';', ':', '·', ' ']);
-    format!("{cut}{ELLIPSIS}")
-}
+/// `text` cut at a word to fit (the prompt's words and the notification share one cut).
+pub use assent_protocol::words::fit_words;
 
 /// Escapes the notification markup subset (`<b>`, `<a href>`, `<img>`…) and entities.
 pub fn escape_markup(text: &str) -> String {

@@ -75,13 +75,15 @@ pub async fn approval_list(
 
 /// What the policy in force says of deciding `approval` on a desk: its one-act line
 /// (`[desk] quick_up_to`) and, while `[approvals] step_up` holds it, the web desk's page where
-/// a passkey confirms it — so no desk offers a click the service would refuse.
+/// a passkey confirms it — so no desk offers a click the service would refuse. With them go
+/// the prompt's words (`words`), made once for every desk.
 pub(crate) fn with_policy_lines(
     shared: &crate::state::Shared,
     policy: &assent_core::Policy,
     approval: &mut Approval,
 ) {
     approval.quick_up_to = policy.desk.quick_up_to;
+    approval.words = assent_protocol::words::prompt_words(approval);
     shared.reviews.annotate(approval, policy);
     let held = approval.status == ApprovalStatus::Requested
         && policy.approvals.step_up_holds(approval.risk);

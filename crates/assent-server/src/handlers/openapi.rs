@@ -68,6 +68,7 @@ use super::{
         assent_protocol::CredentialRelease, assent_protocol::CredentialReleaseRequest,
         assent_protocol::Approval, assent_protocol::ApprovalMember, assent_protocol::ApprovalList,
         assent_protocol::Recommendation, assent_protocol::Resolution, assent_protocol::AskedSteps,
+        assent_protocol::words::PromptWords,
         assent_protocol::DecisionRequest, assent_protocol::DecisionResponse,
         assent_protocol::Grant, assent_protocol::GrantList, assent_protocol::RevokeRequest,
         assent_protocol::RunEndResponse, assent_protocol::RunState, assent_protocol::RunStatus,

@@ -221,6 +221,8 @@ fn record_from(
         review: None,
         approvals: votes.into_iter().map(Into::into).collect(),
         asked: asked.as_deref().map(serde_json::from_str).transpose()?,
+        // Made for the desks when the approval is sent (`handlers::approvals`), never stored.
+        words: assent_protocol::words::PromptWords::default(),
         approval_id: id,
     };
     Ok(ApprovalRecord {

@@ -952,6 +952,12 @@ export interface components {
             task_id: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description What the prompt asks, in words, made once for every desk ([`crate::words`]): the
+             *     headline a notification asks, a typed packet's lines, a diff's flags. Filled in like
+             *     `quick_up_to`.
+             */
+            words: components["schemas"]["PromptWords"];
         };
         /** @description One audited decision. */
         ApprovalAuditEvent: {
@@ -2028,6 +2034,24 @@ export interface components {
              * @description Nobody answered in time.
              */
             timed_out: number;
+        };
+        /** @description What a prompt asks, in words (`Approval.words`), made once by the service for every desk. */
+        PromptWords: {
+            /** @description A diff's flags in words, in the packet's order ("CI workflow changed"). */
+            flags: string[];
+            /**
+             * @description The action, as an order: "Install left-pad with npm", "Upload to s3://shop-prod-assets
+             *     and delete every object there", "Force-push main (the default branch) to origin". The
+             *     notification asks it; the window names a push with it.
+             */
+            headline: string;
+            /**
+             * @description A typed packet in short lines: the evidence's summary, then what changed ("files: …",
+             *     "flags: …"), where a PR goes and how each of its diff approvals stands, an exception's
+             *     command and reason. Empty for a tool prompt (its command says it), a capability, a run
+             *     that asks before it starts and a fleet campaign.
+             */
+            summary: string[];
         };
         /** @description Prompts per run. */
         PromptsPerRun: {

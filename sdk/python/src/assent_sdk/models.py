@@ -726,6 +726,21 @@ class PromptStats(BaseModel):
     timed_out: conint(ge=0) = Field(..., description="Nobody answered in time.")
 
 
+class PromptWords(BaseModel):
+    flags: list[str] = Field(
+        ...,
+        description="A diff's flags in words, in the packet's order (\"CI workflow changed\").",
+    )
+    headline: str = Field(
+        ...,
+        description='The action, as an order: "Install left-pad with npm", "Upload to s3://shop-prod-assets\nand delete every object there", "Force-push main (the default branch) to origin". The\nnotification asks it; the window names a push with it.',
+    )
+    summary: list[str] = Field(
+        ...,
+        description='A typed packet in short lines: the evidence\'s summary, then what changed ("files: …",\n"flags: …"), where a PR goes and how each of its diff approvals stands, an exception\'s\ncommand and reason. Empty for a tool prompt (its command says it), a capability, a run\nthat asks before it starts and a fleet campaign.',
+    )
+
+
 class PromptsPerRun(BaseModel):
     max: conint(ge=0)
     mean: float
@@ -2021,6 +2036,10 @@ class Approval(BaseModel):
     )
     task_id: str
     updated_at: AwareDatetime
+    words: PromptWords = Field(
+        ...,
+        description="What the prompt asks, in words, made once for every desk ([`crate::words`]): the\nheadline a notification asks, a typed packet's lines, a diff's flags. Filled in like\n`quick_up_to`.",
+    )
 
 
 class ApprovalList(BaseModel):

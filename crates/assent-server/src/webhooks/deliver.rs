@@ -226,7 +226,7 @@ impl Deliverer {
             _ => None,
         };
         if let Some(why) = literal.and_then(|ip| reach.refuses(ip)) {
-            return Err(format!("refused: {why}"));
+            return Err(format!("refused: the URL names {why}"));
         }
         // Receivers check the timestamp against their own clock: the real one.
         let timestamp = Utc::now().timestamp();

@@ -64,10 +64,10 @@ impl Reach {
             return None;
         }
         match self {
-            Reach::Loopback => Some(format!("{ip} is not a loopback address (plain http://)")),
-            Reach::Public => special(ip).map(|kind| format!("{ip} is a {kind} address")),
+            Reach::Loopback => Some(format!("{ip}, not a loopback address (plain http://)")),
+            Reach::Public => special(ip).map(|kind| format!("{ip}, a {kind} address")),
             Reach::Any => (ip.is_unspecified() || ip.is_multicast())
-                .then(|| format!("{ip} is not an address to post to")),
+                .then(|| format!("{ip}, not an address to post to")),
         }
     }
 }

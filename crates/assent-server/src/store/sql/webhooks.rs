@@ -255,56 +255,60 @@ pub async fn next_due(conn: &mut Conn) -> Result<Option<DateTime<Utc>>, StoreErr
     opt_from_micros(due)
 }
 
-/// A webhook's newest `limit` deliveries, each with its attempts (oldest attempt first).
+/// A webhook's newest `limit` deliveries, each with its attempts (oldest attempt first). One
+/// statement, so a delivery and its attempts come from one snapshot (never an attempt
+/// recorded after the state read with it).
 pub async fn deliveries(
     conn: &mut Conn,
     webhook_id: &str,
     limit: i64,
 ) -> Result<Vec<WebhookDelivery>, StoreError> {
     let rows = sqlx::query(
-        "SELECT id, event_id, kind, created_at, state, next_at FROM webhook_deliveries \
-         WHERE webhook_id = $1 ORDER BY event_id DESC, id LIMIT $2",
+        "SELECT d.id, d.event_id, d.kind, d.created_at, d.state, d.next_at, \
+         a.at, a.status, a.latency_ms, a.error FROM \
+         (SELECT id, event_id, kind, created_at, state, next_at FROM webhook_deliveries \
+          WHERE webhook_id = $1 ORDER BY event_id DESC, id LIMIT $2) d \
+         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id \
+         ORDER BY d.event_id DESC, d.id, a.n",
     )
     .bind(webhook_id)
     .bind(limit)
-    .fetch_all(&mut *conn)
+    .fetch_all(conn)
     .await?;
-    let mut out = Vec::with_capacity(rows.len());
+    let mut out: Vec<WebhookDelivery> = Vec::new();
     for row in rows {
         let id: String = row.try_get("id")?;
-        let state: DeliveryState = parse_name(&row.try_get::<String, _>("state")?)?;
-        let attempts = sqlx::query(
-            "SELECT at, status, latency_ms, error FROM webhook_attempts \
-             WHERE delivery_id = $1 ORDER BY n",
-        )
-        .bind(&id)
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(|a| {
-            Ok(DeliveryAttempt {
-                at: from_micros(a.try_get("at")?)?,
-                status: a
-                    .try_get::<Option<i64>, _>("status")?
-                    .and_then(|s| u16::try_from(s).ok()),
-                latency_ms: u64::try_from(a.try_get::<i64, _>("latency_ms")?).unwrap_or(0),
-                error: a.try_get("error")?,
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-        out.push(WebhookDelivery {
-            id,
-            event_id: row.try_get("event_id")?,
-            kind: row.try_get("kind")?,
-            created_at: from_micros(row.try_get("created_at")?)?,
-            next_attempt_at: if state == DeliveryState::Pending {
-                opt_from_micros(row.try_get("next_at")?)?
-            } else {
-                None
-            },
-            state,
-            attempts,
-        });
+        if out.last().is_none_or(|last| last.id != id) {
+            let state: DeliveryState = parse_name(&row.try_get::<String, _>("state")?)?;
+            out.push(WebhookDelivery {
+                id,
+                event_id: row.try_get("event_id")?,
+                kind: row.try_get("kind")?,
+                created_at: from_micros(row.try_get("created_at")?)?,
+                next_attempt_at: if state == DeliveryState::Pending {
+                    opt_from_micros(row.try_get("next_at")?)?
+                } else {
+                    None
+                },
+                state,
+                attempts: Vec::new(),
+            });
+        }
+        let Some(at) = row.try_get::<Option<i64>, _>("at")? else {
+            continue;
+        };
+        let attempt = DeliveryAttempt {
+            at: from_micros(at)?,
+            status: row
+                .try_get::<Option<i64>, _>("status")?
+                .and_then(|s| u16::try_from(s).ok()),
+            latency_ms: u64::try_from(row.try_get::<Option<i64>, _>("latency_ms")?.unwrap_or(0))
+                .unwrap_or(0),
+            error: row.try_get("error")?,
+        };
+        if let Some(last) = out.last_mut() {
+            last.attempts.push(attempt);
+        }
     }
     Ok(out)
 }

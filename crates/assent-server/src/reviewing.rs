@@ -60,7 +60,10 @@ pub async fn opened(state: &AppState, approval_id: &str) {
         return;
     };
     let recent = recent_actions(state, &record.approval.run_id).await;
-    let document = review_document(&evaluation, &record.first_request.reason, &recent, None);
+    // The person's task, only when the policy shares it (the service kept it only then).
+    let task = &record.first_request.context.task_turns;
+    let task = (config.share_task && !task.is_empty()).then_some(task.as_slice());
+    let document = review_document(&evaluation, &record.first_request.reason, &recent, task);
     let review = reviewer.review(&document).await;
     let may_approve = config.mode == ReviewerMode::Decide && eligible.is_ok();
     let (part, approve) = match &review.result {

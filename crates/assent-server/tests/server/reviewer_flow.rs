@@ -427,6 +427,108 @@ async fn the_audit_chain_verifies_with_the_reviewers_calls_in_it() {
     );
 }
 
+/// The user message the reviewer received, as the JSON document it is.
+fn document_sent(seen: &crate::common::scripted_reviewer::Seen) -> Value {
+    let body = seen.json();
+    let user = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "user")
+        .expect("one user message")["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    serde_json::from_str(&user).expect("the user message is one JSON document")
+}
+
+#[tokio::test]
+async fn the_persons_task_reaches_the_reviewer_only_with_share_task_and_masked() {
+    const TOKEN: &str = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5";
+    let turns = json!([
+        "set up the shop project",
+        format!("run the maven tests, the token is {TOKEN}")
+    ]);
+    for share in [true, false] {
+        let reviewer = ScriptedReviewer::start(Behaviour::Verdict(verdict(
+            "approve",
+            "low",
+            "The person asked for the tests.",
+        )))
+        .await;
+        let text = format!(
+            "{}share_task = {share}\n",
+            section(&reviewer, "decide", "5s")
+        );
+        let policy = Policy::from_toml(&text).unwrap();
+        let s = Service::start_with(|config| config.policy = policy).await;
+        let run = format!("task-{share}");
+        let mut ask = maven(&run);
+        ask["context"]["task_turns"] = turns.clone();
+        let answer = s.submit(&ask).await;
+        let id = answer["approval_id"].as_str().unwrap().to_owned();
+        let approval = settled(&s, &id).await;
+        assert_eq!(approval["decided_by"], "reviewer:scripted", "{approval}");
+        let seen = reviewer.seen();
+        assert!(
+            !seen[0].text().contains(TOKEN),
+            "no raw token in the person's words leaves the service: {}",
+            seen[0].text()
+        );
+        let sent = &document_sent(&seen[0])["untrusted_evidence"];
+        if share {
+            let task = sent["task_turns"].as_array().expect("the task is sent");
+            assert_eq!(task.len(), 2, "{sent}");
+            assert_eq!(task[0], "set up the shop project");
+            assert!(
+                task[1]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("run the maven tests")),
+                "the person's own words, as untrusted evidence: {sent}"
+            );
+        } else {
+            assert!(
+                sent.get("task_turns").is_none(),
+                "without share_task the model never reads the task: {sent}"
+            );
+        }
+        let dir = s.data_dir();
+        let (_kept, _) = s.stop().await;
+        let store = crate::common::backend::open_store(&dir).await;
+        let record = store.approval(&id).await.unwrap().unwrap();
+        let kept = &record.first_request.context.task_turns;
+        if share {
+            assert!(
+                kept.len() == 2 && kept.iter().all(|t| !t.contains(TOKEN)),
+                "kept masked for the reviewer: {kept:?}"
+            );
+        } else {
+            assert!(
+                kept.is_empty(),
+                "without share_task the person's words are never stored: {kept:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn too_many_or_too_long_task_turns_are_refused_clearly() {
+    let s = Service::start().await;
+    for turns in [
+        json!(["a", "b", "c", "d"]),
+        json!(["x".repeat(assent_core::request::MAX_TASK_TURN_CHARS + 1)]),
+    ] {
+        let mut ask = maven("task-bad");
+        ask["context"]["task_turns"] = turns;
+        let (status, body) = s.post("/v1/actions", &s.requester, &ask).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            body.to_string().contains("task_turns"),
+            "the error names the field: {body}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn an_approval_rated_above_up_to_or_against_the_task_goes_to_the_person_with_why() {
     let cases = [

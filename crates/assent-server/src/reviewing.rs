@@ -5,7 +5,7 @@
 //! (`crate::reviews` keeps its part in each). Every call is audited (`reviewed`).
 
 use assent_core::reviewer::request::{review_document, RecentAction};
-use assent_core::reviewer::verdict::approves;
+use assent_core::reviewer::verdict::{approves, not_applied};
 use assent_core::reviewer::{eligibility, ReviewerConfig, ReviewerMode};
 use assent_core::{ApprovalAuditEvent, ApprovalStatus, AuditDecision, AuditReview, Policy};
 use assent_protocol::{Approval, ApprovalReview, ReviewState};
@@ -13,7 +13,7 @@ use assent_protocol::{Approval, ApprovalReview, ReviewState};
 use crate::reviewer::Review;
 use crate::reviews::part;
 use crate::state::AppState;
-use crate::workflow::Ground;
+use crate::workflow::{ByReviewer, Ground};
 
 /// At most this many of the run's audited actions are read for the reviewer.
 const RECENT_AUDIT: i64 = 50;
@@ -60,7 +60,10 @@ pub async fn opened(state: &AppState, approval_id: &str) {
         return;
     };
     let recent = recent_actions(state, &record.approval.run_id).await;
-    let document = review_document(&evaluation, &record.first_request.reason, &recent, None);
+    // The person's task, only when the policy shares it (the service kept it only then).
+    let task = &record.first_request.context.task_turns;
+    let task = (config.share_task && !task.is_empty()).then_some(task.as_slice());
+    let document = review_document(&evaluation, &record.first_request.reason, &recent, task);
     let review = reviewer.review(&document).await;
     let may_approve = config.mode == ReviewerMode::Decide && eligible.is_ok();
     let (part, approve) = match &review.result {
@@ -73,64 +76,125 @@ pub async fn opened(state: &AppState, approval_id: &str) {
             ),
             true,
         ),
-        Ok(verdict) => (
-            part(
-                &config,
-                ReviewState::Advised,
-                Some(verdict),
-                verdict.rationale.clone(),
-            ),
-            false,
-        ),
+        Ok(verdict) => {
+            // An approval it may not give (a risk above up_to, a task against it): the person
+            // decides, and reads why.
+            let rationale = match not_applied(verdict, config.up_to).filter(|_| may_approve) {
+                Some(why) => format!("{} (not applied: {why})", verdict.rationale),
+                None => verdict.rationale.clone(),
+            };
+            (
+                part(&config, ReviewState::Advised, Some(verdict), rationale),
+                false,
+            )
+        }
         Err(failure) => (
             part(&config, ReviewState::Failed, None, failure.to_string()),
             false,
         ),
     };
-    let now = shared.clock.now();
-    let audit = audit_of(&record, &evaluation, &policy, &config, &review, &part, now);
     if approve {
-        if let Err(err) = shared.workflow.record_review(Some(&audit), None, now).await {
-            tracing::warn!(%err, "the reviewer's call could not be audited; the person decides");
-            let failed = ApprovalReview {
-                state: ReviewState::Failed,
-                rationale: "the reviewer's call could not be audited".to_owned(),
-                ..part
-            };
-            announce(state, &record.approval, failed, None).await;
-            return;
-        }
-        let ground = Ground {
-            policy: &policy,
-            env: &shared.env,
-            gate_waiting: shared.waiters.count(approval_id) > 0,
-            now,
+        let call = Call {
+            config: &config,
+            review: &review,
+            part,
         };
-        let actor = config.actor();
-        match shared
-            .workflow
-            .reviewer_approves(&record, &actor, config.up_to, ground)
-            .await
-        {
-            Ok(decided) => {
-                if let Some(grant) = &decided.grant {
-                    shared.deadlines.propose(grant.grant.expires_at);
-                }
-                shared.reviews.settle(approval_id, &batch_key, part);
-            }
-            Err(err) => {
-                // Settled meanwhile by a person, or no longer eligible: only an opinion.
-                let advised = ApprovalReview {
-                    state: ReviewState::Advised,
-                    rationale: format!("{} (not applied: {err})", part.rationale),
-                    ..part
-                };
-                announce(state, &record.approval, advised, None).await;
-            }
-        }
+        approve_alone(state, &record, call, evaluation, policy).await;
         return;
     }
+    let now = shared.clock.now();
+    let audit = audit_of(
+        &record,
+        &evaluation.action_hash,
+        &policy,
+        &config,
+        &review,
+        &part,
+        now,
+    );
     announce(state, &record.approval, part, Some(&audit)).await;
+}
+
+/// The reviewer approved `record`, which the policy found eligible when the call began: it is
+/// settled as `reviewer:<model>` with the call audited, in one transaction — checked against
+/// the policy in force now (evaluated again only when it was reloaded during the call). When
+/// it no longer may, its verdict is only an opinion for the person.
+async fn approve_alone(
+    state: &AppState,
+    record: &crate::store::ApprovalRecord,
+    call: Call<'_>,
+    evaluation: assent_core::Evaluation,
+    policy: std::sync::Arc<Policy>,
+) {
+    let Call {
+        config,
+        review,
+        part,
+    } = call;
+    let shared = &state.inner;
+    let approval_id = &record.approval.approval_id;
+    let action_hash = evaluation.action_hash.clone();
+    let today = shared.policy.current();
+    let (policy, evaluation) = if std::sync::Arc::ptr_eq(&today, &policy) {
+        (policy, Ok(evaluation))
+    } else {
+        let evaluation = assent_core::evaluate(&today, &record.first_request, &shared.env);
+        (today, evaluation)
+    };
+    let now = shared.clock.now();
+    let decided = match (&policy.reviewer, &evaluation) {
+        (Some(today), Ok(evaluation)) if today.mode == ReviewerMode::Decide => {
+            let audit = audit_of(record, &action_hash, &policy, config, review, &part, now);
+            let ground = Ground {
+                policy: &policy,
+                env: &shared.env,
+                gate_waiting: shared.waiters.count(approval_id) > 0,
+                now,
+            };
+            let actor = config.actor();
+            let by = ByReviewer {
+                actor: &actor,
+                up_to: config.up_to.min(today.up_to),
+                audit: &audit,
+            };
+            shared
+                .workflow
+                .reviewer_approves(record, by, evaluation, ground)
+                .await
+                .map_err(|err| err.to_string())
+        }
+        (_, Err(err)) => Err(format!("the request no longer evaluates: {err}")),
+        _ => Err("the policy no longer lets the reviewer decide".to_owned()),
+    };
+    match decided {
+        Ok(decided) => {
+            if let Some(grant) = &decided.grant {
+                shared.deadlines.propose(grant.grant.expires_at);
+            }
+            shared
+                .reviews
+                .settle(approval_id, &record.approval.batch_key, part);
+        }
+        Err(why) => {
+            // Settled meanwhile by a person, no longer eligible, or not recorded: only an
+            // opinion, audited as such.
+            let advised = ApprovalReview {
+                state: ReviewState::Advised,
+                rationale: format!("{} (not applied: {why})", part.rationale),
+                ..part
+            };
+            let audit = audit_of(record, &action_hash, &policy, config, review, &advised, now);
+            announce(state, &record.approval, advised, Some(&audit)).await;
+        }
+    }
+}
+
+/// One reviewer call that approved: the configuration it was made under, the call, and the
+/// reviewer's part it gives the prompt.
+struct Call<'a> {
+    config: &'a ReviewerConfig,
+    review: &'a Review,
+    part: ApprovalReview,
 }
 
 /// Records `review` as the reviewer's part and announces the prompt with it, in one
@@ -194,7 +258,7 @@ async fn recent_actions(state: &AppState, run_id: &str) -> Vec<RecentAction> {
 
 fn audit_of(
     record: &crate::store::ApprovalRecord,
-    evaluation: &assent_core::Evaluation,
+    action_hash: &str,
     policy: &Policy,
     config: &ReviewerConfig,
     review: &Review,
@@ -214,7 +278,7 @@ fn audit_of(
         run_id: approval.run_id.clone(),
         task_id: approval.task_id.clone(),
         action_kind: approval.action_kind,
-        action_hash: evaluation.action_hash.clone(),
+        action_hash: action_hash.to_owned(),
         requested_scope: serde_json::Value::Null,
         decision: AuditDecision::Reviewed,
         approver: Some(config.actor()),

@@ -21,6 +21,7 @@ mod agents_copilot;
 mod agents_gemini;
 mod agents_one_desk;
 mod agents_opencode;
+mod agents_reviewer;
 mod agents_stories;
 mod audit_cli;
 mod audit_tamper;

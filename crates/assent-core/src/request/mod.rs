@@ -97,7 +97,20 @@ pub struct ActionContext {
     /// `max_exception_lifetime` (see [`crate::exception`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exception: Option<crate::exception::ExceptionAsk>,
+    /// The task the person gave the agent: their own last turns in the session, oldest first
+    /// (at most [`MAX_TASK_TURNS`], each at most [`MAX_TASK_TURN_CHARS`] characters), as the
+    /// gate read them from the agent's transcript (Claude Code's). Kept only when the policy's
+    /// `[reviewer]` has `share_task = true`, and read only by the model reviewer, masked;
+    /// otherwise the service drops them on arrival.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub task_turns: Vec<String>,
 }
+
+/// The most task turns a request may carry.
+pub const MAX_TASK_TURNS: usize = 3;
+
+/// The longest task turn a request may carry (characters); gates cut longer ones.
+pub const MAX_TASK_TURN_CHARS: usize = 2000;
 
 /// Longest unified diff a request may carry (bytes); gates cut longer ones and say so.
 pub const MAX_DIFF_BYTES: usize = 256 * 1024;

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod eligibility;
 pub mod request;
+pub mod task;
 pub mod verdict;
 
 pub use config::{ReviewerApi, ReviewerConfig, ReviewerMode};

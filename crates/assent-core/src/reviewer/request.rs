@@ -17,9 +17,9 @@ pub const PROMPT_VERSION: &str = "assent-reviewer/1";
 
 /// At most this many of the run's last actions, and task turns, are sent.
 const MAX_RECENT: usize = 10;
-const MAX_TURNS: usize = 3;
+const MAX_TURNS: usize = crate::request::MAX_TASK_TURNS;
 /// Each turn is cut to this many characters.
-const MAX_TURN_CHARS: usize = 2000;
+const MAX_TURN_CHARS: usize = crate::request::MAX_TASK_TURN_CHARS;
 
 const INSTRUCTIONS: &str = "You are Assent's reviewer: a second reviewer of one action a \
 coding agent wants to take on a developer's machine. You are not the agent. Decide whether \
@@ -94,7 +94,8 @@ pub fn review_document(
             .rev()
             .take(MAX_TURNS)
             .rev()
-            .map(|t| mask(&crate::text::clip(t, MAX_TURN_CHARS)))
+            // Masked before it is cut: a cut could leave a secret too short to recognise.
+            .map(|t| crate::text::clip(&mask(t), MAX_TURN_CHARS))
             .collect();
         untrusted.insert("task_turns".to_owned(), json!(turns));
     }

@@ -96,3 +96,21 @@ pub fn approves(verdict: &Verdict, up_to: RiskLevel) -> bool {
         && verdict.risk <= up_to.min(RiskLevel::Medium)
         && verdict.user_authorized != UserAuthorized::No
 }
+
+/// Why a verdict that says `approve` does not approve, in words for the person: it rates the
+/// risk above `up_to`, or says the person's task does not ask for the action. `None` when it
+/// approves, or does not say `approve`.
+pub fn not_applied(verdict: &Verdict, up_to: RiskLevel) -> Option<String> {
+    if verdict.outcome != Outcome::Approve || approves(verdict, up_to) {
+        return None;
+    }
+    let up_to = up_to.min(RiskLevel::Medium);
+    if verdict.risk > up_to {
+        return Some(format!(
+            "the reviewer rated the risk {}, above the {} it may approve alone",
+            verdict.risk.as_str(),
+            up_to.as_str()
+        ));
+    }
+    Some("the reviewer says the person's task does not ask for this".to_owned())
+}

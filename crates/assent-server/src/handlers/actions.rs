@@ -1,5 +1,6 @@
 //! `POST /v1/actions`: an agent asks to act.
 
+use assent_core::request::{MAX_TASK_TURNS, MAX_TASK_TURN_CHARS};
 use assent_core::{ActionRequest, Decision};
 use assent_protocol::{ErrorBody, ExecutedRequest, ExecutedResponse, SubmitResponse, SubmitStatus};
 use axum::extract::State;
@@ -56,12 +57,13 @@ pub async fn screen_action(
 pub async fn submit(
     state: &AppState,
     requester: &str,
-    request: ActionRequest,
+    mut request: ActionRequest,
     screen: bool,
 ) -> Result<SubmitResponse, ApiError> {
     validate(&request)?;
     let shared = &state.inner;
     let policy = shared.policy.current();
+    keep_task_turns(&mut request, &policy);
     let eval = assent_core::evaluate(&policy, &request, &shared.env)
         .map_err(|err| ApiError::BadRequest(err.to_string()))?;
     let body_hash = body_hash(&request)?;
@@ -144,7 +146,31 @@ fn validate(request: &ActionRequest) -> Result<(), ApiError> {
             )));
         }
     }
+    let turns = &request.context.task_turns;
+    if turns.len() > MAX_TASK_TURNS
+        || turns
+            .iter()
+            .any(|t| t.chars().count() > MAX_TASK_TURN_CHARS)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "context.task_turns holds at most {MAX_TASK_TURNS} turns of at most \
+             {MAX_TASK_TURN_CHARS} characters each"
+        )));
+    }
     Ok(())
+}
+
+/// The person's task turns stay only when the model reviewer may read them (`share_task`),
+/// masked; otherwise they are dropped on arrival and never stored.
+fn keep_task_turns(request: &mut ActionRequest, policy: &assent_core::Policy) {
+    let turns = &mut request.context.task_turns;
+    if policy.reviewer.as_ref().is_some_and(|r| r.share_task) {
+        for turn in turns.iter_mut() {
+            *turn = assent_core::mask::mask_secrets(turn);
+        }
+    } else {
+        turns.clear();
+    }
 }
 
 #[utoipa::path(post, path = "/v1/actions/executed", tag = "actions",

@@ -96,25 +96,30 @@ pub async fn decide(
 }
 
 /// The model reviewer (`actor`: `reviewer:<model>`) approves the prompt `record` alone: only
-/// when today's policy still finds it eligible (`assent_core::reviewer::eligibility`, up to
-/// `up_to`) and one approval settles it. The grant is the policy's recommended scope capped at
-/// the run (`run` when offered, else `once`), with that scope's bounded expiry, bound to the
-/// action like a person's.
+/// when `ground`'s policy finds it eligible (`assent_core::reviewer::eligibility` of `eval`,
+/// that policy's evaluation of the first request, up to `up_to`) and one approval settles it.
+/// The grant is the policy's recommended scope capped at the run (`run` when offered, else
+/// `once`), with that scope's bounded expiry, bound to the action like a person's. The call's
+/// `reviewed` record is written in the settlement's transaction (one commit, one fsync).
 pub async fn reviewer_approves(
     store: &dyn Store,
     record: &ApprovalRecord,
-    actor: &str,
-    up_to: assent_core::RiskLevel,
+    by: ByReviewer<'_>,
+    eval: &assent_core::Evaluation,
     ground: Ground<'_>,
 ) -> Result<DecisionResponse, DecideError> {
+    let ByReviewer {
+        actor,
+        up_to,
+        audit,
+    } = by;
     if record.approval.status != ApprovalStatus::Requested {
         return Err(DecideError::Conflict(format!(
             "the approval is already settled ({})",
             name(record.approval.status)
         )));
     }
-    let eval = evaluate_again(record, ground)?;
-    assent_core::reviewer::eligibility(&eval, ground.policy, up_to)
+    assent_core::reviewer::eligibility(eval, ground.policy, up_to)
         .map_err(|not| DecideError::Forbidden(format!("the reviewer may not: {}", not.reason)))?;
     if record.approval.required_approvals > 1 {
         return Err(DecideError::Forbidden(
@@ -149,14 +154,26 @@ pub async fn reviewer_approves(
         name: actor,
         role: None,
     };
-    let grant = grant_for(record, by, &choice, &eval, ground)?;
+    let grant = grant_for(record, by, &choice, eval, ground)?;
     let verdict = (approve_event(scope), Some(format!("approved by {actor}")));
     let settlement = settlement(record, by, verdict, Some(grant), Vec::new(), ground.now)?;
-    let settled = settle::settle(store, &settlement).await?;
+    let mut tx = store.begin().await?;
+    tx.insert_audits(std::slice::from_ref(audit)).await?;
+    let settled = settle::settle_in(tx.as_mut(), &settlement).await?;
+    tx.commit().await?;
     Ok(DecisionResponse {
         approval: settled.approval,
         grant: settled.grant,
     })
+}
+
+/// The model reviewer deciding: `reviewer:<model>`, how far it may approve alone, and its
+/// call's `reviewed` audit record.
+#[derive(Debug, Clone, Copy)]
+pub struct ByReviewer<'a> {
+    pub actor: &'a str,
+    pub up_to: assent_core::RiskLevel,
+    pub audit: &'a assent_core::ApprovalAuditEvent,
 }
 
 /// What one person's approval comes to.

@@ -32,7 +32,7 @@ use assent_protocol::{Approval, DecisionRequest, DecisionResponse, Grant, RunSta
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, oneshot};
 
-pub use decide::Ground;
+pub use decide::{ByReviewer, Ground};
 pub use decide_error::DecideError;
 pub use release::{ReleaseAsk, ReleaseRefused};
 
@@ -97,16 +97,16 @@ impl Workflow {
         decide::decide(self.store.as_ref(), record, who, request, ground).await
     }
 
-    /// The model reviewer `actor` approves `record` alone, when the policy lets it (see
-    /// `decide::reviewer_approves`).
+    /// The model reviewer `by` approves `record` alone, when the policy lets it, and its call
+    /// is audited in the same transaction (see `decide::reviewer_approves`).
     pub async fn reviewer_approves(
         &self,
         record: &ApprovalRecord,
-        actor: &str,
-        up_to: assent_core::RiskLevel,
+        by: ByReviewer<'_>,
+        eval: &assent_core::Evaluation,
         ground: Ground<'_>,
     ) -> Result<DecisionResponse, DecideError> {
-        decide::reviewer_approves(self.store.as_ref(), record, actor, up_to, ground).await
+        decide::reviewer_approves(self.store.as_ref(), record, by, eval, ground).await
     }
 
     /// Audits one reviewer call (when given) and, while the prompt is pending, announces the

@@ -10,12 +10,19 @@ use sha2::{Digest, Sha256};
 use crate::common::scripted_reviewer::{verdict, Behaviour, ScriptedReviewer};
 use crate::common::{maven, shell, Service};
 
-async fn service(reviewer: &ScriptedReviewer, mode: &str) -> Service {
-    let text = format!(
-        "[reviewer]\napi = \"openai\"\nurl = \"{}\"\nmodel = \"scripted\"\nmode = \"{mode}\"\nup_to = \"medium\"\ntimeout = \"5s\"\n",
+fn section(reviewer: &ScriptedReviewer, mode: &str, timeout: &str) -> String {
+    format!(
+        "[reviewer]\napi = \"openai\"\nurl = \"{}\"\nmodel = \"scripted\"\nmode = \"{mode}\"\nup_to = \"medium\"\ntimeout = \"{timeout}\"\n",
         reviewer.url
-    );
-    let policy = Policy::from_toml(&text).unwrap();
+    )
+}
+
+async fn service(reviewer: &ScriptedReviewer, mode: &str) -> Service {
+    service_timing_out(reviewer, mode, "5s").await
+}
+
+async fn service_timing_out(reviewer: &ScriptedReviewer, mode: &str, timeout: &str) -> Service {
+    let policy = Policy::from_toml(&section(reviewer, mode, timeout)).unwrap();
     Service::start_with(|config| config.policy = policy).await
 }
 
@@ -281,5 +288,277 @@ async fn instructions_in_the_evidence_never_get_an_ineligible_action_approved() 
                 "in decide mode nothing ineligible is even sent to the model"
             );
         }
+    }
+}
+
+#[tokio::test]
+async fn a_reviewer_slower_than_its_timeout_leaves_the_prompt_to_the_person() {
+    let reviewer = ScriptedReviewer::start(Behaviour::Hang).await;
+    let s = service_timing_out(&reviewer, "decide", "1s").await;
+    let mut events = s.events(None).await;
+    let answer = s.submit(&maven("slow-1")).await;
+    let id = answer["approval_id"].as_str().unwrap();
+    let approval = reviewed(&mut events, id).await;
+    assert_eq!(
+        approval["status"], "requested",
+        "a reviewer that does not answer in time approves nothing: {approval}"
+    );
+    assert_eq!(approval["review"]["state"], "failed");
+    assert_eq!(
+        approval["review"]["rationale"], "the reviewer timed out after 1s",
+        "the desk says why the person is asked"
+    );
+    let decided = s.approve_for_run(id).await;
+    assert_eq!(
+        decided["approval"]["decided_by"], "owner",
+        "the person decides as without a reviewer: {decided}"
+    );
+    let audit = s.audit("slow-1").await;
+    let calls = reviewed_audits(&audit);
+    assert_eq!(calls.len(), 1, "the timed-out call is audited: {audit:?}");
+    assert_eq!(calls[0]["review"]["state"], "failed");
+}
+
+#[tokio::test]
+async fn a_policy_reloaded_during_the_call_decides_whether_its_approval_counts() {
+    let reviewer = ScriptedReviewer::start(Behaviour::Held(verdict(
+        "approve",
+        "low",
+        "Runs the project's tests.",
+    )))
+    .await;
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let path = dir.path().join("policy.toml");
+    std::fs::write(&path, section(&reviewer, "decide", "30s")).unwrap();
+    let clock = std::sync::Arc::new(assent_server::FakeClock::new(crate::common::start_time()));
+    let file = path.clone();
+    let s = Service::start_in(dir, clock, move |config| {
+        config.policy = Policy::from_toml(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        config.policy_path = Some(file);
+        config.policy_recheck = std::time::Duration::from_millis(10);
+    })
+    .await;
+    let mut events = s.events(None).await;
+    let answer = s.submit(&maven("reload-1")).await;
+    let id = answer["approval_id"].as_str().unwrap().to_owned();
+    // The call is under way; the person takes the reviewer's power away meanwhile.
+    while reviewer.seen().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    std::fs::write(&path, section(&reviewer, "advise", "30s")).unwrap();
+    loop {
+        let sse = events.next_event().await;
+        if sse.event.as_deref() == Some("policy.changed") {
+            break;
+        }
+    }
+    reviewer.release();
+    let approval = reviewed(&mut events, &id).await;
+    assert_eq!(
+        approval["status"], "requested",
+        "the policy in force when the verdict arrives says the reviewer only advises: {approval}"
+    );
+    assert_eq!(approval["review"]["state"], "advised");
+    assert!(
+        approval["review"]["rationale"]
+            .as_str()
+            .is_some_and(|r| r.contains("not applied")),
+        "the desk reads that the verdict was not applied: {approval}"
+    );
+    let audit = s.audit("reload-1").await;
+    let calls = reviewed_audits(&audit);
+    assert_eq!(calls.len(), 1, "the call is audited once: {audit:?}");
+    assert_eq!(
+        calls[0]["review"]["state"], "advised",
+        "audited as the advice it became, not as an approval"
+    );
+    assert!(
+        !audit.iter().any(|e| e["decision"] == "approved"),
+        "nothing was approved: {audit:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_audit_chain_verifies_with_the_reviewers_calls_in_it() {
+    let reviewer = ScriptedReviewer::start(Behaviour::Verdict(verdict(
+        "approve",
+        "low",
+        "Runs the project's tests.",
+    )))
+    .await;
+    let s = service(&reviewer, "decide").await;
+    let approved = s.submit(&maven("chain-1")).await;
+    settled(&s, approved["approval_id"].as_str().unwrap()).await;
+    reviewer.set(Behaviour::Status(503));
+    let mut events = s.events(None).await;
+    let failed = s.submit(&maven("chain-2")).await;
+    reviewed(&mut events, failed["approval_id"].as_str().unwrap()).await;
+    let dir = s.data_dir();
+    let key_path = dir.join(assent_server::audit_chain::KEY_FILE);
+    // Kept: the data dir goes with the last handle on it.
+    let (_kept, _) = s.stop().await;
+
+    let store = crate::common::backend::open_store(&dir).await;
+    let key = assent_server::audit_chain::AuditKey::load(&key_path).unwrap();
+    let report = assent_server::audit_chain::verify(store.as_ref(), &[key.public()])
+        .await
+        .unwrap();
+    assert!(
+        report.ok,
+        "the chain holding the reviewer's calls verifies: {report:?}"
+    );
+    let mut reviewed = Vec::new();
+    for run in ["chain-1", "chain-2"] {
+        let events = store.audit(None, Some(run), 100).await.unwrap();
+        reviewed.extend(
+            events
+                .into_iter()
+                .filter(|e| e.decision == assent_core::AuditDecision::Reviewed),
+        );
+    }
+    let states: Vec<_> = reviewed
+        .iter()
+        .map(|e| e.review.as_ref().map(|r| r.state.clone()))
+        .collect();
+    assert_eq!(
+        states,
+        [Some("approved".to_owned()), Some("failed".to_owned())],
+        "both calls are in the verified chain, with what they were: {reviewed:?}"
+    );
+}
+
+/// The user message the reviewer received, as the JSON document it is.
+fn document_sent(seen: &crate::common::scripted_reviewer::Seen) -> Value {
+    let body = seen.json();
+    let user = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "user")
+        .expect("one user message")["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    serde_json::from_str(&user).expect("the user message is one JSON document")
+}
+
+#[tokio::test]
+async fn the_persons_task_reaches_the_reviewer_only_with_share_task_and_masked() {
+    const TOKEN: &str = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5";
+    let turns = json!([
+        "set up the shop project",
+        format!("run the maven tests, the token is {TOKEN}")
+    ]);
+    for share in [true, false] {
+        let reviewer = ScriptedReviewer::start(Behaviour::Verdict(verdict(
+            "approve",
+            "low",
+            "The person asked for the tests.",
+        )))
+        .await;
+        let text = format!(
+            "{}share_task = {share}\n",
+            section(&reviewer, "decide", "5s")
+        );
+        let policy = Policy::from_toml(&text).unwrap();
+        let s = Service::start_with(|config| config.policy = policy).await;
+        let run = format!("task-{share}");
+        let mut ask = maven(&run);
+        ask["context"]["task_turns"] = turns.clone();
+        let answer = s.submit(&ask).await;
+        let id = answer["approval_id"].as_str().unwrap().to_owned();
+        let approval = settled(&s, &id).await;
+        assert_eq!(approval["decided_by"], "reviewer:scripted", "{approval}");
+        let seen = reviewer.seen();
+        assert!(
+            !seen[0].text().contains(TOKEN),
+            "no raw token in the person's words leaves the service: {}",
+            seen[0].text()
+        );
+        let sent = &document_sent(&seen[0])["untrusted_evidence"];
+        if share {
+            let task = sent["task_turns"].as_array().expect("the task is sent");
+            assert_eq!(task.len(), 2, "{sent}");
+            assert_eq!(task[0], "set up the shop project");
+            assert!(
+                task[1]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("run the maven tests")),
+                "the person's own words, as untrusted evidence: {sent}"
+            );
+        } else {
+            assert!(
+                sent.get("task_turns").is_none(),
+                "without share_task the model never reads the task: {sent}"
+            );
+        }
+        let dir = s.data_dir();
+        let (_kept, _) = s.stop().await;
+        let store = crate::common::backend::open_store(&dir).await;
+        let record = store.approval(&id).await.unwrap().unwrap();
+        let kept = &record.first_request.context.task_turns;
+        if share {
+            assert!(
+                kept.len() == 2 && kept.iter().all(|t| !t.contains(TOKEN)),
+                "kept masked for the reviewer: {kept:?}"
+            );
+        } else {
+            assert!(
+                kept.is_empty(),
+                "without share_task the person's words are never stored: {kept:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn too_many_or_too_long_task_turns_are_refused_clearly() {
+    let s = Service::start().await;
+    for turns in [
+        json!(["a", "b", "c", "d"]),
+        json!(["x".repeat(assent_core::request::MAX_TASK_TURN_CHARS + 1)]),
+    ] {
+        let mut ask = maven("task-bad");
+        ask["context"]["task_turns"] = turns;
+        let (status, body) = s.post("/v1/actions", &s.requester, &ask).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            body.to_string().contains("task_turns"),
+            "the error names the field: {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_approval_rated_above_up_to_or_against_the_task_goes_to_the_person_with_why() {
+    let cases = [
+        (
+            json!({"outcome": "approve", "risk": "high", "user_authorized": "yes",
+                   "rationale": "Looks fine."}),
+            "the reviewer rated the risk high, above the medium it may approve alone",
+        ),
+        (
+            json!({"outcome": "approve", "risk": "low", "user_authorized": "no",
+                   "rationale": "Looks fine."}),
+            "the reviewer says the person's task does not ask for this",
+        ),
+    ];
+    for (n, (said, why)) in cases.into_iter().enumerate() {
+        let reviewer = ScriptedReviewer::start(Behaviour::Verdict(said.to_string())).await;
+        let s = service(&reviewer, "decide").await;
+        let mut events = s.events(None).await;
+        let answer = s.submit(&maven(&format!("above-{n}"))).await;
+        let id = answer["approval_id"].as_str().unwrap();
+        let approval = reviewed(&mut events, id).await;
+        assert_eq!(
+            approval["status"], "requested",
+            "{said}: the person decides: {approval}"
+        );
+        assert_eq!(approval["review"]["state"], "advised");
+        assert_eq!(
+            approval["review"]["rationale"],
+            format!("Looks fine. (not applied: {why})"),
+            "the desk says why the model's approval did not count"
+        );
     }
 }

@@ -28,6 +28,9 @@ pub enum Behaviour {
     Raw(String),
     /// Never answers (until the server is dropped).
     Hang,
+    /// This verdict text once the test calls [`ScriptedReviewer::release`], one answer per
+    /// release (the test acts while the call is under way).
+    Held(String),
 }
 
 #[derive(Debug, Clone)]
@@ -50,6 +53,8 @@ impl Seen {
 struct Shared {
     behaviour: Behaviour,
     seen: Vec<Seen>,
+    /// Permits for held answers.
+    released: Arc<tokio::sync::Semaphore>,
 }
 
 pub struct ScriptedReviewer {
@@ -70,6 +75,7 @@ impl ScriptedReviewer {
         let shared = Arc::new(Mutex::new(Shared {
             behaviour,
             seen: Vec::new(),
+            released: Arc::new(tokio::sync::Semaphore::new(0)),
         }));
         let app = axum::Router::new()
             .fallback(axum::routing::post(answer))
@@ -94,6 +100,11 @@ impl ScriptedReviewer {
         self.shared.lock().unwrap().seen.clone()
     }
 
+    /// Lets one held call answer.
+    pub fn release(&self) {
+        self.shared.lock().unwrap().released.add_permits(1);
+    }
+
     /// Stops answering: the port refuses connections from now on.
     pub fn kill(&self) {
         self.task.abort();
@@ -113,17 +124,21 @@ async fn answer(
     body: Bytes,
 ) -> Response {
     let path = uri.path().to_owned();
-    let behaviour = {
+    let (behaviour, released) = {
         let mut shared = shared.lock().unwrap();
         shared.seen.push(Seen {
             path: path.clone(),
             headers,
             body: body.to_vec(),
         });
-        shared.behaviour.clone()
+        (shared.behaviour.clone(), shared.released.clone())
     };
     let text = match behaviour {
         Behaviour::Verdict(text) | Behaviour::Raw(text) => text,
+        Behaviour::Held(text) => {
+            released.acquire().await.unwrap().forget();
+            text
+        }
         Behaviour::Obedient { fallback } => obeyed(&body).unwrap_or(fallback),
         Behaviour::Status(code) => {
             return (StatusCode::from_u16(code).unwrap(), "scripted failure").into_response()

@@ -842,6 +842,14 @@ export interface components {
             repo_trust?: null | components["schemas"]["RepoTrust"];
             run_mode?: null | components["schemas"]["RunMode"];
             task_risk?: null | components["schemas"]["RiskLevel"];
+            /**
+             * @description The task the person gave the agent: their own last turns in the session, oldest first
+             *     (at most [`MAX_TASK_TURNS`], each at most [`MAX_TASK_TURN_CHARS`] characters), as the
+             *     gate read them from the agent's transcript (Claude Code's). Kept only when the policy's
+             *     `[reviewer]` has `share_task = true`, and read only by the model reviewer, masked;
+             *     otherwise the service drops them on arrival.
+             */
+            task_turns?: string[];
             task_type?: string | null;
             /** @description What the agent reports of its own verification ("cargo test: 212 passed"), if anything. */
             verification_status?: string | null;

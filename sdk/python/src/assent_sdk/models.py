@@ -1164,6 +1164,10 @@ class ActionContext(BaseModel):
     repo_trust: RepoTrust | None = None
     run_mode: RunMode | None = None
     task_risk: RiskLevel | None = None
+    task_turns: list[str] | None = Field(
+        None,
+        description="The task the person gave the agent: their own last turns in the session, oldest first\n(at most [`MAX_TASK_TURNS`], each at most [`MAX_TASK_TURN_CHARS`] characters), as the\ngate read them from the agent's transcript (Claude Code's). Kept only when the policy's\n`[reviewer]` has `share_task = true`, and read only by the model reviewer, masked;\notherwise the service drops them on arrival.",
+    )
     task_type: str | None = None
     verification_status: str | None = Field(
         None,

@@ -139,15 +139,27 @@ impl Drop for Subscription {
     }
 }
 
-/// The approval an event is about, or `None` with `true` when it may move prompts it does not
-/// name (all are woken), `None` with `false` when it moves none.
-fn named(event: &Event) -> (Option<&str>, bool) {
+/// Whom an event may concern among the waiters.
+enum Wakes<'a> {
+    /// The waiters of this approval.
+    One(&'a str),
+    /// Every waiter: the event may move prompts it does not name.
+    All,
+    /// Nobody: it moves no prompt.
+    Nobody,
+}
+
+fn wakes(event: &Event) -> Wakes<'_> {
     match event {
         Event::ApprovalRequested { approval }
         | Event::ApprovalUpdated { approval }
-        | Event::ApprovalSettled { approval } => (Some(approval.approval_id.as_str()), false),
-        Event::ApprovalWaiting { .. } => (None, false),
-        Event::GrantCreated { .. }
+        | Event::ApprovalSettled { approval } => Wakes::One(&approval.approval_id),
+        Event::RunEnded { .. }
+        | Event::RunPaused { .. }
+        | Event::RunResumed { .. }
+        | Event::Reset {} => Wakes::All,
+        Event::ApprovalWaiting { .. }
+        | Event::GrantCreated { .. }
         | Event::GrantUsed { .. }
         | Event::GrantRevoked { .. }
         | Event::GrantExpired { .. }
@@ -155,9 +167,7 @@ fn named(event: &Event) -> (Option<&str>, bool) {
         | Event::PolicyChanged { .. }
         | Event::CredentialReleased { .. }
         | Event::CampaignUpdated { .. }
-        | Event::CampaignStopped { .. } => (None, false),
-        Event::RunEnded { .. } | Event::RunPaused { .. } | Event::RunResumed { .. } => (None, true),
-        Event::Reset {} => (None, true),
+        | Event::CampaignStopped { .. } => Wakes::Nobody,
     }
 }
 
@@ -187,10 +197,10 @@ async fn follow(owner: Weak<ApprovalWatch>, mut newest: watch::Receiver<i64>) {
                 Ok(events) => {
                     for envelope in &events {
                         seen = seen.max(envelope.id);
-                        match named(&envelope.event) {
-                            (Some(id), _) => owner.wake(id),
-                            (None, true) => owner.wake_all(),
-                            (None, false) => {}
+                        match wakes(&envelope.event) {
+                            Wakes::One(id) => owner.wake(id),
+                            Wakes::All => owner.wake_all(),
+                            Wakes::Nobody => {}
                         }
                     }
                 }

@@ -36,10 +36,10 @@ pub struct ServeArgs {
     /// at shutdown); 0 signs by time only.
     #[arg(long, value_name = "N", default_value_t = assent_server::DEFAULT_CHECKPOINT_EVENTS)]
     audit_checkpoint_events: u64,
-    /// Fsync every decision the policy makes alone (auto, block) before answering it, not
-    /// only those a person makes. By default they are committed before the answer (the
-    /// service's crash loses none) and on disk within a quarter second; this makes each such
-    /// tool call wait for the disk.
+    /// Fsync every automated decision (the policy's own auto and block, the model reviewer's
+    /// approvals) before answering it, not only those a person makes. By default they are
+    /// committed before the answer (the service's crash loses none) and on disk within a
+    /// quarter second; this makes each such answer wait for the disk.
     #[arg(long, env = "ASSENT_SYNC_POLICY_DECISIONS")]
     sync_policy_decisions: bool,
     #[command(flatten)]

@@ -57,11 +57,13 @@ pub struct Config {
     /// The head is also signed every this many events, in the transaction that reaches a
     /// multiple of it (0: by time only).
     pub audit_checkpoint_events: u64,
-    /// Fsync the policy's own decisions (auto, block) before answering them, as everything a
-    /// person decides always is. Off by default: they are committed before the answer (a
-    /// crash of the service loses none) and reach the disk within a quarter second
-    /// (SQLite's checkpointer; PostgreSQL's WAL writer) — power lost in between loses those
-    /// records whole, and no more than the tool calls they allowed wrote to disk meanwhile.
+    /// Fsync the automated decisions (the policy's own auto and block, the model reviewer's
+    /// approvals) before answering them, as everything a person decides always is. Off by
+    /// default: they are committed before the answer (a crash of the service loses none) and
+    /// reach the disk within a quarter second (SQLite's checkpointer; PostgreSQL's WAL
+    /// writer) — power lost in between loses those records whole (a reviewer's approval lost
+    /// leaves its prompt pending for a person), and for the policy's no more than the tool
+    /// calls they allowed wrote to disk meanwhile.
     pub sync_policy_decisions: bool,
     /// How a failed Web Push is tried again (attempts, first wait; waits run on `clock`).
     pub push_retry: crate::push::Retry,

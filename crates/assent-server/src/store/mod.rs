@@ -256,8 +256,9 @@ pub struct CeremonyRow {
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// A write transaction; what it writes commits together (see [`Tx`]).
     async fn begin(&self) -> Result<Box<dyn Tx>, StoreError>;
-    /// A write transaction for what the policy alone decided (auto and block records: no
-    /// person's decision, no grant used, no prompt, no expiry). Its commit returns once
+    /// A write transaction for what was decided automatically: the policy's own auto and block
+    /// records (no person's decision, no grant used, no prompt, no expiry), and the model
+    /// reviewer's approval with its grant and `reviewed` record. Its commit returns once
     /// committed, so the service's crash loses none of it, and reaches the disk a moment later
     /// (SQLite: the checkpointer's fsync, ≤ 250 ms after; PostgreSQL: `synchronous_commit =
     /// off`, ≤ 3 × `wal_writer_delay`). Power lost in that moment loses these records whole,

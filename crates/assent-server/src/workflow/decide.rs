@@ -100,13 +100,17 @@ pub async fn decide(
 /// that policy's evaluation of the first request, up to `up_to`) and one approval settles it.
 /// The grant is the policy's recommended scope capped at the run (`run` when offered, else
 /// `once`), with that scope's bounded expiry, bound to the action like a person's. The call's
-/// `reviewed` record is written in the settlement's transaction (one commit, one fsync).
+/// `reviewed` record is written in the settlement's transaction (one commit). `relaxed`: that
+/// commit is not waited on to reach the disk ([`Store::begin_relaxed`], as the policy's own
+/// decisions): power lost in that moment loses the approval, its grant and its `reviewed`
+/// record together, and the prompt is pending again for a person.
 pub async fn reviewer_approves(
     store: &dyn Store,
     record: &ApprovalRecord,
     by: ByReviewer<'_>,
     eval: &assent_core::Evaluation,
     ground: Ground<'_>,
+    relaxed: bool,
 ) -> Result<DecisionResponse, DecideError> {
     let ByReviewer {
         actor,
@@ -157,7 +161,11 @@ pub async fn reviewer_approves(
     let grant = grant_for(record, by, &choice, eval, ground)?;
     let verdict = (approve_event(scope), Some(format!("approved by {actor}")));
     let settlement = settlement(record, by, verdict, Some(grant), Vec::new(), ground.now)?;
-    let mut tx = store.begin().await?;
+    let mut tx = if relaxed {
+        store.begin_relaxed().await?
+    } else {
+        store.begin().await?
+    };
     tx.insert_audits(std::slice::from_ref(audit)).await?;
     let settled = settle::settle_in(tx.as_mut(), &settlement).await?;
     tx.commit().await?;

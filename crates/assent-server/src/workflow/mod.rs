@@ -46,6 +46,9 @@ pub struct Workflow {
     store: Arc<dyn Store>,
     submissions: mpsc::Sender<batch::Queued>,
     commits: Arc<batch::Commits>,
+    /// How durable the automated decisions are when answered: the policy's own, and the
+    /// model reviewer's approvals (`--sync-policy-decisions` fsyncs both).
+    durability: batch::Durability,
 }
 
 impl Workflow {
@@ -55,16 +58,18 @@ impl Workflow {
     pub fn new(store: Arc<dyn Store>, sync_policy_decisions: bool) -> Workflow {
         let (submissions, queue) = mpsc::channel(batch::QUEUE_DEPTH);
         let commits = Arc::new(batch::Commits::default());
+        let durability = batch::Durability::of(sync_policy_decisions);
         tokio::spawn(batch::group_commit(
             store.clone(),
             queue,
-            batch::Durability::of(sync_policy_decisions),
+            durability,
             commits.clone(),
         ));
         Workflow {
             store,
             submissions,
             commits,
+            durability,
         }
     }
 
@@ -98,7 +103,9 @@ impl Workflow {
     }
 
     /// The model reviewer `by` approves `record` alone, when the policy lets it, and its call
-    /// is audited in the same transaction (see `decide::reviewer_approves`).
+    /// is audited in the same transaction (see `decide::reviewer_approves`). An automated
+    /// decision like the policy's own: committed as durably as those are (relaxed, unless
+    /// `--sync-policy-decisions`).
     pub async fn reviewer_approves(
         &self,
         record: &ApprovalRecord,
@@ -106,7 +113,9 @@ impl Workflow {
         eval: &assent_core::Evaluation,
         ground: Ground<'_>,
     ) -> Result<DecisionResponse, DecideError> {
-        decide::reviewer_approves(self.store.as_ref(), record, by, eval, ground).await
+        let relaxed = self.durability == batch::Durability::Committed;
+        let store = self.store.as_ref();
+        decide::reviewer_approves(store, record, by, eval, ground, relaxed).await
     }
 
     /// Audits one reviewer call (when given) and, while the prompt is pending, announces the

@@ -562,3 +562,157 @@ async fn an_approval_rated_above_up_to_or_against_the_task_goes_to_the_person_wi
         );
     }
 }
+
+/// What a store holds of the reviewer's settlement of prompt `id` in `run`: the prompt's
+/// status, whether its grant exists, the `reviewed` records' states, and the approvals audited.
+async fn settlement_in(
+    store: &dyn assent_server::store::Store,
+    id: &str,
+    run: &str,
+) -> (assent_core::ApprovalStatus, bool, Vec<String>, usize) {
+    let status = store
+        .approval(id)
+        .await
+        .unwrap()
+        .expect("the prompt itself was fsynced before the agent heard of it")
+        .approval
+        .status;
+    let grant = store
+        .grants(None, crate::common::start_time())
+        .await
+        .unwrap()
+        .iter()
+        .any(|g| g.grant.approval_id == id);
+    let audit = store.audit(None, Some(run), 100).await.unwrap();
+    let reviewed = audit
+        .iter()
+        .filter(|e| e.decision == assent_core::AuditDecision::Reviewed)
+        .filter_map(|e| e.review.as_ref().map(|r| r.state.clone()))
+        .collect();
+    let approved = audit
+        .iter()
+        .filter(|e| e.decision == assent_core::AuditDecision::Approved)
+        .count();
+    (status, grant, reviewed, approved)
+}
+
+/// SQLite's WAL as recovery after a power loss reads it: the end (a byte offset) of each commit
+/// frame in the valid run of frames (those carrying the header's salts), and the frame size.
+fn wal_commit_ends(wal: &[u8]) -> (Vec<usize>, usize) {
+    let word = |at: usize| u32::from_be_bytes(wal[at..at + 4].try_into().unwrap());
+    let frame = 24 + usize::try_from(word(8)).unwrap();
+    let salts = &wal[16..24];
+    let (mut ends, mut at) = (Vec::new(), 32);
+    while at + frame <= wal.len() && &wal[at + 8..at + 16] == salts {
+        if word(at + 4) != 0 {
+            ends.push(at + frame);
+        }
+        at += frame;
+    }
+    (ends, frame)
+}
+
+/// The reviewer's approval is an automated decision and is committed as the policy's own are:
+/// before the agent is answered (a crash of the service loses none of it) but not waited on
+/// to reach the disk. What power lost in that moment can lose is the whole settlement — the
+/// approval, its grant and the `reviewed` record are one transaction — never a part: the prompt
+/// is pending again for a person, and the chain that remains verifies. On SQLite the WAL is
+/// cut inside the settlement's frames, as recovery drops a commit that never fully reached the
+/// disk; on every backend the store after the service stops holds it all, verified.
+#[tokio::test]
+async fn a_reviewers_approval_is_kept_or_lost_whole_and_the_chain_still_verifies() {
+    let reviewer = ScriptedReviewer::start(Behaviour::Held(verdict(
+        "approve",
+        "low",
+        "Runs the project's tests.",
+    )))
+    .await;
+    let s = service_timing_out(&reviewer, "decide", "30s").await;
+    let answer = s.submit(&maven("lost-1")).await;
+    let id = answer["approval_id"].as_str().unwrap().to_owned();
+    while reviewer.seen().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    reviewer.release();
+    let approval = settled(&s, &id).await;
+    assert_eq!(
+        (&approval["status"], &approval["decided_by"]),
+        (&json!("approved_for_run"), &json!("reviewer:scripted")),
+        "the reviewer approved alone: {approval}"
+    );
+    let dir = s.data_dir();
+    let key_path = dir.join(assent_server::audit_chain::KEY_FILE);
+    let key = assent_server::audit_chain::AuditKey::load(&key_path).unwrap();
+    let whole = (assent_core::ApprovalStatus::ApprovedForRun, true);
+    let whole_audit = (vec!["approved".to_owned()], 1);
+    if crate::common::backend::backend() == "sqlite" {
+        // The files as they are now, the agent answered: the settlement is the WAL's last commit
+        // (the checkpointer copies none into the database file before its settle time).
+        let db = std::fs::read(dir.join("assent.db")).unwrap();
+        let wal = std::fs::read(dir.join("assent.db-wal")).unwrap();
+        let (ends, frame) = wal_commit_ends(&wal);
+        let (Some(&last), Some(&before)) = (ends.last(), ends.iter().rev().nth(1)) else {
+            panic!("the WAL holds the prompt's and the settlement's commits: {ends:?}");
+        };
+        assert!(
+            before + frame < last,
+            "the settlement writes more than one page (approval, grant, events, audit)"
+        );
+        let cuts = [
+            ("whole", last),
+            ("its first frame only", before + frame),
+            ("its commit frame torn", last - 1),
+        ];
+        for (what, cut) in cuts {
+            let copy = tempfile::tempdir().unwrap();
+            std::fs::write(copy.path().join("assent.db"), &db).unwrap();
+            std::fs::write(copy.path().join("assent.db-wal"), &wal[..cut]).unwrap();
+            let store = assent_server::store::SqliteStore::open(&copy.path().join("assent.db"))
+                .await
+                .unwrap();
+            let store: std::sync::Arc<dyn assent_server::store::Store> = std::sync::Arc::new(store);
+            let (status, grant, reviewed, approved) =
+                settlement_in(store.as_ref(), &id, "lost-1").await;
+            if what == "whole" {
+                assert_eq!(
+                    ((status, grant), (reviewed, approved)),
+                    (whole, whole_audit.clone()),
+                    "with the whole WAL the approval, its grant and its reviewed record are there"
+                );
+            } else {
+                assert_eq!(
+                    ((status, grant), (reviewed, approved)),
+                    (
+                        (assent_core::ApprovalStatus::Requested, false),
+                        (Vec::new(), 0)
+                    ),
+                    "the settlement cut short ({what}) is lost whole: the prompt is pending for \
+                     a person again, with no grant and no reviewed or approved record"
+                );
+            }
+            let report = assent_server::audit_chain::verify(store.as_ref(), &[key.public()])
+                .await
+                .unwrap();
+            assert!(
+                report.ok,
+                "the chain verifies with the settlement {what}: {report:?}"
+            );
+            store.close().await;
+        }
+    }
+    let (_kept, _) = s.stop().await;
+    let store = crate::common::backend::open_store(&dir).await;
+    assert_eq!(
+        {
+            let (status, grant, reviewed, approved) =
+                settlement_in(store.as_ref(), &id, "lost-1").await;
+            ((status, grant), (reviewed, approved))
+        },
+        (whole, whole_audit),
+        "after the service stops the store holds the whole settlement"
+    );
+    let report = assent_server::audit_chain::verify(store.as_ref(), &[key.public()])
+        .await
+        .unwrap();
+    assert!(report.ok, "the chain verifies: {report:?}");
+}

@@ -1,8 +1,8 @@
 //! The WAL's flushes and checkpoints, off the request path.
 //!
-//! **Flush.** Every commit but the policy's own decisions is fsynced by the committing
-//! transaction (`synchronous=FULL`). Those (`SqliteStore::begin_relaxed_tx`) are only written
-//! to the WAL: this task fsyncs the WAL file [`SETTLE`] after a relaxed commit, so it is on
+//! **Flush.** Every commit but the automated decisions (the policy's own, the model reviewer's
+//! approvals) is fsynced by the committing transaction (`synchronous=FULL`). Those
+//! (`SqliteStore::begin_relaxed_tx`) are only written to the WAL: this task fsyncs the WAL file [`SETTLE`] after a relaxed commit, so it is on
 //! disk within that settle time (or sooner, with the next fsynced commit).
 //!
 //! **Checkpoint.** SQLite checkpoints inside the COMMIT that pushes the WAL past 1,000 pages, on

@@ -1,4 +1,4 @@
-//! The SQLite backend: WAL, `synchronous=FULL` (but for the policy's own decisions: see
+//! The SQLite backend: WAL, `synchronous=FULL` (but for the automated decisions: see
 //! [`BEGIN_RELAXED`]), one writer connection taking `BEGIN IMMEDIATE` transactions, a small
 //! pool of readers. Its [`Store`](super::Store) methods are PostgreSQL's too
 //! (`sql/store.rs`); here is what is SQLite's own.
@@ -34,8 +34,9 @@ use version::VersionReader;
 /// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
 /// transaction was, this one's commit is fsynced…
 const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
-/// …or, for what the policy alone decided (`Store::begin_relaxed`), written to the WAL but not
-/// fsynced: the checkpointer's fsync follows within [`checkpoint`]'s settle time.
+/// …or, for what was decided automatically (the policy's own decisions, the model reviewer's
+/// approvals: `Store::begin_relaxed`), written to the WAL but not fsynced: the checkpointer's
+/// fsync follows within [`checkpoint`]'s settle time.
 const BEGIN_RELAXED: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.

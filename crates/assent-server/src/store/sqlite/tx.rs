@@ -2,7 +2,7 @@
 //! methods are shared (`../sql/tx.rs`); here is how it commits. After the commit the
 //! checkpointer is told, and the event watch moves to the newest event written.
 //!
-//! A commit is fsynced (`synchronous=FULL`), but for the policy's own decisions (`relaxed`,
+//! A commit is fsynced (`synchronous=FULL`), but for the automated decisions (`relaxed`,
 //! `synchronous=NORMAL`): committed to the WAL — a crash of the service loses nothing — and on
 //! disk with the checkpointer's fsync a moment later, or with the next synced commit,
 //! whichever comes first.

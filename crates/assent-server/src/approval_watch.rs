@@ -7,6 +7,10 @@
 //! paused) wakes them all, as does a log the follower cannot read — a wake costs one re-read,
 //! a missed one would hold an agent for its whole long poll.
 //!
+//! A wake carries the approval when what woke it settled it (an `approval.settled` event, or
+//! this replica's own settlement told at once with [`ApprovalWatch::settled`]): the waiter
+//! answers with that and reads nothing more; any other wake costs it one re-read.
+//!
 //! The follower starts with the first subscription and stops with the last one's replica state
 //! (it holds a weak reference). It follows the same `watch` as the event streams, so it sees
 //! every commit they see, on this replica and, through the store's bus, on the others.
@@ -14,7 +18,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
-use assent_protocol::Event;
+use assent_core::ApprovalStatus;
+use assent_protocol::{Approval, Event};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -23,7 +28,7 @@ use crate::store::Store;
 /// Events read per query while catching up.
 const PAGE: i64 = 200;
 
-/// The approvals agents wait on, on this replica, each with a counter that moves when an event
+/// The approvals agents wait on, on this replica, each with a [`Wake`] that moves when an event
 /// names it.
 #[derive(Debug)]
 pub struct ApprovalWatch {
@@ -40,7 +45,16 @@ struct State {
 #[derive(Debug)]
 struct Slot {
     subscribers: usize,
-    wake: watch::Sender<u64>,
+    wake: watch::Sender<Wake>,
+}
+
+/// What the waiters of one approval were told: how many times they were woken, and the
+/// approval as last told settled (a wake that names no settlement leaves it: a settled
+/// approval is never pending again, only settled anew — revoked).
+#[derive(Debug, Clone, Default)]
+struct Wake {
+    count: u64,
+    settled: Option<Arc<Approval>>,
 }
 
 /// A waiter's interest in one approval; woken by [`Subscription::changed`].
@@ -48,7 +62,7 @@ struct Slot {
 pub struct Subscription {
     owner: Arc<ApprovalWatch>,
     approval_id: String,
-    woken: watch::Receiver<u64>,
+    woken: watch::Receiver<Wake>,
 }
 
 impl ApprovalWatch {
@@ -77,7 +91,7 @@ impl ApprovalWatch {
             .entry(approval_id.to_owned())
             .or_insert_with(|| Slot {
                 subscribers: 0,
-                wake: watch::channel(0).0,
+                wake: watch::channel(Wake::default()).0,
             });
         slot.subscribers += 1;
         let mut woken = slot.wake.subscribe();
@@ -93,15 +107,29 @@ impl ApprovalWatch {
         self.state().slots.is_empty()
     }
 
-    fn wake(&self, approval_id: &str) {
+    /// This replica settled `approval` and committed it: its waiters are woken now with it,
+    /// before the follower reads the commit's events back (an approval still pending wakes
+    /// them to read it again).
+    pub fn settled(&self, approval: &Approval) {
+        self.wake(&approval.approval_id, Some(approval));
+    }
+
+    fn wake(&self, approval_id: &str, settled: Option<&Approval>) {
+        let settled = settled.filter(|a| a.status != ApprovalStatus::Requested);
         if let Some(slot) = self.state().slots.get(approval_id) {
-            slot.wake.send_modify(|n| *n = n.wrapping_add(1));
+            slot.wake.send_modify(|wake| {
+                wake.count = wake.count.wrapping_add(1);
+                if let Some(settled) = settled {
+                    wake.settled = Some(Arc::new(settled.clone()));
+                }
+            });
         }
     }
 
     fn wake_all(&self) {
         for slot in self.state().slots.values() {
-            slot.wake.send_modify(|n| *n = n.wrapping_add(1));
+            slot.wake
+                .send_modify(|wake| wake.count = wake.count.wrapping_add(1));
         }
     }
 
@@ -131,6 +159,11 @@ impl Subscription {
     pub async fn changed(&mut self) -> bool {
         self.woken.changed().await.is_ok()
     }
+
+    /// The approval as settled, when a wake said so: the waiter's answer, with no re-read.
+    pub fn settled(&self) -> Option<Approval> {
+        self.woken.borrow().settled.as_deref().cloned()
+    }
 }
 
 impl Drop for Subscription {
@@ -141,8 +174,8 @@ impl Drop for Subscription {
 
 /// Whom an event may concern among the waiters.
 enum Wakes<'a> {
-    /// The waiters of this approval.
-    One(&'a str),
+    /// The waiters of this approval (it settled it: their answer).
+    One(&'a str, Option<&'a Approval>),
     /// Every waiter: the event may move prompts it does not name.
     All,
     /// Nobody: it moves no prompt.
@@ -151,9 +184,10 @@ enum Wakes<'a> {
 
 fn wakes(event: &Event) -> Wakes<'_> {
     match event {
-        Event::ApprovalRequested { approval }
-        | Event::ApprovalUpdated { approval }
-        | Event::ApprovalSettled { approval } => Wakes::One(&approval.approval_id),
+        Event::ApprovalSettled { approval } => Wakes::One(&approval.approval_id, Some(approval)),
+        Event::ApprovalRequested { approval } | Event::ApprovalUpdated { approval } => {
+            Wakes::One(&approval.approval_id, None)
+        }
         Event::RunEnded { .. }
         | Event::RunPaused { .. }
         | Event::RunResumed { .. }
@@ -198,7 +232,7 @@ async fn follow(owner: Weak<ApprovalWatch>, mut newest: watch::Receiver<i64>) {
                     for envelope in &events {
                         seen = seen.max(envelope.id);
                         match wakes(&envelope.event) {
-                            Wakes::One(id) => owner.wake(id),
+                            Wakes::One(id, settled) => owner.wake(id, settled),
                             Wakes::All => owner.wake_all(),
                             Wakes::Nobody => {}
                         }
@@ -218,13 +252,18 @@ async fn follow(owner: Weak<ApprovalWatch>, mut newest: watch::Receiver<i64>) {
 mod tests {
     use super::*;
     use crate::store::SqliteStore;
-    use assent_protocol::Approval;
     use chrono::Utc;
 
     fn settled(approval_id: &str) -> Event {
-        let approval: Approval = serde_json::from_value(serde_json::json!({
+        Event::ApprovalSettled {
+            approval: approval(approval_id, "approved_once"),
+        }
+    }
+
+    fn approval(approval_id: &str, status: &str) -> Approval {
+        serde_json::from_value(serde_json::json!({
             "approval_id": approval_id, "run_id": "run-1", "task_id": "task-1",
-            "requested_by": "agent", "action_kind": "shell", "status": "approved_once",
+            "requested_by": "agent", "action_kind": "shell", "status": status,
             "decision": "ask", "risk": "medium", "reasons": ["r"], "rule": "ask.default",
             "recommendation": {"decision": "approve", "text": "Allow once"},
             "evidence": {"summary": "s", "cwd": "/"}, "offered_scopes": ["once"],
@@ -232,8 +271,7 @@ mod tests {
             "created_at": "2026-12-07T12:00:00Z", "updated_at": "2026-12-07T12:00:00Z",
             "expires_at": "2026-12-07T12:10:00Z", "fallback_on_timeout": "deny",
         }))
-        .unwrap();
-        Event::ApprovalSettled { approval }
+        .unwrap()
     }
 
     async fn emit(store: &Arc<dyn Store>, event: &Event) {
@@ -259,7 +297,7 @@ mod tests {
         emit(&store, &settled("apr-a")).await;
         assert!(a.changed().await, "a's settlement wakes a");
         assert_eq!(
-            *a.woken.borrow(),
+            a.woken.borrow().count,
             1,
             "a was woken once, by its own event: the follower handles events in order, so b's \
              came before and did not wake a"
@@ -267,6 +305,11 @@ mod tests {
         assert!(
             !b.woken.has_changed().unwrap(),
             "a's settlement does not wake b (it would re-read its approval for nothing)"
+        );
+        assert_eq!(
+            a.settled().map(|s| (s.approval_id, s.status)),
+            Some(("apr-a".to_owned(), ApprovalStatus::ApprovedOnce)),
+            "a's wake carries a's settled approval: its waiter answers without reading it again"
         );
 
         let ended = Event::RunEnded {
@@ -287,6 +330,78 @@ mod tests {
             watch.idle(),
             "an approval nobody waits on any more is forgotten"
         );
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_settlement_told_directly_wakes_its_waiters_with_it_and_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(
+            SqliteStore::open(&dir.path().join("assent.db"))
+                .await
+                .unwrap(),
+        );
+        let watch = ApprovalWatch::new(store.clone());
+        let mut a = watch.subscribe("apr-a");
+        let mut b = watch.subscribe("apr-b");
+
+        watch.settled(&approval("apr-a", "requested"));
+        assert!(a.changed().await, "a pending approval told still wakes a");
+        assert!(
+            a.settled().is_none(),
+            "a pending approval is no answer: the waiter reads it again"
+        );
+
+        watch.settled(&approval("apr-a", "approved_for_run"));
+        assert!(
+            a.changed().await,
+            "the settlement wakes a at once, with nothing committed or read from the log"
+        );
+        let told = a.settled().map(|s| s.status);
+        assert_eq!(
+            told,
+            Some(ApprovalStatus::ApprovedForRun),
+            "the wake carries the settled approval"
+        );
+        emit(
+            &store,
+            &Event::ApprovalUpdated {
+                approval: approval("apr-a", "requested"),
+            },
+        )
+        .await;
+        assert!(
+            a.changed().await,
+            "an older event of a read from the log wakes a"
+        );
+        assert_eq!(
+            a.settled().map(|s| s.status),
+            told,
+            "a wake that names no settlement leaves the one told: a settled approval is never \
+             pending again"
+        );
+        watch.settled(&approval("apr-a", "revoked"));
+        assert!(a.changed().await, "a later settlement wakes a again");
+        assert_eq!(
+            a.settled().map(|s| s.status),
+            Some(ApprovalStatus::Revoked),
+            "the latest settlement told is the answer"
+        );
+        assert!(
+            !b.woken.has_changed().unwrap(),
+            "a's settlement does not wake b"
+        );
+        let ended = Event::RunEnded {
+            run_id: "run-1".into(),
+            requester: None,
+        };
+        emit(&store, &ended).await;
+        assert!(b.changed().await, "a run's end wakes b");
+        assert!(
+            b.settled().is_none(),
+            "a run's end names no approval: b's waiter reads its approval again"
+        );
+        drop((a, b));
         store.close().await;
     }
 }

@@ -174,6 +174,9 @@ async fn approve_alone(
             shared
                 .reviews
                 .settle(approval_id, &record.approval.batch_key, part);
+            // The waiting agent is answered with it now (its reviewer's part known above), not
+            // once the follower has read the commit back from the log.
+            shared.approval_watch.settled(&decided.approval);
         }
         Err(why) => {
             // Settled meanwhile by a person, no longer eligible, or not recorded: only an

@@ -131,31 +131,41 @@ async fn wait_for_settlement(
     // Subscribed before the first read: whatever happens to the approval after it wakes us.
     let mut changes = state.inner.approval_watch.subscribe(id);
     let mut shutdown = state.inner.shutdown.clone();
+    // The approval as a wake told it settled: the answer, not read again (the caller was
+    // found allowed to read it on the first round).
+    let mut told: Option<Approval> = None;
     loop {
-        let record = current(state, id)
-            .await?
-            .filter(|record| caller.may_read(&record.requester))
-            .ok_or_else(|| ApiError::NotFound(format!("no approval {id}")))?;
-        if record.approval.status != ApprovalStatus::Requested {
+        let approval = match told.take() {
+            Some(approval) => approval,
+            None => {
+                current(state, id)
+                    .await?
+                    .filter(|record| caller.may_read(&record.requester))
+                    .ok_or_else(|| ApiError::NotFound(format!("no approval {id}")))?
+                    .approval
+            }
+        };
+        if approval.status != ApprovalStatus::Requested {
             if gate.is_some() {
                 // This gate runs what was approved: a "once" grant's use is its, even when
                 // another replica settled (that one could not count this gate as waiting).
                 let now = state.inner.clock.now();
-                state
-                    .inner
-                    .workflow
-                    .gate_answered(&record.approval, now)
-                    .await?;
+                state.inner.workflow.gate_answered(&approval, now).await?;
             }
-            return Ok(record.approval);
+            return Ok(approval);
         }
         if Instant::now() >= deadline {
-            return Ok(record.approval);
+            return Ok(approval);
         }
         tokio::select! {
-            changed = changes.changed() => if !changed { return Ok(record.approval) },
+            changed = changes.changed() => {
+                if !changed {
+                    return Ok(approval);
+                }
+                told = changes.settled();
+            }
             () = tokio::time::sleep_until(deadline) => {}
-            _ = shutdown.wait_for(|stop| *stop) => return Ok(record.approval),
+            _ = shutdown.wait_for(|stop| *stop) => return Ok(approval),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::reviews::part;
 use crate::state::AppState;
 use crate::workflow::{ByReviewer, Ground};
 
-/// At most this many of the run's audited actions are read for the reviewer.
+/// At most this many of the run's last audit events are read for the reviewer.
 const RECENT_AUDIT: i64 = 50;
 
 /// A prompt opened: the reviewer reviews it once (see the module's doc). Runs off the
@@ -226,12 +226,7 @@ async fn announce(
 
 /// The run's last audited actions and what became of them, oldest first.
 async fn recent_actions(state: &AppState, run_id: &str) -> Vec<RecentAction> {
-    let Ok(events) = state
-        .inner
-        .store
-        .audit(None, Some(run_id), RECENT_AUDIT)
-        .await
-    else {
+    let Ok(events) = state.inner.store.recent_audit(run_id, RECENT_AUDIT).await else {
         return Vec::new();
     };
     events

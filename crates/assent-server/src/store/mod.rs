@@ -300,6 +300,13 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         run_id: Option<&str>,
         limit: i64,
     ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
+    /// The last `limit` audit events of run `run_id`, oldest first (what the model reviewer
+    /// reads of the run).
+    async fn recent_audit(
+        &self,
+        run_id: &str,
+        limit: i64,
+    ) -> Result<Vec<ApprovalAuditEvent>, StoreError>;
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError>;
     /// The denials run `run_id` remembers (answered at once when asked again), newest first.
     /// Only denials decided at or after `since` count (the policy's `deny_memory`).

@@ -716,3 +716,47 @@ async fn a_reviewers_approval_is_kept_or_lost_whole_and_the_chain_still_verifies
         .unwrap();
     assert!(report.ok, "the chain verifies: {report:?}");
 }
+
+/// The reviewer reads the run's last actions, not its first: in a run longer than what is read
+/// (50 audit events, of which the document keeps the last 10), the newest are sent.
+#[tokio::test]
+async fn the_reviewer_reads_the_runs_last_actions_in_a_long_run() {
+    let reviewer = ScriptedReviewer::start(Behaviour::Verdict(verdict(
+        "approve",
+        "low",
+        "Runs the project's tests.",
+    )))
+    .await;
+    let s = service(&reviewer, "decide").await;
+    for i in 0..60 {
+        let answer = s
+            .submit(&shell("long-1", &format!("ls dir-{i:03}"), "trusted", None))
+            .await;
+        assert_eq!(
+            answer["status"], "allowed",
+            "a listing in a trusted repo is the policy's own: {answer}"
+        );
+    }
+    let answer = s.submit(&maven("long-1")).await;
+    settled(&s, answer["approval_id"].as_str().unwrap()).await;
+    let document = document_sent(&reviewer.seen()[0]);
+    let recent: Vec<String> = document["untrusted_evidence"]["recent_actions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the document lists the run's recent actions: {document}"))
+        .iter()
+        .map(|a| a["summary"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(
+        recent.len(),
+        10,
+        "the last ten actions are sent: {recent:?}"
+    );
+    assert!(
+        recent.last().is_some_and(|s| s.contains("dir-059")),
+        "the newest action of the run is the last one sent: {recent:?}"
+    );
+    assert!(
+        recent.first().is_some_and(|s| s.contains("dir-050")),
+        "the ten sent are the run's last ten, not ten of its first fifty: {recent:?}"
+    );
+}

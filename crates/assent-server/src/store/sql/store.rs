@@ -162,6 +162,22 @@ impl Store for StoreImpl {
         rows.iter().map(|row| json_col(row, "body")).collect()
     }
 
+    async fn recent_audit(
+        &self,
+        run_id: &str,
+        limit: i64,
+    ) -> Result<Vec<ApprovalAuditEvent>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT body FROM (SELECT seq, body FROM audit_events WHERE run_id = $1 \
+             ORDER BY seq DESC LIMIT $2) AS recent ORDER BY seq",
+        )
+        .bind(run_id)
+        .bind(limit)
+        .fetch_all(self.reads())
+        .await?;
+        rows.iter().map(|row| json_col(row, "body")).collect()
+    }
+
     async fn metrics(&self, now: DateTime<Utc>) -> Result<Metrics, StoreError> {
         super::metrics::metrics(self.reads(), now).await
     }

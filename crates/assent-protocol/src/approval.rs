@@ -1,6 +1,6 @@
 use assent_core::{
-    ActionKind, ApprovalEvidence, ApprovalStatus, ApprovalType, Decision, FallbackOnTimeout,
-    RequestedBy, RiskLevel, Role, ScopeKind,
+    ActionKind, ApprovalEvidence, ApprovalStatus, ApprovalType, FallbackOnTimeout, RequestedBy,
+    RiskDecision, RiskLevel, Role, ScopeKind,
 };
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -62,18 +62,12 @@ pub struct Approval {
     /// How it settled, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution: Option<Resolution>,
-    /// `ask` or `escalate`.
-    pub decision: Decision,
-    pub risk: RiskLevel,
-    pub reasons: Vec<String>,
-    pub rule: String,
+    /// The policy's decision (`ask` or `escalate`), its risk, reasons, rule, role, profile and
+    /// offered scopes: flattened, each a field of the prompt.
+    #[serde(flatten)]
+    pub facts: RiskDecision,
     pub recommendation: Recommendation,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub required_role: Option<Role>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<String>,
     pub evidence: ApprovalEvidence,
-    pub offered_scopes: Vec<ScopeKind>,
     pub batch_key: String,
     /// How many requests wait on this prompt.
     pub count: u32,
@@ -209,7 +203,7 @@ impl AskedSteps {
 impl Approval {
     /// Whether a person may approve this prompt in one act (see [`Approval::quick_up_to`]).
     pub fn one_act(&self) -> bool {
-        self.risk <= self.quick_up_to
+        self.facts.risk <= self.quick_up_to
     }
 }
 

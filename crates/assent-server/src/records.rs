@@ -51,19 +51,13 @@ pub fn answer(
     approval_id: Option<String>,
     grant_id: Option<String>,
 ) -> SubmitResponse {
-    let d = &eval.decision;
     SubmitResponse {
         action_id: action_id.to_owned(),
         action_hash: eval.action_hash.clone(),
-        decision: d.decision,
-        risk: d.risk,
-        reasons: d.reasons.clone(),
-        rule: d.rule.clone(),
+        facts: eval.decision.clone(),
         status,
         approval_id,
         grant_id,
-        required_role: d.required_role,
-        profile: d.profile.clone(),
     }
 }
 
@@ -111,7 +105,7 @@ pub fn prompt_facts<'a>(approval: &'a Approval, policy_version: &'a str) -> Prom
         requester: &approval.requester,
         run_id: &approval.run_id,
         action_kind: approval.action_kind,
-        offered_scopes: &approval.offered_scopes,
+        offered_scopes: &approval.facts.offered_scopes,
         repo: approval.repo.as_deref(),
         evidence_summary: &approval.evidence.summary,
         policy_version,
@@ -221,20 +215,13 @@ fn review_recommendation(eval: &assent_core::Evaluation) -> Option<Recommendatio
 /// The parts of the prompt `r` opens that are fixed when it opens.
 pub fn prompt_detail(r: &Recording<'_>) -> PromptDetail {
     let (s, eval) = (r.s, &*r.eval);
-    let d = &eval.decision;
     PromptDetail {
         requested_by: s.request.requested_by,
         action_kind: s.request.action.kind,
         repo: s.request.context.repo.clone(),
-        decision: d.decision,
-        risk: d.risk,
-        reasons: d.reasons.clone(),
-        rule: d.rule.clone(),
+        facts: eval.decision.clone(),
         recommendation: recommend(eval),
-        required_role: d.required_role,
-        profile: d.profile.clone(),
         evidence: eval.evidence.clone(),
-        offered_scopes: d.offered_scopes.clone(),
         reason: s.request.reason.clone(),
         fallback_on_timeout: s.fallback_on_timeout,
         policy_version: eval.policy_version.clone(),

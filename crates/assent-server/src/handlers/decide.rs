@@ -58,13 +58,13 @@ async fn step_up(
     let Some(record) = current(state, id).await? else {
         return Ok(()); // the decision answers 404 / 409 itself
     };
-    if !policy.approvals.step_up_holds(record.approval.risk) {
+    if !policy.approvals.step_up_holds(record.approval.facts.risk) {
         return Ok(());
     }
     let Some(proof) = proof else {
         return Err(ApiError::StepUpRequired(format!(
             "approving a {} risk prompt needs your passkey: confirm it in the web desk ({}/desk/#/pending/{id})",
-            crate::web::risk_word(record.approval.risk),
+            crate::web::risk_word(record.approval.facts.risk),
             crate::web::origin::desk_base(shared),
         )));
     };

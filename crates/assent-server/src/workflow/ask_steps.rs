@@ -111,7 +111,7 @@ async fn escalate(
         return Ok(None);
     };
     let mut approval = record.approval;
-    let deciders = deciders(tx, approval.required_role, &approval.requester).await?;
+    let deciders = deciders(tx, approval.facts.required_role, &approval.requester).await?;
     // A prompt opened before the service recorded its steps asked nobody in particular.
     let mut asked = approval.asked.clone().unwrap_or(AskedSteps {
         step: 1,
@@ -130,7 +130,7 @@ async fn escalate(
     }
     approval.asked = Some(asked);
     if let Some(member) = approval.members.first() {
-        let reason = routing::escalation_reason(after, approval.required_role, &newly);
+        let reason = routing::escalation_reason(after, approval.facts.required_role, &newly);
         let verdict = Verdict {
             decision: AuditDecision::Escalated,
             at: now,

@@ -317,7 +317,7 @@ async fn answer_remembered(
         &s.request.run_id,
     );
     let mut denied = response(r, SubmitStatus::Denied, Some(id.clone()), None);
-    denied.reasons = vec![words.answer];
+    denied.facts.reasons = vec![words.answer];
     let Written {
         answer,
         row,

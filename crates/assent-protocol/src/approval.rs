@@ -1,7 +1,9 @@
+use assent_core::workflow::{MemberFacts, PromptFacts, Verdict};
 use assent_core::{
     ActionKind, ApprovalEvidence, ApprovalStatus, ApprovalType, FallbackOnTimeout, RequestedBy,
     RiskDecision, RiskLevel, Role, ScopeKind,
 };
+use assent_core::{ApprovalGrant, AuditDecision};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -204,6 +206,53 @@ impl Approval {
     /// Whether a person may approve this prompt in one act (see [`Approval::quick_up_to`]).
     pub fn one_act(&self) -> bool {
         self.facts.risk <= self.quick_up_to
+    }
+
+    /// The prompt as the core's audit records name it
+    /// ([`assent_core::workflow::settlement_audit`] and the others), opened under
+    /// `policy_version`.
+    pub fn prompt_facts<'a>(&'a self, policy_version: &'a str) -> PromptFacts<'a> {
+        PromptFacts {
+            approval_id: &self.approval_id,
+            requester: &self.requester,
+            run_id: &self.run_id,
+            action_kind: self.action_kind,
+            offered_scopes: &self.facts.offered_scopes,
+            repo: self.repo.as_deref(),
+            evidence_summary: &self.evidence.summary,
+            policy_version,
+        }
+    }
+
+    /// How this settled prompt was decided, as its audit records say it: `decision`, with
+    /// `reason`, issuing `granted` (if it did).
+    pub fn verdict<'a>(
+        &'a self,
+        decision: AuditDecision,
+        granted: Option<&'a ApprovalGrant>,
+        reason: &'a str,
+    ) -> Verdict<'a> {
+        Verdict {
+            decision,
+            at: self.updated_at,
+            approver: self.decided_by.as_deref(),
+            approver_role: self.decided_role,
+            reason,
+            grant_id: self.grant_id.as_deref(),
+            granted,
+        }
+    }
+}
+
+impl ApprovalMember {
+    /// This member as the core's audit records name it.
+    pub fn facts(&self) -> MemberFacts<'_> {
+        MemberFacts {
+            action_id: &self.action_id,
+            task_id: &self.task_id,
+            action_hash: &self.action_hash,
+            command_line: self.command_line.as_deref(),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use assent_core::{AuditDecision, Role};
 use assent_protocol::{Approval, AskedSteps, Event};
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::records::{member_facts, new_id, prompt_facts};
+use crate::records::new_id;
 use crate::store::{Store, StoreError, Tx};
 
 /// A web desk session used this recently makes its person present.
@@ -142,8 +142,8 @@ async fn escalate(
         };
         let audit = assent_core::workflow::settlement_audit(
             new_id(),
-            prompt_facts(&approval, &record.policy_version),
-            member_facts(member),
+            approval.prompt_facts(&record.policy_version),
+            member.facts(),
             verdict,
         );
         tx.insert_audits(&[audit]).await?;

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::capability::{Capability, SecretSource, UnknownCapability};
 use crate::classify::verdict::{Facts, Verdict};
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::evidence::{CredentialPacket, EvidenceDetail};
 use crate::paths::normalize;
 use crate::policy::Policy;

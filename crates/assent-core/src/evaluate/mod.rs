@@ -1,9 +1,10 @@
 //! The one entry point: a request in, a canonical action, its hash, risk and decision out.
 
 pub(crate) mod decide;
-pub mod decision;
-pub mod evaluation;
 pub mod offer;
+
+// Their paths from when they sat here, kept for the other crates.
+pub use crate::{decision, evaluation};
 
 use std::sync::Arc;
 
@@ -11,10 +12,10 @@ use crate::classify::ctx::Ctx;
 
 use crate::classify::verdict::{Facts, Verdict};
 use crate::classify::{classify_other, classify_script};
-use crate::evaluate::decide::{decide, Decided};
-use crate::evaluate::decision::{ActionRiskInput, RiskDecision};
-use crate::evaluate::evaluation::batch_key;
-pub use crate::evaluate::evaluation::Evaluation;
+use crate::decision::{ActionRiskInput, RiskDecision};
+use crate::evaluate::decide::decide;
+use crate::evaluation::batch_key;
+pub use crate::evaluation::Evaluation;
 use crate::own::places::{OwnPlace, OwnPlaces};
 use crate::paths::links::{Links, PathResolver};
 use crate::paths::normalize;
@@ -223,8 +224,8 @@ pub fn evaluate(
         &rules,
         &crate::exception::eval::command_line(request),
     );
-    let mut decided = decide(&verdicts, request.action.kind);
-    review.shape(&mut decided.decision);
+    let mut decision = decide(&verdicts, request.action.kind);
+    review.shape(&mut decision);
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
     }
@@ -232,27 +233,20 @@ pub fn evaluate(
     if !crate::grant::matching::own_paths_coverable(request, &canonical) {
         // A path grant is relative to the repo and follows links: none can cover a path
         // outside it, or one whose link leads outside or nowhere known — not offered.
-        decided
-            .decision
+        decision
             .offered_scopes
             .retain(|s| *s != ScopeKind::PathPattern);
     }
     let hash = action_hash(&canonical);
-    let batch_key = batch_key(
-        request,
-        &decided.decision,
-        &hash,
-        review.batch_fingerprint(),
-    );
-    let risk_input = risk_input(request, &facts, &decided.decision, ctx.trusted);
+    let batch_key = batch_key(request, &decision, &hash, review.batch_fingerprint());
+    let risk_input = risk_input(request, &facts, &decision, ctx.trusted);
     let mut evidence =
-        crate::evidence::build::build(request, &canonical, &decided, &facts, &ctx, hidden_text);
+        crate::evidence::build::build(request, &canonical, &decision, &facts, &ctx, hidden_text);
     let approval_type = review.approval_type();
     review.fill(
         &mut evidence,
         &crate::evidence::build::place(request, &canonical.cwd),
     );
-    let Decided { decision, .. } = decided;
     let mut evaluation = Evaluation {
         canonical,
         action_hash: hash,

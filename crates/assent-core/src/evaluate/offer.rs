@@ -5,7 +5,7 @@
 
 use chrono::Duration;
 
-use crate::evaluate::decision::RiskDecision;
+use crate::decision::RiskDecision;
 use crate::grant::quick::{quick_decisions, QuickDecision};
 use crate::policy::Policy;
 use crate::request::ActionRequest;

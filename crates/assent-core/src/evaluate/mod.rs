@@ -188,6 +188,8 @@ pub fn evaluate(
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
     canonical.diff_fingerprint = crate::diff::review::fingerprint(request);
     let root = repo_root(request, &canonical.cwd, &home);
+    // The capability it asks for, looked up once (an unknown one fails below, where it did).
+    let capability = crate::capability::eval::requested(policy, request);
     let ctx = Ctx {
         policy,
         home: &home,
@@ -200,8 +202,10 @@ pub fn evaluate(
             .edit
             .as_ref()
             .filter(|_| request.action.kind == ActionKind::FileWrite),
-        injected: crate::capability::eval::requested(policy, request)
+        injected: capability
+            .as_ref()
             .ok()
+            .copied()
             .flatten()
             .map(|(_, cap)| cap.inject_as.as_str()),
     };
@@ -212,9 +216,10 @@ pub fn evaluate(
     };
     let hidden_text = suspicious(request, &canonical);
     verdicts.extend(context_verdicts(request, hidden_text, &facts));
+    let capability = capability?;
     verdicts.extend(crate::capability::eval::verdicts(
-        policy, request, &canonical, &facts, &home,
-    )?);
+        policy, capability, request, &canonical, &facts, &home,
+    ));
     let review = Review::of(request, &canonical, script.as_ref(), &facts, &ctx);
     verdicts.extend(review.verdict());
     let exception = crate::exception::eval::check(policy, request, &verdicts, &facts.network)?;
@@ -260,13 +265,13 @@ pub fn evaluate(
         exceptionable,
         quick_decisions: Vec::new(),
     };
-    crate::capability::eval::shape(policy, request, &mut evaluation);
+    crate::capability::eval::shape(capability, request, &mut evaluation);
     if let Some(outcome) = exception {
         crate::exception::eval::shape(request, outcome, &mut evaluation);
     }
     evaluation.approval_type = evaluation.evidence.approval_type();
     evaluation.evidence = crate::evidence::mask::masked(evaluation.evidence);
-    evaluation.quick_decisions = offer::offer(policy, request, &evaluation.decision);
+    evaluation.quick_decisions = offer::offer(policy, request, capability, &evaluation.decision);
     Ok(evaluation)
 }
 

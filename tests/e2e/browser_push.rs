@@ -162,7 +162,7 @@ async fn a_pushed_prompt_is_shown_with_the_actions_its_risk_allows() {
 fn pushed(approval: &assent_protocol::Approval) -> Value {
     json!({
         "approval_id": approval.approval_id,
-        "risk": approval.risk,
+        "risk": approval.facts.risk,
         "summary": approval.evidence.summary,
         "open_only": false,
     })

@@ -266,11 +266,12 @@ async fn a_denial_is_remembered_for_its_run_and_undone_from_history() {
     );
     assert!(
         again
+            .facts
             .reasons
             .iter()
             .any(|r| r.contains("not on this branch")),
         "with the person's reason: {:?}",
-        again.reasons
+        again.facts.reasons
     );
     assert!(
         reviewer.pending().await.expect("pending").is_empty(),

@@ -454,6 +454,7 @@ async fn a_high_risk_prompt_offers_deny_with_the_reasons_but_no_allow() {
         .approval(&approval_id, None)
         .await
         .expect("the prompt")
+        .facts
         .risk;
     assert!(
         risk >= RiskLevel::High,
@@ -548,14 +549,14 @@ async fn a_prompt_the_person_may_not_decide_is_a_quiet_notice_not_a_critical_toa
         .await
         .expect("the prompt");
     assert_eq!(
-        approval.required_role,
+        approval.facts.required_role,
         Some(Role::PlatformAdmin),
         "a cloud delete needs a platform admin, which alice is not"
     );
     assert!(
-        approval.risk >= RiskLevel::High,
+        approval.facts.risk >= RiskLevel::High,
         "a risk that would make a critical toast to a decider: {:?}",
-        approval.risk
+        approval.facts.risk
     );
 
     let Some(Call::Notify {

@@ -173,6 +173,7 @@ async fn a_risky_grant_needs_a_confirmation_says_what_it_granted_and_undo_revoke
         .approval(&sync, None)
         .await
         .expect("the sync prompt")
+        .facts
         .risk;
     assert!(
         risk >= RiskLevel::High,
@@ -491,7 +492,7 @@ async fn the_policy_moves_the_line_for_one_act_approvals() {
     let sync = submit_pending(requester, &shell_request("run-line", S3_SYNC, "/work/shop")).await;
     let approval = reviewer.approval(&sync, None).await.expect("the prompt");
     assert_eq!(
-        (approval.risk, approval.quick_up_to),
+        (approval.facts.risk, approval.quick_up_to),
         (RiskLevel::High, RiskLevel::High),
         "precondition: a high prompt, and the service says where the policy put the line"
     );

@@ -337,6 +337,7 @@ async fn insights_show_where_prompts_come_from_and_what_ran_without_cover() {
         .approval(&approved, None)
         .await
         .expect("the approval")
+        .facts
         .rule;
     let rows = client
         .find_all(Locator::Css("[data-testid=rule-row]"))

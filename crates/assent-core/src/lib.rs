@@ -9,8 +9,10 @@ mod approval;
 pub mod campaign;
 pub mod capability;
 mod classify;
+pub mod decision;
 pub mod diff;
 pub mod evaluate;
+pub mod evaluation;
 pub mod evidence;
 pub mod exception;
 pub mod grant;
@@ -31,7 +33,6 @@ pub mod workflow;
 // The modules' paths from before the folders, kept for the other crates.
 pub use approval::{audit, authority, status};
 pub use diff::{edit as diff_edit, patch as diff_patch};
-pub use evaluate::decision;
 pub use grant::{index as grant_index, invalidation, matching, quick, scope};
 pub use hook::codex as hook_codex;
 pub use mask::stream as secret_stream;

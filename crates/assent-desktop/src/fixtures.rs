@@ -42,21 +42,24 @@ pub fn approval(id: &str) -> Approval {
         approval_type: assent_core::ApprovalType::Tool,
         status: ApprovalStatus::Requested,
         resolution: None,
-        decision: Decision::Ask,
-        risk: RiskLevel::Medium,
-        reasons: vec![
-            "runs the build tool".to_owned(),
-            "writes target/**".to_owned(),
-            "third reason".to_owned(),
-        ],
-        rule: "profile.maven-test".to_owned(),
+        facts: assent_core::RiskDecision {
+            decision: Decision::Ask,
+            risk: RiskLevel::Medium,
+            reasons: vec![
+                "runs the build tool".to_owned(),
+                "writes target/**".to_owned(),
+                "third reason".to_owned(),
+            ],
+            rule: "profile.maven-test".to_owned(),
+            required_role: None,
+            profile: Some("maven-test".to_owned()),
+            offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
+        },
         recommendation: Recommendation {
             decision: "approve".to_owned(),
             scope: Some(ScopeKind::Run),
             text: "Allow for this run".to_owned(),
         },
-        required_role: None,
-        profile: Some("maven-test".to_owned()),
         evidence: ApprovalEvidence {
             summary: "Run maven-test in shop".to_owned(),
             command: Some(vec!["mvn".to_owned(), "-q".to_owned(), "test".to_owned()]),
@@ -64,7 +67,6 @@ pub fn approval(id: &str) -> Approval {
             cwd: "/home/dev/shop".to_owned(),
             ..ApprovalEvidence::default()
         },
-        offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
         batch_key: "bk-1".to_owned(),
         count: 1,
         members: Vec::new(),

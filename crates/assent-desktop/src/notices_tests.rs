@@ -200,8 +200,8 @@ fn the_listener_map_follows_replacements() {
 fn the_plan_offers_buttons_by_the_roles_the_service_holds_for_who_is_signed_in() {
     let notices = Notices::default();
     let mut escalation = approval("esc");
-    escalation.decision = Decision::Escalate;
-    escalation.required_role = Some(Role::PlatformAdmin);
+    escalation.facts.decision = Decision::Escalate;
+    escalation.facts.required_role = Some(Role::PlatformAdmin);
     let actions = |me: Option<&Me>| -> Vec<PromptAction> {
         match notices.plan(&[&escalation], false, me).as_slice() {
             [NoticeOp::Show { notice, .. }] => notice.actions.clone(),
@@ -409,9 +409,9 @@ fn withdrawn_notifications_close_and_come_back_but_dismissed_ones_do_not() {
 fn a_prompt_someone_else_must_decide_is_never_an_urgent_toast() {
     let notices = Notices::default();
     let mut escalation = approval("esc");
-    escalation.decision = Decision::Escalate;
-    escalation.risk = RiskLevel::Critical;
-    escalation.required_role = Some(Role::PlatformAdmin);
+    escalation.facts.decision = Decision::Escalate;
+    escalation.facts.risk = RiskLevel::Critical;
+    escalation.facts.required_role = Some(Role::PlatformAdmin);
     let urgency_of = |escalation: &Approval, me: &Me| -> Urgency {
         match notices.plan(&[escalation], false, Some(me)).as_slice() {
             [NoticeOp::Show { notice, .. }] => notice.urgency,
@@ -449,7 +449,7 @@ fn a_prompt_someone_else_must_decide_is_never_an_urgent_toast() {
          notice that says who must — routing holds back decide-toasts, not the news"
     );
     let mut mine = approval("mine");
-    mine.risk = RiskLevel::High;
+    mine.facts.risk = RiskLevel::High;
     mine.requester = "owner".to_owned();
     match notices.plan(&[&mine], false, Some(&owner())).as_slice() {
         [NoticeOp::Show { notice, .. }] => assert_eq!(

@@ -164,7 +164,7 @@ impl PromptNotice {
 /// this desk signs in as.
 pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
     if approval.status != ApprovalStatus::Requested
-        || approval.decision == Decision::Block
+        || approval.facts.decision == Decision::Block
         || held_by_reviewer(approval)
     {
         return None;
@@ -175,7 +175,7 @@ pub fn notice(approval: &Approval, me: Option<&Me>) -> Option<PromptNotice> {
         // the risk and the reasons the notification shows: Deny stays, and asks why.
         Some(why) if deny_here(why) => vec![PromptAction::Open, PromptAction::Deny],
         Some(_) => vec![PromptAction::Open],
-        None => decision_actions(&approval.offered_scopes),
+        None => decision_actions(&approval.facts.offered_scopes),
     };
     Some(PromptNotice {
         summary: summary(approval, &actions, open_only),
@@ -243,7 +243,7 @@ fn deny_here(why: OpenOnly) -> bool {
 /// desktops, and the agent would wait on a prompt nobody saw.
 pub fn urgency(approval: &Approval) -> Urgency {
     let blocked = approval.agents_waiting > 0 || approval.agents_stopped_waiting_at.is_none();
-    match Urgency::from(approval.risk) {
+    match Urgency::from(approval.facts.risk) {
         Urgency::Low if blocked => Urgency::Normal,
         by_risk => by_risk,
     }
@@ -365,7 +365,7 @@ pub fn open_only(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
         return Some(OpenOnly::StepUp);
     }
     if !approval.one_act() {
-        return Some(OpenOnly::Deliberate(approval.risk));
+        return Some(OpenOnly::Deliberate(approval.facts.risk));
     }
     None
 }
@@ -384,7 +384,7 @@ fn not_mine(approval: &Approval, me: Option<&Me>) -> Option<OpenOnly> {
     };
     let requesters = [approval.requester.clone()];
     let decidable = Decidable {
-        required_role: approval.required_role,
+        required_role: approval.facts.required_role,
         requesters: &requesters,
     };
     if let Err(refusal) = may_decide(&who, decidable) {
@@ -424,7 +424,7 @@ fn summary(approval: &Approval, actions: &[PromptAction], open_only: Option<Open
     } else {
         String::new()
     };
-    let question = match (&approval.profile, open_only) {
+    let question = match (&approval.facts.profile, open_only) {
         // Hidden characters are shown nowhere but the window's escaped view.
         (_, Some(OpenOnly::HiddenCharacters)) => {
             "Review: a command with hidden characters".to_owned()
@@ -460,7 +460,7 @@ fn subject(approval: &Approval) -> String {
         EvidenceDetail::Exception(packet) => return format!("exception to {}", packet.rule),
         _ => {}
     }
-    if let Some(profile) = &approval.profile {
+    if let Some(profile) = &approval.facts.profile {
         return profile.clone();
     }
     let program = approval
@@ -492,8 +492,8 @@ fn at_place(approval: &Approval) -> String {
 
 /// Risk and top reasons, then the command or paths, then why it is open-only.
 fn body(approval: &Approval, open_only: Option<OpenOnly>) -> String {
-    let mut head = format!("{} risk", risk_label(approval.risk));
-    for reason in approval.reasons.iter().take(2) {
+    let mut head = format!("{} risk", risk_label(approval.facts.risk));
+    for reason in approval.facts.reasons.iter().take(2) {
         head.push_str(" · ");
         head.push_str(&untrusted(reason, MAX_REASON_CHARS));
     }

@@ -18,10 +18,10 @@ fn diff_approval() -> Approval {
     let mut prompt = approval("d1");
     prompt.approval_type = ApprovalType::Diff;
     prompt.action_kind = ActionKind::FileWrite;
-    prompt.profile = None;
-    prompt.offered_scopes = vec![ScopeKind::Once];
-    prompt.risk = RiskLevel::High;
-    prompt.reasons = vec!["changes a CI workflow".to_owned()];
+    prompt.facts.profile = None;
+    prompt.facts.offered_scopes = vec![ScopeKind::Once];
+    prompt.facts.risk = RiskLevel::High;
+    prompt.facts.reasons = vec!["changes a CI workflow".to_owned()];
     prompt.evidence = ApprovalEvidence {
         summary: "Review diff · shop: 1 file, CI workflow changed".to_owned(),
         cwd: "/home/dev/shop".to_owned(),
@@ -50,10 +50,10 @@ fn diff_approval() -> Approval {
 fn an_exception_notification_is_one_summary_line_then_the_command_and_why() {
     let mut prompt = approval("e1");
     prompt.approval_type = ApprovalType::Exception;
-    prompt.profile = None;
-    prompt.offered_scopes = vec![ScopeKind::Exception];
-    prompt.risk = RiskLevel::High;
-    prompt.reasons = vec!["network access beyond the baseline".to_owned()];
+    prompt.facts.profile = None;
+    prompt.facts.offered_scopes = vec![ScopeKind::Exception];
+    prompt.facts.risk = RiskLevel::High;
+    prompt.facts.reasons = vec!["network access beyond the baseline".to_owned()];
     prompt.evidence = ApprovalEvidence {
         summary: "Exception · shop: network access beyond the baseline for 30 d (ask.network)"
             .to_owned(),
@@ -107,7 +107,7 @@ fn a_diff_notification_names_the_files_and_flags_in_words() {
         "the body says what changed, file by file with +/- counts, and its flags in words"
     );
     let mut medium = diff_approval();
-    medium.risk = RiskLevel::Medium;
+    medium.facts.risk = RiskLevel::Medium;
     assert_eq!(
         super::notice(&medium, Some(&owner()))
             .expect("prompts")
@@ -154,7 +154,7 @@ fn a_pr_notification_shows_where_it_goes_and_each_diff_approval_state() {
     let mut prompt = approval("p1");
     prompt.approval_type = ApprovalType::Pr;
     prompt.action_kind = ActionKind::Pr;
-    prompt.profile = None;
+    prompt.facts.profile = None;
     prompt.evidence = ApprovalEvidence {
         summary: "Publish PR · shop".to_owned(),
         command_line: Some("gh pr create --title 'Fix the build'".to_owned()),

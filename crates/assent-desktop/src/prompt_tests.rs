@@ -51,7 +51,7 @@ fn buttons_follow_the_offered_scopes() {
     ];
     for (name, offered, want) in cases {
         let mut prompt = approval("a1");
-        prompt.offered_scopes = offered;
+        prompt.facts.offered_scopes = offered;
         let notice = notice(&prompt, Some(&owner())).expect("prompts");
         assert_eq!(
             keys(&notice),
@@ -64,8 +64,8 @@ fn buttons_follow_the_offered_scopes() {
 #[test]
 fn open_only_cases_never_get_an_approve_button() {
     let mut escalation = approval("esc");
-    escalation.decision = Decision::Escalate;
-    escalation.required_role = Some(Role::SecurityReviewer);
+    escalation.facts.decision = Decision::Escalate;
+    escalation.facts.required_role = Some(Role::SecurityReviewer);
 
     let mut long = approval("long");
     long.evidence.command_line = Some(format!("mvn test {}", "-Dx=y ".repeat(40)));
@@ -135,8 +135,8 @@ fn open_only_cases_never_get_an_approve_button() {
 fn who_may_decide_comes_from_the_service_answer() {
     let escalation = |role: Role| {
         let mut prompt = approval("esc");
-        prompt.decision = Decision::Escalate;
-        prompt.required_role = Some(role);
+        prompt.facts.decision = Decision::Escalate;
+        prompt.facts.required_role = Some(role);
         prompt
     };
     let vote = |by: &str| ApprovalVote {
@@ -282,7 +282,7 @@ fn a_refused_click_says_what_and_why_in_the_service_words() {
 #[test]
 fn blocked_and_settled_never_prompt() {
     let mut blocked = approval("b");
-    blocked.decision = Decision::Block;
+    blocked.facts.decision = Decision::Block;
     assert_eq!(
         notice(&blocked, Some(&owner())),
         None,
@@ -313,7 +313,7 @@ fn urgency_follows_risk_and_never_hides_a_prompt_an_agent_waits_on() {
     ];
     for (risk, waiting, stopped, want) in cases {
         let mut prompt = approval("u");
-        prompt.risk = risk;
+        prompt.facts.risk = risk;
         prompt.quick_up_to = RiskLevel::Critical;
         prompt.agents_waiting = waiting;
         prompt.agents_stopped_waiting_at = stopped.then(|| at(5));
@@ -333,10 +333,10 @@ fn urgency_follows_risk_and_never_hides_a_prompt_an_agent_waits_on() {
 #[test]
 fn hostile_agent_text_is_cleaned_in_summary_and_body() {
     let mut prompt = approval("h");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     // The place is the repository path's last part: markup without a `/` in it.
     prompt.repo = Some("<img src='x'>shop".to_owned());
-    prompt.reasons = vec!["\x1b[31mred\x1b[0m & <img src=x>".to_owned()];
+    prompt.facts.reasons = vec!["\x1b[31mred\x1b[0m & <img src=x>".to_owned()];
     prompt.evidence.command = Some(vec!["/usr/bin/curl".to_owned()]);
     prompt.evidence.summary =
         "Run `curl https://bob:pw@example.com` in <img src='x'>shop".to_owned();
@@ -411,7 +411,7 @@ fn action_keys_round_trip() {
 #[test]
 fn a_credential_prompt_names_the_capability_and_its_ttl_on_one_line() {
     let mut prompt = approval("a1");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     prompt.approval_type = assent_core::ApprovalType::Credential;
     prompt.evidence.detail =
         assent_core::EvidenceDetail::Credential(assent_core::CredentialPacket {
@@ -433,7 +433,7 @@ fn a_credential_prompt_names_the_capability_and_its_ttl_on_one_line() {
 fn friction_grows_with_the_risk() {
     let at_risk = |risk: RiskLevel, quick_up_to: RiskLevel| {
         let mut prompt = approval("risky");
-        prompt.risk = risk;
+        prompt.facts.risk = risk;
         prompt.quick_up_to = quick_up_to;
         notice(&prompt, Some(&owner())).expect("still notified, to be opened")
     };
@@ -479,7 +479,7 @@ fn friction_grows_with_the_risk() {
 #[test]
 fn deny_asks_why_with_the_persons_first_reasons_and_a_plain_deny() {
     let mut prompt = approval("w");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     prompt.evidence.summary = "Run `npm install left-pad` in shop".to_owned();
     prompt.evidence.command = Some(vec!["npm".into(), "install".into(), "left-pad".into()]);
     let reasons = [
@@ -543,7 +543,7 @@ fn a_prompts_deny_button_says_it_asks_why() {
 #[test]
 fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
     let mut prompt = approval("stepped");
-    prompt.risk = RiskLevel::High;
+    prompt.facts.risk = RiskLevel::High;
     prompt.quick_up_to = RiskLevel::High;
     prompt.step_up_url = Some("http://localhost:7391/desk/#/pending/stepped".to_owned());
     let shown = notice(&prompt, Some(&owner())).expect("still notified, to be confirmed");
@@ -571,7 +571,7 @@ fn a_prompt_held_for_a_passkey_sends_the_person_to_the_browser() {
 fn the_evidence_is_the_action_whole_and_true() {
     // A `sh -c` line sent as argv (old rows carry no command line): quoted, never joined bare.
     let mut compound = approval("sh");
-    compound.profile = None;
+    compound.facts.profile = None;
     compound.repo = Some("/tmp/tour/src/shop".to_owned());
     compound.evidence.command_line = None;
     compound.evidence.command = Some(vec![
@@ -625,9 +625,9 @@ fn the_evidence_is_the_action_whole_and_true() {
 #[test]
 fn a_push_is_named_as_a_push_with_force_and_its_commits() {
     let mut push = approval("push");
-    push.profile = None;
+    push.facts.profile = None;
     push.approval_type = assent_core::ApprovalType::Pr;
-    push.risk = RiskLevel::High;
+    push.facts.risk = RiskLevel::High;
     push.evidence.summary =
         "Force-push main (the default branch) to origin: 2 commits · shop".to_owned();
     push.evidence.detail = assent_core::EvidenceDetail::Pr(assent_core::PrPacket {

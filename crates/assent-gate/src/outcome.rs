@@ -275,26 +275,26 @@ pub fn unreached(err: &ClientError, limit: Duration) -> Decided {
 fn allowed_reason(s: &SubmitResponse) -> String {
     match &s.grant_id {
         Some(grant) => format!("Assent: covered by grant {grant}"),
-        None if s.reasons.is_empty() => format!("Assent: auto ({})", s.rule),
-        None => format!("Assent: auto: {}", s.reasons.join("; ")),
+        None if s.facts.reasons.is_empty() => format!("Assent: auto ({})", s.facts.rule),
+        None => format!("Assent: auto: {}", s.facts.reasons.join("; ")),
     }
 }
 
 /// A person denied an equivalent action earlier in the run: their reason, not asked again.
 fn remembered_reason(s: &SubmitResponse) -> String {
-    let why = if s.reasons.is_empty() {
+    let why = if s.facts.reasons.is_empty() {
         "a person denied this earlier in the run".to_owned()
     } else {
-        s.reasons.join("; ")
+        s.facts.reasons.join("; ")
     };
     format!("Assent: denied, not asked again: {why}")
 }
 
 fn blocked_reason(s: &SubmitResponse) -> String {
-    if s.reasons.is_empty() {
-        format!("Assent: blocked by policy rule {}", s.rule)
+    if s.facts.reasons.is_empty() {
+        format!("Assent: blocked by policy rule {}", s.facts.rule)
     } else {
-        format!("Assent: blocked by policy: {}", s.reasons.join("; "))
+        format!("Assent: blocked by policy: {}", s.facts.reasons.join("; "))
     }
 }
 

@@ -1,7 +1,9 @@
+use assent_core::workflow::{MemberFacts, PromptFacts, Verdict};
 use assent_core::{
-    ActionKind, ApprovalEvidence, ApprovalStatus, ApprovalType, Decision, FallbackOnTimeout,
-    RequestedBy, RiskLevel, Role, ScopeKind,
+    ActionKind, ApprovalEvidence, ApprovalStatus, ApprovalType, FallbackOnTimeout, RequestedBy,
+    RiskDecision, RiskLevel, Role, ScopeKind,
 };
+use assent_core::{ApprovalGrant, AuditDecision};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -62,18 +64,12 @@ pub struct Approval {
     /// How it settled, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution: Option<Resolution>,
-    /// `ask` or `escalate`.
-    pub decision: Decision,
-    pub risk: RiskLevel,
-    pub reasons: Vec<String>,
-    pub rule: String,
+    /// The policy's decision (`ask` or `escalate`), its risk, reasons, rule, role, profile and
+    /// offered scopes: flattened, each a field of the prompt.
+    #[serde(flatten)]
+    pub facts: RiskDecision,
     pub recommendation: Recommendation,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub required_role: Option<Role>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<String>,
     pub evidence: ApprovalEvidence,
-    pub offered_scopes: Vec<ScopeKind>,
     pub batch_key: String,
     /// How many requests wait on this prompt.
     pub count: u32,
@@ -209,7 +205,54 @@ impl AskedSteps {
 impl Approval {
     /// Whether a person may approve this prompt in one act (see [`Approval::quick_up_to`]).
     pub fn one_act(&self) -> bool {
-        self.risk <= self.quick_up_to
+        self.facts.risk <= self.quick_up_to
+    }
+
+    /// The prompt as the core's audit records name it
+    /// ([`assent_core::workflow::settlement_audit`] and the others), opened under
+    /// `policy_version`.
+    pub fn prompt_facts<'a>(&'a self, policy_version: &'a str) -> PromptFacts<'a> {
+        PromptFacts {
+            approval_id: &self.approval_id,
+            requester: &self.requester,
+            run_id: &self.run_id,
+            action_kind: self.action_kind,
+            offered_scopes: &self.facts.offered_scopes,
+            repo: self.repo.as_deref(),
+            evidence_summary: &self.evidence.summary,
+            policy_version,
+        }
+    }
+
+    /// How this settled prompt was decided, as its audit records say it: `decision`, with
+    /// `reason`, issuing `granted` (if it did).
+    pub fn verdict<'a>(
+        &'a self,
+        decision: AuditDecision,
+        granted: Option<&'a ApprovalGrant>,
+        reason: &'a str,
+    ) -> Verdict<'a> {
+        Verdict {
+            decision,
+            at: self.updated_at,
+            approver: self.decided_by.as_deref(),
+            approver_role: self.decided_role,
+            reason,
+            grant_id: self.grant_id.as_deref(),
+            granted,
+        }
+    }
+}
+
+impl ApprovalMember {
+    /// This member as the core's audit records name it.
+    pub fn facts(&self) -> MemberFacts<'_> {
+        MemberFacts {
+            action_id: &self.action_id,
+            task_id: &self.task_id,
+            action_hash: &self.action_hash,
+            command_line: self.command_line.as_deref(),
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+use assent_core::workflow::GrantFacts;
 use assent_core::{ApprovalGrant, GrantStatus};
 use serde::{Deserialize, Serialize};
 
@@ -42,4 +43,14 @@ pub struct RunEndResponse {
     pub run_id: String,
     pub grants_expired: u32,
     pub approvals_cancelled: u32,
+}
+
+impl Grant {
+    /// This grant as the core's audit records name it ([`assent_core::workflow::grant_audit`]).
+    pub fn facts(&self) -> GrantFacts<'_> {
+        GrantFacts {
+            grant: &self.grant,
+            summary: &self.summary,
+        }
+    }
 }

@@ -1,4 +1,4 @@
-use assent_core::{Decision, RiskLevel, Role};
+use assent_core::RiskDecision;
 use serde::{Deserialize, Serialize};
 
 /// The body of `POST /v1/actions` is an [`assent_core::ActionRequest`].
@@ -7,20 +7,15 @@ use serde::{Deserialize, Serialize};
 pub struct SubmitResponse {
     pub action_id: String,
     pub action_hash: String,
-    pub decision: Decision,
-    pub risk: RiskLevel,
-    pub reasons: Vec<String>,
-    /// The policy rule that fired.
-    pub rule: String,
+    /// The policy's decision, risk, reasons, rule, role, profile and offered scopes:
+    /// flattened, each a field of the answer.
+    #[serde(flatten)]
+    pub facts: RiskDecision,
     pub status: SubmitStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grant_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub required_role: Option<Role>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<String>,
 }
 
 /// What the agent may do now.
@@ -62,4 +57,80 @@ pub struct ExecutedResponse {
     pub action_id: String,
     /// False means the agent ran something Assent never allowed: the audit flags it.
     pub covered: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used, reason = "tests")]
+
+    use assent_core::{Decision, RiskLevel, Role, ScopeKind};
+    use serde_json::json;
+
+    use super::*;
+
+    fn answer(required_role: Option<Role>, profile: Option<&str>) -> SubmitResponse {
+        SubmitResponse {
+            action_id: "a1".to_owned(),
+            action_hash: "h1".to_owned(),
+            facts: RiskDecision {
+                decision: Decision::Ask,
+                risk: RiskLevel::Medium,
+                reasons: vec!["runs the tests".to_owned()],
+                rule: "profile.cargo-test".to_owned(),
+                required_role,
+                profile: profile.map(str::to_owned),
+                offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
+            },
+            status: SubmitStatus::Pending,
+            approval_id: Some("p1".to_owned()),
+            grant_id: None,
+        }
+    }
+
+    #[test]
+    fn the_decisions_facts_sit_at_the_answers_top_level() {
+        let wire = serde_json::to_value(answer(Some(Role::RepoMaintainer), Some("cargo-test")))
+            .expect("an answer serializes");
+        assert_eq!(
+            wire,
+            json!({
+                "action_id": "a1", "action_hash": "h1", "decision": "ask", "risk": "medium",
+                "reasons": ["runs the tests"], "rule": "profile.cargo-test",
+                "required_role": "repo_maintainer", "profile": "cargo-test",
+                "offered_scopes": ["once", "run"], "status": "pending", "approval_id": "p1",
+            }),
+            "the flattened facts keep every field's name at the top level of the answer"
+        );
+    }
+
+    #[test]
+    fn an_answer_without_role_or_profile_leaves_them_out() {
+        let wire = serde_json::to_value(answer(None, None)).expect("an answer serializes");
+        let fields = wire.as_object().expect("an object");
+        assert!(
+            !fields.contains_key("required_role") && !fields.contains_key("profile"),
+            "an absent role or profile is left out of the wire, as before: {wire}"
+        );
+    }
+
+    #[test]
+    fn an_answer_stored_before_offered_scopes_still_reads() {
+        // An idempotency replay reads the answer recorded when the action was submitted;
+        // those recorded before the answer carried `offered_scopes` have none.
+        let stored = json!({
+            "action_id": "a1", "action_hash": "h1", "decision": "block", "risk": "high",
+            "reasons": ["reads a secret"], "rule": "block.secret_path", "status": "blocked",
+        });
+        let read: SubmitResponse =
+            serde_json::from_value(stored).expect("an answer stored before still reads");
+        assert_eq!(
+            (
+                read.facts.rule.as_str(),
+                read.facts.offered_scopes.len(),
+                read.facts.profile
+            ),
+            ("block.secret_path", 0, None),
+            "the facts read from the flat document; missing scopes are none"
+        );
+    }
 }

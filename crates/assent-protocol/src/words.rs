@@ -116,7 +116,7 @@ pub fn headline(approval: &Approval) -> String {
         }
         _ => {}
     }
-    if let Some(profile) = &approval.profile {
+    if let Some(profile) = &approval.facts.profile {
         return format!("Run {profile}");
     }
     let summary = bare_summary(&evidence.summary, approval);

@@ -3,7 +3,7 @@
 
 use assent_core::{
     ActionKind, ApprovalEvidence, ApprovalStatus, Decision, DiffFile, DiffFlag, DiffPacket,
-    EvidenceDetail, FallbackOnTimeout, FileChange, RequestedBy, RiskLevel, ScopeKind,
+    EvidenceDetail, FallbackOnTimeout, FileChange, RequestedBy, RiskDecision, RiskLevel, ScopeKind,
 };
 
 use super::*;
@@ -22,21 +22,24 @@ fn approval(id: &str) -> Approval {
         approval_type: assent_core::ApprovalType::Tool,
         status: ApprovalStatus::Requested,
         resolution: None,
-        decision: Decision::Ask,
-        risk: RiskLevel::Medium,
-        reasons: vec![
-            "runs the build tool".to_owned(),
-            "writes target/**".to_owned(),
-            "third reason".to_owned(),
-        ],
-        rule: "profile.maven-test".to_owned(),
+        facts: RiskDecision {
+            decision: Decision::Ask,
+            risk: RiskLevel::Medium,
+            reasons: vec![
+                "runs the build tool".to_owned(),
+                "writes target/**".to_owned(),
+                "third reason".to_owned(),
+            ],
+            rule: "profile.maven-test".to_owned(),
+            required_role: None,
+            profile: Some("maven-test".to_owned()),
+            offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
+        },
         recommendation: Recommendation {
             decision: "approve".to_owned(),
             scope: Some(ScopeKind::Run),
             text: "Allow for this run".to_owned(),
         },
-        required_role: None,
-        profile: Some("maven-test".to_owned()),
         evidence: ApprovalEvidence {
             summary: "Run maven-test in shop".to_owned(),
             command: Some(vec!["mvn".to_owned(), "-q".to_owned(), "test".to_owned()]),
@@ -44,7 +47,6 @@ fn approval(id: &str) -> Approval {
             cwd: "/home/dev/shop".to_owned(),
             ..ApprovalEvidence::default()
         },
-        offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
         batch_key: "bk-1".to_owned(),
         count: 1,
         members: Vec::new(),
@@ -76,7 +78,7 @@ fn approval(id: &str) -> Approval {
 /// number of parts, as the service sends them.
 fn shell(summary: &str, leader: &[&str], parts: usize) -> Approval {
     let mut prompt = approval("a1");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     prompt.evidence.summary = summary.to_owned();
     let argv: Vec<String> = leader.iter().map(|w| (*w).to_owned()).collect();
     prompt.evidence.command = Some(argv.clone());
@@ -153,7 +155,7 @@ fn the_question_names_the_action() {
             "a file edit keeps the core's words",
             {
                 let mut edit = approval("a1");
-                edit.profile = None;
+                edit.facts.profile = None;
                 edit.evidence.command = None;
                 edit.evidence.summary = "Edit .github/workflows/build.yml in shop".to_owned();
                 edit
@@ -169,7 +171,7 @@ fn the_question_names_the_action() {
 #[test]
 fn a_diff_names_its_files() {
     let mut prompt = approval("d1");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     let file = |path: &str| DiffFile {
         path: path.to_owned(),
         change: FileChange::Modified,
@@ -201,7 +203,7 @@ fn a_headline_without_place_or_program_is_kept_whole() {
 #[test]
 fn every_diff_flag_has_words_and_they_reach_the_wire() {
     let mut prompt = approval("d2");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     let all = [
         DiffFlag::WorkflowChanged,
         DiffFlag::CiPrivilegedTrigger,
@@ -267,7 +269,7 @@ fn a_tool_prompt_has_a_headline_and_no_packet_lines() {
 #[test]
 fn hostile_text_stays_raw_for_each_surface_to_clean() {
     let mut prompt = approval("h1");
-    prompt.profile = None;
+    prompt.facts.profile = None;
     let huge = "x".repeat(100_000);
     prompt.evidence.summary = format!("<b>pwn</b> \u{202e}evil {huge}");
     prompt.evidence.command = None;

@@ -1,19 +1,16 @@
-//! What the service records, in wire terms: answers and prompts, and the audit records the
-//! core builds (`assent_core::workflow::records`) from an approval, member or grant.
+//! What the service records, in wire terms: answers and prompts. The audit records are the
+//! core's (`assent_core::workflow::records`), built from the facts a submission
+//! ([`Recording::asked`]), a prompt, member or grant (`Approval::prompt_facts`,
+//! `ApprovalMember::facts`, `Grant::facts`) name; the service adds only the record's id.
 
 use std::borrow::Cow;
 
-use assent_core::workflow::{self, GrantFacts, MemberFacts, PromptFacts, Verdict};
-use assent_core::{
-    ApprovalAuditEvent, ApprovalGrant, ApprovalType, AuditDecision, RiskLevel, ScopeKind,
-};
-use assent_protocol::{
-    Approval, ApprovalMember, Grant, Recommendation, SubmitResponse, SubmitStatus,
-};
-use chrono::{DateTime, Utc};
+use assent_core::workflow;
+use assent_core::{ApprovalType, RiskLevel, ScopeKind};
+use assent_protocol::{Recommendation, SubmitResponse, SubmitStatus};
 
 use crate::store::rows::PromptDetail;
-use crate::store::{Actor, ApprovalRecord, Submission};
+use crate::store::Submission;
 
 /// A submission as it is recorded: the request, and the evaluation it is recorded under —
 /// the core's, borrowed, or the one a run's hold or a PR's review gate put in its place (only
@@ -29,6 +26,18 @@ impl<'a> Recording<'a> {
         Recording {
             s,
             eval: Cow::Borrowed(&s.eval),
+        }
+    }
+
+    /// The submission as the core's audit records name it
+    /// ([`workflow::submission_audit`], [`workflow::grant_use_audit`]).
+    pub fn asked(&self) -> workflow::Asked<'_> {
+        workflow::Asked {
+            action_id: &self.s.action_id,
+            requester: &self.s.requester,
+            request: &self.s.request,
+            eval: &self.eval,
+            now: self.s.now,
         }
     }
 }
@@ -51,19 +60,13 @@ pub fn answer(
     approval_id: Option<String>,
     grant_id: Option<String>,
 ) -> SubmitResponse {
-    let d = &eval.decision;
     SubmitResponse {
         action_id: action_id.to_owned(),
         action_hash: eval.action_hash.clone(),
-        decision: d.decision,
-        risk: d.risk,
-        reasons: d.reasons.clone(),
-        rule: d.rule.clone(),
+        facts: eval.decision.clone(),
         status,
         approval_id,
         grant_id,
-        required_role: d.required_role,
-        profile: d.profile.clone(),
     }
 }
 
@@ -75,116 +78,6 @@ pub fn command_line(action: &assent_core::Action) -> Option<String> {
         assent_core::mask::mask_in_place(&mut line);
         line
     })
-}
-
-/// The audit record of a submission's outcome (see [`workflow::submission_audit`]).
-pub fn submission_audit(
-    r: &Recording<'_>,
-    decision: AuditDecision,
-    approval_id: Option<String>,
-    grant_id: Option<String>,
-) -> ApprovalAuditEvent {
-    workflow::submission_audit(new_id(), asked(r), decision, approval_id, grant_id)
-}
-
-/// The audit record of grant `grant` answering a submission (see
-/// [`workflow::grant_use_audit`]).
-pub fn grant_use_audit(r: &Recording<'_>, grant: &ApprovalGrant) -> ApprovalAuditEvent {
-    workflow::grant_use_audit(new_id(), asked(r), grant)
-}
-
-/// A submission as the core's records name it.
-pub fn asked<'a>(r: &'a Recording<'_>) -> workflow::Asked<'a> {
-    workflow::Asked {
-        action_id: &r.s.action_id,
-        requester: &r.s.requester,
-        request: &r.s.request,
-        eval: &r.eval,
-        now: r.s.now,
-    }
-}
-
-/// A prompt as the core's records name it.
-pub fn prompt_facts<'a>(approval: &'a Approval, policy_version: &'a str) -> PromptFacts<'a> {
-    PromptFacts {
-        approval_id: &approval.approval_id,
-        requester: &approval.requester,
-        run_id: &approval.run_id,
-        action_kind: approval.action_kind,
-        offered_scopes: &approval.offered_scopes,
-        repo: approval.repo.as_deref(),
-        evidence_summary: &approval.evidence.summary,
-        policy_version,
-    }
-}
-
-/// A member of a prompt as the core's records name it.
-pub fn member_facts(member: &ApprovalMember) -> MemberFacts<'_> {
-    MemberFacts {
-        action_id: &member.action_id,
-        task_id: &member.task_id,
-        action_hash: &member.action_hash,
-        command_line: member.command_line.as_deref(),
-    }
-}
-
-/// The audit record of a settled approval, one per member.
-pub fn settlement_audit(
-    approval: &Approval,
-    member: &ApprovalMember,
-    decision: AuditDecision,
-    granted: Option<&ApprovalGrant>,
-    reason: &str,
-    policy_version: &str,
-) -> ApprovalAuditEvent {
-    let verdict = Verdict {
-        decision,
-        at: approval.updated_at,
-        approver: approval.decided_by.as_deref(),
-        approver_role: approval.decided_role,
-        reason,
-        grant_id: approval.grant_id.as_deref(),
-        granted,
-    };
-    workflow::settlement_audit(
-        new_id(),
-        prompt_facts(approval, policy_version),
-        member_facts(member),
-        verdict,
-    )
-}
-
-/// The audit record of an approver resuming a run held by `pausing`, the prompt whose
-/// unanswered timeout paused it (its action is what the record names).
-pub fn resume_audit(
-    run_id: &str,
-    pausing: Option<&ApprovalRecord>,
-    by: Actor<'_>,
-    reason: &str,
-    now: DateTime<Utc>,
-) -> ApprovalAuditEvent {
-    let pausing = pausing.map(|record| {
-        (
-            prompt_facts(&record.approval, &record.policy_version),
-            record.approval.members.first().map(member_facts),
-        )
-    });
-    workflow::resume_audit(new_id(), run_id, pausing, (by.name, by.role), reason, now)
-}
-
-/// The audit record of something that happened to a grant (revoked, expired).
-pub fn grant_audit(
-    wire: &Grant,
-    decision: AuditDecision,
-    by: Actor<'_>,
-    reason: &str,
-    now: DateTime<Utc>,
-) -> ApprovalAuditEvent {
-    let facts = GrantFacts {
-        grant: &wire.grant,
-        summary: &wire.summary,
-    };
-    workflow::grant_audit(new_id(), facts, decision, (by.name, by.role), reason, now)
 }
 
 /// A new record id.
@@ -221,20 +114,13 @@ fn review_recommendation(eval: &assent_core::Evaluation) -> Option<Recommendatio
 /// The parts of the prompt `r` opens that are fixed when it opens.
 pub fn prompt_detail(r: &Recording<'_>) -> PromptDetail {
     let (s, eval) = (r.s, &*r.eval);
-    let d = &eval.decision;
     PromptDetail {
         requested_by: s.request.requested_by,
         action_kind: s.request.action.kind,
         repo: s.request.context.repo.clone(),
-        decision: d.decision,
-        risk: d.risk,
-        reasons: d.reasons.clone(),
-        rule: d.rule.clone(),
+        facts: eval.decision.clone(),
         recommendation: recommend(eval),
-        required_role: d.required_role,
-        profile: d.profile.clone(),
         evidence: eval.evidence.clone(),
-        offered_scopes: d.offered_scopes.clone(),
         reason: s.request.reason.clone(),
         fallback_on_timeout: s.fallback_on_timeout,
         policy_version: eval.policy_version.clone(),

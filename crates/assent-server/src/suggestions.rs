@@ -32,13 +32,13 @@ pub async fn suggestions_since(
 
 fn settled(a: &Approval) -> SettledPrompt {
     SettledPrompt {
-        rule: a.rule.clone(),
-        profile: a.profile.clone(),
+        rule: a.facts.rule.clone(),
+        profile: a.facts.profile.clone(),
         repo: a.repo.clone(),
         command: a.evidence.command_line.clone(),
         approved: a.resolution == Some(Resolution::Approved),
         denied: a.resolution == Some(Resolution::Denied),
-        risk: a.risk,
+        risk: a.facts.risk,
     }
 }
 

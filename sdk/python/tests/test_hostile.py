@@ -59,7 +59,8 @@ def canned():
         (b"<html>hello</html>", "not a SubmitResponse"),
         (b'{"status": "allowed"}', "not a SubmitResponse"),
         (b'{"action_id":"a","action_hash":"h","decision":"ask","risk":"low","reasons":[],'
-         b'"rule":"r","status":"pending"}', "without an approval_id"),
+         b'"rule":"r","offered_scopes":["once"],"status":"pending"}',
+         "without an approval_id"),
         (b'{"action_id":"a","action_hash":"h","decision":"ask","risk":"low","reasons":[],'
          b'"rule":"r","status":"maybe"}', "not a SubmitResponse"),
     ],

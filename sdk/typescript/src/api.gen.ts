@@ -871,7 +871,7 @@ export interface components {
             task_id: string;
         };
         /** @description One prompt: a batch of equivalent requests a person decides at once. */
-        Approval: {
+        Approval: components["schemas"]["RiskDecision"] & {
             action_kind: components["schemas"]["ActionKind"];
             /**
              * Format: date-time
@@ -904,8 +904,6 @@ export interface components {
             decided_at?: string | null;
             decided_by?: string | null;
             decided_role?: null | components["schemas"]["Role"];
-            /** @description `ask` or `escalate`. */
-            decision: components["schemas"]["Decision"];
             decision_reason?: string | null;
             evidence: components["schemas"]["ApprovalEvidence"];
             /** Format: date-time */
@@ -913,8 +911,6 @@ export interface components {
             fallback_on_timeout: components["schemas"]["FallbackOnTimeout"];
             grant_id?: string | null;
             members: components["schemas"]["ApprovalMember"][];
-            offered_scopes: components["schemas"]["ScopeKind"][];
-            profile?: string | null;
             /**
              * @description The approvals a person may take in one click (`{label, scope, expires_in_seconds}`),
              *     bounded by the policy's lifetimes: notification buttons and the window render these.
@@ -929,7 +925,6 @@ export interface components {
             quick_up_to: components["schemas"]["RiskLevel"];
             /** @description The agent's stated reason for the first request. */
             reason: string;
-            reasons: string[];
             recommendation: components["schemas"]["Recommendation"];
             repo?: string | null;
             requested_by: components["schemas"]["RequestedBy"];
@@ -943,11 +938,8 @@ export interface components {
              * @description How many distinct people must approve (the policy's `[approvals] required`).
              */
             required_approvals: number;
-            required_role?: null | components["schemas"]["Role"];
             resolution?: null | components["schemas"]["Resolution"];
             review?: null | components["schemas"]["ApprovalReview"];
-            risk: components["schemas"]["RiskLevel"];
-            rule: string;
             run_id: string;
             /** @description One of the nine approval states; `requested` is pending. */
             status: components["schemas"]["ApprovalStatus"];
@@ -2247,6 +2239,25 @@ export interface components {
             reason: string;
         };
         /**
+         * @description The policy's answer, explaining itself: the decision's facts, declared once. The service's
+         *     answer to a submission, a prompt on the wire and the prompt's stored detail carry it
+         *     flattened (its fields sit at their top level).
+         */
+        RiskDecision: {
+            /** @description `auto`, `ask`, `escalate` or `block` (a prompt is only ever `ask` or `escalate`). */
+            decision: components["schemas"]["Decision"];
+            /** @description Scopes a person may grant for this action (empty for auto and block). */
+            offered_scopes: components["schemas"]["ScopeKind"][];
+            /** @description The command profile the action belongs to, if any. */
+            profile?: string | null;
+            /** @description Human-readable reasons, never empty. */
+            reasons: string[];
+            required_role?: null | components["schemas"]["Role"];
+            risk: components["schemas"]["RiskLevel"];
+            /** @description The policy rule that fired, e.g. `block.secret_path` or `profile.cargo-test`. */
+            rule: string;
+        };
+        /**
          * @description Risk level shown to the person and used for notification urgency.
          * @enum {string}
          */
@@ -2394,18 +2405,11 @@ export interface components {
          * @description The body of `POST /v1/actions` is an [`assent_core::ActionRequest`].
          *     This is its answer.
          */
-        SubmitResponse: {
+        SubmitResponse: components["schemas"]["RiskDecision"] & {
             action_hash: string;
             action_id: string;
             approval_id?: string | null;
-            decision: components["schemas"]["Decision"];
             grant_id?: string | null;
-            profile?: string | null;
-            reasons: string[];
-            required_role?: null | components["schemas"]["Role"];
-            risk: components["schemas"]["RiskLevel"];
-            /** @description The policy rule that fired. */
-            rule: string;
             status: components["schemas"]["SubmitStatus"];
         };
         /**

@@ -79,7 +79,7 @@ fn three_equal_verifier_calls_make_one_prompt() {
     let copilot = Copilot.start(&s);
     let prompt = wait_pending(&s.service, 1);
     assert!(
-        prompt[0].offered_scopes.contains(&ScopeKind::Run),
+        prompt[0].facts.offered_scopes.contains(&ScopeKind::Run),
         "a verifier may be approved for the run: {prompt:?}"
     );
     approve(&s.service, &prompt[0].approval_id, ScopeKind::Run);

@@ -4,9 +4,11 @@
 //! reviewer and no person is asked; `git push origin main` reaches the person with the
 //! reviewer's part; a reviewer slower than `timeout`, then the reviewer killed, leave the next
 //! asks to the person, who denies them and nothing runs; the audit chain verifies with the
-//! `reviewed` events in it. `story` takes a PostgreSQL URL too, but the test service reads
-//! its tokens from files, which a service on PostgreSQL does not write: the service's flow on
-//! PostgreSQL is `assent-server`'s `on_postgres` run of `reviewer_flow`.
+//! `reviewed` events in it. The same story runs on both stores: the data dir's SQLite, and a
+//! database of the suite's throwaway PostgreSQL cluster, where the service writes no token
+//! files and the person's and the agent's tokens come from `assent people add` and `assent
+//! agents add` with `--database`, as a team makes them; `assent audit verify --database` then
+//! reads the chain from PostgreSQL.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -118,11 +120,10 @@ fn story(database: Option<String>) {
          up_to = \"medium\"\ntimeout = \"2s\"\nshare_task = true\n",
         reviewer.url
     );
-    let env: Vec<(&str, &str)> = database
-        .as_deref()
-        .map(|url| vec![("ASSENT_DATABASE_URL", url)])
-        .unwrap_or_default();
-    let service = Service::start_with_policy_env(Some(&policy), &env);
+    let service = match &database {
+        Some(url) => Service::start_on_database(Some(&policy), url),
+        None => Service::start_with_policy(Some(&policy)),
+    };
     let home = Home::new();
     home.put_on_path(&agent_bin("claude", VERSION), "claude");
     home.install("claude-code", "60");
@@ -168,17 +169,6 @@ fn story(database: Option<String>) {
         first.contains("gen1.py") && !first.contains("git push"),
         "the model read the eligible ask, never the push: {first}"
     );
-    let document: Value = serde_json::from_str(
-        reviewer.bodies.lock().unwrap()[0]["messages"][1]["content"]
-            .as_str()
-            .unwrap(),
-    )
-    .unwrap();
-    assert_eq!(
-        document["untrusted_evidence"]["task_turns"],
-        json!(["go"]),
-        "share_task: the gate read the person's own turn from Claude Code's real transcript"
-    );
     // The model now hangs: the next ask waits for its timeout, then for the person.
     reviewer.set(Mode::Hang);
     deny(&s.service, &push.approval_id, "not now");
@@ -188,6 +178,23 @@ fn story(database: Option<String>) {
         slow.review.as_ref().unwrap().rationale,
         "the reviewer timed out after 2s",
         "the person reads why they are asked"
+    );
+    // share_task, on the call for gen2.py (the model recorded it, then hung). Not on the
+    // first call: Claude Code writes its transcript asynchronously, and its first tool call
+    // of a session can reach the gate before the person's turn is on disk; the gate then finds
+    // no turn and sends none (4 runs in 27 here, with the scripted model's instant answer).
+    let bodies = reviewer.bodies.lock().unwrap().clone();
+    assert_eq!(bodies.len(), 2, "the call for gen2.py was sent: {bodies:?}");
+    let document: Value =
+        serde_json::from_str(bodies[1]["messages"][1]["content"].as_str().unwrap()).unwrap();
+    assert!(
+        document.to_string().contains("gen2.py"),
+        "the second call is gen2.py's: {document}"
+    );
+    assert_eq!(
+        document["untrusted_evidence"]["task_turns"],
+        json!(["go"]),
+        "share_task: the gate read the person's own turn from Claude Code's real transcript"
     );
     // The model server dies: the next ask goes to the person too.
     reviewer.kill();
@@ -246,7 +253,7 @@ fn story(database: Option<String>) {
     .unwrap()
     .public_hex();
     let data_dir = s.service.data_dir.display().to_string();
-    let store: [&str; 2] = match &database {
+    let store: [&str; 2] = match &s.service.database {
         Some(url) => ["--database", url],
         None => ["--data-dir", &data_dir],
     };
@@ -263,9 +270,43 @@ fn story(database: Option<String>) {
         "the audit chain with the reviewer's calls verifies: {report} {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The chain that verified, read from the store itself, holds the reviewer's calls.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_assent"))
+        .args(["audit", "export"])
+        .args(store)
+        .env_remove("ASSENT_DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the chain exports from the store: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let chained: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|line| line["kind"] == "event")
+        .filter_map(|line| serde_json::from_str::<Value>(line["body"].as_str()?).ok())
+        .filter(|body| body["decision"] == "reviewed")
+        .map(|body| {
+            body["review"]["state"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        chained, reviewed,
+        "the store's chain carries every `reviewed` event the service reported"
+    );
 }
 
 #[test]
 fn claude_code_under_a_deciding_reviewer_on_sqlite() {
     story(None);
+}
+
+#[test]
+fn claude_code_under_a_deciding_reviewer_on_postgres() {
+    story(Some(crate::pg::database()));
 }

@@ -76,8 +76,10 @@ fn a_new_commit_asks_again_for_an_edit_approved_beyond_once() {
             // run" (a diff approval) or a path pattern (a tool approval of a listed file).
             let scope = [ScopeKind::Run, ScopeKind::PathPattern]
                 .into_iter()
-                .find(|s| p.offered_scopes.contains(s))
-                .unwrap_or_else(|| panic!("a reusable grant is offered: {:?}", p.offered_scopes));
+                .find(|s| p.facts.offered_scopes.contains(s))
+                .unwrap_or_else(|| {
+                    panic!("a reusable grant is offered: {:?}", p.facts.offered_scopes)
+                });
             let patterns = (scope == ScopeKind::PathPattern).then(|| vec!["src/lib.rs".to_owned()]);
             approve_as(&service, &p.approval_id, scope, patterns);
         },

@@ -75,7 +75,7 @@ fn an_approved_exception_lets_the_command_past_the_rule_in_its_repository() {
         "an exception approval opens"
     );
     assert_eq!(
-        open.required_role,
+        open.facts.required_role,
         Some(assent_core::Role::SecurityReviewer),
         "for a security reviewer"
     );

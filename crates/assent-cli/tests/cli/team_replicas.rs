@@ -5,7 +5,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::gate_support::{self, finish, free_port, runtime, Ran, BIN};
+use crate::gate_support::team::{admin, team};
+use crate::gate_support::{self, finish, free_port, runtime, BIN};
 use crate::pg;
 
 /// One `assent serve` replica on a database; killed on drop.
@@ -86,22 +87,6 @@ impl Drop for Replica {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Runs `assent ARGS`, naming the database by flag or (with `env`) by ASSENT_DATABASE_URL.
-fn admin(args: &[&str], database: &str, env: bool) -> Ran {
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
-        .env_remove("ASSENT_DATABASE_URL")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if env {
-        cmd.env("ASSENT_DATABASE_URL", database);
-    } else {
-        cmd.args(["--database", database]);
-    }
-    finish(cmd.spawn().unwrap())
 }
 
 fn token_files(dir: &Path) -> Vec<String> {
@@ -209,31 +194,6 @@ fn a_database_that_is_not_sqlite_or_postgres_is_refused_without_echoing_secrets(
         "the password is never echoed: {}",
         ran.stderr
     );
-}
-
-const ALL_ROLES: [&str; 8] = [
-    "--role",
-    "task_author",
-    "--role",
-    "repo_maintainer",
-    "--role",
-    "security_reviewer",
-    "--role",
-    "platform_admin",
-];
-
-/// A person with every role and an agent, made with the CLI on `database`.
-fn team(database: &str) -> (String, String) {
-    let mut args = vec!["people", "add", "alice"];
-    args.extend_from_slice(&ALL_ROLES);
-    let person = admin(&args, database, false);
-    assert_eq!(person.code, 0, "people add works: {}", person.stderr);
-    let agent = admin(&["agents", "add", "ci-bot"], database, false);
-    assert_eq!(agent.code, 0, "agents add works: {}", agent.stderr);
-    (
-        person.stdout.trim().to_owned(),
-        agent.stdout.trim().to_owned(),
-    )
 }
 
 /// Collects (id, event name) from `client`'s stream, replayed from the start, up to and

@@ -192,7 +192,7 @@ async fn submit_wait_decide_grants_revoke_audit_and_end_run() {
         (1, 0),
         "one prompt opened and settled: {metrics:?}"
     );
-    let rule = settled.rule.clone();
+    let rule = settled.facts.rule.clone();
     let stats = metrics.by_rule.get(&rule).cloned().unwrap_or_default();
     assert_eq!(
         (

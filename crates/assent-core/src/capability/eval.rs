@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::capability::{Capability, SecretSource, UnknownCapability};
 use crate::classify::verdict::{Facts, Verdict};
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::evidence::{CredentialPacket, EvidenceDetail};
 use crate::paths::normalize;
 use crate::policy::Policy;
@@ -17,12 +17,16 @@ use crate::shell::wrappers::program_name;
 use crate::text::{first_chars_marked, one_line, span};
 use crate::types::{ActionKind, CredentialRisk, Decision, RiskLevel, ScopeKind};
 
+/// A capability the policy declares, by its name there.
+pub(crate) type Named<'p> = Option<(&'p str, &'p Capability)>;
+
 /// The capability a request asks to use, when it is a capability request: a credential
-/// action naming a declared capability, or one carrying a command to run with it.
+/// action naming a declared capability, or one carrying a command to run with it. An
+/// evaluation looks it up once and hands it to each step below.
 pub(crate) fn requested<'p>(
     policy: &'p Policy,
     request: &ActionRequest,
-) -> Result<Option<(&'p str, &'p Capability)>, UnknownCapability> {
+) -> Result<Named<'p>, UnknownCapability> {
     let action = &request.action;
     if action.kind != ActionKind::Credential {
         return Ok(None);
@@ -47,12 +51,12 @@ pub(crate) fn requested<'p>(
 /// the capability request's own ask (or escalation to its role).
 pub(crate) fn verdicts(
     policy: &Policy,
+    asked: Named<'_>,
     request: &ActionRequest,
     canonical: &CanonicalAction,
     facts: &Facts,
     home: &str,
-) -> Result<Vec<Verdict>, UnknownCapability> {
-    let asked = requested(policy, request)?;
+) -> Vec<Verdict> {
     let mut out: Vec<Verdict> = policy
         .capabilities
         .iter()
@@ -70,14 +74,14 @@ pub(crate) fn verdicts(
             None => Verdict::ask("ask.capability", risk(cap), reason),
         });
     }
-    Ok(out)
+    out
 }
 
 /// Turns the evaluation of a capability request into a credential approval: its packet, the
 /// capability's role, "once" or "for this run", and a batch key that includes the action
 /// hash (which names the capability), so one capability's grant never covers another's.
-pub(crate) fn shape(policy: &Policy, request: &ActionRequest, eval: &mut Evaluation) {
-    let Ok(Some((name, cap))) = requested(policy, request) else {
+pub(crate) fn shape(asked: Named<'_>, request: &ActionRequest, eval: &mut Evaluation) {
+    let Some((name, cap)) = asked else {
         return;
     };
     let decision = &mut eval.decision;
@@ -128,9 +132,14 @@ pub fn bound_lifetime(
     request: &ActionRequest,
     policy_max: chrono::Duration,
 ) -> chrono::Duration {
-    match requested(policy, request) {
-        Ok(Some((_, cap))) => policy_max.min(chrono::Duration::seconds(cap.ttl.0)),
-        _ => policy_max,
+    bound_by(requested(policy, request).ok().flatten(), policy_max)
+}
+
+/// `policy_max`, no longer than the time to live of `asked`, the capability requested.
+pub(crate) fn bound_by(asked: Named<'_>, policy_max: chrono::Duration) -> chrono::Duration {
+    match asked {
+        Some((_, cap)) => policy_max.min(chrono::Duration::seconds(cap.ttl.0)),
+        None => policy_max,
     }
 }
 

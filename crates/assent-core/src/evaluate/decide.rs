@@ -1,15 +1,11 @@
 //! From many verdicts to one decision: the riskiest part decides, every reason is kept.
 
 use crate::classify::verdict::Verdict;
-use crate::evaluate::decision::RiskDecision;
+use crate::decision::RiskDecision;
 use crate::types::{ActionKind, Decision, RiskLevel, ScopeKind};
 
-/// The decision and the verdict that fired.
-pub(crate) struct Decided {
-    pub decision: RiskDecision,
-}
-
-pub(crate) fn decide(verdicts: &[Verdict], kind: ActionKind) -> Decided {
+/// The decision: the riskiest verdict's, with every reason.
+pub(crate) fn decide(verdicts: &[Verdict], kind: ActionKind) -> RiskDecision {
     let fallback = Verdict::ask(
         "ask.unknown",
         RiskLevel::Medium,
@@ -49,16 +45,14 @@ pub(crate) fn decide(verdicts: &[Verdict], kind: ActionKind) -> Decided {
     } else {
         Vec::new()
     };
-    Decided {
-        decision: RiskDecision {
-            decision,
-            risk: top.risk,
-            reasons,
-            rule: top.rule.clone(),
-            required_role,
-            profile,
-            offered_scopes,
-        },
+    RiskDecision {
+        decision,
+        risk: top.risk,
+        reasons,
+        rule: top.rule.clone(),
+        required_role,
+        profile,
+        offered_scopes,
     }
 }
 

@@ -1,9 +1,10 @@
 //! The one entry point: a request in, a canonical action, its hash, risk and decision out.
 
 pub(crate) mod decide;
-pub mod decision;
-pub mod evaluation;
 pub mod offer;
+
+// Their paths from when they sat here, kept for the other crates.
+pub use crate::{decision, evaluation};
 
 use std::sync::Arc;
 
@@ -11,10 +12,10 @@ use crate::classify::ctx::Ctx;
 
 use crate::classify::verdict::{Facts, Verdict};
 use crate::classify::{classify_other, classify_script};
-use crate::evaluate::decide::{decide, Decided};
-use crate::evaluate::decision::{ActionRiskInput, RiskDecision};
-use crate::evaluate::evaluation::batch_key;
-pub use crate::evaluate::evaluation::Evaluation;
+use crate::decision::{ActionRiskInput, RiskDecision};
+use crate::evaluate::decide::decide;
+use crate::evaluation::batch_key;
+pub use crate::evaluation::Evaluation;
 use crate::own::places::{OwnPlace, OwnPlaces};
 use crate::paths::links::{Links, PathResolver};
 use crate::paths::normalize;
@@ -187,6 +188,8 @@ pub fn evaluate(
     let (mut canonical, script) = canonicalize_parsed(&request.action, &home)?;
     canonical.diff_fingerprint = crate::diff::review::fingerprint(request);
     let root = repo_root(request, &canonical.cwd, &home);
+    // The capability it asks for, looked up once (an unknown one fails below, where it did).
+    let capability = crate::capability::eval::requested(policy, request);
     let ctx = Ctx {
         policy,
         home: &home,
@@ -199,8 +202,10 @@ pub fn evaluate(
             .edit
             .as_ref()
             .filter(|_| request.action.kind == ActionKind::FileWrite),
-        injected: crate::capability::eval::requested(policy, request)
+        injected: capability
+            .as_ref()
             .ok()
+            .copied()
             .flatten()
             .map(|(_, cap)| cap.inject_as.as_str()),
     };
@@ -211,9 +216,10 @@ pub fn evaluate(
     };
     let hidden_text = suspicious(request, &canonical);
     verdicts.extend(context_verdicts(request, hidden_text, &facts));
+    let capability = capability?;
     verdicts.extend(crate::capability::eval::verdicts(
-        policy, request, &canonical, &facts, &home,
-    )?);
+        policy, capability, request, &canonical, &facts, &home,
+    ));
     let review = Review::of(request, &canonical, script.as_ref(), &facts, &ctx);
     verdicts.extend(review.verdict());
     let exception = crate::exception::eval::check(policy, request, &verdicts, &facts.network)?;
@@ -223,8 +229,8 @@ pub fn evaluate(
         &rules,
         &crate::exception::eval::command_line(request),
     );
-    let mut decided = decide(&verdicts, request.action.kind);
-    review.shape(&mut decided.decision);
+    let mut decision = decide(&verdicts, request.action.kind);
+    review.shape(&mut decision);
     if let Some(s) = &script {
         normalize_profile_flags(policy, s, &mut canonical);
     }
@@ -232,27 +238,20 @@ pub fn evaluate(
     if !crate::grant::matching::own_paths_coverable(request, &canonical) {
         // A path grant is relative to the repo and follows links: none can cover a path
         // outside it, or one whose link leads outside or nowhere known — not offered.
-        decided
-            .decision
+        decision
             .offered_scopes
             .retain(|s| *s != ScopeKind::PathPattern);
     }
     let hash = action_hash(&canonical);
-    let batch_key = batch_key(
-        request,
-        &decided.decision,
-        &hash,
-        review.batch_fingerprint(),
-    );
-    let risk_input = risk_input(request, &facts, &decided.decision, ctx.trusted);
+    let batch_key = batch_key(request, &decision, &hash, review.batch_fingerprint());
+    let risk_input = risk_input(request, &facts, &decision, ctx.trusted);
     let mut evidence =
-        crate::evidence::build::build(request, &canonical, &decided, &facts, &ctx, hidden_text);
+        crate::evidence::build::build(request, &canonical, &decision, &facts, &ctx, hidden_text);
     let approval_type = review.approval_type();
     review.fill(
         &mut evidence,
         &crate::evidence::build::place(request, &canonical.cwd),
     );
-    let Decided { decision, .. } = decided;
     let mut evaluation = Evaluation {
         canonical,
         action_hash: hash,
@@ -266,13 +265,13 @@ pub fn evaluate(
         exceptionable,
         quick_decisions: Vec::new(),
     };
-    crate::capability::eval::shape(policy, request, &mut evaluation);
+    crate::capability::eval::shape(capability, request, &mut evaluation);
     if let Some(outcome) = exception {
         crate::exception::eval::shape(request, outcome, &mut evaluation);
     }
     evaluation.approval_type = evaluation.evidence.approval_type();
     evaluation.evidence = crate::evidence::mask::masked(evaluation.evidence);
-    evaluation.quick_decisions = offer::offer(policy, request, &evaluation.decision);
+    evaluation.quick_decisions = offer::offer(policy, request, capability, &evaluation.decision);
     Ok(evaluation)
 }
 

@@ -5,7 +5,8 @@
 
 use chrono::Duration;
 
-use crate::evaluate::decision::RiskDecision;
+use crate::capability::eval::Named;
+use crate::decision::RiskDecision;
 use crate::grant::quick::{quick_decisions, QuickDecision};
 use crate::policy::Policy;
 use crate::request::ActionRequest;
@@ -22,11 +23,12 @@ fn bounded(policy: &Policy, request: &ActionRequest, max: Duration) -> Duration 
     crate::capability::eval::bound_lifetime(policy, request, max)
 }
 
-/// The quick decisions `decision` offers on `request`, each no longer than a grant of its
-/// scope may last.
+/// The quick decisions `decision` offers on `request` (asking for `capability`), each no
+/// longer than a grant of its scope may last.
 pub(crate) fn offer(
     policy: &Policy,
     request: &ActionRequest,
+    capability: Named<'_>,
     decision: &RiskDecision,
 ) -> Vec<QuickDecision> {
     let mut quick = quick_decisions(
@@ -36,7 +38,8 @@ pub(crate) fn offer(
     );
     for one in &mut quick {
         let max = Duration::seconds(one.expires_in_seconds);
-        one.expires_in_seconds = bounded(policy, request, max).num_seconds();
+        let max = crate::exception::eval::bound_lifetime(request, max);
+        one.expires_in_seconds = crate::capability::eval::bound_by(capability, max).num_seconds();
     }
     quick
 }

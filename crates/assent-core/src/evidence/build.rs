@@ -4,7 +4,7 @@
 use crate::classify::ctx::Ctx;
 
 use crate::classify::verdict::Facts;
-use crate::evaluate::decide::Decided;
+use crate::decision::RiskDecision;
 use crate::evidence::parts::{part, riskiest, runs_project_code, Part};
 use crate::evidence::{ApprovalEvidence, CommandStep};
 use crate::paths::display;
@@ -18,12 +18,11 @@ const SUMMARY_COMMAND_CHARS: usize = 100;
 pub(crate) fn build(
     request: &ActionRequest,
     canonical: &CanonicalAction,
-    decided: &Decided,
+    d: &RiskDecision,
     facts: &Facts,
     ctx: &Ctx<'_>,
     suspicious_text: bool,
 ) -> ApprovalEvidence {
-    let d = &decided.decision;
     let profile = d.profile.as_deref().and_then(|p| ctx.policy.profile(p));
     let mut paths: Vec<String> = facts
         .paths

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::classify::verdict::{host_of, Verdict};
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::evidence::EvidenceDetail;
 use crate::exception::{known_rule, ExceptionPacket, NEVER_EXCEPTIONABLE};
 use crate::policy::Policy;

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::grant::ApprovalGrant;
 use crate::request::ActionRequest;
 use crate::types::ScopeKind;

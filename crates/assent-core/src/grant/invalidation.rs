@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::evaluate::evaluation::{batch_key_at, Evaluation};
+use crate::evaluation::{batch_key_at, Evaluation};
 use crate::grant::matching::{covers_as, Moving};
 use crate::grant::ApprovalGrant;
 use crate::request::canon::action_hash;

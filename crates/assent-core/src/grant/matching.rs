@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::grant::{ApprovalGrant, GrantConstraints, GrantStatus, NotCovered};
 use crate::paths::{normalize, relative_to};
 use crate::request::canon::CanonicalAction;

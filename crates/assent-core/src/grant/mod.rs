@@ -83,7 +83,7 @@ pub struct ApprovedAs {
 
 impl ApprovedAs {
     /// What an action evaluated as `eval` asks of the person approving it.
-    pub fn of(eval: &crate::evaluate::evaluation::Evaluation) -> ApprovedAs {
+    pub fn of(eval: &crate::evaluation::Evaluation) -> ApprovedAs {
         ApprovedAs {
             rules: eval.rules.clone(),
             risk: eval.decision.risk,

@@ -1,6 +1,6 @@
 //! What a grant of a given scope is bound to, decided when the person approves.
 
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::grant::matching::{action_path_patterns, paths_match, pattern_root};
 use crate::grant::{ApprovedAs, GrantConstraints};
 use crate::request::ActionRequest;

@@ -8,8 +8,8 @@ pub(crate) mod pr;
 use crate::classify::ctx::Ctx;
 
 use crate::classify::verdict::{Facts, Verdict};
+use crate::decision::RiskDecision;
 use crate::diff::review::DiffReview;
-use crate::evaluate::decision::RiskDecision;
 use crate::evidence::{ApprovalEvidence, EvidenceDetail, PrPacket};
 use crate::request::canon::CanonicalAction;
 use crate::request::ActionRequest;

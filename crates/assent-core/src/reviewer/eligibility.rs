@@ -4,7 +4,7 @@
 //! destroys, reaches credentials or secrets, changes CI, security or deployment, or needs
 //! more than the task author. Everything else stays with a person whatever a model says.
 
-use crate::evaluate::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::policy::Policy;
 use crate::types::{
     ApprovalType, CommandRisk, CredentialRisk, Decision, NetworkRisk, PathRisk, RiskLevel, Role,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::evaluate::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::reviewer::config::{ReviewerApi, ReviewerConfig};
 use crate::reviewer::verdict::ReviewFailure;
 

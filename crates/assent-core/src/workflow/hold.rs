@@ -1,6 +1,6 @@
 //! A run held by a timeout fallback answers its own submissions.
 
-use crate::evaluate::decision::RiskDecision;
+use crate::decision::RiskDecision;
 use crate::types::Decision;
 
 /// Whether a run may still ask (the store's `run_holds` row, or `Running` without one).

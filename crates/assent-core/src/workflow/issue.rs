@@ -4,7 +4,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::approval::status::ApprovalEvent;
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::grant::scope::ScopeError;
 use crate::grant::{ApprovalGrant, GrantConstraints};
 use crate::request::ActionRequest;

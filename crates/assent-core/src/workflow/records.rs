@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::approval::audit::{ApprovalAuditEvent, AuditDecision};
-use crate::evaluate::evaluation::Evaluation;
+use crate::evaluation::Evaluation;
 use crate::grant::ApprovalGrant;
 use crate::request::ActionRequest;
 use crate::types::{ActionKind, Role, ScopeKind};

@@ -86,7 +86,7 @@ pub(crate) fn with_policy_lines(
     approval.words = assent_protocol::words::prompt_words(approval);
     shared.reviews.annotate(approval, policy);
     let held = approval.status == ApprovalStatus::Requested
-        && policy.approvals.step_up_holds(approval.risk);
+        && policy.approvals.step_up_holds(approval.facts.risk);
     approval.step_up_url = held.then(|| {
         format!(
             "{}/desk/#/pending/{}",

@@ -14,6 +14,7 @@ use crate::guard::Person;
 use crate::handlers::approvals::current;
 use crate::json::Body;
 use crate::state::AppState;
+use crate::store::ApprovalRecord;
 use crate::workflow::Ground;
 
 #[utoipa::path(post, path = "/v1/approvals/{id}/decision", tag = "approvals",
@@ -33,8 +34,20 @@ pub async fn approval_decide(
     Path(id): Path<String>,
     Body(body): Body<DecisionBody>,
 ) -> Result<Json<DecisionResponse>, ApiError> {
-    step_up(&state, &who, &id, &body.request, body.step_up).await?;
-    decide(&state, &who, &id, body.request).await.map(Json)
+    // The prompt, read once for the step-up and the decision.
+    let record = current(&state, &id).await?;
+    step_up(
+        &state,
+        &who,
+        &id,
+        record.as_ref(),
+        &body.request,
+        body.step_up,
+    )
+    .await?;
+    decide(&state, &who, &id, record, body.request)
+        .await
+        .map(Json)
 }
 
 /// The policy's `[approvals] step_up`: approving a prompt at or above that risk needs a
@@ -44,6 +57,7 @@ async fn step_up(
     state: &AppState,
     who: &Identity,
     id: &str,
+    record: Option<&ApprovalRecord>,
     request: &DecisionRequest,
     proof: Option<StepUpProof>,
 ) -> Result<(), ApiError> {
@@ -53,18 +67,18 @@ async fn step_up(
     let shared = &state.inner;
     let policy = shared.policy.current();
     if policy.approvals.step_up.is_none() {
-        return Ok(()); // no read of the prompt when the policy asks no step-up at all
+        return Ok(());
     }
-    let Some(record) = current(state, id).await? else {
+    let Some(record) = record else {
         return Ok(()); // the decision answers 404 / 409 itself
     };
-    if !policy.approvals.step_up_holds(record.approval.risk) {
+    if !policy.approvals.step_up_holds(record.approval.facts.risk) {
         return Ok(());
     }
     let Some(proof) = proof else {
         return Err(ApiError::StepUpRequired(format!(
             "approving a {} risk prompt needs your passkey: confirm it in the web desk ({}/desk/#/pending/{id})",
-            crate::web::risk_word(record.approval.risk),
+            crate::web::risk_word(record.approval.facts.risk),
             crate::web::origin::desk_base(shared),
         )));
     };
@@ -110,15 +124,16 @@ pub async fn approval_step_up(
         .map(Json)
 }
 
-/// `who` decides the approval `id` (see `crate::workflow::Workflow::decide`); settling it
-/// first when its time has run out.
+/// `who` decides the approval `id`, read as `record` (see `crate::workflow::Workflow::decide`;
+/// [`current`] settled it first when its time had run out).
 pub async fn decide(
     state: &AppState,
     who: &Identity,
     id: &str,
+    record: Option<ApprovalRecord>,
     request: DecisionRequest,
 ) -> Result<DecisionResponse, ApiError> {
-    let Some(record) = current(state, id).await? else {
+    let Some(record) = record else {
         return Err(missing(state, id).await);
     };
     let shared = &state.inner;

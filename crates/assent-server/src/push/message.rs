@@ -15,15 +15,16 @@ const MAX_TTL: i64 = 28 * 24 * 3600;
 /// The message about `approval` for a notification.
 pub fn payload(approval: &Approval, policy: &Policy) -> PushPayload {
     let quick = policy.desk.quick_up_to.min(RiskLevel::Medium);
-    let stepped = policy.approvals.step_up_holds(approval.risk);
+    let stepped = policy.approvals.step_up_holds(approval.facts.risk);
     let once = approval
+        .facts
         .offered_scopes
         .contains(&assent_core::ScopeKind::Once);
     PushPayload {
         approval_id: approval.approval_id.clone(),
-        risk: approval.risk,
+        risk: approval.facts.risk,
         summary: one_line(&approval.evidence.summary, MAX_SUMMARY),
-        open_only: approval.risk > quick || stepped || !once,
+        open_only: approval.facts.risk > quick || stepped || !once,
     }
 }
 

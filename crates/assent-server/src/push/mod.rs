@@ -43,7 +43,7 @@ pub async fn push_to(
             let message = deliver::Message {
                 plaintext: plaintext.clone(),
                 ttl: message::ttl(approval.expires_at, now),
-                urgency: message::urgency(approval.risk),
+                urgency: message::urgency(approval.facts.risk),
                 until: approval.expires_at,
             };
             let sender = sender.clone();

@@ -33,7 +33,7 @@ pub async fn asked_now(state: &AppState, approval_id: &str) -> Result<Vec<String
     }
     let requesters = [approval.requester.clone()];
     let decidable = Decidable {
-        required_role: approval.required_role,
+        required_role: approval.facts.required_role,
         requesters: &requesters,
     };
     Ok(shared

@@ -426,15 +426,11 @@ pub struct PromptDetail {
     pub requested_by: assent_core::RequestedBy,
     pub action_kind: assent_core::ActionKind,
     pub repo: Option<String>,
-    pub decision: Decision,
-    pub risk: RiskLevel,
-    pub reasons: Vec<String>,
-    pub rule: String,
+    /// The policy's decision (stored flat, as it always was).
+    #[serde(flatten)]
+    pub facts: assent_core::RiskDecision,
     pub recommendation: Recommendation,
-    pub required_role: Option<assent_core::Role>,
-    pub profile: Option<String>,
     pub evidence: assent_core::ApprovalEvidence,
-    pub offered_scopes: Vec<ScopeKind>,
     pub reason: String,
     pub fallback_on_timeout: assent_core::FallbackOnTimeout,
     pub policy_version: String,
@@ -447,4 +443,67 @@ pub struct PromptDetail {
 
 fn one() -> u32 {
     1
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used, reason = "tests")]
+
+    use assent_core::{
+        ActionKind, ApprovalEvidence, Decision, FallbackOnTimeout, RequestedBy, RiskDecision,
+        RiskLevel, ScopeKind,
+    };
+    use serde_json::{json, Value};
+
+    use super::*;
+
+    #[test]
+    fn a_prompt_stored_before_the_facts_were_one_type_still_reads() {
+        let detail = PromptDetail {
+            requested_by: RequestedBy::Agent,
+            action_kind: ActionKind::Shell,
+            repo: Some("shop".to_owned()),
+            facts: RiskDecision {
+                decision: Decision::Ask,
+                risk: RiskLevel::Medium,
+                reasons: vec!["runs the tests".to_owned()],
+                rule: "profile.cargo-test".to_owned(),
+                required_role: None,
+                profile: None,
+                offered_scopes: vec![ScopeKind::Once],
+            },
+            recommendation: Recommendation {
+                decision: "approve".to_owned(),
+                scope: Some(ScopeKind::Once),
+                text: "Approve this action once".to_owned(),
+            },
+            evidence: ApprovalEvidence::default(),
+            reason: "run the tests".to_owned(),
+            fallback_on_timeout: FallbackOnTimeout::Deny,
+            policy_version: "v1".to_owned(),
+            required_approvals: 1,
+            quick_decisions: Vec::new(),
+        };
+        let now = serde_json::to_value(&detail).expect("a detail serializes");
+        assert_eq!(
+            (&now["rule"], &now["decision"], &now["offered_scopes"]),
+            (
+                &json!("profile.cargo-test"),
+                &json!("ask"),
+                &json!(["once"])
+            ),
+            "the facts are stored at the document's top level, where they always were: {now}"
+        );
+        // The document as stored before: every fact at the top level, absent ones as null.
+        let mut before = now.clone();
+        let fields = before.as_object_mut().expect("an object");
+        fields.insert("required_role".to_owned(), Value::Null);
+        fields.insert("profile".to_owned(), Value::Null);
+        let read: PromptDetail = serde_json::from_value(before).expect("an old row still reads");
+        assert_eq!(
+            serde_json::to_value(&read).expect("a detail serializes"),
+            now,
+            "a row stored before reads as the same prompt detail"
+        );
+    }
 }

@@ -10,7 +10,7 @@ use assent_core::{AuditDecision, Role};
 use assent_protocol::{Approval, AskedSteps, Event};
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::records::{member_facts, new_id, prompt_facts};
+use crate::records::new_id;
 use crate::store::{Store, StoreError, Tx};
 
 /// A web desk session used this recently makes its person present.
@@ -111,7 +111,7 @@ async fn escalate(
         return Ok(None);
     };
     let mut approval = record.approval;
-    let deciders = deciders(tx, approval.required_role, &approval.requester).await?;
+    let deciders = deciders(tx, approval.facts.required_role, &approval.requester).await?;
     // A prompt opened before the service recorded its steps asked nobody in particular.
     let mut asked = approval.asked.clone().unwrap_or(AskedSteps {
         step: 1,
@@ -130,7 +130,7 @@ async fn escalate(
     }
     approval.asked = Some(asked);
     if let Some(member) = approval.members.first() {
-        let reason = routing::escalation_reason(after, approval.required_role, &newly);
+        let reason = routing::escalation_reason(after, approval.facts.required_role, &newly);
         let verdict = Verdict {
             decision: AuditDecision::Escalated,
             at: now,
@@ -142,8 +142,8 @@ async fn escalate(
         };
         let audit = assent_core::workflow::settlement_audit(
             new_id(),
-            prompt_facts(&approval, &record.policy_version),
-            member_facts(member),
+            approval.prompt_facts(&record.policy_version),
+            member.facts(),
             verdict,
         );
         tx.insert_audits(&[audit]).await?;

@@ -368,7 +368,7 @@ mod tests {
         let after = start + Duration::minutes(11);
         let second = write_one(&store, ask("a2", "r1", after)).await;
         assert_eq!(
-            (second.status, second.rule.as_str()),
+            (second.status, second.facts.rule.as_str()),
             (SubmitStatus::Blocked, "run.paused"),
             "the first prompt expired unanswered and paused r1 in this batch: {second:?}"
         );

@@ -301,7 +301,7 @@ async fn open(
         StoreError::Conflict(format!(
             "the fleet approval was answered at once ({:?}): {}",
             answer.status,
-            answer.reasons.join("; ")
+            answer.facts.reasons.join("; ")
         ))
         .into()
     })

@@ -42,7 +42,7 @@ pub async fn decide(
     }
     let requesters = [record.requester.clone()];
     let decidable = Decidable {
-        required_role: record.approval.required_role,
+        required_role: record.approval.facts.required_role,
         requesters: &requesters,
     };
     let role = may_decide(who, decidable)
@@ -130,7 +130,7 @@ pub async fn reviewer_approves(
             "the reviewer may not: the prompt needs more than one person".to_owned(),
         ));
     }
-    let offered = &record.approval.offered_scopes;
+    let offered = &record.approval.facts.offered_scopes;
     let scope = if offered.contains(&ScopeKind::Run) {
         ScopeKind::Run
     } else if offered.contains(&ScopeKind::Once) {
@@ -280,7 +280,7 @@ fn grant_for(
         approval_id: &approval.approval_id,
         run_id: &approval.run_id,
         action_kind: approval.action_kind,
-        offered_scopes: &approval.offered_scopes,
+        offered_scopes: &approval.facts.offered_scopes,
         request,
         eval,
         max_lifetime: assent_core::lifetime_bound(ground.policy, request, choice.scope),
@@ -298,7 +298,7 @@ fn grant_for(
     })?;
     let summary = grant_summary(
         &grant,
-        approval.profile.as_deref(),
+        approval.facts.profile.as_deref(),
         &approval.evidence.summary,
     );
     Ok(NewGrant {

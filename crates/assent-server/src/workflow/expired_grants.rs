@@ -5,7 +5,7 @@ use assent_core::AuditDecision;
 use assent_protocol::Event;
 use chrono::{DateTime, Utc};
 
-use crate::records::grant_audit;
+use crate::records::new_id;
 use crate::store::{Actor, StoreError, Tx};
 
 /// Announces (`grant.expired`, audited) every grant past its time, once; how many.
@@ -24,7 +24,14 @@ pub async fn announce_expired(
             name: &grant.grant.created_by,
             role: grant.created_by_role,
         };
-        let audit = grant_audit(&grant, AuditDecision::Expired, by, reason, now);
+        let audit = assent_core::workflow::grant_audit(
+            new_id(),
+            grant.facts(),
+            AuditDecision::Expired,
+            (by.name, by.role),
+            reason,
+            now,
+        );
         tx.insert_audits(&[audit]).await?;
         tx.insert_event(now, &Event::GrantExpired { grant }).await?;
         announced = announced.saturating_add(1);

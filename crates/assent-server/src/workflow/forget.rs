@@ -5,7 +5,7 @@ use assent_core::AuditDecision;
 use assent_protocol::{Approval, Event};
 use chrono::{DateTime, Utc};
 
-use crate::records::{member_facts, new_id, prompt_facts};
+use crate::records::new_id;
 use crate::store::{Actor, Store, StoreError};
 
 /// Forgets a remembered denial, audited and announced; `None` when there is no such
@@ -42,8 +42,8 @@ pub async fn forget(
         };
         let audit = assent_core::workflow::settlement_audit(
             new_id(),
-            prompt_facts(&approval, &record.policy_version),
-            member_facts(member),
+            approval.prompt_facts(&record.policy_version),
+            member.facts(),
             verdict,
         );
         tx.insert_audits(&[audit]).await?;

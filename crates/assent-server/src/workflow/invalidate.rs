@@ -5,7 +5,7 @@
 use assent_core::{ApprovalGrant, AuditDecision};
 use assent_protocol::Event;
 
-use crate::records::grant_audit;
+use crate::records::new_id;
 use crate::store::{Actor, StoreError, Submission, Tx};
 
 /// Invalidates every grant among `candidates` that `s` is the moved action of; how many. A
@@ -34,7 +34,14 @@ pub async fn invalidate_moved(
             name: &grant.grant.created_by,
             role: grant.created_by_role,
         };
-        let mut audit = grant_audit(&grant, AuditDecision::Invalidated, by, &reason, s.now);
+        let mut audit = assent_core::workflow::grant_audit(
+            new_id(),
+            grant.facts(),
+            AuditDecision::Invalidated,
+            (by.name, by.role),
+            &reason,
+            s.now,
+        );
         audit.action_id = Some(s.action_id.clone());
         tx.insert_audits(&[audit]).await?;
         let event = Event::GrantInvalidated {

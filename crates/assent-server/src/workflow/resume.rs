@@ -1,10 +1,10 @@
 //! An approver lets a run that an unanswered prompt paused ask again.
 
 use assent_core::campaign::CampaignStatus;
-use assent_protocol::{Event, RunState};
+use assent_protocol::{ApprovalMember, Event, RunState};
 use chrono::{DateTime, Utc};
 
-use crate::records::resume_audit;
+use crate::records::new_id;
 use crate::store::{Actor, Store, StoreError, Tx};
 
 /// A run of a stopped campaign goes on only with its campaign: `Conflict` saying so.
@@ -41,7 +41,23 @@ pub async fn resume(
         None => None,
     };
     let reason = resumed.reason.clone().unwrap_or_default();
-    let audit = resume_audit(run_id, pausing.as_ref(), by, &reason, now);
+    // The prompt whose unanswered timeout paused the run: its first member is what the
+    // record names.
+    let pausing = pausing.as_ref().map(|record| {
+        let approval = &record.approval;
+        (
+            approval.prompt_facts(&record.policy_version),
+            approval.members.first().map(ApprovalMember::facts),
+        )
+    });
+    let audit = assent_core::workflow::resume_audit(
+        new_id(),
+        run_id,
+        pausing,
+        (by.name, by.role),
+        &reason,
+        now,
+    );
     tx.insert_audits(&[audit]).await?;
     let event = Event::RunResumed {
         run: resumed.clone(),

@@ -4,7 +4,7 @@ use assent_core::AuditDecision;
 use assent_protocol::{Event, Grant};
 use chrono::{DateTime, Utc};
 
-use crate::records::grant_audit;
+use crate::records::new_id;
 use crate::store::{Revocation, Store, StoreError};
 
 /// Revokes a grant; `None` when there is no such grant, `Conflict` when already revoked.
@@ -29,10 +29,11 @@ pub async fn revoke(
     let Some(grant) = tx.grant(grant_id, now).await? else {
         return Ok(None);
     };
-    let audit = grant_audit(
-        &grant,
+    let audit = assent_core::workflow::grant_audit(
+        new_id(),
+        grant.facts(),
         AuditDecision::Revoked,
-        revoke.by,
+        (revoke.by.name, revoke.by.role),
         revoke.reason,
         now,
     );

@@ -6,7 +6,7 @@ use assent_core::{ApprovalStatus, AuditDecision};
 use assent_protocol::{Event, Resolution};
 use chrono::{DateTime, Utc};
 
-use crate::records::settlement_audit;
+use crate::records::new_id;
 use crate::store::rows::SettleRow;
 use crate::store::{Settled, Settlement, Store, StoreError, Tx};
 
@@ -55,13 +55,11 @@ pub async fn settle_in(tx: &mut dyn Tx, s: &Settlement) -> Result<Settled, Store
         .members
         .iter()
         .map(|member| {
-            settlement_audit(
-                &record.approval,
-                member,
-                decision,
-                granted,
-                &reason,
-                &record.policy_version,
+            assent_core::workflow::settlement_audit(
+                new_id(),
+                record.approval.prompt_facts(&record.policy_version),
+                member.facts(),
+                record.approval.verdict(decision, granted, &reason),
             )
         })
         .collect();

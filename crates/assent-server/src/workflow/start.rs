@@ -162,7 +162,7 @@ async fn ask_first(
         SubmitStatus::Denied | SubmitStatus::Blocked => (
             RunStatus::Cancelled,
             RunStartStatus::Blocked,
-            recorded.reasons.clone(),
+            recorded.facts.reasons.clone(),
         ),
         SubmitStatus::WouldAsk => {
             return Err(StoreError::Corrupt(

@@ -7,9 +7,10 @@ use assent_core::workflow::{held_decision, joinable, remembered_denial, Earlier,
 use assent_core::{ApprovalAuditEvent, ApprovalType, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 
-use crate::records::{grant_use_audit, prompt_detail, response, submission_audit, Recording};
+use crate::records::{new_id, prompt_detail, response, Recording};
 use crate::store::rows::{ActionRow, ApprovalRow, DenialProbe};
 use crate::store::{StoreError, Submission, Submitted, Tx};
+use assent_core::workflow::{grant_use_audit, submission_audit};
 
 /// Rows of plain decisions (auto, block) held back to be written together at the batch's end.
 #[derive(Default)]
@@ -83,7 +84,13 @@ fn written(
 ) -> Written {
     Written {
         row: action_row(r, &answer, None),
-        audit: submission_audit(r, audited, approval_id, answer.grant_id.clone()),
+        audit: submission_audit(
+            new_id(),
+            r.asked(),
+            audited,
+            approval_id,
+            answer.grant_id.clone(),
+        ),
         answer,
     }
 }
@@ -237,7 +244,7 @@ async fn use_covering_grant(
         // record says which scope the grant was for and until when (as the grant is now).
         let answer = response(r, SubmitStatus::Allowed, None, Some(candidate.grant_id));
         let row = action_row(r, &answer, None);
-        let audit = grant_use_audit(r, &grant.grant);
+        let audit = grant_use_audit(new_id(), r.asked(), &grant.grant);
         tx.insert_actions(&[row]).await?;
         tx.insert_audits(&[audit]).await?;
         let event = Event::GrantUsed {
@@ -273,8 +280,13 @@ async fn join_or_open(
     let asked =
         super::ask_steps::first_step(tx, d.required_role, &s.requester, s.routed, s.now).await?;
     if s.routed {
-        let mut audit =
-            crate::records::submission_audit(r, AuditDecision::Asked, Some(id.clone()), None);
+        let mut audit = submission_audit(
+            new_id(),
+            r.asked(),
+            AuditDecision::Asked,
+            Some(id.clone()),
+            None,
+        );
         audit.reason = assent_core::policy::routing::first_step_reason(&asked.people, asked.basis);
         tx.insert_audits(&[audit]).await?;
     }
@@ -317,7 +329,7 @@ async fn answer_remembered(
         &s.request.run_id,
     );
     let mut denied = response(r, SubmitStatus::Denied, Some(id.clone()), None);
-    denied.reasons = vec![words.answer];
+    denied.facts.reasons = vec![words.answer];
     let Written {
         answer,
         row,

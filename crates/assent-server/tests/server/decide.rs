@@ -363,3 +363,45 @@ async fn long_poll_sees_the_timeout_fallback() {
     );
     svc.stop().await;
 }
+
+/// With `[approvals] step_up`, the decision route reads the prompt once for the step-up and
+/// the decision: an approval without a passkey is refused and leaves it pending, a denial
+/// needs none and settles it, and an unknown prompt is still 404.
+#[tokio::test]
+async fn a_step_up_prompt_refuses_a_bare_approval_and_takes_a_denial() {
+    let mut policy = assent_core::Policy::default();
+    policy.approvals.step_up = Some(assent_core::RiskLevel::Low);
+    let svc = Service::start_with(move |config| config.policy = policy).await;
+    let ask = svc.submit(&maven("r-1")).await;
+    let id = ask["approval_id"].as_str().unwrap();
+
+    let approve = json!({"decision":"approve","scope":"once","expires_in_seconds":60});
+    let (status, refused) = svc.decide(id, &approve).await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (StatusCode::FORBIDDEN, &json!("step_up_required")),
+        "approving at or above the step-up line needs a passkey made for it: {refused}"
+    );
+    assert_eq!(
+        svc.approval(id).await["status"],
+        "requested",
+        "a refused approval leaves the prompt pending"
+    );
+
+    let (status, missing) = svc.decide("no-such-approval", &approve).await;
+    assert_eq!(
+        status,
+        StatusCode::NOT_FOUND,
+        "an unknown prompt is not found, step-up or not: {missing}"
+    );
+
+    let (status, denied) = svc
+        .decide(id, &json!({"decision":"deny","reason":"not now"}))
+        .await;
+    assert_eq!(
+        (status, &denied["approval"]["status"]),
+        (StatusCode::OK, &json!("denied")),
+        "denying never needs a passkey: {denied}"
+    );
+    svc.stop().await;
+}

@@ -20,6 +20,28 @@ fn schema<'a>(doc: &'a Value, name: &str) -> &'a Value {
     found
 }
 
+/// Every property of the object schema `name`, with those of the schemas it flattens in
+/// (`allOf` of `$ref`s and inline objects), as clients see one object.
+fn properties(doc: &Value, name: &str) -> serde_json::Map<String, Value> {
+    let found = schema(doc, name);
+    let parts = match found["allOf"].as_array() {
+        Some(parts) => parts.clone(),
+        None => vec![found.clone()],
+    };
+    let mut out = serde_json::Map::new();
+    for part in parts {
+        let part = match part["$ref"].as_str() {
+            Some(r) => schema(doc, r.trim_start_matches("#/components/schemas/")).clone(),
+            None => part,
+        };
+        if let Some(own) = part["properties"].as_object() {
+            out.extend(own.clone());
+        }
+    }
+    assert!(!out.is_empty(), "{name} is an object with properties");
+    out
+}
+
 /// The `enum` values of the component schema `name`.
 fn values(doc: &Value, name: &str) -> Vec<String> {
     schema(doc, name)["enum"]
@@ -57,7 +79,7 @@ async fn the_document_shows_enums_and_typed_evidence() {
     assert_eq!(resp.status(), StatusCode::OK, "the document is served");
     let doc: Value = resp.json().await.unwrap();
 
-    let approval = &schema(&doc, "Approval")["properties"];
+    let approval = Value::Object(properties(&doc, "Approval"));
     assert_eq!(
         referenced(&approval["approval_type"]),
         "ApprovalType",
@@ -97,6 +119,22 @@ async fn the_document_shows_enums_and_typed_evidence() {
         approval["offered_scopes"]["items"]["$ref"], "#/components/schemas/ScopeKind",
         "offered scopes are scope kinds"
     );
+    let answer = properties(&doc, "SubmitResponse");
+    for field in [
+        "decision",
+        "risk",
+        "reasons",
+        "rule",
+        "required_role",
+        "profile",
+        "offered_scopes",
+        "status",
+    ] {
+        assert!(
+            answer.contains_key(field) && approval.get(field).is_some(),
+            "the decision's facts are fields of both the answer and the prompt: {field}"
+        );
+    }
 
     // Evidence: the common fields plus the packet of its type, tagged by `type`.
     assert_eq!(

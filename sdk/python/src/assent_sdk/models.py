@@ -1599,6 +1599,27 @@ class Recommendation(BaseModel):
     text: str
 
 
+class RiskDecision(BaseModel):
+    decision: Decision = Field(
+        ...,
+        description="`auto`, `ask`, `escalate` or `block` (a prompt is only ever `ask` or `escalate`).",
+    )
+    offered_scopes: list[ScopeKind] = Field(
+        ...,
+        description="Scopes a person may grant for this action (empty for auto and block).",
+    )
+    profile: str | None = Field(
+        None, description="The command profile the action belongs to, if any."
+    )
+    reasons: list[str] = Field(..., description="Human-readable reasons, never empty.")
+    required_role: Role | None = None
+    risk: RiskLevel
+    rule: str = Field(
+        ...,
+        description="The policy rule that fired, e.g. `block.secret_path` or `profile.cargo-test`.",
+    )
+
+
 class RunStartResponse(BaseModel):
     approval_id: str | None = Field(
         None,
@@ -1635,17 +1656,11 @@ class Stage(BaseModel):
     status: StageStatus
 
 
-class SubmitResponse(BaseModel):
+class SubmitResponse(RiskDecision):
     action_hash: str
     action_id: str
     approval_id: str | None = None
-    decision: Decision
     grant_id: str | None = None
-    profile: str | None = None
-    reasons: list[str]
-    required_role: Role | None = None
-    risk: RiskLevel
-    rule: str = Field(..., description="The policy rule that fired.")
     status: SubmitStatus
 
 
@@ -1966,7 +1981,7 @@ class EvidenceDetail(
     )
 
 
-class Approval(BaseModel):
+class Approval(RiskDecision):
     action_kind: ActionKind
     agents_stopped_waiting_at: AwareDatetime | None = Field(
         None,
@@ -1993,15 +2008,12 @@ class Approval(BaseModel):
     decided_at: AwareDatetime | None = None
     decided_by: str | None = None
     decided_role: Role | None = None
-    decision: Decision = Field(..., description="`ask` or `escalate`.")
     decision_reason: str | None = None
     evidence: ApprovalEvidence
     expires_at: AwareDatetime
     fallback_on_timeout: FallbackOnTimeout
     grant_id: str | None = None
     members: list[ApprovalMember]
-    offered_scopes: list[ScopeKind]
-    profile: str | None = None
     quick_decisions: list[QuickDecision] = Field(
         ...,
         description="The approvals a person may take in one click (`{label, scope, expires_in_seconds}`),\nbounded by the policy's lifetimes: notification buttons and the window render these.",
@@ -2013,7 +2025,6 @@ class Approval(BaseModel):
     reason: str = Field(
         ..., description="The agent's stated reason for the first request."
     )
-    reasons: list[str]
     recommendation: Recommendation
     repo: str | None = None
     requested_by: RequestedBy
@@ -2025,11 +2036,8 @@ class Approval(BaseModel):
         ...,
         description="How many distinct people must approve (the policy's `[approvals] required`).",
     )
-    required_role: Role | None = None
     resolution: Resolution | None = None
     review: ApprovalReview | None = None
-    risk: RiskLevel
-    rule: str
     run_id: str
     status: ApprovalStatus = Field(
         ..., description="One of the nine approval states; `requested` is pending."

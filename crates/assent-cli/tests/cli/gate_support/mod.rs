@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 pub mod codex;
 pub mod git;
 pub mod tap;
+pub mod team;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_assent");
 
@@ -53,8 +54,10 @@ pub struct Service {
     pub requester: String,
     pub approver: String,
     pub dir: tempfile::TempDir,
-    /// Where its tokens and database are.
+    /// Its data dir: its audit key, and (on SQLite) its token files and database.
     pub data_dir: PathBuf,
+    /// The PostgreSQL database it serves from (`--database`); `None` on the data dir's SQLite.
+    pub database: Option<String>,
 }
 
 pub fn free_port() -> u16 {
@@ -76,7 +79,18 @@ impl Service {
     pub fn start_with_policy_env(policy_toml: Option<&str>, env: &[(&str, &str)]) -> Service {
         let dir = tempfile::tempdir().unwrap();
         let data_dir = dir.path().to_path_buf();
-        Service::launch(dir, None, Some(data_dir), policy_toml, env)
+        Service::launch(dir, None, Some(data_dir), policy_toml, env, None)
+    }
+
+    /// As [`Service::start_with_policy`], serving from the PostgreSQL `database`
+    /// (`--database`; its data dir still holds its audit key). Such a service writes no token
+    /// files: its tokens are made as a team makes them ([`team::team`]: `assent people add`
+    /// and `assent agents add` with `--database`, which print them) — the person `alice`, with
+    /// every role, as [`Service::approver`], the agent `ci-bot` as [`Service::requester`].
+    pub fn start_on_database(policy_toml: Option<&str>, database: &str) -> Service {
+        let dir = tempfile::tempdir().unwrap();
+        let data_dir = dir.path().to_path_buf();
+        Service::launch(dir, None, Some(data_dir), policy_toml, &[], Some(database))
     }
 
     /// `assent serve` run by a user whose home is `home`, with no XDG or agent variables set:
@@ -94,6 +108,7 @@ impl Service {
             data_dir.map(Path::to_path_buf),
             policy_toml,
             &[],
+            None,
         )
     }
 
@@ -108,6 +123,7 @@ impl Service {
         data_dir: Option<PathBuf>,
         policy_toml: Option<&str>,
         env: &[(&str, &str)],
+        database: Option<&str>,
     ) -> Service {
         // Port 0: the service binds a port of its own and prints it. A port picked here and
         // released could be taken by another test's service meanwhile, whose /healthz would
@@ -120,6 +136,10 @@ impl Service {
             .stderr(Stdio::null());
         if let Some(data_dir) = &data_dir {
             cmd.arg("--data-dir").arg(data_dir);
+        }
+        if let Some(database) = database {
+            cmd.args(["--database", database])
+                .env_remove("ASSENT_DATABASE_URL");
         }
         if let Some(home) = home {
             cmd.env("HOME", home);
@@ -151,10 +171,22 @@ impl Service {
             approver: String::new(),
             dir,
             data_dir,
+            database: database.map(str::to_owned),
         };
         service.wait_ready();
-        service.requester = read_token(&service.data_dir, "requester.token");
-        service.approver = read_token(&service.data_dir, "approver.token");
+        (service.approver, service.requester) = match database {
+            Some(database) => {
+                assert!(
+                    !service.data_dir.join("requester.token").exists(),
+                    "a service on PostgreSQL writes no token file: it serves the database's identities"
+                );
+                team::team(database)
+            }
+            None => (
+                read_token(&service.data_dir, "approver.token"),
+                read_token(&service.data_dir, "requester.token"),
+            ),
+        };
         service
     }
 

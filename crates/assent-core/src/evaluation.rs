@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::evaluate::decision::{ActionRiskInput, RiskDecision};
+use crate::decision::{ActionRiskInput, RiskDecision};
 use crate::evidence::ApprovalEvidence;
 use crate::grant::quick::QuickDecision;
 use crate::request::canon::CanonicalAction;

@@ -22,19 +22,27 @@ pub struct ActionRiskInput {
     pub policy_findings: Vec<String>,
 }
 
-/// The policy's answer, explaining itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The policy's answer, explaining itself: the decision's facts, declared once. The service's
+/// answer to a submission, a prompt on the wire and the prompt's stored detail carry it
+/// flattened (its fields sit at their top level).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RiskDecision {
+    /// `auto`, `ask`, `escalate` or `block` (a prompt is only ever `ask` or `escalate`).
     pub decision: Decision,
     pub risk: RiskLevel,
     /// Human-readable reasons, never empty.
     pub reasons: Vec<String>,
-    /// The rule that fired, e.g. `block.secret_path` or `profile.cargo-test`.
+    /// The policy rule that fired, e.g. `block.secret_path` or `profile.cargo-test`.
     pub rule: String,
+    /// The role whose holders may decide it, when a person must.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required_role: Option<Role>,
     /// The command profile the action belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// Scopes a person may grant for this action (empty for auto and block).
+    #[serde(default)]
+    #[schema(required)]
     pub offered_scopes: Vec<ScopeKind>,
 }
 

@@ -157,6 +157,12 @@ async fn approve_alone(
                 up_to: config.up_to.min(today.up_to),
                 audit: &audit,
             };
+            // Its part is known before the commit: a waiter woken by the commit (here or by
+            // the follower reading it back) is answered with the approval and this part, never
+            // with "reviewing". Should the settlement not apply, the opinion below replaces it.
+            shared
+                .reviews
+                .settle(approval_id, &record.approval.batch_key, part.clone());
             shared
                 .workflow
                 .reviewer_approves(record, by, evaluation, ground)
@@ -171,11 +177,8 @@ async fn approve_alone(
             if let Some(grant) = &decided.grant {
                 shared.deadlines.propose(grant.grant.expires_at);
             }
-            shared
-                .reviews
-                .settle(approval_id, &record.approval.batch_key, part);
-            // The waiting agent is answered with it now (its reviewer's part known above), not
-            // once the follower has read the commit back from the log.
+            // The waiting agent is answered with it now, not once the follower has read the
+            // commit back from the log.
             shared.approval_watch.settled(&decided.approval);
         }
         Err(why) => {

@@ -19,9 +19,7 @@ pub struct Evaluation {
     /// Equivalent pending requests share it and become one prompt.
     pub batch_key: String,
     pub policy_version: String,
-    /// `tool`, `diff` or `pr` (see [`crate::review`]); the evidence's `type` says the same.
-    #[serde(default)]
-    pub approval_type: crate::types::ApprovalType,
+    /// What a person sees; its packet's `type` is the approval type ([`Evaluation::approval_type`]).
     pub evidence: ApprovalEvidence,
     /// Every ask, escalate and block rule the action triggers, strongest first: an exception
     /// grant covers it only when it sets all of them aside.
@@ -35,6 +33,14 @@ pub struct Evaluation {
     /// ([`crate::evaluate::offer`]); computed once here, stored with the prompt.
     #[serde(default)]
     pub quick_decisions: Vec<QuickDecision>,
+}
+
+impl Evaluation {
+    /// `tool`, `diff`, `pr`, `credential`, `exception`…: the type of the evidence's packet,
+    /// read from it rather than kept beside it, so the two can never disagree.
+    pub fn approval_type(&self) -> crate::types::ApprovalType {
+        self.evidence.approval_type()
+    }
 }
 
 /// What a batch key is made of, in sorted field order (its JSON is canonical).

@@ -91,7 +91,7 @@ fn review_recommendation(eval: &assent_core::Evaluation) -> Option<Recommendatio
     let who = d
         .required_role
         .map(|r| assent_core::role_name(r).replace('_', " "))?;
-    let text = match eval.approval_type {
+    let text = match eval.approval_type() {
         ApprovalType::Diff => format!(
             "Needs {who} review before PR creation: {}",
             d.reasons.join("; ")

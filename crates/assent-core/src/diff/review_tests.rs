@@ -78,7 +78,7 @@ fn a_workflow_edit_is_a_diff_approval_for_a_repo_maintainer() {
         Some(&diff),
     ));
     assert_eq!(
-        e.approval_type,
+        e.approval_type(),
         ApprovalType::Diff,
         "a CI workflow edit needs a diff review"
     );
@@ -182,7 +182,7 @@ fn an_ordinary_small_edit_stays_a_tool_action() {
     let diff = one_file("src/lib.rs", &["let x = 1;"], &["let x = 2;"]);
     let e = eval(&edit(ActionKind::FileWrite, "src/lib.rs", Some(&diff)));
     assert_eq!(
-        e.approval_type,
+        e.approval_type(),
         ApprovalType::Tool,
         "a small source edit needs no diff review"
     );
@@ -193,7 +193,7 @@ fn an_ordinary_small_edit_stays_a_tool_action() {
     );
     let bare = eval(&edit(ActionKind::FileWrite, "src/lib.rs", None));
     assert_eq!(
-        bare.approval_type,
+        bare.approval_type(),
         ApprovalType::Tool,
         "an edit with no diff is judged by its paths"
     );
@@ -240,7 +240,7 @@ fn deleting_or_weakening_tests_is_reviewed() {
             Some(&one_file(path, removed, added)),
         ));
         assert_eq!(
-            e.approval_type,
+            e.approval_type(),
             ApprovalType::Diff,
             "{path}: removing or skipping tests is reviewed"
         );
@@ -258,7 +258,7 @@ fn deleting_or_weakening_tests_is_reviewed() {
     let iter_skip = one_file("src/lib.rs", &[], &["let rest = items.iter().skip(1);"]);
     let e = eval(&edit(ActionKind::FileWrite, "src/lib.rs", Some(&iter_skip)));
     assert_eq!(
-        e.approval_type,
+        e.approval_type(),
         ApprovalType::Tool,
         "`iter().skip(1)` is not a skipped test"
     );
@@ -288,7 +288,7 @@ fn a_wide_diff_and_a_policy_path_are_reviewed_by_the_policy_thresholds() {
             &policy,
             &edit(ActionKind::FileWrite, "src/gen.rs", Some(&wide))
         )
-        .approval_type,
+        .approval_type(),
         ApprovalType::Tool,
         "the policy's threshold decides"
     );
@@ -445,8 +445,8 @@ proptest! {
     fn any_diff_text_evaluates_without_panic(diff in "(\\PC|\n){0,300}", path in "[a-z./]{1,20}") {
         let request = edit(ActionKind::FileWrite, &path, Some(&diff));
         if let Ok(e) = evaluate(&Policy::default(), &request, &Environment::new("/home/dev")) {
-            prop_assert_eq!(e.approval_type, e.evidence.approval_type(), "the type and the packet agree");
-            if e.approval_type == ApprovalType::Diff {
+            prop_assert_eq!(e.approval_type(), e.evidence.approval_type(), "the type and the packet agree");
+            if e.approval_type() == ApprovalType::Diff {
                 prop_assert!(e.decision.decision != Decision::Auto, "a diff approval is never auto");
             }
         }
@@ -578,7 +578,7 @@ fn a_shell_command_changing_a_reviewed_file_is_a_diff_review_of_the_files_it_nam
     ];
     for (command, want_flags, want_files) in cases {
         let e = eval(&shell(command));
-        assert_eq!(e.approval_type, ApprovalType::Diff, "{command}: {e:?}");
+        assert_eq!(e.approval_type(), ApprovalType::Diff, "{command}: {e:?}");
         let EvidenceDetail::Diff(p) = &e.evidence.detail else {
             panic!("{command}: a diff packet: {:?}", e.evidence.detail);
         };
@@ -608,7 +608,7 @@ fn a_shell_command_changing_a_reviewed_file_is_a_diff_review_of_the_files_it_nam
     ] {
         let e = eval(&shell(command));
         assert_eq!(
-            e.approval_type,
+            e.approval_type(),
             ApprovalType::Tool,
             "{command}: reading a reviewed file, or changing an ordinary one, is no review"
         );

@@ -247,7 +247,6 @@ pub fn evaluate(
     let risk_input = risk_input(request, &facts, &decision, ctx.trusted);
     let mut evidence =
         crate::evidence::build::build(request, &canonical, &decision, &facts, &ctx, hidden_text);
-    let approval_type = review.approval_type();
     review.fill(
         &mut evidence,
         &crate::evidence::build::place(request, &canonical.cwd),
@@ -259,7 +258,6 @@ pub fn evaluate(
         decision,
         batch_key,
         policy_version: policy.version().to_owned(),
-        approval_type,
         evidence,
         rules,
         exceptionable,
@@ -269,7 +267,6 @@ pub fn evaluate(
     if let Some(outcome) = exception {
         crate::exception::eval::shape(request, outcome, &mut evaluation);
     }
-    evaluation.approval_type = evaluation.evidence.approval_type();
     evaluation.evidence = crate::evidence::mask::masked(evaluation.evidence);
     evaluation.quick_decisions = offer::offer(policy, request, capability, &evaluation.decision);
     Ok(evaluation)

@@ -88,7 +88,7 @@ fn an_exception_to_an_ask_rule_is_an_exception_approval_for_a_security_reviewer(
         "the only grant offered is the exception"
     );
     assert_eq!(
-        e.approval_type,
+        e.approval_type(),
         ApprovalType::Exception,
         "typed as exception"
     );

@@ -105,7 +105,7 @@ impl ApprovalGrant {
             }
             None => (eval.action_hash.clone(), ctx.diff_fingerprint.as_deref()),
         };
-        let batch_fingerprint = if eval.approval_type == crate::types::ApprovalType::Diff {
+        let batch_fingerprint = if eval.approval_type() == crate::types::ApprovalType::Diff {
             diff_fingerprint
         } else {
             None

@@ -156,7 +156,7 @@ fn within_approval(grant: &ApprovalGrant, eval: &Evaluation) -> Result<(), NotCo
             )),
         };
     };
-    if eval.approval_type != approved.approval_type {
+    if eval.approval_type() != approved.approval_type {
         return Err(NotCovered::Mismatch(
             "an action of another approval type than the one approved",
         ));

@@ -88,7 +88,7 @@ impl ApprovedAs {
             rules: eval.rules.clone(),
             risk: eval.decision.risk,
             role: eval.decision.required_role,
-            approval_type: eval.approval_type,
+            approval_type: eval.approval_type(),
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::evidence::{ApprovalEvidence, EvidenceDetail, PrPacket};
 use crate::request::canon::CanonicalAction;
 use crate::request::ActionRequest;
 use crate::shell::ShellScript;
-use crate::types::{ApprovalType, Role, ScopeKind};
+use crate::types::{Role, ScopeKind};
 
 /// What a person is advised when the packet itself shows a risk a review alone does not
 /// answer: deny, and what would make the change safe instead.
@@ -98,14 +98,6 @@ impl Review {
         match crate::diff::review::review(request, canonical, facts, ctx) {
             Some(review) => Review::Diff(Box::new(review)),
             None => Review::Tool,
-        }
-    }
-
-    pub fn approval_type(&self) -> ApprovalType {
-        match self {
-            Review::Tool => ApprovalType::Tool,
-            Review::Diff(_) => ApprovalType::Diff,
-            Review::Pr(..) => ApprovalType::Pr,
         }
     }
 

@@ -58,7 +58,7 @@ pub fn eligibility(
         Decision::Block => return no("the policy blocks it"),
         Decision::Escalate => return no("it needs a person holding a role"),
     }
-    match evaluation.approval_type {
+    match evaluation.approval_type() {
         ApprovalType::Tool | ApprovalType::Diff => {}
         ApprovalType::Pr => return no("publishing stays with a person"),
         ApprovalType::Credential => return no("a credential capability stays with a person"),

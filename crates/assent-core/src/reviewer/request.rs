@@ -105,7 +105,7 @@ pub fn review_document(
             "risk": decision.risk,
             "rule": decision.rule,
             "reasons": decision.reasons,
-            "approval_type": evaluation.approval_type,
+            "approval_type": evaluation.approval_type(),
         },
         "untrusted_evidence": untrusted,
     })

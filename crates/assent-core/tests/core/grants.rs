@@ -322,7 +322,7 @@ fn a_grant_covers_nothing_that_asks_for_more_than_was_approved() {
         "an action needing a role the approval did not need is that role's to decide"
     );
     let mut e = eval_default(&riskier);
-    e.approval_type = assent_core::ApprovalType::Diff;
+    as_type(&mut e, assent_core::ApprovalType::Diff);
     assert_eq!(
         cargo.covers(&riskier, &e, AGENT, t0()),
         Err(NotCovered::Mismatch(

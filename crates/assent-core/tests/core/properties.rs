@@ -272,10 +272,11 @@ fn ask_more(bump: u8, e: &mut assent_core::Evaluation) {
         1 => e.decision.risk = RiskLevel::Critical,
         2 => e.decision.required_role = Some(Role::PlatformAdmin),
         3 => {
-            e.approval_type = match e.approval_type {
+            let other = match e.approval_type() {
                 ApprovalType::Tool => ApprovalType::Diff,
                 _ => ApprovalType::Tool,
-            }
+            };
+            as_type(e, other);
         }
         _ => {}
     }
@@ -312,7 +313,7 @@ proptest! {
         ask_more(bump, &mut e);
         if g.covers(&later, &e, requester, now).is_ok() {
             prop_assert_eq!(requester, AGENT, "only the agent that asked is covered");
-            prop_assert_eq!(e.approval_type, first.approval_type, "the same type of approval");
+            prop_assert_eq!(e.approval_type(), first.approval_type(), "the same type of approval");
             prop_assert!(e.rules.iter().all(|r| first.rules.contains(r)), "no rule beyond the approved ones: {:?} vs {:?}", e.rules, first.rules);
             prop_assert!(e.decision.risk <= first.decision.risk, "no higher risk: {:?} vs {:?}", e.decision.risk, first.decision.risk);
             prop_assert!(e.decision.required_role.is_none() || e.decision.required_role == first.decision.required_role, "no other role: {:?} vs {:?}", e.decision.required_role, first.decision.required_role);

@@ -14,7 +14,7 @@ use assent_core::{ActionKind, ApprovalType, Evaluation, Policy, RiskLevel};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::common::{action, claude_tool, eval, request, shell};
+use crate::common::{action, as_type, claude_tool, eval, request, shell};
 
 static POLICY: LazyLock<Policy> = LazyLock::new(Policy::default);
 
@@ -264,7 +264,7 @@ fn every_approval_type_but_tool_and_plain_diff_stays_with_a_person() {
         (ApprovalType::Fleet, "fleet"),
     ] {
         let mut e = base.clone();
-        e.approval_type = kind;
+        as_type(&mut e, kind);
         assert!(
             eligible(&e, RiskLevel::Medium).is_err_and(|r| r.contains(words)),
             "a {} approval must stay with a person",

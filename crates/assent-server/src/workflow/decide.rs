@@ -193,7 +193,11 @@ enum Approved {
 }
 
 /// `by` approves with `choice`: the grant it would issue is checked first, then the votes
-/// are tallied against the prompt's threshold.
+/// are tallied against the prompt's threshold. A short vote needs the whole check too (the
+/// request evaluated under today's policy, the grant built): a vote is refused exactly when
+/// the approval that met the threshold would be, and whether today's policy blocks the
+/// action, or the scope's constraints still hold, only that evaluation says
+/// (`people::a_short_vote_is_refused_when_its_grant_could_not_be_issued`).
 fn approve(
     record: &ApprovalRecord,
     by: Decider<'_>,

@@ -111,7 +111,7 @@ pub async fn record(
         held_by(run, &mut r);
     }
     let publishing =
-        r.eval.approval_type == ApprovalType::Pr && r.eval.decision.decision.needs_person();
+        r.eval.approval_type() == ApprovalType::Pr && r.eval.decision.decision.needs_person();
     if publishing {
         super::pr_gate::gated(tx, &mut r).await?;
     }

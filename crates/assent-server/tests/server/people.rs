@@ -334,6 +334,94 @@ async fn thresholds_need_distinct_qualified_people() {
     svc.stop().await;
 }
 
+/// A vote short of the threshold is refused whenever the approval that met it would be: the
+/// grant it would issue is checked first, under today's policy (the prompt's request
+/// evaluated again), so a scope the prompt does not offer, a lifetime past the bound, or an
+/// action today's policy blocks records no vote.
+#[tokio::test]
+async fn a_short_vote_is_refused_when_its_grant_could_not_be_issued() {
+    let tmp = Arc::new(tempfile::tempdir().unwrap());
+    let path = tmp.path().join("policy.toml");
+    let two = "[approvals]\nrequired = { platform_admin = 2 }\n";
+    std::fs::write(&path, two).unwrap();
+    let clock = Arc::new(assent_server::FakeClock::new(start_time()));
+    let file = path.clone();
+    let svc = Service::start_in(tmp, clock, move |config| {
+        config.policy = Policy::from_toml(two).unwrap();
+        config.policy_path = Some(file);
+        config.policy_recheck = std::time::Duration::from_millis(10);
+    })
+    .await;
+    let dir = directory(&svc).await;
+    let alice = dir
+        .add_person("alice", &[Role::PlatformAdmin])
+        .await
+        .unwrap();
+    let id = pending_id(&svc, &svc.requester, &cloud("r-1")).await;
+    let prompt = svc.approval(&id).await;
+    assert_eq!(prompt["required_approvals"], 2, "the policy asks for two");
+    assert!(
+        !prompt["offered_scopes"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("org")),
+        "the test needs a scope the prompt does not offer: {prompt}"
+    );
+
+    let refused = [
+        (
+            json!({"decision":"approve","scope":"org","expires_in_seconds":600}),
+            "not offered",
+        ),
+        (
+            json!({"decision":"approve","scope":"once","expires_in_seconds":100_000_000}),
+            "expires_in_seconds",
+        ),
+    ];
+    for (body, words) in refused {
+        let (status, answer) = decide_as(&svc, &alice, &id, &body).await;
+        assert_eq!(
+            status,
+            StatusCode::BAD_REQUEST,
+            "a vote for a grant that could never be issued is refused, short or not: {answer}"
+        );
+        assert!(
+            answer.to_string().contains(words),
+            "the refusal says why ({words}): {answer}"
+        );
+    }
+
+    let version = svc.get("/v1/policy", &svc.approver).await.1["version"].clone();
+    std::fs::write(&path, format!("block_patterns = [\"aws s3 rm *\"]\n{two}")).unwrap();
+    tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while svc.get("/v1/policy", &svc.approver).await.1["version"] == version {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the edited policy is in force within 10 s");
+    let (status, answer) = decide_as(&svc, &alice, &id, &approve_once()).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "a vote for an action today's policy blocks is refused though it settles nothing: \
+         {answer}"
+    );
+    assert!(
+        answer.to_string().contains("now blocks"),
+        "the refusal says the policy blocks it now: {answer}"
+    );
+    let after = svc.approval(&id).await;
+    assert_eq!(after["status"], "requested", "still pending: {after}");
+    assert_eq!(
+        after["approvals"].as_array().map_or(0, Vec::len),
+        0,
+        "no refused vote was recorded: {after}"
+    );
+    dir.close().await;
+    svc.stop().await;
+}
+
 #[tokio::test]
 async fn people_and_agents_are_managed_beside_the_running_service() {
     let svc = Service::start().await;

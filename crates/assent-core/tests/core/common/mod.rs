@@ -5,8 +5,10 @@ pub mod scenario;
 
 use assent_core::hook::{action_from_claude_hook, HookDefaults};
 use assent_core::{
-    evaluate, Action, ActionContext, ActionKind, ActionRequest, ApprovalGrant, Environment,
-    Evaluation, GrantConstraints, Policy, RequestedBy, ScopeKind,
+    evaluate, Action, ActionContext, ActionKind, ActionRequest, ApprovalGrant, ApprovalType,
+    CredentialPacket, DiffPacket, Environment, Evaluation, EvidenceDetail, ExceptionPacket,
+    FleetPacket, GrantConstraints, Policy, PrPacket, PreRunPacket, RequestedBy, RiskLevel,
+    ScopeKind,
 };
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::{json, Value};
@@ -93,6 +95,53 @@ pub fn eval(policy: &Policy, request: &ActionRequest) -> Evaluation {
 
 pub fn eval_default(request: &ActionRequest) -> Evaluation {
     eval(&Policy::default(), request)
+}
+
+/// `e` made an approval of type `kind` the only way one is: its evidence carries a packet of
+/// that type (an empty one; the type is all these tests look at).
+pub fn as_type(e: &mut Evaluation, kind: ApprovalType) {
+    e.evidence.detail = match kind {
+        ApprovalType::Tool => EvidenceDetail::Tool,
+        ApprovalType::Diff => EvidenceDetail::Diff(DiffPacket::default()),
+        ApprovalType::Pr => EvidenceDetail::Pr(PrPacket::default()),
+        ApprovalType::Credential => EvidenceDetail::Credential(CredentialPacket::default()),
+        ApprovalType::Exception => EvidenceDetail::Exception(ExceptionPacket::default()),
+        ApprovalType::PreRun => EvidenceDetail::PreRun(PreRunPacket {
+            task: "upgrade the build".to_owned(),
+            task_risk: RiskLevel::High,
+            repos: Vec::new(),
+            expected_actions: Vec::new(),
+            expected_credentials: Vec::new(),
+            remote_mutation: None,
+            required_role: None,
+            triggers: Vec::new(),
+            campaign: None,
+        }),
+        ApprovalType::Fleet => EvidenceDetail::Fleet(FleetPacket {
+            campaign: "c1".to_owned(),
+            stage: None,
+            target_repos: Vec::new(),
+            batch: Vec::new(),
+            selection_criteria: String::new(),
+            excluded_repos: Vec::new(),
+            prompt_contract: String::new(),
+            risk: RiskLevel::High,
+            verifier_profile: String::new(),
+            stop_policy: String::new(),
+            failure_threshold: 1,
+            sample_diff: String::new(),
+            expected_pr_body: String::new(),
+            cost_estimate: String::new(),
+            owner_notification: None,
+            passed: 0,
+            failed: 0,
+        }),
+    };
+    assert_eq!(
+        e.approval_type(),
+        kind,
+        "an evaluation's approval type is its evidence packet's"
+    );
 }
 
 pub fn hash_of(line: &str) -> String {

@@ -7,70 +7,37 @@ files under a `tests/` folder, and modules or functions marked `#[cfg(test)]` or
     scripts/dev/long-functions.py [--limit 60] [--list] DIR…
 
 Prints the number of functions and how many are over the limit (with `--list`, each of those,
-longest first). Reads source text only: strings, raw strings, chars and comments are skipped so
-that a brace inside them does not count.
+longest first). Reads source text only: comments and literals are blanked first (by
+import-circles.py's `strip`), so that a brace inside them does not count.
 """
 
 import argparse
+import importlib.util
 import pathlib
 import re
 import sys
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[{};#()\[\]\n]")
+
+# The lexer that blanks comments, strings and chars is import-circles.py's, not a second one.
+_spec = importlib.util.spec_from_file_location(
+    "import_circles", pathlib.Path(__file__).with_name("import-circles.py")
+)
+CIRCLES = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(CIRCLES)
 
 
 def tokens(text):
-    """Yields (kind, value, line) for identifiers, `#`, braces, `;` and `(`/`)`."""
-    i, line, n = 0, 1, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
+    """Yields (kind, value, line) for identifiers, `#`, braces, brackets, parens and `;` of
+    `text` with its comments and literals blanked by import-circles.py's `strip`."""
+    line = 1
+    for m in TOKEN.finditer(CIRCLES.strip(text)):
+        value = m.group(0)
+        if value == "\n":
             line += 1
-            i += 1
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif text.startswith("/*", i):
-            depth, i = 1, i + 2
-            while i < n and depth:
-                if text.startswith("/*", i):
-                    depth, i = depth + 1, i + 2
-                elif text.startswith("*/", i):
-                    depth, i = depth - 1, i + 2
-                else:
-                    line += text[i] == "\n"
-                    i += 1
-        elif c == "r" and re.match(r'r#*"', text[i:i + 260]) and not _ident_before(text, i):
-            hashes = re.match(r'r(#*)"', text[i:]).group(1)
-            end = text.find('"' + hashes, i + 2 + len(hashes))
-            end = n if end < 0 else end + 1 + len(hashes)
-            line += text.count("\n", i, end)
-            i = end
-        elif c == "b" and i + 1 < n and text[i + 1] in "\"'" and not _ident_before(text, i):
-            i += 1
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            line += text.count("\n", i, j)
-            i = j + 1
-        elif c == "'":
-            # A char literal ('x', '\n', '\u{1F600}') or a lifetime ('a, 'static).
-            m = re.match(r"'(\\(u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)|[^\\'])'", text[i:i + 12])
-            i += len(m.group(0)) if m else 1
-        elif c.isalpha() or c == "_":
-            m = IDENT.match(text, i)
-            yield ("ident", m.group(0), line)
-            i = m.end()
-        elif c in "{};#()[]":
-            yield (c, c, line)
-            i += 1
         else:
-            i += 1
-
-
-def _ident_before(text, i):
-    return i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
+            yield ("ident" if IDENT.fullmatch(value) else value, value, line)
 
 
 def functions(text):

@@ -13,23 +13,29 @@ use assent_protocol::{Approval, ApprovalReview, ReviewState};
 use crate::reviewer::Review;
 use crate::reviews::part;
 use crate::state::AppState;
-use crate::workflow::{ByReviewer, Ground};
+use crate::workflow::{ByReviewer, Ground, Prompted};
 
 /// At most this many of the run's last audit events are read for the reviewer.
 const RECENT_AUDIT: i64 = 50;
 
-/// A prompt opened: the reviewer reviews it once (see the module's doc). Runs off the
-/// agent's path; every outcome is recorded, none is an error.
-pub async fn opened(state: &AppState, approval_id: &str) {
+/// A prompt opened (or joined): the reviewer reviews it once (see the module's doc), starting
+/// from the prompt as the submission recorded it and the evaluation it was opened under.
+/// Runs off the agent's path; every outcome is recorded, none is an error.
+pub async fn opened(state: &AppState, prompt: Prompted) {
     let shared = &state.inner;
-    let policy = shared.policy.current();
-    let Some(config) = policy.reviewer.clone() else {
-        return;
-    };
-    let Ok(Some(record)) = shared.store.approval(approval_id).await else {
-        return;
-    };
+    let Prompted {
+        record,
+        evaluation,
+        policy,
+    } = prompt;
+    // Under the policy in force now (reloaded since the submission, it is evaluated again).
+    let (policy, evaluation) = shared.workflow.evaluated_now(&record, policy, evaluation);
+    let approval_id = record.approval.approval_id.as_str();
     let batch_key = record.approval.batch_key.clone();
+    let (Some(config), Ok(evaluation)) = (policy.reviewer.clone(), evaluation) else {
+        shared.reviews.unexpect(&batch_key);
+        return;
+    };
     if record.approval.status != ApprovalStatus::Requested
         || !shared.reviews.claim(approval_id, &config)
     {
@@ -37,9 +43,6 @@ pub async fn opened(state: &AppState, approval_id: &str) {
         shared.reviews.unexpect(&batch_key);
         return;
     }
-    let Ok(evaluation) = assent_core::evaluate(&policy, &record.first_request, &shared.env) else {
-        return;
-    };
     let eligible = eligibility(&evaluation, &policy, config.up_to);
     if config.mode == ReviewerMode::Decide {
         if let Err(not) = &eligible {
@@ -134,13 +137,9 @@ async fn approve_alone(
     let shared = &state.inner;
     let approval_id = &record.approval.approval_id;
     let action_hash = evaluation.action_hash.clone();
-    let today = shared.policy.current();
-    let (policy, evaluation) = if std::sync::Arc::ptr_eq(&today, &policy) {
-        (policy, Ok(evaluation))
-    } else {
-        let evaluation = assent_core::evaluate(&today, &record.first_request, &shared.env);
-        (today, evaluation)
-    };
+    let (policy, evaluation) = shared
+        .workflow
+        .evaluated_now(record, policy, Some(evaluation));
     let now = shared.clock.now();
     let decided = match (&policy.reviewer, &evaluation) {
         (Some(today), Ok(evaluation)) if today.mode == ReviewerMode::Decide => {

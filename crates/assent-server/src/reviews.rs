@@ -11,6 +11,15 @@ use assent_protocol::{Approval, ApprovalReview, ReviewState};
 
 use crate::reviewer::{Health, Reviewer};
 
+/// What [`Reviews::expect`] recorded for a prompt about to open.
+#[derive(Debug, Clone)]
+pub struct Expected {
+    pub batch_key: String,
+    /// The reviewer may approve it alone (`decide` mode, eligible): an automated decision is
+    /// expected.
+    pub takes: bool,
+}
+
 /// The reviewer's part in each prompt, and the reviewer for the policy in force.
 #[derive(Debug, Default)]
 pub struct Reviews {
@@ -31,19 +40,28 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Reviews {
     /// Before a submission that may open a prompt is recorded: what the reviewer will do with
-    /// it, by its batch key; the key when one was recorded (none: no reviewer, or it will only
-    /// advise). Undo it with [`Reviews::unexpect`] when no prompt opened.
-    pub fn expect(&self, evaluation: &assent_core::Evaluation, policy: &Policy) -> Option<String> {
+    /// it, by its batch key; what was recorded (none: no reviewer, or it will only advise).
+    /// Undo it with [`Reviews::unexpect`] when no prompt opened.
+    pub fn expect(
+        &self,
+        evaluation: &assent_core::Evaluation,
+        policy: &Policy,
+    ) -> Option<Expected> {
         let config = policy.reviewer.as_ref()?;
         if config.mode != ReviewerMode::Decide || !evaluation.decision.decision.needs_person() {
             return None;
         }
-        let review = match eligibility(evaluation, policy, config.up_to) {
+        let eligible = eligibility(evaluation, policy, config.up_to);
+        let takes = eligible.is_ok();
+        let review = match eligible {
             Ok(()) => part(config, ReviewState::Reviewing, None, "reviewing".to_owned()),
             Err(not) => part(config, ReviewState::NotEligible, None, not.reason),
         };
         lock(&self.opening).insert(evaluation.batch_key.clone(), review);
-        Some(evaluation.batch_key.clone())
+        Some(Expected {
+            batch_key: evaluation.batch_key.clone(),
+            takes,
+        })
     }
 
     /// Forgets what [`Reviews::expect`] recorded for `batch_key`: no new prompt of it is

@@ -87,28 +87,35 @@ impl AppState {
             .policy_path
             .clone()
             .unwrap_or_else(|| config.data_dir.join(POLICY_FILE));
+        let context = crate::workflow::Context {
+            policy: Arc::new(LivePolicy::new(
+                config.policy.clone(),
+                policy_path.clone(),
+                config.clock.now(),
+            )),
+            env: environment(
+                &config.home,
+                OwnFiles {
+                    data_dir: Some(&config.data_dir),
+                    policy_file: Some(&policy_path),
+                    audit_key: config.audit_key.as_deref(),
+                    port: Some(port),
+                    public_host: config.public_url.as_ref().map(|url| url.host()),
+                },
+            ),
+            clock: config.clock.clone(),
+            reviews: Arc::default(),
+        };
         AppState {
             inner: Arc::new(Shared {
-                workflow: Workflow::new(store.clone(), config.sync_policy_decisions),
                 identities: crate::identity_cache::IdentityCache::default(),
                 approval_watch: crate::approval_watch::ApprovalWatch::new(store.clone()),
+                policy: context.policy.clone(),
+                clock: context.clock.clone(),
+                env: context.env.clone(),
+                reviews: context.reviews.clone(),
+                workflow: Workflow::new(store.clone(), context, config.sync_policy_decisions),
                 store,
-                policy: Arc::new(LivePolicy::new(
-                    config.policy.clone(),
-                    policy_path.clone(),
-                    config.clock.now(),
-                )),
-                clock: config.clock.clone(),
-                env: environment(
-                    &config.home,
-                    OwnFiles {
-                        data_dir: Some(&config.data_dir),
-                        policy_file: Some(&policy_path),
-                        audit_key: config.audit_key.as_deref(),
-                        port: Some(port),
-                        public_host: config.public_url.as_ref().map(|url| url.host()),
-                    },
-                ),
                 port,
                 public_url: config.public_url.clone(),
                 tls: config.tls.is_some(),
@@ -120,7 +127,6 @@ impl AppState {
                 audit_key: None,
                 presence: Arc::default(),
                 push: None,
-                reviews: Arc::default(),
             }),
         }
     }

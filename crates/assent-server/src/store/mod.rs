@@ -47,6 +47,10 @@ pub struct Submission {
     /// Whether the policy routes prompts (`[routing] escalate_after` is set): a prompt opened
     /// now asks the people present first (see `crate::routing`).
     pub routed: bool,
+    /// The model reviewer is expected to approve the prompt it may open alone (`decide` mode,
+    /// eligible): recording it is an automated decision, committed as durably as the policy's
+    /// own (see `workflow::batch`).
+    pub reviewer_takes: bool,
 }
 
 /// What recording a submission came to.
@@ -54,6 +58,9 @@ pub struct Submission {
 pub enum Submitted {
     /// Newly recorded.
     Recorded(SubmitResponse),
+    /// Newly recorded, pending in a prompt it opened or joined: the prompt as this
+    /// transaction left it (what the model reviewer starts from, with nothing read again).
+    Prompted(SubmitResponse, Box<ApprovalRecord>),
     /// The same key and body came before: its first answer.
     Replayed(SubmitResponse),
     /// The same key came before with another body.

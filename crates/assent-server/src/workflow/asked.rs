@@ -71,6 +71,7 @@ pub fn prompt_submission(asked: Asked, ground: StartGround<'_>) -> Result<Submis
         denials_since: ground.policy.deny_memory.remembered_since(now),
         screen: false,
         routed: ground.policy.routing.escalate_after().is_some(),
+        reviewer_takes: false,
     })
 }
 
@@ -84,7 +85,9 @@ pub async fn record_prompt(
     let recorded = submit::record(tx, s, None, &mut deferred).await?;
     deferred.flush(tx).await?;
     match recorded {
-        Submitted::Recorded(answer) | Submitted::Replayed(answer) => Ok(answer),
+        Submitted::Recorded(answer)
+        | Submitted::Prompted(answer, _)
+        | Submitted::Replayed(answer) => Ok(answer),
         Submitted::KeyReused => Err(StoreError::Conflict(
             "an idempotency key was reused".to_owned(),
         )),

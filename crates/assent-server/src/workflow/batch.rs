@@ -177,8 +177,9 @@ async fn write_alone_again(
     }
 }
 
-/// Writes `submissions` in one transaction. When only the policy decides them (and
-/// `durability` allows), the transaction is a relaxed one (`Store::begin_relaxed`): committed
+/// Writes `submissions` in one transaction. When each is decided without a person — by the
+/// policy alone, or by the model reviewer expected to approve the prompt it opens — and
+/// `durability` allows, the transaction is a relaxed one (`Store::begin_relaxed`): committed
 /// before anyone is answered, not waited on to reach the disk. Should recording them write
 /// more than that (a held run's prompt, an expiry, a grant's use), it is rolled back and
 /// written again, fsynced, as everything a person decides is.
@@ -191,10 +192,10 @@ async fn write_together(
         durability,
         commits,
     } = how;
-    if durability == Durability::Committed && submissions.iter().all(policy_decides) {
+    if durability == Durability::Committed && submissions.iter().all(automated) {
         let mut tx = store.begin_relaxed().await?;
         let recorded = record_all(tx.as_mut(), submissions).await?;
-        if recorded.policy_only {
+        if recorded.automated {
             tx.commit().await?;
             commits.count(true);
             return Ok(recorded.outcomes);
@@ -218,20 +219,24 @@ async fn write_full(
     Ok(recorded.outcomes)
 }
 
-/// The policy alone decides `s`: auto, or a block no exception can set aside.
-fn policy_decides(s: &Submission) -> bool {
+/// No person decides `s`: the policy alone (auto, or a block no exception can set aside), or
+/// the model reviewer, expected to approve the prompt it opens alone. The prompt is then
+/// lost or kept with the reviewer's approval, itself committed relaxed: a power loss may lose
+/// both, never leave a prompt a person decides that was not written to disk first.
+fn automated(s: &Submission) -> bool {
     match s.eval.decision.decision {
         Decision::Auto => true,
         Decision::Block => !s.eval.exceptionable,
-        Decision::Ask | Decision::Escalate => false,
+        Decision::Ask | Decision::Escalate => s.reviewer_takes && !s.screen,
     }
 }
 
 /// What recording a batch gave: each submission's outcome, and whether every row written was
-/// a plain (auto or block) record of the policy's — the rest being replays.
+/// an automated one — a plain (auto or block) record of the policy's, or a prompt the reviewer
+/// is expected to take — the rest being replays.
 struct Recorded {
     outcomes: Outcomes,
-    policy_only: bool,
+    automated: bool,
 }
 
 async fn record_all(tx: &mut dyn Tx, submissions: &[Submission]) -> Result<Recorded, StoreError> {
@@ -265,11 +270,22 @@ async fn record_all(tx: &mut dyn Tx, submissions: &[Submission]) -> Result<Recor
         .iter()
         .filter(|o| matches!(o, Ok(Submitted::Replayed(_))))
         .count();
-    let policy_only = !expired && deferred.len() + replays == submissions.len();
+    // A prompt the reviewer is expected to take, as it was expected (no run's hold decided
+    // it otherwise); not a grant's use or a remembered denial.
+    let reviewer_prompts = outcomes
+        .iter()
+        .zip(submissions)
+        .filter(|(o, s)| {
+            s.reviewer_takes
+                && matches!(o, Ok(Submitted::Prompted(_, prompt))
+                    if prompt.approval.facts.rule == s.eval.decision.rule)
+        })
+        .count();
+    let automated = !expired && deferred.len() + replays + reviewer_prompts == submissions.len();
     deferred.flush(tx).await?;
     Ok(Recorded {
         outcomes,
-        policy_only,
+        automated,
     })
 }
 
@@ -313,6 +329,7 @@ mod tests {
             denials_since: None,
             screen: false,
             routed: false,
+            reviewer_takes: false,
         }
     }
 
@@ -331,7 +348,7 @@ mod tests {
         };
         let mut outcomes = write_batch(store, &[submission], how).await.unwrap();
         match outcomes.pop() {
-            Some(Ok(Submitted::Recorded(answer))) => answer,
+            Some(Ok(Submitted::Recorded(answer) | Submitted::Prompted(answer, _))) => answer,
             other => unreachable!("one submission, recorded: {other:?}"),
         }
     }

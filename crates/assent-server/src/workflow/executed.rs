@@ -1,16 +1,62 @@
 //! An agent reports it ran an action it submitted: the audit's coverage check, once.
 
 use assent_core::workflow::{executed_audit, Ran};
-use assent_protocol::SubmitStatus;
+use assent_core::Decision;
+use assent_protocol::{ExecutedRequest, SubmitStatus};
 use chrono::{DateTime, Utc};
 
+use super::{Context, SubmitError};
 use crate::records::{answer, command_line, new_id};
 use crate::store::rows::{ActionRow, ExecutedBy};
 use crate::store::{Executed, Store, StoreError};
 
+/// `requester` reports it ran an action: the one it submitted under the report's key, else
+/// (with the action in the report) one like it in the run, is marked executed and audited
+/// once; an action nothing was submitted for is recorded as uncovered, unless the policy
+/// allows it (what the policy allows needs no submission to be covered: `None`).
+pub async fn reported(
+    store: &dyn Store,
+    context: &Context,
+    requester: &str,
+    report: &ExecutedRequest,
+    now: DateTime<Utc>,
+) -> Result<Option<Executed>, SubmitError> {
+    let run_id = &report.run_id;
+    let key = ExecutedBy::Key(&report.idempotency_key);
+    let found = executed(store, requester, run_id, key, now).await?;
+    let (None, Some(action)) = (&found, &report.action) else {
+        return Ok(found);
+    };
+    if action.run_id != *run_id {
+        return Err(SubmitError::Invalid(
+            "the action's run_id is not the report's run_id".to_owned(),
+        ));
+    }
+    let policy = context.policy.current();
+    let eval = assent_core::evaluate(&policy, action, &context.env)
+        .map_err(|err| SubmitError::Invalid(err.to_string()))?;
+    let hash = ExecutedBy::ActionHash {
+        hash: &eval.action_hash,
+        key: &report.idempotency_key,
+    };
+    if let Some(found) = executed(store, requester, run_id, hash, now).await? {
+        return Ok(Some(found));
+    }
+    if eval.decision.decision == Decision::Auto {
+        return Ok(None);
+    }
+    let ran = Unsubmitted {
+        requester,
+        idempotency_key: &report.idempotency_key,
+        request: action,
+        eval: &eval,
+    };
+    Ok(Some(unsubmitted(store, ran, now).await?))
+}
+
 /// Marks the action of `requester` in `run_id` that `by` names as executed and audits it
 /// once; `None` when there is no such action.
-pub async fn executed(
+async fn executed(
     store: &dyn Store,
     requester: &str,
     run_id: &str,
@@ -57,7 +103,7 @@ pub async fn executed(
 /// policy asks about without asking: `codex exec` never sends PermissionRequest): recorded
 /// under the report's key as never asked, already executed, and audited as uncovered, so the
 /// coverage check sees it (and a repeated report finds it by its key, audited once).
-pub async fn unsubmitted(
+async fn unsubmitted(
     store: &dyn Store,
     ran: Unsubmitted<'_>,
     now: DateTime<Utc>,
@@ -115,7 +161,7 @@ pub async fn unsubmitted(
 }
 
 /// What [`unsubmitted`] records: the report's key and the action it sent.
-pub struct Unsubmitted<'a> {
+struct Unsubmitted<'a> {
     pub requester: &'a str,
     pub idempotency_key: &'a str,
     pub request: &'a assent_core::ActionRequest,

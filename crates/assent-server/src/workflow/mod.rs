@@ -9,10 +9,11 @@ pub mod campaign;
 mod decide;
 mod decide_error;
 mod end_run;
-pub mod executed;
+mod executed;
 mod expire;
 mod expired_grants;
 mod forget;
+mod intake;
 mod invalidate;
 mod pr_gate;
 mod publish;
@@ -34,6 +35,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use decide::{ByReviewer, Ground};
 pub use decide_error::DecideError;
+pub use intake::{Answered, Context, Prompted, SubmitError};
 pub use release::{ReleaseAsk, ReleaseRefused};
 
 use crate::store::{
@@ -44,6 +46,8 @@ use crate::store::{
 #[derive(Debug, Clone)]
 pub struct Workflow {
     store: Arc<dyn Store>,
+    /// What requests are decided against (the policy in force, the machine, the clock).
+    context: Context,
     submissions: mpsc::Sender<batch::Queued>,
     commits: Arc<batch::Commits>,
     /// How durable the automated decisions are when answered: the policy's own, and the
@@ -55,7 +59,7 @@ impl Workflow {
     /// The workflow over `store`; starts the group-commit writer, which ends when the last
     /// clone is dropped. Needs a Tokio runtime. `sync_policy_decisions`: the policy's own
     /// decisions are fsynced before they are answered too (see [`crate::Config`]).
-    pub fn new(store: Arc<dyn Store>, sync_policy_decisions: bool) -> Workflow {
+    pub fn new(store: Arc<dyn Store>, context: Context, sync_policy_decisions: bool) -> Workflow {
         let (submissions, queue) = mpsc::channel(batch::QUEUE_DEPTH);
         let commits = Arc::new(batch::Commits::default());
         let durability = batch::Durability::of(sync_policy_decisions);
@@ -67,6 +71,7 @@ impl Workflow {
         ));
         Workflow {
             store,
+            context,
             submissions,
             commits,
             durability,
@@ -79,9 +84,56 @@ impl Workflow {
         self.commits.counts()
     }
 
-    /// Records a submission: idempotency, run hold, grant use, remembered denial or prompt,
-    /// action and audit. Answered after the commit of the batch that holds it.
-    pub async fn submit(&self, submission: Box<Submission>) -> Result<Submitted, StoreError> {
+    /// `requester` asks to act: the request is checked, evaluated under the policy in force
+    /// and recorded — idempotency, run hold, grant use, remembered denial or prompt, action
+    /// and audit. Answered after the commit of the batch that holds it; a prompt it opened or
+    /// joined comes back as recorded (see [`Prompted`]). `screen`: an ask only answers
+    /// `would_ask` (hooks that can deny but not wait, such as Codex's PreToolUse).
+    pub async fn submit(
+        &self,
+        requester: &str,
+        request: assent_core::ActionRequest,
+        screen: bool,
+    ) -> Result<Answered, SubmitError> {
+        let intake::Intake {
+            submission,
+            expected,
+            evaluation,
+            policy,
+        } = intake::submission(&self.context, requester, request, screen)?;
+        let answered = match self.record(submission).await {
+            Ok(submitted) => intake::answered(submitted, evaluation, policy),
+            Err(err) => Err(err.into()),
+        };
+        let opened = matches!(&answered, Ok(a) if a.prompt.is_some());
+        if let Some(expected) = expected.filter(|_| !opened) {
+            self.context.reviews.unexpect(&expected.batch_key);
+        }
+        answered
+    }
+
+    /// `record`'s first request evaluated under the policy in force now: the evaluation given
+    /// (made under `policy`) when that policy is still in force, otherwise evaluated again —
+    /// the policy was reloaded meanwhile, or there was none. The policy in force comes with it.
+    pub fn evaluated_now(
+        &self,
+        record: &ApprovalRecord,
+        policy: Arc<assent_core::Policy>,
+        evaluation: Option<assent_core::Evaluation>,
+    ) -> (
+        Arc<assent_core::Policy>,
+        Result<assent_core::Evaluation, assent_core::EvaluateError>,
+    ) {
+        let today = self.context.policy.current();
+        if let Some(evaluation) = evaluation.filter(|_| Arc::ptr_eq(&today, &policy)) {
+            return (policy, Ok(evaluation));
+        }
+        let evaluation = assent_core::evaluate(&today, &record.first_request, &self.context.env);
+        (today, evaluation)
+    }
+
+    /// Queues a submission for the group commit; answered after the commit that holds it.
+    async fn record(&self, submission: Box<Submission>) -> Result<Submitted, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.submissions
             .send(batch::Queued { submission, reply })
@@ -206,26 +258,17 @@ impl Workflow {
         forget::forget(self.store.as_ref(), approval_id, by, now).await
     }
 
-    /// Records that the requester ran what it submitted under `idempotency_key` in `run_id`
-    /// (audited once); `None` when it never submitted that.
-    pub async fn record_executed(
+    /// `requester` reports it ran an action (`POST /v1/actions/executed`): the action it
+    /// submitted under the report's key, else one like the report's action in the run, is
+    /// marked executed and audited once; an action never submitted is recorded as uncovered
+    /// unless the policy allows it. `None`: nothing to mark (see `executed::reported`).
+    pub async fn executed(
         &self,
         requester: &str,
-        run_id: &str,
-        by: crate::store::rows::ExecutedBy<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Executed>, StoreError> {
-        executed::executed(self.store.as_ref(), requester, run_id, by, now).await
-    }
-
-    /// Records and audits an execution nothing was submitted for as uncovered (see
-    /// `unsubmitted`).
-    pub async fn record_unsubmitted(
-        &self,
-        ran: executed::Unsubmitted<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Executed, StoreError> {
-        executed::unsubmitted(self.store.as_ref(), ran, now).await
+        report: &assent_protocol::ExecutedRequest,
+    ) -> Result<Option<Executed>, SubmitError> {
+        let now = self.context.clock.now();
+        executed::reported(self.store.as_ref(), &self.context, requester, report, now).await
     }
 
     /// Hands an approved capability request its secret, once (see `release`).

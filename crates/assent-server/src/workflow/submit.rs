@@ -128,12 +128,10 @@ pub async fn record(
         }
         Decision::Block => (SubmitStatus::Blocked, AuditDecision::Blocked),
         Decision::Ask | Decision::Escalate => {
-            let answer = if s.screen {
-                screened(tx, r).await?
-            } else {
-                record_guarded(tx, r).await?
-            };
-            return Ok(Submitted::Recorded(answer));
+            if s.screen {
+                return Ok(Submitted::Recorded(screened(tx, r).await?));
+            }
+            return record_guarded(tx, r).await;
         }
     };
     let (status, audited) = audited;
@@ -165,32 +163,32 @@ fn held_by(run: &RunState, r: &mut Recording<'_>) {
 }
 
 /// Records an ask/escalate: a covering grant is used, a remembered denial answers, else the
-/// request joins or opens a prompt.
-async fn record_guarded(tx: &mut dyn Tx, r: &Recording<'_>) -> Result<SubmitResponse, StoreError> {
+/// request joins or opens a prompt (answered with the prompt as recorded).
+async fn record_guarded(tx: &mut dyn Tx, r: &Recording<'_>) -> Result<Submitted, StoreError> {
     let s = r.s;
     if let Some(answer) = use_covering_grant(tx, r).await? {
-        return Ok(answer);
+        return Ok(Submitted::Recorded(answer));
     }
     if let Some(denial) = remembered(tx, r).await? {
-        return answer_remembered(tx, r, denial).await;
+        return Ok(Submitted::Recorded(answer_remembered(tx, r, denial).await?));
     }
     let (approval_id, position, opened) = join_or_open(tx, r).await?;
     // Audited when it settles, per member.
     let answer = response(r, SubmitStatus::Pending, Some(approval_id.clone()), None);
     tx.insert_actions(&[action_row(r, &answer, Some(position))])
         .await?;
-    let approval = tx
+    let prompt = tx
         .approval(&approval_id)
         .await?
-        .ok_or_else(|| StoreError::Corrupt(format!("approval {approval_id} vanished")))?
-        .approval;
+        .ok_or_else(|| StoreError::Corrupt(format!("approval {approval_id} vanished")))?;
+    let approval = prompt.approval.clone();
     let event = if opened {
         Event::ApprovalRequested { approval }
     } else {
         Event::ApprovalUpdated { approval }
     };
     tx.insert_event(s.now, &event).await?;
-    Ok(answer)
+    Ok(Submitted::Prompted(answer, Box::new(prompt)))
 }
 
 /// Screens an ask/escalate: a remembered denial answers (recorded, as in `record_guarded`);

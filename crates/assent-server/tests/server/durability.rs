@@ -90,3 +90,68 @@ async fn sync_policy_decisions_fsyncs_every_decision() {
         "with --sync-policy-decisions, auto decisions wait for the disk too"
     );
 }
+
+/// A service whose `[reviewer]` (in `mode`) is the scripted one, approving at once.
+async fn reviewed_by(
+    reviewer: &crate::common::scripted_reviewer::ScriptedReviewer,
+    mode: &str,
+) -> Service {
+    let policy = assent_core::Policy::from_toml(&format!(
+        "[reviewer]\napi = \"openai\"\nurl = \"{}\"\nmodel = \"scripted\"\nmode = \"{mode}\"\nup_to = \"medium\"\ntimeout = \"5s\"\n",
+        reviewer.url
+    ))
+    .unwrap();
+    Service::start_with(|config| config.policy = policy).await
+}
+
+#[tokio::test]
+async fn a_prompt_the_reviewer_takes_alone_is_automated_and_skips_the_fsync() {
+    use crate::common::scripted_reviewer::{verdict, Behaviour, ScriptedReviewer};
+    let reviewer = ScriptedReviewer::start(Behaviour::Verdict(verdict(
+        "approve",
+        "low",
+        "Runs the project's tests.",
+    )))
+    .await;
+    let svc = reviewed_by(&reviewer, "decide").await;
+    let asked = svc.submit(&maven("r-1")).await;
+    assert_eq!(asked["status"], "pending", "{asked}");
+    assert_eq!(
+        commits(&svc).await,
+        (0, 1),
+        "an eligible ask in decide mode is the reviewer's to approve: opened as durably as \
+         the reviewer's approval will be (kept or lost with it), not fsynced"
+    );
+    let push = svc
+        .submit(&shell("r-1", "git push origin main", "unknown", None))
+        .await;
+    assert_eq!(push["status"], "pending", "{push}");
+    assert_eq!(
+        commits(&svc).await,
+        (1, 1),
+        "a push is never the reviewer's: its prompt is a person's, on disk before the agent \
+         hears it is pending"
+    );
+    let id = asked["approval_id"].as_str().unwrap();
+    let (_, approval) = svc
+        .get(&format!("/v1/approvals/{id}?wait=30"), &svc.requester)
+        .await;
+    assert_eq!(
+        approval["decided_by"], "reviewer:scripted",
+        "the relaxed prompt is approved by the reviewer as any other: {approval}"
+    );
+    let (_, chain) = svc.get("/v1/audit/verify", &svc.approver).await;
+    assert_eq!(
+        chain["report"]["ok"], true,
+        "both kinds of commit extend one chain: {chain}"
+    );
+
+    let advised = reviewed_by(&reviewer, "advise").await;
+    let asked = advised.submit(&maven("r-2")).await;
+    assert_eq!(asked["status"], "pending", "{asked}");
+    assert_eq!(
+        commits(&advised).await,
+        (1, 0),
+        "in advise mode a person decides every prompt: fsynced first"
+    );
+}

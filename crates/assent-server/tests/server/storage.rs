@@ -43,6 +43,7 @@ fn prompt(id: &str, run: &str) -> ApprovalRow {
         denials_since: None,
         screen: false,
         routed: false,
+        reviewer_takes: false,
     };
     ApprovalRow {
         id: id.to_owned(),

@@ -82,6 +82,7 @@ fn prompt() -> assent_server::store::rows::ApprovalRow {
         denials_since: None,
         screen: false,
         routed: false,
+        reviewer_takes: false,
     };
     assent_server::store::rows::ApprovalRow {
         id: "ap1".to_owned(),

@@ -13,10 +13,7 @@ use assent_protocol::{Approval, ApprovalReview, ReviewState};
 use crate::reviewer::Review;
 use crate::reviews::part;
 use crate::state::AppState;
-use crate::workflow::{ByReviewer, Ground, Prompted};
-
-/// At most this many of the run's last audit events are read for the reviewer.
-const RECENT_AUDIT: i64 = 50;
+use crate::workflow::{ByReviewer, Ground, Prompted, RecentRead, RECENT_AUDIT};
 
 /// A prompt opened (or joined): the reviewer reviews it once (see the module's doc), starting
 /// from the prompt as the submission recorded it and the evaluation it was opened under.
@@ -27,6 +24,7 @@ pub async fn opened(state: &AppState, prompt: Prompted) {
         record,
         evaluation,
         policy,
+        recent,
     } = prompt;
     // Under the policy in force now (reloaded since the submission, it is evaluated again).
     let (policy, evaluation) = shared.workflow.evaluated_now(&record, policy, evaluation);
@@ -62,7 +60,7 @@ pub async fn opened(state: &AppState, prompt: Prompted) {
         shared.reviews.settle(approval_id, &batch_key, review);
         return;
     };
-    let recent = recent_actions(state, &record.approval.run_id).await;
+    let recent = recent_actions(state, &record.approval.run_id, recent).await;
     // The person's task, only when the policy shares it (the service kept it only then).
     let task = &record.first_request.context.task_turns;
     let task = (config.share_task && !task.is_empty()).then_some(task.as_slice());
@@ -226,9 +224,23 @@ async fn announce(
     }
 }
 
-/// The run's last audited actions and what became of them, oldest first.
-async fn recent_actions(state: &AppState, run_id: &str) -> Vec<RecentAction> {
-    let Ok(events) = state.inner.store.recent_audit(run_id, RECENT_AUDIT).await else {
+/// The run's last audited actions and what became of them, oldest first: as `read` (begun
+/// with the submission) found them, or read now.
+async fn recent_actions(
+    state: &AppState,
+    run_id: &str,
+    read: Option<RecentRead>,
+) -> Vec<RecentAction> {
+    // A read whose task did not finish (the runtime is stopping) is made again.
+    let begun = match read {
+        Some(read) => read.await.ok(),
+        None => None,
+    };
+    let events = match begun {
+        Some(events) => events,
+        None => state.inner.store.recent_audit(run_id, RECENT_AUDIT).await,
+    };
+    let Ok(events) = events else {
         return Vec::new();
     };
     events

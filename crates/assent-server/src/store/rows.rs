@@ -246,8 +246,14 @@ pub trait Tx: Send {
     async fn insert_approval(&mut self, row: &ApprovalRow) -> Result<(), StoreError>;
     /// An approval with its members (actions with a batch position) and votes.
     async fn approval(&mut self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError>;
-    /// Settles an approval that is still pending; `Conflict` when it is not.
-    async fn settle_approval(&mut self, row: SettleRow<'_>) -> Result<(), StoreError>;
+    /// Settles an approval that is still pending, with the `votes` that settled it; `Conflict`
+    /// when it is not. The approval as settled, with its members and votes (read with the
+    /// update's own `RETURNING` and the member and vote queries: nothing read twice).
+    async fn settle_approval(
+        &mut self,
+        row: SettleRow<'_>,
+        votes: &[Vote],
+    ) -> Result<ApprovalRecord, StoreError>;
     /// Touches (`updated_at`) an approval that is still pending; `Conflict` when it is not.
     async fn touch_pending(
         &mut self,

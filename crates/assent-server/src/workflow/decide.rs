@@ -166,8 +166,8 @@ pub async fn reviewer_approves(
     } else {
         store.begin().await?
     };
-    tx.insert_audits(std::slice::from_ref(audit)).await?;
-    let settled = settle::settle_in(tx.as_mut(), &settlement).await?;
+    // The call's `reviewed` record, then the approval's, in one insert.
+    let settled = settle::settle_in(tx.as_mut(), &settlement, std::slice::from_ref(audit)).await?;
     tx.commit().await?;
     Ok(DecisionResponse {
         approval: settled.approval,

@@ -40,7 +40,7 @@ pub async fn end_run_in(
     };
     for approval_id in tx.pending_approvals(pending).await? {
         let settlement = closing(approval_id, Resolution::Cancelled, reason, now);
-        match settle_in(tx, &settlement).await {
+        match settle_in(tx, &settlement, &[]).await {
             Ok(_) => approvals_cancelled = approvals_cancelled.saturating_add(1),
             Err(StoreError::Conflict(_)) => {}
             Err(other) => return Err(other),

@@ -56,7 +56,7 @@ async fn time_out(
         &plan.reason,
         now,
     );
-    match settle_in(tx, &settlement).await {
+    match settle_in(tx, &settlement, &[]).await {
         Ok(_) => {}
         Err(StoreError::Conflict(_)) => return Ok(()),
         Err(other) => return Err(other),

@@ -58,6 +58,24 @@ pub struct Prompted {
     /// (a request joining a prompt is not its first).
     pub evaluation: Option<Evaluation>,
     pub policy: Arc<Policy>,
+    /// The run's last audit events, read while the submission was written, when the reviewer
+    /// was expected to take the prompt (it waits on nothing more before its call).
+    pub recent: Option<RecentRead>,
+}
+
+/// At most this many of the run's last audit events are read for the reviewer.
+pub const RECENT_AUDIT: i64 = 50;
+
+/// A read of a run's last audit events, under way.
+pub type RecentRead =
+    tokio::task::JoinHandle<Result<Vec<assent_core::ApprovalAuditEvent>, StoreError>>;
+
+/// Starts reading `run_id`'s last audit events for the reviewer. Begun before the submission
+/// is written, it reads what was there before it: a prompt's opening adds no audit event of
+/// its own but the routing step's, which is this very request, not one of the run's last.
+pub(super) fn read_recent(store: &Arc<dyn crate::store::Store>, run_id: &str) -> RecentRead {
+    let (store, run_id) = (Arc::clone(store), run_id.to_owned());
+    tokio::spawn(async move { store.recent_audit(&run_id, RECENT_AUDIT).await })
 }
 
 /// A request made ready to record.
@@ -122,6 +140,7 @@ pub(super) fn answered(
     submitted: Submitted,
     evaluation: Option<Evaluation>,
     policy: Arc<Policy>,
+    recent: Option<RecentRead>,
 ) -> Result<Answered, SubmitError> {
     match submitted {
         Submitted::Prompted(answer, record) => {
@@ -131,6 +150,7 @@ pub(super) fn answered(
                 evaluation: evaluation.filter(|_| opened),
                 record: *record,
                 policy,
+                recent,
             });
             Ok(Answered { answer, prompt })
         }

@@ -35,7 +35,7 @@ use tokio::sync::{mpsc, oneshot};
 
 pub use decide::{ByReviewer, Ground};
 pub use decide_error::DecideError;
-pub use intake::{Answered, Context, Prompted, SubmitError};
+pub use intake::{Answered, Context, Prompted, RecentRead, SubmitError, RECENT_AUDIT};
 pub use release::{ReleaseAsk, ReleaseRefused};
 
 use crate::store::{
@@ -101,8 +101,13 @@ impl Workflow {
             evaluation,
             policy,
         } = intake::submission(&self.context, requester, request, screen)?;
+        // What the reviewer reads of the run, read while the submission is written.
+        let recent = expected
+            .as_ref()
+            .filter(|e| e.takes)
+            .map(|_| intake::read_recent(&self.store, &submission.request.run_id));
         let answered = match self.record(submission).await {
-            Ok(submitted) => intake::answered(submitted, evaluation, policy),
+            Ok(submitted) => intake::answered(submitted, evaluation, policy, recent),
             Err(err) => Err(err.into()),
         };
         let opened = matches!(&answered, Ok(a) if a.prompt.is_some());

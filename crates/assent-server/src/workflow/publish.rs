@@ -20,7 +20,7 @@ pub async fn settle_checked(
     if let Some(reason) = gate.blocked {
         return Err(DecideError::Conflict(reason));
     }
-    let settled = settle::settle_in(tx.as_mut(), settlement).await?;
+    let settled = settle::settle_in(tx.as_mut(), settlement, &[]).await?;
     tx.commit().await?;
     Ok(settled)
 }

@@ -13,16 +13,21 @@ use crate::store::{Settled, Settlement, Store, StoreError, Tx};
 /// Settles a pending approval in its own transaction; `Conflict` when it is no longer pending.
 pub async fn settle(store: &dyn Store, settlement: &Settlement) -> Result<Settled, StoreError> {
     let mut tx = store.begin().await?;
-    let settled = settle_in(tx.as_mut(), settlement).await?;
+    let settled = settle_in(tx.as_mut(), settlement, &[]).await?;
     tx.commit().await?;
     Ok(settled)
 }
 
 /// Settles a pending approval and all its members in the caller's transaction; `Conflict`
-/// when it is no longer pending.
-pub async fn settle_in(tx: &mut dyn Tx, s: &Settlement) -> Result<Settled, StoreError> {
+/// when it is no longer pending. `preceding`: audit records of the caller's that come before
+/// the settlement's in the chain (the model reviewer's call), written with them.
+pub async fn settle_in(
+    tx: &mut dyn Tx,
+    s: &Settlement,
+    preceding: &[assent_core::ApprovalAuditEvent],
+) -> Result<Settled, StoreError> {
     let grant_id = s.grant.as_ref().map(|g| g.grant.grant_id.clone());
-    tx.settle_approval(SettleRow {
+    let settling = SettleRow {
         approval_id: &s.approval_id,
         status: s.status,
         resolution: s.resolution,
@@ -31,18 +36,11 @@ pub async fn settle_in(tx: &mut dyn Tx, s: &Settlement) -> Result<Settled, Store
         reason: s.reason.as_deref(),
         grant_id: grant_id.as_deref(),
         now: s.now,
-    })
-    .await?;
-    for vote in &s.votes {
-        tx.insert_vote(&s.approval_id, vote).await?;
-    }
+    };
+    let record = tx.settle_approval(settling, &s.votes).await?;
     if let Some(new) = &s.grant {
         tx.insert_grant(new).await?;
     }
-    let record = tx
-        .approval(&s.approval_id)
-        .await?
-        .ok_or_else(|| StoreError::Corrupt(format!("approval {} vanished", s.approval_id)))?;
     let decision = match s.resolution {
         Resolution::Approved => AuditDecision::Approved,
         Resolution::Denied => AuditDecision::Denied,
@@ -50,18 +48,17 @@ pub async fn settle_in(tx: &mut dyn Tx, s: &Settlement) -> Result<Settled, Store
     };
     let reason = s.reason.clone().unwrap_or_default();
     let granted = s.grant.as_ref().map(|g| &g.grant);
-    let audits: Vec<_> = record
-        .approval
-        .members
+    let audits: Vec<_> = preceding
         .iter()
-        .map(|member| {
+        .cloned()
+        .chain(record.approval.members.iter().map(|member| {
             assent_core::workflow::settlement_audit(
                 new_id(),
                 record.approval.prompt_facts(&record.policy_version),
                 member.facts(),
                 record.approval.verdict(decision, granted, &reason),
             )
-        })
+        }))
         .collect();
     tx.insert_audits(&audits).await?;
     super::start::after_settled(tx, &record.approval, s.now).await?;

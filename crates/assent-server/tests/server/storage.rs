@@ -85,8 +85,16 @@ async fn a_settlement_wins_once_and_a_dropped_transaction_writes_nothing() {
     tx.commit().await.unwrap();
 
     let mut tx = store.begin().await.unwrap();
-    tx.settle_approval(settle_row("ap1")).await.unwrap();
-    let again = tx.settle_approval(settle_row("ap1")).await;
+    let settled = tx.settle_approval(settle_row("ap1"), &[]).await.unwrap();
+    assert_eq!(
+        (
+            settled.approval.approval_id.as_str(),
+            settled.approval.status
+        ),
+        ("ap1", settle_row("ap1").status),
+        "the settlement answers with the approval as it settled it, read with the update"
+    );
+    let again = tx.settle_approval(settle_row("ap1"), &[]).await;
     assert!(
         matches!(again, Err(StoreError::Conflict(_))),
         "a second settlement of one prompt is a conflict (409), never a second decision: {again:?}"
@@ -105,7 +113,7 @@ async fn a_settlement_wins_once_and_a_dropped_transaction_writes_nothing() {
         Some(2),
         "joining a pending prompt makes the request its second member"
     );
-    tx.settle_approval(settle_row("ap1")).await.unwrap();
+    tx.settle_approval(settle_row("ap1"), &[]).await.unwrap();
     assert_eq!(
         tx.join_approval("ap1", start_time()).await.unwrap(),
         None,

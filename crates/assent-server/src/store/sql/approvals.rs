@@ -258,29 +258,35 @@ pub async fn list(conn: &mut Conn, pending_only: bool) -> Result<Vec<Approval>, 
         .collect())
 }
 
-/// Settles a still pending approval; `Conflict` when it is not.
-pub async fn settle(conn: &mut Conn, s: SettleRow<'_>) -> Result<(), StoreError> {
-    let settled = sqlx::query(
+/// The approval `row` holds, with its members and votes as they are now.
+pub async fn record(conn: &mut Conn, row: DbRow) -> Result<ApprovalRecord, StoreError> {
+    records_of(conn, std::slice::from_ref(&row))
+        .await?
+        .pop()
+        .ok_or_else(|| StoreError::Corrupt("a settled approval has no record".to_owned()))
+}
+
+/// Settles a still pending approval: its row as settled; `Conflict` when it is not pending.
+pub async fn settle(conn: &mut Conn, s: SettleRow<'_>) -> Result<DbRow, StoreError> {
+    let sql = format!(
         "UPDATE approval_requests SET status = $1, resolution = $2, decided_at = $3, \
          decided_by = $4, decision_reason = $5, grant_id = $6, updated_at = $7, decided_role = $8 \
-         WHERE id = $9 AND status = $10",
-    )
-    .bind(name_of(&s.status)?)
-    .bind(name_of(&s.resolution)?)
-    .bind(micros(s.now))
-    .bind(s.decided_by)
-    .bind(s.reason)
-    .bind(s.grant_id)
-    .bind(micros(s.now))
-    .bind(s.decided_role.map(|r| name_of(&r)).transpose()?)
-    .bind(s.approval_id)
-    .bind(name_of(&ApprovalStatus::Requested)?)
-    .execute(conn)
-    .await?;
-    if settled.rows_affected() != 1 {
-        return Err(not_pending());
-    }
-    Ok(())
+         WHERE id = $9 AND status = $10 RETURNING {COLUMNS}"
+    );
+    let settled = sqlx::query(&sql)
+        .bind(name_of(&s.status)?)
+        .bind(name_of(&s.resolution)?)
+        .bind(micros(s.now))
+        .bind(s.decided_by)
+        .bind(s.reason)
+        .bind(s.grant_id)
+        .bind(micros(s.now))
+        .bind(s.decided_role.map(|r| name_of(&r)).transpose()?)
+        .bind(s.approval_id)
+        .bind(name_of(&ApprovalStatus::Requested)?)
+        .fetch_optional(conn)
+        .await?;
+    settled.ok_or_else(not_pending)
 }
 
 /// Touches a still pending approval; `Conflict` when it is not.

@@ -84,8 +84,17 @@ impl Tx for WriteTx {
         super::approvals::load(&mut self.tx, approval_id).await
     }
 
-    async fn settle_approval(&mut self, row: SettleRow<'_>) -> Result<(), StoreError> {
-        super::approvals::settle(&mut self.tx, row).await
+    async fn settle_approval(
+        &mut self,
+        row: SettleRow<'_>,
+        votes: &[Vote],
+    ) -> Result<ApprovalRecord, StoreError> {
+        let approval_id = row.approval_id;
+        let settled = super::approvals::settle(&mut self.tx, row).await?;
+        for vote in votes {
+            super::identities::insert_vote(&mut self.tx, approval_id, vote).await?;
+        }
+        super::approvals::record(&mut self.tx, settled).await
     }
 
     async fn touch_pending(

@@ -11,6 +11,8 @@ mod credential;
 mod desk;
 mod error;
 mod event;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod grant;
 mod identity;
 mod policy;

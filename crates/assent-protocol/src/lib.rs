@@ -41,7 +41,7 @@ pub use desk::{
     PushUnsubscribe, RegisterStart, StepUpProof, SESSION_COOKIE,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
-pub use event::{Event, EventEnvelope};
+pub use event::{Event, EventEnvelope, Subject};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
 pub use identity::{ApprovalVote, IdentityInfo, IdentityList, Me};
 pub use policy::{PolicyStatus, SuggestionApplied, SuggestionApply, SuggestionList};

@@ -227,3 +227,25 @@ fn hostile_text_stays_raw_for_each_surface_to_clean() {
         words.headline
     );
 }
+
+/// The words' cut is the core's, closing round brackets only (the core's summaries close
+/// `[]` and `{}` too: `assent_core::text` pins both).
+#[test]
+fn a_prompts_words_close_round_brackets_only() {
+    assert_eq!(
+        fit_words(
+            "Change GitHub (repo edit acme/shop --visibility public)",
+            30
+        ),
+        "Change GitHub…",
+        "a cut inside round brackets drops the open bracket"
+    );
+    assert_eq!(
+        fit_words(
+            "Run awk over access.log printing {print $1, $7} per line",
+            40
+        ),
+        "Run awk over access.log printing {print…",
+        "a brace is cut as a prompt's words always cut it"
+    );
+}

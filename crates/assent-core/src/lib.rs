@@ -26,7 +26,7 @@ pub mod request;
 mod review;
 pub mod reviewer;
 pub mod shell;
-mod text;
+pub mod text;
 pub mod types;
 pub mod workflow;
 

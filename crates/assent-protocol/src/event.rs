@@ -111,6 +111,98 @@ impl Event {
             Event::Reset {} => "reset",
         }
     }
+
+    /// What this event is about: see [`Subject`]. The match has no catch-all, so a new variant
+    /// is classified here, once, for every reader of the log.
+    pub fn subject(&self) -> Subject<'_> {
+        match self {
+            Event::ApprovalRequested { approval } | Event::ApprovalUpdated { approval } => {
+                Subject::Approval {
+                    approval,
+                    settled: false,
+                }
+            }
+            Event::ApprovalSettled { approval } => Subject::Approval {
+                approval,
+                settled: true,
+            },
+            Event::GrantCreated { grant }
+            | Event::GrantUsed { grant, .. }
+            | Event::GrantRevoked { grant }
+            | Event::GrantExpired { grant }
+            | Event::GrantInvalidated { grant, .. } => Subject::Grant {
+                requester: grant.grant.constraints.requester.as_deref(),
+                run_id: &grant.grant.run_id,
+            },
+            Event::RunEnded { run_id, requester } => Subject::Run {
+                run_id,
+                requester: requester.as_deref(),
+                approval_id: None,
+            },
+            Event::RunPaused { run } | Event::RunResumed { run } => Subject::Run {
+                run_id: &run.run_id,
+                requester: None,
+                approval_id: run.approval_id.as_deref(),
+            },
+            Event::PolicyChanged { .. }
+            | Event::CredentialReleased { .. }
+            | Event::CampaignUpdated { .. }
+            | Event::CampaignStopped { .. } => Subject::Nobody,
+            Event::ApprovalWaiting { .. } => Subject::Waiting,
+            Event::Reset {} => Subject::Reset,
+        }
+    }
+}
+
+/// What an event is about: whose it is, which approval, grant or run it names, and whether it
+/// may move prompts it does not name. The one classification every reader of the log starts
+/// from (an agent's event stream and an agent's webhooks keep that agent's own events; a
+/// waiting gate wakes for its own approval), each keeping only its own rule on top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject<'a> {
+    /// An approval was requested, grew or settled (`settled`: this event settled it, and
+    /// carries the answer). Its requester's, in its run; it moves that prompt only.
+    Approval {
+        approval: &'a Approval,
+        settled: bool,
+    },
+    /// A grant was made, used, revoked, expired or invalidated. Its requester's (`None`: a
+    /// grant limited to no agent, so no one agent's), in its run; it moves no prompt.
+    Grant {
+        requester: Option<&'a str>,
+        run_id: &'a str,
+    },
+    /// A run ended (`requester`: only that agent's part of it), or was paused or resumed
+    /// (`approval_id`: the unanswered approval that held it). It may move prompts it does not
+    /// name: the run's.
+    Run {
+        run_id: &'a str,
+        requester: Option<&'a str>,
+        approval_id: Option<&'a str>,
+    },
+    /// The policy changed, a credential was released, a campaign moved: no agent's, and it
+    /// moves no prompt.
+    Nobody,
+    /// Who waits on a prompt changed (`approval.waiting`): live only, never in the log, and it
+    /// moves no prompt.
+    Waiting,
+    /// A stream's word to refetch everything (`reset`): everyone's, and any prompt may have
+    /// moved.
+    Reset,
+}
+
+impl Subject<'_> {
+    /// Whether the event may move prompts it does not name (a run's end, pause or resumption;
+    /// a reset): a reader waiting on one prompt must look at it again.
+    pub fn moves_unnamed_prompts(&self) -> bool {
+        match self {
+            Subject::Run { .. } | Subject::Reset => true,
+            Subject::Approval { .. }
+            | Subject::Grant { .. }
+            | Subject::Nobody
+            | Subject::Waiting => false,
+        }
+    }
 }
 
 /// An event with its persisted, increasing id (the SSE `id:`).
@@ -121,3 +213,7 @@ pub struct EventEnvelope {
     #[serde(flatten)]
     pub event: Event,
 }
+
+#[cfg(test)]
+#[path = "event_tests.rs"]
+mod tests;

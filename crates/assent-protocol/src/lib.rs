@@ -11,6 +11,8 @@ mod credential;
 mod desk;
 mod error;
 mod event;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod grant;
 mod identity;
 mod policy;
@@ -39,7 +41,7 @@ pub use desk::{
     PushUnsubscribe, RegisterStart, StepUpProof, SESSION_COOKIE,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
-pub use event::{Event, EventEnvelope};
+pub use event::{Event, EventEnvelope, Subject};
 pub use grant::{Grant, GrantList, RevokeRequest, RunEndResponse};
 pub use identity::{ApprovalVote, IdentityInfo, IdentityList, Me};
 pub use policy::{PolicyStatus, SuggestionApplied, SuggestionApply, SuggestionList};

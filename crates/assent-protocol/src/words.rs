@@ -250,40 +250,15 @@ fn imperative(clause: &str) -> String {
 }
 
 /// `text` in at most `max_chars` characters, cut at a word rather than inside one, and never
-/// leaving a bracket open (`Change GitHub (repo edit … public` becomes `Change GitHub…`); a
-/// cut ends with [`ELLIPSIS`].
+/// leaving a round bracket open (`Change GitHub (repo edit … public` becomes `Change GitHub…`);
+/// a cut ends with [`ELLIPSIS`].
+///
+/// The same cut as the core's evidence summaries ([`assent_core::text::fit_words`]), which also
+/// close `[]` and `{}`: a prompt's words close `()` only, as they always have, so a
+/// notification's question and the desk's headline read as before (cut to 40 characters,
+/// `Run awk over access.log printing {print…` stays so, where a summary ends before the brace).
 pub fn fit_words(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        return text.to_owned();
-    }
-    let keep: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    // The next character starts a word: the cut is between words already.
-    let at_word = text
-        .chars()
-        .nth(keep.chars().count())
-        .is_some_and(char::is_whitespace);
-    // Between words, else after a `/` of a path or URL (`…/acme/shop/…`), in the later half.
-    let mut cut = match keep.rfind(|c: char| c.is_whitespace() || c == '/') {
-        Some(at) if !at_word && at > keep.len() / 2 => {
-            let end = if keep[at..].starts_with('/') {
-                at + 1
-            } else {
-                at
-            };
-            keep.get(..end).unwrap_or(&keep)
-        }
-        _ => keep.as_str(),
-    }
-    .trim_end()
-    .to_owned();
-    while cut.matches('(').count() > cut.matches(')').count() {
-        match cut.rfind('(') {
-            Some(at) => cut = cut.get(..at).unwrap_or_default().trim_end().to_owned(),
-            None => break,
-        }
-    }
-    let cut = cut.trim_end_matches([',', ';', ':', '·', ' ']);
-    format!("{cut}{ELLIPSIS}")
+    assent_core::text::fit_words(text, max_chars, assent_core::text::Brackets::Round)
 }
 
 /// The lines of a typed packet, or `None` for a tool approval (its command says it).

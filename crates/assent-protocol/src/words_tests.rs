@@ -1,78 +1,10 @@
 //! The words of a prompt, made once: what the notification asks and the window shows.
 #![allow(clippy::expect_used, reason = "tests")]
 
-use assent_core::{
-    ActionKind, ApprovalEvidence, ApprovalStatus, Decision, DiffFile, DiffFlag, DiffPacket,
-    EvidenceDetail, FallbackOnTimeout, FileChange, RequestedBy, RiskDecision, RiskLevel, ScopeKind,
-};
+use assent_core::{DiffFile, DiffFlag, DiffPacket, EvidenceDetail, FileChange};
 
 use super::*;
-use crate::Recommendation;
-
-/// `mvn -q test` in repo `shop` (profile `maven-test`), as the service sends it.
-fn approval(id: &str) -> Approval {
-    let at = chrono::DateTime::from_timestamp(1_800_000_000, 0).expect("valid timestamp");
-    Approval {
-        approval_id: id.to_owned(),
-        run_id: "run-1".to_owned(),
-        task_id: "task-1".to_owned(),
-        repo: Some("shop".to_owned()),
-        requested_by: RequestedBy::Agent,
-        action_kind: ActionKind::Shell,
-        approval_type: assent_core::ApprovalType::Tool,
-        status: ApprovalStatus::Requested,
-        resolution: None,
-        facts: RiskDecision {
-            decision: Decision::Ask,
-            risk: RiskLevel::Medium,
-            reasons: vec![
-                "runs the build tool".to_owned(),
-                "writes target/**".to_owned(),
-                "third reason".to_owned(),
-            ],
-            rule: "profile.maven-test".to_owned(),
-            required_role: None,
-            profile: Some("maven-test".to_owned()),
-            offered_scopes: vec![ScopeKind::Once, ScopeKind::Run],
-        },
-        recommendation: Recommendation {
-            decision: "approve".to_owned(),
-            scope: Some(ScopeKind::Run),
-            text: "Allow for this run".to_owned(),
-        },
-        evidence: ApprovalEvidence {
-            summary: "Run maven-test in shop".to_owned(),
-            command: Some(vec!["mvn".to_owned(), "-q".to_owned(), "test".to_owned()]),
-            command_line: Some("mvn -q test".to_owned()),
-            cwd: "/home/dev/shop".to_owned(),
-            ..ApprovalEvidence::default()
-        },
-        batch_key: "bk-1".to_owned(),
-        count: 1,
-        members: Vec::new(),
-        reason: "run the tests".to_owned(),
-        created_at: at,
-        updated_at: at,
-        expires_at: at,
-        fallback_on_timeout: FallbackOnTimeout::Deny,
-        decided_at: None,
-        decided_by: None,
-        decision_reason: None,
-        grant_id: None,
-        decided_role: None,
-        requester: "default".to_owned(),
-        required_approvals: 1,
-        approvals: Vec::new(),
-        quick_decisions: Vec::new(),
-        agents_waiting: 0,
-        agents_stopped_waiting_at: None,
-        quick_up_to: assent_core::RiskLevel::Medium,
-        step_up_url: None,
-        review: None,
-        asked: None,
-        words: PromptWords::default(),
-    }
-}
+use crate::fixtures::approval;
 
 /// A shell prompt with no profile: the core's headline, the riskiest part's argv and the
 /// number of parts, as the service sends them.
@@ -293,5 +225,27 @@ fn hostile_text_stays_raw_for_each_surface_to_clean() {
         words.headline.contains("<img src=x>\u{200b}.rs"),
         "the headline keeps the path as written: {}",
         words.headline
+    );
+}
+
+/// The words' cut is the core's, closing round brackets only (the core's summaries close
+/// `[]` and `{}` too: `assent_core::text` pins both).
+#[test]
+fn a_prompts_words_close_round_brackets_only() {
+    assert_eq!(
+        fit_words(
+            "Change GitHub (repo edit acme/shop --visibility public)",
+            30
+        ),
+        "Change GitHub…",
+        "a cut inside round brackets drops the open bracket"
+    );
+    assert_eq!(
+        fit_words(
+            "Run awk over access.log printing {print $1, $7} per line",
+            40
+        ),
+        "Run awk over access.log printing {print…",
+        "a brace is cut as a prompt's words always cut it"
     );
 }

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use assent_core::ApprovalStatus;
-use assent_protocol::{Approval, Event};
+use assent_protocol::{Approval, Event, Subject};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -173,6 +173,7 @@ impl Drop for Subscription {
 }
 
 /// Whom an event may concern among the waiters.
+#[derive(Debug, PartialEq, Eq)]
 enum Wakes<'a> {
     /// The waiters of this approval (it settled it: their answer).
     One(&'a str, Option<&'a Approval>),
@@ -183,25 +184,13 @@ enum Wakes<'a> {
 }
 
 fn wakes(event: &Event) -> Wakes<'_> {
-    match event {
-        Event::ApprovalSettled { approval } => Wakes::One(&approval.approval_id, Some(approval)),
-        Event::ApprovalRequested { approval } | Event::ApprovalUpdated { approval } => {
-            Wakes::One(&approval.approval_id, None)
+    let subject = event.subject();
+    match subject {
+        Subject::Approval { approval, settled } => {
+            Wakes::One(&approval.approval_id, settled.then_some(approval))
         }
-        Event::RunEnded { .. }
-        | Event::RunPaused { .. }
-        | Event::RunResumed { .. }
-        | Event::Reset {} => Wakes::All,
-        Event::ApprovalWaiting { .. }
-        | Event::GrantCreated { .. }
-        | Event::GrantUsed { .. }
-        | Event::GrantRevoked { .. }
-        | Event::GrantExpired { .. }
-        | Event::GrantInvalidated { .. }
-        | Event::PolicyChanged { .. }
-        | Event::CredentialReleased { .. }
-        | Event::CampaignUpdated { .. }
-        | Event::CampaignStopped { .. } => Wakes::Nobody,
+        _ if subject.moves_unnamed_prompts() => Wakes::All,
+        _ => Wakes::Nobody,
     }
 }
 
@@ -250,28 +239,81 @@ async fn follow(owner: Weak<ApprovalWatch>, mut newest: watch::Receiver<i64>) {
 
 #[cfg(test)]
 mod tests {
+    use assent_protocol::fixtures::{self, one_of_each};
+    use chrono::Utc;
+
     use super::*;
     use crate::store::SqliteStore;
-    use chrono::Utc;
+
+    /// A watch over a fresh SQLite file, and its store; the directory lives as long as the test
+    /// holds it.
+    async fn watched() -> (tempfile::TempDir, Arc<dyn Store>, Arc<ApprovalWatch>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(
+            SqliteStore::open(&dir.path().join("assent.db"))
+                .await
+                .unwrap(),
+        );
+        let watch = ApprovalWatch::new(store.clone());
+        (dir, store, watch)
+    }
 
     fn settled(approval_id: &str) -> Event {
         Event::ApprovalSettled {
-            approval: approval(approval_id, "approved_once"),
+            approval: approval(approval_id, ApprovalStatus::ApprovedOnce),
         }
     }
 
-    fn approval(approval_id: &str, status: &str) -> Approval {
-        serde_json::from_value(serde_json::json!({
-            "approval_id": approval_id, "run_id": "run-1", "task_id": "task-1",
-            "requested_by": "agent", "action_kind": "shell", "status": status,
-            "decision": "ask", "risk": "medium", "reasons": ["r"], "rule": "ask.default",
-            "recommendation": {"decision": "approve", "text": "Allow once"},
-            "evidence": {"summary": "s", "cwd": "/"}, "offered_scopes": ["once"],
-            "batch_key": "bk", "count": 1, "members": [], "reason": "",
-            "created_at": "2026-12-07T12:00:00Z", "updated_at": "2026-12-07T12:00:00Z",
-            "expires_at": "2026-12-07T12:10:00Z", "fallback_on_timeout": "deny",
-        }))
-        .unwrap()
+    fn approval(approval_id: &str, status: ApprovalStatus) -> Approval {
+        Approval {
+            status,
+            ..fixtures::approval(approval_id)
+        }
+    }
+
+    /// Each row: an event of the log → whose waiters it wakes. The approval's name it and a
+    /// settlement carries its answer; a run's may move prompts they do not name.
+    #[test]
+    fn every_event_wakes_its_approvals_waiters_all_or_none() {
+        let events = one_of_each();
+        let approval = |i: usize| match &events[i] {
+            Event::ApprovalRequested { approval }
+            | Event::ApprovalUpdated { approval }
+            | Event::ApprovalSettled { approval } => approval,
+            other => panic!("row {i} is an approval's event, not {}", other.name()),
+        };
+        let rows: [Wakes<'_>; 17] = [
+            Wakes::One("apr-1", None),
+            Wakes::One("apr-1", None),
+            Wakes::One("apr-1", Some(approval(2))),
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::All,
+            Wakes::All,
+            Wakes::All,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::Nobody,
+            Wakes::All,
+        ];
+        assert_eq!(events.len(), rows.len(), "a row for every kind of event");
+        for (event, want) in events.iter().zip(rows) {
+            assert_eq!(wakes(event), want, "{}: whose waiters wake", event.name());
+        }
+        let ended = Event::RunEnded {
+            run_id: "run-2".to_owned(),
+            requester: None,
+        };
+        assert_eq!(
+            wakes(&ended),
+            Wakes::All,
+            "a whole run's end names no approval and may settle any of its prompts"
+        );
     }
 
     async fn emit(store: &Arc<dyn Store>, event: &Event) {
@@ -282,13 +324,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waiter_wakes_for_its_own_approval_and_a_runs_end_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn Store> = Arc::new(
-            SqliteStore::open(&dir.path().join("assent.db"))
-                .await
-                .unwrap(),
-        );
-        let watch = ApprovalWatch::new(store.clone());
+        let (_dir, store, watch) = watched().await;
         let mut a = watch.subscribe("apr-a");
         let mut b = watch.subscribe("apr-b");
 
@@ -335,24 +371,18 @@ mod tests {
 
     #[tokio::test]
     async fn a_settlement_told_directly_wakes_its_waiters_with_it_and_is_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn Store> = Arc::new(
-            SqliteStore::open(&dir.path().join("assent.db"))
-                .await
-                .unwrap(),
-        );
-        let watch = ApprovalWatch::new(store.clone());
+        let (_dir, store, watch) = watched().await;
         let mut a = watch.subscribe("apr-a");
         let mut b = watch.subscribe("apr-b");
 
-        watch.settled(&approval("apr-a", "requested"));
+        watch.settled(&approval("apr-a", ApprovalStatus::Requested));
         assert!(a.changed().await, "a pending approval told still wakes a");
         assert!(
             a.settled().is_none(),
             "a pending approval is no answer: the waiter reads it again"
         );
 
-        watch.settled(&approval("apr-a", "approved_for_run"));
+        watch.settled(&approval("apr-a", ApprovalStatus::ApprovedForRun));
         assert!(
             a.changed().await,
             "the settlement wakes a at once, with nothing committed or read from the log"
@@ -366,7 +396,7 @@ mod tests {
         emit(
             &store,
             &Event::ApprovalUpdated {
-                approval: approval("apr-a", "requested"),
+                approval: approval("apr-a", ApprovalStatus::Requested),
             },
         )
         .await;
@@ -380,7 +410,7 @@ mod tests {
             "a wake that names no settlement leaves the one told: a settled approval is never \
              pending again"
         );
-        watch.settled(&approval("apr-a", "revoked"));
+        watch.settled(&approval("apr-a", ApprovalStatus::Revoked));
         assert!(a.changed().await, "a later settlement wakes a again");
         assert_eq!(
             a.settled().map(|s| s.status),

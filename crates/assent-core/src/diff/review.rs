@@ -50,7 +50,7 @@ impl DiffReview {
             phrases.join(", ")
         );
         // Cut between words, never inside one or a bracket (issue 42).
-        crate::evidence::build::fit_words(&line, 140)
+        crate::text::fit_words(&line, 140, crate::text::Brackets::Every)
     }
 
     /// The common evidence's short count: "1 file, +2 −1".

@@ -11,6 +11,7 @@ use crate::paths::display;
 use crate::request::canon::CanonicalAction;
 use crate::request::{Action, ActionRequest};
 use crate::shell::word::quote;
+use crate::text::{fit_words, Brackets};
 use crate::types::{ActionKind, CommandRisk, CredentialRisk, Decision};
 
 const SUMMARY_COMMAND_CHARS: usize = 100;
@@ -305,45 +306,11 @@ pub(crate) fn place(request: &ActionRequest, cwd: &str) -> String {
 
 /// A command line on one line, in at most [`SUMMARY_COMMAND_CHARS`] characters.
 fn cut(line: &str) -> String {
-    fit_words(&crate::text::one_line(line), SUMMARY_COMMAND_CHARS)
-}
-
-/// `text` in at most `max_chars` characters: a cut falls between words (or after a `/` of a
-/// path), never inside a word, and never leaves a bracket open — `deletes every object there
-/// (sync --delete)` is cut before ` (sync`, not inside it; a cut ends with an ellipsis.
-pub(crate) fn fit_words(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        return text.to_owned();
-    }
-    let keep: String = text.chars().take(max_chars.saturating_sub(1)).collect();
-    // The next character starts a word (or is a space): the cut is between words already.
-    let at_word = text
-        .chars()
-        .nth(keep.chars().count())
-        .is_some_and(char::is_whitespace);
-    let mut cut = match keep.rfind(|c: char| c.is_whitespace() || c == '/') {
-        Some(at) if !at_word && at > keep.len() / 2 => {
-            let end = if keep.get(at..).is_some_and(|rest| rest.starts_with('/')) {
-                at + 1
-            } else {
-                at
-            };
-            keep.get(..end).unwrap_or(&keep)
-        }
-        _ => keep.as_str(),
-    }
-    .trim_end()
-    .to_owned();
-    for (open, close) in [('(', ')'), ('[', ']'), ('{', '}')] {
-        while cut.matches(open).count() > cut.matches(close).count() {
-            match cut.rfind(open) {
-                Some(at) => cut = cut.get(..at).unwrap_or_default().trim_end().to_owned(),
-                None => break,
-            }
-        }
-    }
-    let cut = cut.trim_end_matches([',', ';', ':', '·', ' ']);
-    format!("{cut}…")
+    fit_words(
+        &crate::text::one_line(line),
+        SUMMARY_COMMAND_CHARS,
+        Brackets::Every,
+    )
 }
 
 /// Where the action connects: what the classifiers found, then what each part reaches (the
@@ -420,7 +387,7 @@ fn credentials(
 
 #[cfg(test)]
 mod tests {
-    use super::{fit_words, quoted_as_written};
+    use super::{fit_words, quoted_as_written, Brackets};
 
     fn words(line: &[&str]) -> Vec<String> {
         line.iter().map(|w| (*w).to_owned()).collect()
@@ -465,7 +432,7 @@ mod tests {
     #[test]
     fn a_summary_is_cut_between_words_and_never_inside_brackets() {
         let long = "aws: uploads to s3://shop-prod-assets and deletes every object there that is not in ./dist (sync --delete)";
-        let got = fit_words(long, 100);
+        let got = fit_words(long, 100, Brackets::Every);
         assert!(
             got.chars().count() <= 100 && got.ends_with('…'),
             "it fits, and says it was cut: {got}"
@@ -480,12 +447,12 @@ mod tests {
             "the cut falls before the bracket, after a whole word"
         );
         assert_eq!(
-            fit_words("Install left-pad and chalk with npm", 22),
+            fit_words("Install left-pad and chalk with npm", 22, Brackets::Every),
             "Install left-pad and…",
             "a cut falls between words, not inside one"
         );
         assert_eq!(
-            fit_words("Run `mvn -q test`", 100),
+            fit_words("Run `mvn -q test`", 100, Brackets::Every),
             "Run `mvn -q test`",
             "what fits is whole"
         );

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 
-use assent_protocol::{ErrorBody, Event, EventEnvelope};
+use assent_protocol::{ErrorBody, Event, EventEnvelope, Subject};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -157,40 +157,51 @@ async fn concerns(
     runs: &mut std::collections::HashSet<String>,
     event: &Event,
 ) -> bool {
-    let (mine, run) = match event {
-        Event::ApprovalRequested { approval }
-        | Event::ApprovalUpdated { approval }
-        | Event::ApprovalSettled { approval } => (approval.requester == agent, &approval.run_id),
-        Event::GrantCreated { grant }
-        | Event::GrantUsed { grant, .. }
-        | Event::GrantRevoked { grant }
-        | Event::GrantExpired { grant }
-        | Event::GrantInvalidated { grant, .. } => (
-            grant.grant.constraints.requester.as_deref() == Some(agent),
-            &grant.grant.run_id,
+    match mine(agent, runs, event.subject()) {
+        Mine::Known(mine) => mine,
+        Mine::IfItAsked(approval_id) => matches!(
+            state.inner.store.approval(approval_id).await,
+            Ok(Some(record)) if record.requester == agent
         ),
-        Event::RunEnded { run_id, requester } => {
-            return match requester {
-                Some(requester) => requester == agent,
-                None => runs.contains(run_id),
-            };
-        }
-        Event::RunPaused { run } | Event::RunResumed { run } => {
-            let Some(id) = run.approval_id.as_deref() else {
-                return runs.contains(&run.run_id);
-            };
-            return matches!(
-                state.inner.store.approval(id).await,
-                Ok(Some(record)) if record.requester == agent
-            );
-        }
-        Event::Reset {} => return true,
-        _ => return false,
+    }
+}
+
+/// Whether an event is an agent's, as far as the event tells.
+#[derive(Debug, PartialEq, Eq)]
+enum Mine<'a> {
+    Known(bool),
+    /// A run held or let go because of this approval: the agent's if it asked it.
+    IfItAsked(&'a str),
+}
+
+/// [`concerns`] without the store: an approval or grant of `agent`'s is its own (and its run
+/// is remembered in `runs`, so that run's end reaches it); a run's end or hold is its own when
+/// it names the agent, or else the approval that held it, or else a run remembered; a reset
+/// reaches every stream.
+fn mine<'a>(
+    agent: &str,
+    runs: &mut std::collections::HashSet<String>,
+    subject: Subject<'a>,
+) -> Mine<'a> {
+    let (mine, run) = match subject {
+        Subject::Approval { approval, .. } => (approval.requester == agent, &*approval.run_id),
+        Subject::Grant { requester, run_id } => (requester == Some(agent), run_id),
+        Subject::Run {
+            requester: Some(requester),
+            ..
+        } => return Mine::Known(requester == agent),
+        Subject::Run {
+            approval_id: Some(approval_id),
+            ..
+        } => return Mine::IfItAsked(approval_id),
+        Subject::Run { run_id, .. } => return Mine::Known(runs.contains(run_id)),
+        Subject::Reset => return Mine::Known(true),
+        Subject::Nobody | Subject::Waiting => return Mine::Known(false),
     };
     if mine {
-        runs.insert(run.clone());
+        runs.insert(run.to_owned());
     }
-    mine
+    Mine::Known(mine)
 }
 
 /// `approval.waiting`, at the stream's position (it is not in the log: a resume after it
@@ -229,4 +240,108 @@ fn to_sse(envelope: &EventEnvelope) -> SseEvent {
         .id(envelope.id.to_string())
         .event(envelope.event.name())
         .data(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use assent_protocol::fixtures::{self, one_of_each};
+
+    use super::*;
+
+    /// Each row: an event on agent `default`'s stream → whether it reaches the stream, and the
+    /// runs the stream remembers after it (it had seen none before).
+    #[test]
+    fn an_agents_stream_takes_only_its_own_events() {
+        let rows: [(Mine<'_>, &[&str]); 17] = [
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &["run-1"]),
+            (Mine::Known(true), &[]),
+            (Mine::IfItAsked("apr-1"), &[]),
+            (Mine::IfItAsked("apr-1"), &[]),
+            (Mine::Known(false), &[]),
+            (Mine::Known(false), &[]),
+            (Mine::Known(false), &[]),
+            (Mine::Known(false), &[]),
+            (Mine::Known(false), &[]),
+            (Mine::Known(true), &[]),
+        ];
+        let events = one_of_each();
+        assert_eq!(events.len(), rows.len(), "a row for every kind of event");
+        for (event, (want, remembered)) in events.iter().zip(rows) {
+            let mut runs = HashSet::new();
+            assert_eq!(
+                mine("default", &mut runs, event.subject()),
+                want,
+                "{}: whether agent default's stream takes it",
+                event.name()
+            );
+            let remembered: HashSet<String> = remembered.iter().map(|r| (*r).to_owned()).collect();
+            assert_eq!(
+                runs,
+                remembered,
+                "{}: the runs the stream remembers (a whole run's end reaches it then)",
+                event.name()
+            );
+            let mut runs = HashSet::new();
+            let another = mine("other", &mut runs, event.subject());
+            assert!(
+                another != Mine::Known(true) || event.subject() == Subject::Reset,
+                "{}: another agent's stream does not take default's event (a reset aside)",
+                event.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_whole_runs_end_reaches_the_agents_that_named_the_run() {
+        let ended = Event::RunEnded {
+            run_id: "run-1".to_owned(),
+            requester: None,
+        };
+        let mut runs = HashSet::new();
+        assert_eq!(
+            mine("default", &mut runs, ended.subject()),
+            Mine::Known(false),
+            "a run this stream never heard of is not its agent's"
+        );
+        let requested = Event::ApprovalRequested {
+            approval: fixtures::approval("apr-1"),
+        };
+        assert_eq!(
+            mine("default", &mut runs, requested.subject()),
+            Mine::Known(true),
+            "its own request reaches it"
+        );
+        assert_eq!(
+            mine("default", &mut runs, ended.subject()),
+            Mine::Known(true),
+            "the end of a run it asked in reaches it"
+        );
+        let resumed = Event::RunResumed {
+            run: fixtures::run("run-1", None),
+        };
+        assert_eq!(
+            mine("default", &mut runs, resumed.subject()),
+            Mine::Known(true),
+            "so does that run resumed, when no approval held it"
+        );
+        let anyones = Event::GrantCreated {
+            grant: fixtures::grant(None),
+        };
+        let mut fresh = HashSet::new();
+        assert_eq!(
+            mine("default", &mut fresh, anyones.subject()),
+            Mine::Known(false),
+            "a grant limited to no agent is not this agent's own"
+        );
+        assert!(fresh.is_empty(), "and names no run of its");
+    }
 }

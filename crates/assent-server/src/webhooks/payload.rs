@@ -2,7 +2,7 @@
 //! event is written (every attempt posts the same bytes), and whose webhooks take it.
 
 use assent_core::ScopeKind;
-use assent_protocol::{Event, SettledData, WebhookPayload};
+use assent_protocol::{Event, SettledData, Subject, WebhookPayload};
 use chrono::{DateTime, Utc};
 
 /// The event types a webhook may take: every event of the log (`approval.waiting` is live
@@ -43,33 +43,28 @@ pub enum Concerns {
     Run(String),
 }
 
-/// Whose `event` is; `None` for events never delivered.
+/// Whose `event` is; `None` for events never delivered (live only, or a stream's own).
 pub fn concerns(event: &Event) -> Option<Concerns> {
-    Some(match event {
-        Event::ApprovalRequested { approval }
-        | Event::ApprovalUpdated { approval }
-        | Event::ApprovalSettled { approval } => Concerns::Agent(approval.requester.clone()),
-        Event::GrantCreated { grant }
-        | Event::GrantUsed { grant, .. }
-        | Event::GrantRevoked { grant }
-        | Event::GrantExpired { grant }
-        | Event::GrantInvalidated { grant, .. } => match &grant.grant.constraints.requester {
-            Some(agent) => Concerns::Agent(agent.clone()),
-            None => Concerns::Nobody,
-        },
-        Event::RunEnded { run_id, requester } => match requester {
-            Some(agent) => Concerns::Agent(agent.clone()),
-            None => Concerns::Run(run_id.clone()),
-        },
-        Event::RunPaused { run } | Event::RunResumed { run } => match &run.approval_id {
-            Some(id) => Concerns::Approval(id.clone()),
-            None => Concerns::Run(run.run_id.clone()),
-        },
-        Event::PolicyChanged { .. }
-        | Event::CredentialReleased { .. }
-        | Event::CampaignUpdated { .. }
-        | Event::CampaignStopped { .. } => Concerns::Nobody,
-        Event::ApprovalWaiting { .. } | Event::Reset {} => return None,
+    Some(match event.subject() {
+        Subject::Approval { approval, .. } => Concerns::Agent(approval.requester.clone()),
+        Subject::Grant {
+            requester: Some(agent),
+            ..
+        }
+        | Subject::Run {
+            requester: Some(agent),
+            ..
+        } => Concerns::Agent(agent.to_owned()),
+        Subject::Run {
+            approval_id: Some(id),
+            ..
+        } => Concerns::Approval(id.to_owned()),
+        Subject::Run { run_id, .. } => Concerns::Run(run_id.to_owned()),
+        Subject::Grant {
+            requester: None, ..
+        }
+        | Subject::Nobody => Concerns::Nobody,
+        Subject::Waiting | Subject::Reset => return None,
     })
 }
 
@@ -125,6 +120,8 @@ pub fn body(
 
 #[cfg(test)]
 mod tests {
+    use assent_protocol::fixtures;
+
     use super::*;
 
     #[test]
@@ -137,6 +134,71 @@ mod tests {
             !EVENT_TYPES.contains(&"approval.waiting") && !EVENT_TYPES.contains(&"reset"),
             "live-only events are never in the outbox"
         );
+    }
+
+    /// Each row: an event (about agent `default`'s approval `apr-1` in run `run-1`) → whose
+    /// webhooks it goes to.
+    #[test]
+    fn every_event_goes_to_its_agents_webhooks_or_to_everyones() {
+        let default = || Some(Concerns::Agent("default".to_owned()));
+        let held = || Some(Concerns::Approval("apr-1".to_owned()));
+        let rows: [Option<Concerns>; 17] = [
+            default(),
+            default(),
+            default(),
+            default(),
+            default(),
+            default(),
+            default(),
+            default(),
+            default(),
+            held(),
+            held(),
+            Some(Concerns::Nobody),
+            Some(Concerns::Nobody),
+            Some(Concerns::Nobody),
+            Some(Concerns::Nobody),
+            None,
+            None,
+        ];
+        let events = fixtures::one_of_each();
+        assert_eq!(events.len(), rows.len(), "a row for every kind of event");
+        for (event, want) in events.iter().zip(rows) {
+            assert_eq!(concerns(event), want, "{}: whose webhooks", event.name());
+            assert_eq!(
+                want.is_some(),
+                EVENT_TYPES.contains(&event.name()),
+                "{}: an event is delivered exactly when a webhook may take its type",
+                event.name()
+            );
+        }
+        let cases = [
+            (
+                Event::GrantRevoked {
+                    grant: fixtures::grant(None),
+                },
+                Concerns::Nobody,
+                "a grant limited to no agent goes to webhooks for everyone's events",
+            ),
+            (
+                Event::RunEnded {
+                    run_id: "run-2".to_owned(),
+                    requester: None,
+                },
+                Concerns::Run("run-2".to_owned()),
+                "a whole run's end goes to every agent that submitted in it",
+            ),
+            (
+                Event::RunPaused {
+                    run: fixtures::run("run-3", None),
+                },
+                Concerns::Run("run-3".to_owned()),
+                "a run held by no approval goes to the run's agents",
+            ),
+        ];
+        for (event, want, why) in cases {
+            assert_eq!(concerns(&event), Some(want), "{why}");
+        }
     }
 
     #[test]

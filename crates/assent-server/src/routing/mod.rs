@@ -9,7 +9,7 @@ pub mod presence;
 
 use assent_core::authority::{may_decide, Decidable};
 use assent_core::{ApprovalStatus, Identity, IdentityKind};
-use assent_protocol::{Approval, SubmitResponse, SubmitStatus};
+use assent_protocol::Approval;
 use chrono::{DateTime, Utc};
 
 use crate::state::AppState;
@@ -68,28 +68,11 @@ pub async fn notify_step(state: &AppState, approval: &Approval, people: &[String
     }
 }
 
-/// After a submission: when it opened a prompt (it is the prompt's first member), the first
-/// step's hook. A failure is logged; the submission stands.
-pub async fn opened(state: &AppState, answer: &SubmitResponse) {
-    let (SubmitStatus::Pending, Some(approval_id)) = (answer.status, &answer.approval_id) else {
-        return;
-    };
-    let shared = &state.inner;
-    let record = match shared.store.approval(approval_id).await {
-        Ok(Some(record)) => record,
-        Ok(None) => return,
-        Err(err) => {
-            tracing::warn!(%err, approval_id, "cannot read a new prompt's first step");
-            return;
-        }
-    };
-    let approval = record.approval;
-    let opened_it = approval
-        .members
-        .first()
-        .is_some_and(|first| first.action_id == answer.action_id);
-    if let (true, Some(asked)) = (opened_it, &approval.asked) {
-        notify_step(state, &approval, &asked.people).await;
+/// After a submission opened `approval` (as its commit left it): the first step's hook. A
+/// failure is logged; the submission stands.
+pub async fn opened(state: &AppState, approval: &Approval) {
+    if let Some(asked) = &approval.asked {
+        notify_step(state, approval, &asked.people).await;
     }
 }
 

@@ -438,6 +438,24 @@ async fn the_outbox_is_written_with_the_decision_and_survives_the_services_death
 }
 
 #[tokio::test]
+async fn a_webhook_kept_across_a_restart_gets_the_next_events_outbox_rows() {
+    let s = Service::start().await;
+    // Nobody listens on the discard port: deliveries stay pending, which is all this needs.
+    let (id, _) = register(&s, json!({"url": "http://127.0.0.1:9/hook"})).await;
+    let (dir, clock) = s.stop().await;
+    let s = Service::start_in(dir, clock, |_| {}).await;
+    let approval = ask(&s, "r-1").await;
+    s.approve_for_run(&approval).await;
+    let listed = deliveries(&s, &id).await;
+    assert!(
+        !listed.is_empty(),
+        "a store that opens with a webhook registered writes the outbox rows of the events it \
+         commits (a store without one skips that statement): {listed:?}"
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
 async fn an_agents_webhook_hears_only_that_agents_events() {
     let s = Service::start().await;
     let other = common::backend::directory(&s.data_dir())

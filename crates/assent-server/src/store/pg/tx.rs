@@ -29,6 +29,8 @@ pub struct PgTx {
     /// The audit chain's head as this transaction last read or appended it (under the
     /// writers' lock only its own appends move it); `None` until then.
     pub chain_head: Option<(i64, String)>,
+    /// Always `None` here (see `SqliteTx::webhooks`).
+    pub webhooks: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl PgTx {
@@ -54,6 +56,8 @@ impl PgTx {
             events: events.clone(),
             signer,
             chain_head: None,
+            // Replicas add webhooks too: every event's outbox statement is made.
+            webhooks: None,
         })
     }
 }
@@ -68,6 +72,7 @@ impl PgTx {
             events,
             signer: _,
             chain_head: _,
+            webhooks: _,
         } = self;
         if let Some(newest) = newest_event {
             // Delivered to every replica's listener when (and only if) this commits.

@@ -430,6 +430,10 @@ impl Store for StoreImpl {
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
         super::webhooks::add(&mut tx.tx, row).await?;
+        // Before the commit: no event committed after this webhook misses its outbox row.
+        if let Some(any) = &tx.webhooks {
+            any.store(true, std::sync::atomic::Ordering::Release);
+        }
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await
     }

@@ -4,6 +4,7 @@
 //! `BEGIN IMMEDIATE` and the checkpointer).
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 
 use assent_core::workflow::PendingPrompt;
 use assent_core::{ApprovalAuditEvent, ApprovalGrant, Vote};
@@ -302,8 +303,14 @@ impl Tx for WriteTx {
 
     async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError> {
         let id = super::events::insert_event(&mut self.tx, at, event).await?;
-        // The webhooks' outbox rows commit with the event they carry.
-        super::webhooks::enqueue(&mut self.tx, id, at, event).await?;
+        // The webhooks' outbox rows commit with the event they carry (none without webhooks).
+        let any = self
+            .webhooks
+            .as_ref()
+            .is_none_or(|any| any.load(Ordering::Acquire));
+        if any {
+            super::webhooks::enqueue(&mut self.tx, id, at, event).await?;
+        }
         self.newest_event = Some(self.newest_event.map_or(id, |newest| newest.max(id)));
         Ok(id)
     }

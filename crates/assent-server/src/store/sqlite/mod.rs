@@ -16,6 +16,7 @@ mod tx;
 mod version;
 
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,6 +61,11 @@ pub struct SqliteStore {
     version: VersionReader,
     /// Signs a checkpoint every N events, inside the appending transaction.
     pub(super) signer: crate::audit_chain::SignerSlot,
+    /// Whether any webhook may exist: read as the store opens, set as one is added (through
+    /// this store: the service is the file's only writer), never cleared until the next open.
+    /// Without one, an event's commit makes no outbox statement — one round trip fewer for
+    /// every prompt, settlement and grant.
+    webhooks: Arc<AtomicBool>,
 }
 
 impl SqliteStore {
@@ -103,6 +109,9 @@ impl SqliteStore {
         let checkpointer = checkpoint::spawn(checkpoint.clone(), wal.clone(), writes.clone());
         let (_, newest) = bounds(&reader).await?;
         let version = VersionReader::open(path)?;
+        let any: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM webhooks)")
+            .fetch_one(&reader)
+            .await?;
         let events = SqliteEvents {
             pool: reader.clone(),
             newest: Arc::new(watch::channel(newest).0),
@@ -117,6 +126,7 @@ impl SqliteStore {
             writes,
             version,
             signer: crate::audit_chain::SignerSlot::default(),
+            webhooks: Arc::new(AtomicBool::new(any)),
         })
     }
 
@@ -157,6 +167,7 @@ impl SqliteStore {
             writes: self.writes.clone(),
             signer: self.signer.get(),
             chain_head: None,
+            webhooks: Some(self.webhooks.clone()),
         })
     }
 

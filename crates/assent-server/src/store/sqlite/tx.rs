@@ -7,6 +7,7 @@
 //! disk with the checkpointer's fsync a moment later, or with the next synced commit,
 //! whichever comes first.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::sql::events::Events as SqliteEvents;
@@ -27,6 +28,9 @@ pub struct SqliteTx {
     /// The audit chain's head as this transaction last read or appended it (under the
     /// writers' lock only its own appends move it); `None` until then.
     pub chain_head: Option<(i64, String)>,
+    /// Whether any webhook may exist (see [`super::SqliteStore`]'s `webhooks`): without one,
+    /// an event needs no outbox statement. `None`: always written.
+    pub webhooks: Option<Arc<AtomicBool>>,
 }
 
 impl SqliteTx {
@@ -40,6 +44,7 @@ impl SqliteTx {
             writes,
             signer: _,
             chain_head: _,
+            webhooks: _,
         } = self;
         tx.commit().await?;
         writes.committed(relaxed);

@@ -98,17 +98,6 @@ impl From<StoreError> for ApiError {
     }
 }
 
-impl From<crate::workflow::SubmitError> for ApiError {
-    fn from(err: crate::workflow::SubmitError) -> Self {
-        use crate::workflow::SubmitError;
-        match err {
-            SubmitError::Invalid(message) => ApiError::BadRequest(message),
-            SubmitError::KeyReused => ApiError::Unprocessable(err.to_string()),
-            SubmitError::Store(store) => store.into(),
-        }
-    }
-}
-
 /// Whether `err` says the database is out of reach (rather than that a statement failed):
 /// no connection within the pool's timeout, a broken socket, or a server shutting down.
 fn connection_lost(err: &sqlx::Error) -> bool {

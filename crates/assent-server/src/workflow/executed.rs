@@ -5,7 +5,7 @@ use assent_core::Decision;
 use assent_protocol::{ExecutedRequest, SubmitStatus};
 use chrono::{DateTime, Utc};
 
-use super::{Context, SubmitError};
+use super::intake::{Context, SubmitError};
 use crate::records::{answer, command_line, new_id};
 use crate::store::rows::{ActionRow, ExecutedBy};
 use crate::store::{Executed, Store, StoreError};

@@ -10,6 +10,7 @@ use assent_protocol::{SubmitResponse, SubmitStatus};
 use sha2::{Digest, Sha256};
 
 use crate::clock::Clock;
+use crate::error::ApiError;
 use crate::reload::LivePolicy;
 use crate::reviews::Reviews;
 use crate::store::{ApprovalRecord, StoreError, Submission, Submitted};
@@ -39,6 +40,16 @@ pub enum SubmitError {
     KeyReused,
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<SubmitError> for ApiError {
+    fn from(err: SubmitError) -> Self {
+        match err {
+            SubmitError::Invalid(message) => ApiError::BadRequest(message),
+            SubmitError::KeyReused => ApiError::Unprocessable(err.to_string()),
+            SubmitError::Store(store) => store.into(),
+        }
+    }
 }
 
 /// A request's answer, once committed.

@@ -20,12 +20,7 @@ fn the_fixtures_hold_one_event_of_every_kind() {
 #[test]
 fn every_event_says_what_it_is_about() {
     let events = one_of_each();
-    let approval = |i: usize| match &events[i] {
-        Event::ApprovalRequested { approval }
-        | Event::ApprovalUpdated { approval }
-        | Event::ApprovalSettled { approval } => approval,
-        other => panic!("row {i} is an approval's event, not {}", other.name()),
-    };
+    let approval = |i: usize| fixtures::approval_in(&events, i);
     let grant = Subject::Grant {
         requester: Some("default"),
         run_id: "run-1",

@@ -5,7 +5,7 @@
 //! They live here rather than in `assent-test-support`, which depends on `assent-server` and so
 //! on this crate: this crate's own unit tests could not use them from there (they would get a
 //! second build of these types).
-#![allow(clippy::expect_used, reason = "test fixtures")]
+#![allow(clippy::expect_used, clippy::panic, reason = "test fixtures")]
 
 use assent_core::campaign::{Campaign, CampaignDefinition, CampaignStatus};
 use assent_core::{
@@ -159,6 +159,20 @@ pub fn campaign() -> Campaign {
         created_by: "alice".to_owned(),
         created_at: at(0),
         updated_at: at(0),
+    }
+}
+
+/// The approval an approval's event of [`one_of_each`] carries (row `i`, for a table's
+/// message); panics on any other event.
+pub fn approval_in(events: &[Event], i: usize) -> &Approval {
+    match events.get(i) {
+        Some(
+            Event::ApprovalRequested { approval }
+            | Event::ApprovalUpdated { approval }
+            | Event::ApprovalSettled { approval },
+        ) => approval,
+        Some(other) => panic!("row {i} is an approval's event, not {}", other.name()),
+        None => panic!("no row {i}"),
     }
 }
 

@@ -276,12 +276,7 @@ mod tests {
     #[test]
     fn every_event_wakes_its_approvals_waiters_all_or_none() {
         let events = one_of_each();
-        let approval = |i: usize| match &events[i] {
-            Event::ApprovalRequested { approval }
-            | Event::ApprovalUpdated { approval }
-            | Event::ApprovalSettled { approval } => approval,
-            other => panic!("row {i} is an approval's event, not {}", other.name()),
-        };
+        let approval = |i: usize| fixtures::approval_in(&events, i);
         let rows: [Wakes<'_>; 17] = [
             Wakes::One("apr-1", None),
             Wakes::One("apr-1", None),

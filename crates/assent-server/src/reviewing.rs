@@ -25,6 +25,7 @@ pub async fn opened(state: &AppState, prompt: Prompted) {
         evaluation,
         policy,
         recent,
+        ..
     } = prompt;
     // Under the policy in force now (reloaded since the submission, it is evaluated again).
     let (policy, evaluation) = shared.workflow.evaluated_now(&record, policy, evaluation);

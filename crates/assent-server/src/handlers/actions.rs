@@ -59,11 +59,8 @@ pub async fn submit(
     if let Some(prompt) = prompt {
         // A new prompt (a joined one expires sooner, which the sweeper knows).
         shared.deadlines.propose(prompt.record.approval.expires_at);
-        // Its first member is this request when it opened it (rather than joined it).
-        let approval = &prompt.record.approval;
-        let opened = approval.members.first().map(|m| &m.action_id) == Some(&answer.action_id);
-        if opened {
-            let (state, approval) = (state.clone(), approval.clone());
+        if prompt.opened {
+            let (state, approval) = (state.clone(), prompt.record.approval.clone());
             tokio::spawn(async move { crate::routing::opened(&state, &approval).await });
         }
         if prompt.policy.reviewer.is_some() {

@@ -65,6 +65,8 @@ pub struct Answered {
 #[derive(Debug)]
 pub struct Prompted {
     pub record: ApprovalRecord,
+    /// This submission opened the prompt (it is its first member) rather than joined it.
+    pub opened: bool,
     /// The prompt's first request evaluated under `policy`, when this submission opened it
     /// (a request joining a prompt is not its first).
     pub evaluation: Option<Evaluation>,
@@ -155,9 +157,10 @@ pub(super) fn answered(
 ) -> Result<Answered, SubmitError> {
     match submitted {
         Submitted::Prompted(answer, record) => {
-            // Opened by this submission: it is the prompt's one member, its first request.
-            let opened = record.approval.members.len() == 1;
+            let first = record.approval.members.first().map(|m| &m.action_id);
+            let opened = first == Some(&answer.action_id);
             let prompt = (answer.status == SubmitStatus::Pending).then(|| Prompted {
+                opened,
                 evaluation: evaluation.filter(|_| opened),
                 record: *record,
                 policy,

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::gate_support::team::{admin, team};
+use crate::gate_support::team::{admin, name_database, team};
 use crate::gate_support::{self, finish, free_port, runtime, BIN};
 use crate::pg;
 
@@ -31,15 +31,10 @@ impl Replica {
             .arg("--data-dir")
             .arg(data_dir.path())
             .env("RUST_LOG", "warn")
-            .env_remove("ASSENT_DATABASE_URL")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        if via_env {
-            cmd.env("ASSENT_DATABASE_URL", database);
-        } else {
-            cmd.args(["--database", database]);
-        }
+        name_database(&mut cmd, database, via_env);
         let mut replica = Replica {
             child: cmd.spawn().unwrap(),
             url: format!("http://127.0.0.1:{port}"),

@@ -96,11 +96,7 @@ async fn reviewed_by(
     reviewer: &crate::common::scripted_reviewer::ScriptedReviewer,
     mode: &str,
 ) -> Service {
-    let policy = assent_core::Policy::from_toml(&format!(
-        "[reviewer]\napi = \"openai\"\nurl = \"{}\"\nmodel = \"scripted\"\nmode = \"{mode}\"\nup_to = \"medium\"\ntimeout = \"5s\"\n",
-        reviewer.url
-    ))
-    .unwrap();
+    let policy = assent_core::Policy::from_toml(&reviewer.section(mode, "5s")).unwrap();
     Service::start_with(|config| config.policy = policy).await
 }
 

@@ -10,19 +10,12 @@ use sha2::{Digest, Sha256};
 use crate::common::scripted_reviewer::{verdict, Behaviour, ScriptedReviewer};
 use crate::common::{maven, shell, Service};
 
-fn section(reviewer: &ScriptedReviewer, mode: &str, timeout: &str) -> String {
-    format!(
-        "[reviewer]\napi = \"openai\"\nurl = \"{}\"\nmodel = \"scripted\"\nmode = \"{mode}\"\nup_to = \"medium\"\ntimeout = \"{timeout}\"\n",
-        reviewer.url
-    )
-}
-
 async fn service(reviewer: &ScriptedReviewer, mode: &str) -> Service {
     service_timing_out(reviewer, mode, "5s").await
 }
 
 async fn service_timing_out(reviewer: &ScriptedReviewer, mode: &str, timeout: &str) -> Service {
-    let policy = Policy::from_toml(&section(reviewer, mode, timeout)).unwrap();
+    let policy = Policy::from_toml(&reviewer.section(mode, timeout)).unwrap();
     Service::start_with(|config| config.policy = policy).await
 }
 
@@ -329,7 +322,7 @@ async fn a_policy_reloaded_during_the_call_decides_whether_its_approval_counts()
     .await;
     let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
     let path = dir.path().join("policy.toml");
-    std::fs::write(&path, section(&reviewer, "decide", "30s")).unwrap();
+    std::fs::write(&path, reviewer.section("decide", "30s")).unwrap();
     let clock = std::sync::Arc::new(assent_server::FakeClock::new(crate::common::start_time()));
     let file = path.clone();
     let s = Service::start_in(dir, clock, move |config| {
@@ -345,7 +338,7 @@ async fn a_policy_reloaded_during_the_call_decides_whether_its_approval_counts()
     while reviewer.seen().is_empty() {
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    std::fs::write(&path, section(&reviewer, "advise", "30s")).unwrap();
+    std::fs::write(&path, reviewer.section("advise", "30s")).unwrap();
     loop {
         let sse = events.next_event().await;
         if sse.event.as_deref() == Some("policy.changed") {
@@ -456,10 +449,7 @@ async fn the_persons_task_reaches_the_reviewer_only_with_share_task_and_masked()
             "The person asked for the tests.",
         )))
         .await;
-        let text = format!(
-            "{}share_task = {share}\n",
-            section(&reviewer, "decide", "5s")
-        );
+        let text = format!("{}share_task = {share}\n", reviewer.section("decide", "5s"));
         let policy = Policy::from_toml(&text).unwrap();
         let s = Service::start_with(|config| config.policy = policy).await;
         let run = format!("task-{share}");

@@ -22,16 +22,22 @@ pub const ALL_ROLES: [&str; 8] = [
 pub fn admin(args: &[&str], database: &str, env: bool) -> Ran {
     let mut cmd = Command::new(BIN);
     cmd.args(args)
-        .env_remove("ASSENT_DATABASE_URL")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    name_database(&mut cmd, database, env);
+    finish(cmd.spawn().unwrap())
+}
+
+/// Names `database` to `cmd`: with `--database`, or (`env`) with ASSENT_DATABASE_URL only,
+/// never both, and never the caller's own ASSENT_DATABASE_URL.
+pub fn name_database(cmd: &mut Command, database: &str, env: bool) {
+    cmd.env_remove("ASSENT_DATABASE_URL");
     if env {
         cmd.env("ASSENT_DATABASE_URL", database);
     } else {
         cmd.args(["--database", database]);
     }
-    finish(cmd.spawn().unwrap())
 }
 
 /// A person `alice` with every role and an agent `ci-bot`, made with the CLI on `database`:

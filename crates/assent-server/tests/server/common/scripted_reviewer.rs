@@ -92,6 +92,15 @@ impl ScriptedReviewer {
         }
     }
 
+    /// The policy's `[reviewer]` section naming this reviewer (model `scripted`, `up_to =
+    /// "medium"`) in `mode`, with `timeout`.
+    pub fn section(&self, mode: &str, timeout: &str) -> String {
+        format!(
+            "[reviewer]\napi = \"openai\"\nurl = \"{}\"\nmodel = \"scripted\"\nmode = \"{mode}\"\nup_to = \"medium\"\ntimeout = \"{timeout}\"\n",
+            self.url
+        )
+    }
+
     pub fn set(&self, behaviour: Behaviour) {
         self.shared.lock().unwrap().behaviour = behaviour;
     }

@@ -406,7 +406,8 @@ pub trait Tx: Send {
     /// Appends audit records (a backend may write them in few statements).
     async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError>;
     /// Appends an event to the log; its id, from the database, is the SSE id on every replica.
-    async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError>;
+    /// The transaction's newest id moves the event watch at its commit.
+    async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<(), StoreError>;
 
     /// Commits; then the event bus moves to the newest event this wrote. On disk (fsynced)
     /// before it returns, unless begun with [`super::Store::begin_relaxed`].

@@ -319,5 +319,5 @@ async fn announce(
     } else {
         Event::CampaignUpdated { campaign }
     };
-    tx.insert_event(now, &event).await.map(|_| ())
+    tx.insert_event(now, &event).await
 }

@@ -3,9 +3,11 @@
 //! commits: notifying the other replicas of the newest event it wrote, and moving this
 //! replica's watch at once.
 
-use sqlx::{Postgres, Transaction};
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Postgres, Transaction};
 
 use super::bus::{self, PgEvents};
+use super::sql::stmt::{Returns, Stmt};
 use crate::store::StoreError;
 
 /// Key of the transaction-level advisory lock every write transaction takes first, on every
@@ -20,7 +22,7 @@ pub const WRITE_LOCK: i64 = 0x6173_7365_6e74_0002;
 
 /// An open write transaction.
 pub struct PgTx {
-    pub tx: Transaction<'static, Postgres>,
+    pub(super) tx: Transaction<'static, Postgres>,
     /// The newest event id this transaction wrote.
     pub newest_event: Option<i64>,
     pub events: PgEvents,
@@ -63,6 +65,34 @@ impl PgTx {
 }
 
 impl PgTx {
+    /// Runs `stmt` now (SQLite keeps its writes for the next round trip; a PostgreSQL
+    /// statement's round trip is to the server, one each however they are sent).
+    pub async fn write(&mut self, stmt: Stmt) -> Result<(), StoreError> {
+        let returns = stmt.returns;
+        let rows = stmt.fetch_all(&mut self.tx).await?;
+        if returns == Returns::EventId {
+            for row in rows {
+                let id: i64 = sqlx::Row::try_get(&row, "id")?;
+                self.newest_event = Some(self.newest_event.map_or(id, |n| n.max(id)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The connection (nothing is ever kept back here).
+    pub async fn conn(&mut self) -> Result<&mut PgConnection, StoreError> {
+        Ok(&mut self.tx)
+    }
+
+    /// Runs `reads`, one after the other; the rows of each.
+    pub async fn fetch(&mut self, reads: Vec<Stmt>) -> Result<Vec<Vec<PgRow>>, StoreError> {
+        let mut answers = Vec::with_capacity(reads.len());
+        for read in reads {
+            answers.push(read.fetch_all(&mut self.tx).await?);
+        }
+        Ok(answers)
+    }
+
     /// Commits; the other replicas hear of the newest event it wrote, and this one's watch
     /// moves at once.
     pub(super) async fn finish(self) -> Result<(), StoreError> {

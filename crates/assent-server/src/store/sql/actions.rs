@@ -1,64 +1,69 @@
 //! Rows of `actions` in both stores: recorded submissions and their first answers.
 
-use sqlx::{QueryBuilder, Row};
+use sqlx::Row;
 
-use super::backend::{Conn, Db};
+use super::backend::Conn;
 use super::codec::{json_col, micros, name_of};
+use super::stmt::Stmt;
 use crate::store::rows::{ActionRow, KeyedAnswer};
 use crate::store::StoreError;
 
 /// Rows per multi-row INSERT (17 columns × 128 stays far below SQLite's variable limit).
 pub const ROWS_PER_INSERT: usize = 128;
 
-/// Writes `rows`, up to [`ROWS_PER_INSERT`] per statement. A reused idempotency key is a
-/// `Conflict`.
-pub async fn insert(conn: &mut Conn, rows: &[ActionRow]) -> Result<(), StoreError> {
-    for chunk in rows.chunks(ROWS_PER_INSERT) {
-        insert_chunk(conn, chunk).await?;
-    }
-    Ok(())
+/// The statements that write `rows`, up to [`ROWS_PER_INSERT`] per statement. A reused
+/// idempotency key is a `Conflict`.
+pub fn inserts(rows: &[ActionRow]) -> Result<Vec<Stmt>, StoreError> {
+    rows.chunks(ROWS_PER_INSERT).map(insert_chunk).collect()
 }
 
-async fn insert_chunk(conn: &mut Conn, rows: &[ActionRow]) -> Result<(), StoreError> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let encoded = rows
-        .iter()
-        .map(EncodedAction::of)
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut insert = QueryBuilder::<Db>::new(
+fn insert_chunk(rows: &[ActionRow]) -> Result<Stmt, StoreError> {
+    let mut insert = Stmt::new(
         "INSERT INTO actions (id, requester, idempotency_key, body_hash, run_id, task_id, \
          action_hash, decision, status, approval_id, batch_position, grant_id, command_line, \
-         response, created_at, action_kind, policy_version) ",
+         response, created_at, action_kind, policy_version) VALUES ",
     );
-    insert.push_values(&encoded, |mut v, e| {
-        let r = e.row;
-        v.push_bind(r.id.as_str())
-            .push_bind(r.requester.as_str())
-            .push_bind(r.idempotency_key.as_deref())
-            .push_bind(r.body_hash.as_str())
-            .push_bind(r.run_id.as_str())
-            .push_bind(r.task_id.as_str())
-            .push_bind(r.action_hash.as_str())
-            .push_bind(e.decision.as_str())
-            .push_bind(e.status.as_str())
-            .push_bind(r.approval_id.as_deref())
+    for (i, r) in rows.iter().enumerate() {
+        let e = EncodedAction::of(r)?;
+        insert.push(if i == 0 { "(" } else { ", (" });
+        insert
+            .push_bind(r.id.clone())
+            .push(", ")
+            .push_bind(r.requester.clone())
+            .push(", ")
+            .push_bind(r.idempotency_key.clone())
+            .push(", ")
+            .push_bind(r.body_hash.clone())
+            .push(", ")
+            .push_bind(r.run_id.clone())
+            .push(", ")
+            .push_bind(r.task_id.clone())
+            .push(", ")
+            .push_bind(r.action_hash.clone())
+            .push(", ")
+            .push_bind(e.decision)
+            .push(", ")
+            .push_bind(e.status)
+            .push(", ")
+            .push_bind(r.approval_id.clone())
+            .push(", ")
             .push_bind(r.batch_position)
-            .push_bind(r.grant_id.as_deref())
-            .push_bind(r.command_line.as_deref())
-            .push_bind(e.response.as_str())
+            .push(", ")
+            .push_bind(r.grant_id.clone())
+            .push(", ")
+            .push_bind(r.command_line.clone())
+            .push(", ")
+            .push_bind(e.response)
+            .push(", ")
             .push_bind(micros(r.created_at))
-            .push_bind(e.action_kind.as_str())
-            .push_bind(r.policy_version.as_str());
-    });
-    match insert.build().execute(conn).await {
-        Ok(_) => Ok(()),
-        Err(sqlx::Error::Database(err)) if err.is_unique_violation() => Err(StoreError::Conflict(
-            "this idempotency key was recorded concurrently".to_owned(),
-        )),
-        Err(err) => Err(err.into()),
+            .push(", ")
+            .push_bind(e.action_kind)
+            .push(", ")
+            .push_bind(r.policy_version.clone())
+            .push(")");
     }
+    insert.conflict = Some("this idempotency key was recorded concurrently");
+    Ok(insert)
 }
 
 /// What `requester` was first answered under `key`.
@@ -83,19 +88,17 @@ pub async fn keyed(
     .transpose()
 }
 
-/// An action row with its enums and first answer encoded, ready to bind.
-pub struct EncodedAction<'a> {
-    pub row: &'a ActionRow,
+/// An action row's enums and first answer, encoded to bind.
+pub struct EncodedAction {
     pub decision: String,
     pub status: String,
     pub response: String,
     pub action_kind: String,
 }
 
-impl<'a> EncodedAction<'a> {
-    pub fn of(row: &'a ActionRow) -> Result<EncodedAction<'a>, StoreError> {
+impl EncodedAction {
+    pub fn of(row: &ActionRow) -> Result<EncodedAction, StoreError> {
         Ok(EncodedAction {
-            row,
             decision: name_of(&row.decision)?,
             status: name_of(&row.status)?,
             response: serde_json::to_string(&row.response)?,

@@ -14,6 +14,7 @@ use super::codec::{
     from_micros, json_col, micros, name_of, opt_from_micros, parse_name, placeholders,
 };
 use super::identities;
+use super::stmt::Stmt;
 use crate::store::rows::PromptDetail;
 use crate::store::rows::{ApprovalRow, DenialProbe, Pending, RememberedDenial, SettleRow};
 use crate::store::{ApprovalRecord, StoreError};
@@ -79,8 +80,8 @@ pub async fn join(
 }
 
 /// Opens a prompt with one member.
-pub async fn insert(conn: &mut Conn, row: &ApprovalRow) -> Result<(), StoreError> {
-    sqlx::query(
+pub fn insert(row: &ApprovalRow) -> Result<Stmt, StoreError> {
+    let stmt = Stmt::new(
         "INSERT INTO approval_requests (id, run_id, task_id, requester, batch_key, action_kind, \
          risk_level, status, resolution, requested_scope, evidence_artifact_id, required_role, \
          action_hash, first_request, detail, member_count, expires_at, created_at, updated_at, \
@@ -88,78 +89,71 @@ pub async fn insert(conn: &mut Conn, row: &ApprovalRow) -> Result<(), StoreError
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12, $13, $14, 1, $15, $16, $17, \
          $18)",
     )
-    .bind(&row.id)
-    .bind(&row.run_id)
-    .bind(&row.task_id)
-    .bind(&row.requester)
-    .bind(&row.batch_key)
+    .bind(row.id.clone())
+    .bind(row.run_id.clone())
+    .bind(row.task_id.clone())
+    .bind(row.requester.clone())
+    .bind(row.batch_key.clone())
     .bind(name_of(&row.action_kind)?)
     .bind(name_of(&row.risk)?)
     .bind(name_of(&ApprovalStatus::Requested)?)
     .bind(serde_json::to_string(&row.requested_scope)?)
-    .bind(&row.id)
+    .bind(row.id.clone())
     .bind(row.required_role.map(|r| name_of(&r)).transpose()?)
-    .bind(&row.action_hash)
+    .bind(row.action_hash.clone())
     .bind(serde_json::to_string(&row.first_request)?)
     .bind(serde_json::to_string::<PromptDetail>(&row.detail)?)
     .bind(micros(row.expires_at))
     .bind(micros(row.created_at))
     .bind(micros(row.created_at))
     .bind(row.asked.as_ref().map(serde_json::to_string).transpose()?)
-    .execute(conn)
-    .await?;
-    Ok(())
+    ;
+    Ok(stmt)
 }
 
 /// Ids bound per `IN (…)` list: well under SQLite's and PostgreSQL's parameter limits.
 const IDS_PER_QUERY: usize = 400;
 
-/// The batch members of each of `ids`, in batch order: one query per [`IDS_PER_QUERY`] ids,
-/// not one per approval.
-async fn members_of(
-    conn: &mut Conn,
-    ids: &[String],
-) -> Result<HashMap<String, Vec<ApprovalMember>>, StoreError> {
-    let mut members: HashMap<String, Vec<ApprovalMember>> = HashMap::new();
-    for chunk in ids.chunks(IDS_PER_QUERY) {
-        let sql = format!(
-            "SELECT approval_id, id, action_hash, task_id, command_line, created_at FROM actions \
-             WHERE approval_id IN ({}) AND batch_position IS NOT NULL \
-             ORDER BY approval_id, batch_position",
-            placeholders(chunk.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(id);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            members
-                .entry(row.try_get("approval_id")?)
-                .or_default()
-                .push(ApprovalMember {
-                    action_id: row.try_get("id")?,
-                    action_hash: row.try_get("action_hash")?,
-                    task_id: row.try_get("task_id")?,
-                    command_line: row.try_get("command_line")?,
-                    created_at: from_micros(row.try_get("created_at")?)?,
-                });
-        }
+/// The reads a record of each of `ids` (at most [`IDS_PER_QUERY`]) is made with, besides its
+/// row: its members, then its votes ([`records_from`]).
+pub fn record_reads(ids: &[String]) -> [Stmt; 2] {
+    let mut members = Stmt::new(format!(
+        "SELECT approval_id, id, action_hash, task_id, command_line, created_at FROM actions \
+         WHERE approval_id IN ({}) AND batch_position IS NOT NULL \
+         ORDER BY approval_id, batch_position",
+        placeholders(ids.len())
+    ));
+    for id in ids {
+        members = members.bind(id.clone());
     }
-    Ok(members)
+    [members, identities::votes_read(ids)]
 }
 
-/// The records of `rows` (approval rows, `COLUMNS`), in order, their members and votes read
-/// in one query each for all of them.
-async fn records_of(conn: &mut Conn, rows: &[DbRow]) -> Result<Vec<ApprovalRecord>, StoreError> {
-    let ids = rows
-        .iter()
-        .map(|row| row.try_get::<String, _>("id"))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut members = members_of(conn, &ids).await?;
-    let mut votes = identities::votes_of(conn, &ids).await?;
+/// The records of `rows` (approval rows, `COLUMNS`), in order, from the answers of
+/// [`record_reads`] for their ids.
+pub fn records_from(
+    rows: &[DbRow],
+    member_rows: &[DbRow],
+    vote_rows: &[DbRow],
+) -> Result<Vec<ApprovalRecord>, StoreError> {
+    let mut members: HashMap<String, Vec<ApprovalMember>> = HashMap::new();
+    for row in member_rows {
+        members
+            .entry(row.try_get("approval_id")?)
+            .or_default()
+            .push(ApprovalMember {
+                action_id: row.try_get("id")?,
+                action_hash: row.try_get("action_hash")?,
+                task_id: row.try_get("task_id")?,
+                command_line: row.try_get("command_line")?,
+                created_at: from_micros(row.try_get("created_at")?)?,
+            });
+    }
+    let mut votes = HashMap::new();
+    identities::votes_from(vote_rows, &mut votes)?;
     rows.iter()
-        .zip(ids)
-        .map(|(row, id)| {
+        .map(|row| {
+            let id: String = row.try_get("id")?;
             let (members, votes) = (
                 members.remove(&id).unwrap_or_default(),
                 votes.remove(&id).unwrap_or_default(),
@@ -167,6 +161,23 @@ async fn records_of(conn: &mut Conn, rows: &[DbRow]) -> Result<Vec<ApprovalRecor
             record_from(row, id, members, votes)
         })
         .collect()
+}
+
+/// The records of `rows` (approval rows, `COLUMNS`), in order, their members and votes read
+/// in one query each per [`IDS_PER_QUERY`] of them.
+async fn records_of(conn: &mut Conn, rows: &[DbRow]) -> Result<Vec<ApprovalRecord>, StoreError> {
+    let mut records = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(IDS_PER_QUERY) {
+        let ids = chunk
+            .iter()
+            .map(|row| row.try_get::<String, _>("id"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let [members, votes] = record_reads(&ids);
+        let members = members.fetch_all(&mut *conn).await?;
+        let votes = votes.fetch_all(&mut *conn).await?;
+        records.extend(records_from(chunk, &members, &votes)?);
+    }
+    Ok(records)
 }
 
 fn record_from(
@@ -228,16 +239,16 @@ fn record_from(
 }
 
 pub async fn load(conn: &mut Conn, id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
-    let row = sqlx::query(&format!(
+    let row = row_read(id).fetch_all(&mut *conn).await?;
+    Ok(records_of(conn, &row).await?.pop())
+}
+
+/// The read of approval `id`'s row (none when there is no such approval).
+pub fn row_read(id: &str) -> Stmt {
+    Stmt::new(format!(
         "SELECT {COLUMNS} FROM approval_requests WHERE id = $1"
     ))
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    match row {
-        Some(row) => Ok(records_of(conn, std::slice::from_ref(&row)).await?.pop()),
-        None => Ok(None),
-    }
+    .bind(id.to_owned())
 }
 
 pub async fn list(conn: &mut Conn, pending_only: bool) -> Result<Vec<Approval>, StoreError> {
@@ -258,35 +269,29 @@ pub async fn list(conn: &mut Conn, pending_only: bool) -> Result<Vec<Approval>, 
         .collect())
 }
 
-/// The approval `row` holds, with its members and votes as they are now.
-pub async fn record(conn: &mut Conn, row: DbRow) -> Result<ApprovalRecord, StoreError> {
-    records_of(conn, std::slice::from_ref(&row))
-        .await?
-        .pop()
-        .ok_or_else(|| StoreError::Corrupt("a settled approval has no record".to_owned()))
-}
-
-/// Settles a still pending approval: its row as settled; `Conflict` when it is not pending.
-pub async fn settle(conn: &mut Conn, s: SettleRow<'_>) -> Result<DbRow, StoreError> {
-    let sql = format!(
+/// The update that settles a still pending approval, answering its row as settled (none when
+/// it was not pending: [`not_pending`]).
+pub fn settle(s: SettleRow<'_>) -> Result<Stmt, StoreError> {
+    Ok(Stmt::new(format!(
         "UPDATE approval_requests SET status = $1, resolution = $2, decided_at = $3, \
          decided_by = $4, decision_reason = $5, grant_id = $6, updated_at = $7, decided_role = $8 \
          WHERE id = $9 AND status = $10 RETURNING {COLUMNS}"
-    );
-    let settled = sqlx::query(&sql)
-        .bind(name_of(&s.status)?)
-        .bind(name_of(&s.resolution)?)
-        .bind(micros(s.now))
-        .bind(s.decided_by)
-        .bind(s.reason)
-        .bind(s.grant_id)
-        .bind(micros(s.now))
-        .bind(s.decided_role.map(|r| name_of(&r)).transpose()?)
-        .bind(s.approval_id)
-        .bind(name_of(&ApprovalStatus::Requested)?)
-        .fetch_optional(conn)
-        .await?;
-    settled.ok_or_else(not_pending)
+    ))
+    .bind(name_of(&s.status)?)
+    .bind(name_of(&s.resolution)?)
+    .bind(micros(s.now))
+    .bind(s.decided_by.to_owned())
+    .bind(s.reason.map(str::to_owned))
+    .bind(s.grant_id.map(str::to_owned))
+    .bind(micros(s.now))
+    .bind(s.decided_role.map(|r| name_of(&r)).transpose()?)
+    .bind(s.approval_id.to_owned())
+    .bind(name_of(&ApprovalStatus::Requested)?))
+}
+
+/// The approval a settling update answered, or the "no longer pending" conflict.
+pub fn settled(rows: Vec<DbRow>) -> Result<DbRow, StoreError> {
+    rows.into_iter().next().ok_or_else(not_pending)
 }
 
 /// Touches a still pending approval; `Conflict` when it is not.

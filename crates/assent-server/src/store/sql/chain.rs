@@ -9,15 +9,32 @@ use sqlx::{QueryBuilder, Row};
 
 use super::backend::{Conn, Db, DbRow, Pool};
 use super::codec::{micros, name_of};
+use super::stmt::Stmt;
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
 use crate::store::StoreError;
 
 /// The last link: its position and hash (0 and [`GENESIS`] before the first).
 pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
+    let rows = head_read().fetch_all(conn).await?;
+    head_answered(&rows)
+}
+
+/// The read of the last link ([`head_answered`]).
+pub fn head_read() -> Stmt {
     let mut query = QueryBuilder::<Db>::new("SELECT ");
     push_head(&mut query);
-    let row = query.build().fetch_one(conn).await?;
-    head_of(&row)
+    Stmt::new(query.into_sql())
+}
+
+/// The last link, as [`head_read`] answered it.
+pub fn head_answered(rows: &[DbRow]) -> Result<(i64, String), StoreError> {
+    match rows {
+        [row] => head_of(row),
+        _ => Err(StoreError::Corrupt(format!(
+            "the audit chain's head read answered {} rows",
+            rows.len()
+        ))),
+    }
 }
 
 /// Pushes the last link's position and hash as the columns `head_seq` and `head_hash` (two
@@ -154,20 +171,13 @@ pub async fn checkpoint(
 /// Audit rows per multi-row INSERT.
 pub const AUDITS_PER_INSERT: usize = 128;
 
-/// Writes `audits`, up to [`AUDITS_PER_INSERT`] per statement, each linked into the audit
-/// chain after the head: `known` when this transaction already holds it (read with its
-/// batch's first statement, or left by its last append), else read here (under the writers'
-/// lock either way). Returns the chain position before and after, and the new head.
-pub async fn insert_audits(
-    conn: &mut Conn,
-    known: Option<(i64, String)>,
+/// The statements that append `audits` after `head`, up to [`AUDITS_PER_INSERT`] per
+/// statement, each linked into the audit chain; and the head they leave. The head is the
+/// transaction's own (read under the writers' lock, or left by its last append).
+pub fn audit_inserts(
+    head: (i64, String),
     audits: &[ApprovalAuditEvent],
-) -> Result<(i64, i64, (i64, String)), StoreError> {
-    let head = match known {
-        Some(head) => head,
-        None => head(&mut *conn).await?,
-    };
-    let before = head.0;
+) -> Result<(Vec<Stmt>, (i64, String)), StoreError> {
     let bodies = audits
         .iter()
         .map(serde_json::to_string)
@@ -179,26 +189,37 @@ pub async fn insert_audits(
     let (links, head) = link_after(head, &bodies);
     let rows: Vec<_> = audits
         .iter()
-        .zip(&decisions)
-        .zip(&bodies)
-        .zip(&links)
+        .zip(decisions)
+        .zip(bodies)
+        .zip(links)
         .collect();
+    let mut stmts = Vec::new();
     for chunk in rows.chunks(AUDITS_PER_INSERT) {
-        let mut insert = QueryBuilder::<Db>::new(
+        let mut insert = Stmt::new(
             "INSERT INTO audit_events \
-             (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) ",
+             (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) VALUES ",
         );
-        insert.push_values(chunk, |mut v, &(((audit, decision), body), link)| {
-            v.push_bind(audit.event_id.as_str())
+        for (i, (((audit, decision), body), link)) in chunk.iter().enumerate() {
+            insert.push(if i == 0 { "(" } else { ", (" });
+            insert
+                .push_bind(audit.event_id.clone())
+                .push(", ")
                 .push_bind(micros(audit.timestamp))
-                .push_bind(audit.run_id.as_str())
-                .push_bind(decision.as_str())
-                .push_bind(body.as_str())
+                .push(", ")
+                .push_bind(audit.run_id.clone())
+                .push(", ")
+                .push_bind(decision.clone())
+                .push(", ")
+                .push_bind(body.clone())
+                .push(", ")
                 .push_bind(link.0)
-                .push_bind(link.1.as_str())
-                .push_bind(link.2.as_str());
-        });
-        insert.build().execute(&mut *conn).await?;
+                .push(", ")
+                .push_bind(link.1.clone())
+                .push(", ")
+                .push_bind(link.2.clone())
+                .push(")");
+        }
+        stmts.push(insert);
     }
-    Ok((before, head.0, head))
+    Ok((stmts, head))
 }

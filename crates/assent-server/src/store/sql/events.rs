@@ -10,8 +10,9 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 use tokio::sync::watch;
 
-use super::backend::{Conn, DbRow, Pool};
+use super::backend::{DbRow, Pool};
 use super::codec::{from_micros, json_col, micros};
+use super::stmt::{Returns, Stmt};
 use crate::store::{EventBus, StoreError};
 
 /// Reads the log from `pool` (SQLite's reader pool); `newest` is the watch streams wait on.
@@ -60,22 +61,16 @@ pub async fn newest_id(pool: &Pool) -> Result<i64, StoreError> {
     Ok(newest.unwrap_or(0))
 }
 
-/// Appends one event to the log; its id is the SSE id.
-pub async fn insert_event(
-    conn: &mut Conn,
-    at: DateTime<Utc>,
-    event: &Event,
-) -> Result<i64, StoreError> {
+/// Appends one event to the log; its id is the SSE id (`RETURNING id`).
+pub fn insert(at: DateTime<Utc>, event: &Event) -> Result<Stmt, StoreError> {
     let body = serde_json::to_string(event)?;
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO events (occurred_at, kind, body) VALUES ($1, $2, $3) RETURNING id",
-    )
-    .bind(micros(at))
-    .bind(event.name())
-    .bind(body)
-    .fetch_one(conn)
-    .await?;
-    Ok(id)
+    let mut stmt =
+        Stmt::new("INSERT INTO events (occurred_at, kind, body) VALUES ($1, $2, $3) RETURNING id")
+            .bind(micros(at))
+            .bind(event.name().to_owned())
+            .bind(body);
+    stmt.returns = Returns::EventId;
+    Ok(stmt)
 }
 
 fn event_from_row(row: &DbRow) -> Result<EventEnvelope, StoreError> {

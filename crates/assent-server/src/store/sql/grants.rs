@@ -7,6 +7,7 @@ use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
 use super::codec::{from_micros, json_col, micros, name_of, opt_from_micros, parse_name};
+use super::stmt::Stmt;
 use crate::store::{NewGrant, StoreError};
 
 const COLUMNS: &str = "id, approval_request_id, run_id, scope_kind, action_kinds, constraints, \
@@ -54,16 +55,16 @@ fn wire_grant(row: &DbRow, now: DateTime<Utc>) -> Result<Grant, StoreError> {
     })
 }
 
-pub async fn insert(conn: &mut Conn, new: &NewGrant) -> Result<(), StoreError> {
+pub fn insert(new: &NewGrant) -> Result<Stmt, StoreError> {
     let g = &new.grant;
-    sqlx::query(&format!(
+    let stmt = Stmt::new(format!(
         "INSERT INTO approval_grants ({COLUMNS}) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13, $14, $15, $16, \
          NULL, NULL, NULL)"
     ))
-    .bind(&g.grant_id)
-    .bind(&g.approval_id)
-    .bind(&g.run_id)
+    .bind(g.grant_id.clone())
+    .bind(g.approval_id.clone())
+    .bind(g.run_id.clone())
     .bind(name_of(&g.scope_kind)?)
     .bind(serde_json::to_string(&g.action_kinds)?)
     .bind(serde_json::to_string(&g.constraints)?)
@@ -72,14 +73,12 @@ pub async fn insert(conn: &mut Conn, new: &NewGrant) -> Result<(), StoreError> {
     .bind(micros(g.expires_at))
     .bind(g.revoked_at.map(micros))
     .bind(micros(g.created_at))
-    .bind(&g.created_by)
+    .bind(g.created_by.clone())
     .bind(i64::from(g.revocable))
-    .bind(&g.policy_version)
-    .bind(&new.summary)
-    .bind(new.created_by_role.map(|r| name_of(&r)).transpose()?)
-    .execute(conn)
-    .await?;
-    Ok(())
+    .bind(g.policy_version.clone())
+    .bind(new.summary.clone())
+    .bind(new.created_by_role.map(|r| name_of(&r)).transpose()?);
+    Ok(stmt)
 }
 
 pub async fn load(

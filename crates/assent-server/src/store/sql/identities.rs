@@ -10,6 +10,7 @@ use sqlx::Row;
 
 use super::backend::{Conn, DbRow};
 use super::codec::{from_micros, json_col, micros, name_of, parse_name, placeholders};
+use super::stmt::Stmt;
 use crate::store::StoreError;
 
 /// The `service_meta` key set once the first identities exist.
@@ -239,34 +240,35 @@ async fn insert_identity(
     Ok(inserted.rows_affected() == 1)
 }
 
-/// The votes on each of `ids`, in order: one query per 400 ids, not one per approval.
-pub async fn votes_of(
-    conn: &mut Conn,
-    ids: &[String],
-) -> Result<std::collections::HashMap<String, Vec<Vote>>, StoreError> {
-    let mut votes: std::collections::HashMap<String, Vec<Vote>> = Default::default();
-    for chunk in ids.chunks(400) {
-        let sql = format!(
-            "SELECT approval_id, voter, role, voted_at FROM approval_votes \
-             WHERE approval_id IN ({}) ORDER BY approval_id, voted_at, voter",
-            placeholders(chunk.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(id);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            votes
-                .entry(row.try_get("approval_id")?)
-                .or_default()
-                .push(Vote {
-                    by: row.try_get("voter")?,
-                    role: parse_name(&row.try_get::<String, _>("role")?)?,
-                    at: from_micros(row.try_get("voted_at")?)?,
-                });
-        }
+/// The read of the votes on `ids` (at most 400), for [`votes_from`].
+pub fn votes_read(ids: &[String]) -> Stmt {
+    let mut read = Stmt::new(format!(
+        "SELECT approval_id, voter, role, voted_at FROM approval_votes \
+         WHERE approval_id IN ({}) ORDER BY approval_id, voted_at, voter",
+        placeholders(ids.len())
+    ));
+    for id in ids {
+        read = read.bind(id.clone());
     }
-    Ok(votes)
+    read
+}
+
+/// Adds the votes of `rows` ([`votes_read`]'s) to `votes`, by approval.
+pub fn votes_from(
+    rows: &[DbRow],
+    votes: &mut std::collections::HashMap<String, Vec<Vote>>,
+) -> Result<(), StoreError> {
+    for row in rows {
+        votes
+            .entry(row.try_get("approval_id")?)
+            .or_default()
+            .push(Vote {
+                by: row.try_get("voter")?,
+                role: parse_name(&row.try_get::<String, _>("role")?)?,
+                at: from_micros(row.try_get("voted_at")?)?,
+            });
+    }
+    Ok(())
 }
 
 /// Records `vote` (once per person).

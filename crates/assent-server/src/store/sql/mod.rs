@@ -22,6 +22,7 @@ pub mod push;
 pub mod routing;
 pub mod runs;
 pub mod signin;
+pub mod stmt;
 mod store;
 mod tx;
 pub mod webhooks;

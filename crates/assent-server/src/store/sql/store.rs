@@ -122,7 +122,7 @@ impl Store for StoreImpl {
         now: DateTime<Utc>,
     ) -> Result<Option<crate::audit_chain::Checkpoint>, StoreError> {
         let mut tx = self.begin_tx().await?;
-        let signed = super::chain::checkpoint(&mut tx.tx, key, now).await?;
+        let signed = super::chain::checkpoint(tx.conn().await?, key, now).await?;
         tx.finish().await?;
         Ok(signed)
     }
@@ -139,7 +139,7 @@ impl Store for StoreImpl {
         now: DateTime<Utc>,
     ) -> Result<Option<crate::audit_chain::ChainStart>, StoreError> {
         let mut tx = self.begin_tx().await?;
-        let signed = super::chain_start::write(&mut tx.tx, key, now).await?;
+        let signed = super::chain_start::write(tx.conn().await?, key, now).await?;
         tx.finish().await?;
         Ok(signed)
     }
@@ -280,7 +280,7 @@ impl Store for StoreImpl {
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
         super::signin::invite_add(
-            &mut tx.tx,
+            tx.conn().await?,
             code_hash,
             person,
             audit.approver.as_deref().unwrap_or_default(),
@@ -309,13 +309,13 @@ impl Store for StoreImpl {
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
         if let Some(code_hash) = invite {
-            if !super::signin::invite_use(&mut tx.tx, code_hash, key.created_at).await? {
+            if !super::signin::invite_use(tx.conn().await?, code_hash, key.created_at).await? {
                 return Err(StoreError::Conflict(
                     "this invite was used or has expired".to_owned(),
                 ));
             }
         }
-        super::signin::passkey_add(&mut tx.tx, key).await?;
+        super::signin::passkey_add(tx.conn().await?, key).await?;
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await
     }
@@ -348,14 +348,14 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<bool, StoreError> {
         let mut tx = self.begin_tx().await?;
-        if !super::signin::passkey_remove(&mut tx.tx, person, credential_id).await? {
+        if !super::signin::passkey_remove(tx.conn().await?, person, credential_id).await? {
             return Ok(false);
         }
-        if super::signin::passkeys_of(&mut tx.tx, person)
+        if super::signin::passkeys_of(tx.conn().await?, person)
             .await?
             .is_empty()
         {
-            super::signin::sessions_end_of(&mut tx.tx, person, audit.timestamp).await?;
+            super::signin::sessions_end_of(tx.conn().await?, person, audit.timestamp).await?;
         }
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await?;
@@ -369,7 +369,7 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
-        super::signin::session_add(&mut tx.tx, token_hash, person, audit.timestamp).await?;
+        super::signin::session_add(tx.conn().await?, token_hash, person, audit.timestamp).await?;
         tx.insert_audits(std::slice::from_ref(audit)).await?;
         tx.finish().await
     }
@@ -429,7 +429,7 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<(), StoreError> {
         let mut tx = self.begin_tx().await?;
-        super::webhooks::add(&mut tx.tx, row).await?;
+        super::webhooks::add(tx.conn().await?, row).await?;
         // Before the commit: no event committed after this webhook misses its outbox row.
         if let Some(any) = &tx.webhooks {
             any.store(true, std::sync::atomic::Ordering::Release);
@@ -449,7 +449,7 @@ impl Store for StoreImpl {
         audit: &ApprovalAuditEvent,
     ) -> Result<bool, StoreError> {
         let mut tx = self.begin_tx().await?;
-        if !super::webhooks::remove(&mut tx.tx, id).await? {
+        if !super::webhooks::remove(tx.conn().await?, id).await? {
             return Ok(false);
         }
         tx.insert_audits(std::slice::from_ref(audit)).await?;

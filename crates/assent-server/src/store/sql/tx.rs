@@ -13,7 +13,6 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use super::backend::WriteTx;
-use super::chain::insert_audits;
 use crate::store::rows::{
     ActionRow, ApprovalRow, DenialProbe, ExecutedBy, ExecutedRow, HoldRow, KeyedAnswer, Pending,
     RememberedDenial, SettleRow,
@@ -27,11 +26,14 @@ impl Tx for WriteTx {
         requester: &str,
         key: &str,
     ) -> Result<Option<KeyedAnswer>, StoreError> {
-        super::actions::keyed(&mut self.tx, requester, key).await
+        super::actions::keyed(self.conn().await?, requester, key).await
     }
 
     async fn insert_actions(&mut self, rows: &[ActionRow]) -> Result<(), StoreError> {
-        super::actions::insert(&mut self.tx, rows).await
+        for stmt in super::actions::inserts(rows)? {
+            self.write(stmt).await?;
+        }
+        Ok(())
     }
 
     async fn executed_candidate(
@@ -40,7 +42,7 @@ impl Tx for WriteTx {
         run_id: &str,
         by: ExecutedBy<'_>,
     ) -> Result<Option<ExecutedRow>, StoreError> {
-        super::executed::candidate(&mut self.tx, requester, run_id, by).await
+        super::executed::candidate(self.conn().await?, requester, run_id, by).await
     }
 
     async fn mark_executed(
@@ -49,7 +51,7 @@ impl Tx for WriteTx {
         key: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        super::executed::mark(&mut self.tx, action_id, key, now).await
+        super::executed::mark(self.conn().await?, action_id, key, now).await
     }
 
     async fn claim_execution(
@@ -57,7 +59,7 @@ impl Tx for WriteTx {
         action_id: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        super::executed::claim(&mut self.tx, action_id, now).await
+        super::executed::claim(self.conn().await?, action_id, now).await
     }
 
     async fn joinable_approvals(
@@ -66,7 +68,7 @@ impl Tx for WriteTx {
         batch_key: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<PendingPrompt>, StoreError> {
-        super::approvals::joinable(&mut self.tx, requester, batch_key, now).await
+        super::approvals::joinable(self.conn().await?, requester, batch_key, now).await
     }
 
     async fn join_approval(
@@ -74,15 +76,24 @@ impl Tx for WriteTx {
         approval_id: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<i64>, StoreError> {
-        super::approvals::join(&mut self.tx, approval_id, now).await
+        super::approvals::join(self.conn().await?, approval_id, now).await
     }
 
     async fn insert_approval(&mut self, row: &ApprovalRow) -> Result<(), StoreError> {
-        super::approvals::insert(&mut self.tx, row).await
+        self.write(super::approvals::insert(row)?).await
     }
 
     async fn approval(&mut self, approval_id: &str) -> Result<Option<ApprovalRecord>, StoreError> {
-        super::approvals::load(&mut self.tx, approval_id).await
+        let ids = [approval_id.to_owned()];
+        let [members, votes] = super::approvals::record_reads(&ids);
+        let reads = vec![super::approvals::row_read(approval_id), members, votes];
+        let mut answers = self.fetch(reads).await?.into_iter();
+        let (Some(row), Some(members), Some(votes)) =
+            (answers.next(), answers.next(), answers.next())
+        else {
+            return Err(answered_short());
+        };
+        Ok(super::approvals::records_from(&row, &members, &votes)?.pop())
     }
 
     async fn settle_approval(
@@ -90,12 +101,41 @@ impl Tx for WriteTx {
         row: SettleRow<'_>,
         votes: &[Vote],
     ) -> Result<ApprovalRecord, StoreError> {
-        let approval_id = row.approval_id;
-        let settled = super::approvals::settle(&mut self.tx, row).await?;
-        for vote in votes {
-            super::identities::insert_vote(&mut self.tx, approval_id, vote).await?;
+        let approval_id = row.approval_id.to_owned();
+        let ids = [approval_id.clone()];
+        let update = super::approvals::settle(row)?;
+        let [member_read, vote_read] = super::approvals::record_reads(&ids);
+        // The audit records of the settlement follow: the chain's head is read with it.
+        let head = self.chain_head.is_none().then(super::chain::head_read);
+        let mut answers = if votes.is_empty() {
+            let reads = [update, member_read, vote_read].into_iter().chain(head);
+            self.fetch(reads.collect()).await?.into_iter()
+        } else {
+            // The votes are written only once the update found the approval pending.
+            let settled = self.fetch(vec![update]).await?;
+            let settled = super::approvals::settled(settled.into_iter().flatten().collect())?;
+            for vote in votes {
+                super::identities::insert_vote(self.conn().await?, &approval_id, vote).await?;
+            }
+            let reads = [member_read, vote_read].into_iter().chain(head);
+            let answers = self.fetch(reads.collect()).await?;
+            std::iter::once(vec![settled])
+                .chain(answers)
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        let (Some(settled), Some(members), Some(voted)) =
+            (answers.next(), answers.next(), answers.next())
+        else {
+            return Err(answered_short());
+        };
+        if let Some(head) = answers.next() {
+            self.chain_head = Some(super::chain::head_answered(&head)?);
         }
-        super::approvals::record(&mut self.tx, settled).await
+        let settled = super::approvals::settled(settled)?;
+        super::approvals::records_from(std::slice::from_ref(&settled), &members, &voted)?
+            .pop()
+            .ok_or_else(|| StoreError::Corrupt("a settled approval has no record".to_owned()))
     }
 
     async fn touch_pending(
@@ -103,15 +143,15 @@ impl Tx for WriteTx {
         approval_id: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        super::approvals::touch(&mut self.tx, approval_id, now).await
+        super::approvals::touch(self.conn().await?, approval_id, now).await
     }
 
     async fn insert_vote(&mut self, approval_id: &str, vote: &Vote) -> Result<(), StoreError> {
-        super::identities::insert_vote(&mut self.tx, approval_id, vote).await
+        super::identities::insert_vote(self.conn().await?, approval_id, vote).await
     }
 
     async fn people(&mut self) -> Result<Vec<assent_core::Identity>, StoreError> {
-        super::routing::people(&mut self.tx).await
+        super::routing::people(self.conn().await?).await
     }
 
     async fn present(
@@ -119,7 +159,7 @@ impl Tx for WriteTx {
         streams_since: DateTime<Utc>,
         sessions_since: DateTime<Utc>,
     ) -> Result<std::collections::BTreeSet<String>, StoreError> {
-        super::routing::present(&mut self.tx, streams_since, sessions_since).await
+        super::routing::present(self.conn().await?, streams_since, sessions_since).await
     }
 
     async fn record_asked(
@@ -127,32 +167,32 @@ impl Tx for WriteTx {
         approval_id: &str,
         asked: &assent_protocol::AskedSteps,
     ) -> Result<bool, StoreError> {
-        super::routing::record_asked(&mut self.tx, approval_id, asked).await
+        super::routing::record_asked(self.conn().await?, approval_id, asked).await
     }
 
     async fn escalation_due(
         &mut self,
         opened_by: DateTime<Utc>,
     ) -> Result<Vec<String>, StoreError> {
-        super::routing::escalation_due(&mut self.tx, opened_by).await
+        super::routing::escalation_due(self.conn().await?, opened_by).await
     }
 
     async fn pending_approvals(&mut self, which: Pending<'_>) -> Result<Vec<String>, StoreError> {
-        super::approvals::pending_ids(&mut self.tx, which).await
+        super::approvals::pending_ids(self.conn().await?, which).await
     }
 
     async fn remembered_denial(
         &mut self,
         probe: DenialProbe<'_>,
     ) -> Result<Option<RememberedDenial>, StoreError> {
-        super::approvals::remembered_denial(&mut self.tx, probe).await
+        super::approvals::remembered_denial(self.conn().await?, probe).await
     }
 
     async fn run_diff_approvals(
         &mut self,
         run_id: &str,
     ) -> Result<Vec<assent_protocol::Approval>, StoreError> {
-        super::approvals::run_diffs(&mut self.tx, run_id).await
+        super::approvals::run_diffs(self.conn().await?, run_id).await
     }
 
     async fn forget_denial(
@@ -160,7 +200,7 @@ impl Tx for WriteTx {
         approval_id: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        super::approvals::forget(&mut self.tx, approval_id, now).await
+        super::approvals::forget(self.conn().await?, approval_id, now).await
     }
 
     async fn grant_candidates(
@@ -168,11 +208,11 @@ impl Tx for WriteTx {
         run_id: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<ApprovalGrant>, StoreError> {
-        super::grants::candidates(&mut self.tx, run_id, now).await
+        super::grants::candidates(self.conn().await?, run_id, now).await
     }
 
     async fn use_grant(&mut self, grant_id: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
-        super::grants::use_one(&mut self.tx, grant_id, now).await
+        super::grants::use_one(self.conn().await?, grant_id, now).await
     }
 
     async fn grant(
@@ -180,11 +220,11 @@ impl Tx for WriteTx {
         grant_id: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<Grant>, StoreError> {
-        super::grants::load(&mut self.tx, grant_id, now).await
+        super::grants::load(self.conn().await?, grant_id, now).await
     }
 
     async fn insert_grant(&mut self, new: &NewGrant) -> Result<(), StoreError> {
-        super::grants::insert(&mut self.tx, new).await
+        self.write(super::grants::insert(new)?).await
     }
 
     async fn revoke_grant(
@@ -194,7 +234,7 @@ impl Tx for WriteTx {
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        super::grants::revoke(&mut self.tx, grant_id, by, reason, now).await
+        super::grants::revoke(self.conn().await?, grant_id, by, reason, now).await
     }
 
     async fn invalidate_grant(
@@ -203,7 +243,7 @@ impl Tx for WriteTx {
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        super::grants::invalidate(&mut self.tx, grant_id, reason, now).await
+        super::grants::invalidate(self.conn().await?, grant_id, reason, now).await
     }
 
     async fn end_run_grants(
@@ -212,29 +252,29 @@ impl Tx for WriteTx {
         requester: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<u32, StoreError> {
-        super::grants::end_run(&mut self.tx, run_id, requester, now).await
+        super::grants::end_run(self.conn().await?, run_id, requester, now).await
     }
 
     async fn unannounced_expired_grants(
         &mut self,
         now: DateTime<Utc>,
     ) -> Result<Vec<Grant>, StoreError> {
-        super::grants::unannounced_expired(&mut self.tx, now).await
+        super::grants::unannounced_expired(self.conn().await?, now).await
     }
 
     async fn mark_grant_announced(&mut self, grant_id: &str) -> Result<bool, StoreError> {
-        super::grants::mark_announced(&mut self.tx, grant_id).await
+        super::grants::mark_announced(self.conn().await?, grant_id).await
     }
 
     async fn run_holds(
         &mut self,
         run_ids: &[&str],
     ) -> Result<HashMap<String, RunState>, StoreError> {
-        super::runs::holds(&mut self.tx, run_ids).await
+        super::runs::holds(self.conn().await?, run_ids).await
     }
 
     async fn hold_run(&mut self, hold: HoldRow<'_>) -> Result<RunState, StoreError> {
-        super::runs::hold(&mut self.tx, hold).await
+        super::runs::hold(self.conn().await?, hold).await
     }
 
     async fn campaign_runs(
@@ -242,7 +282,7 @@ impl Tx for WriteTx {
         campaign: &str,
         status: RunStatus,
     ) -> Result<Vec<RunState>, StoreError> {
-        super::runs::of_campaign(&mut self.tx, campaign, status).await
+        super::runs::of_campaign(self.conn().await?, campaign, status).await
     }
 
     async fn resume_run(
@@ -250,32 +290,32 @@ impl Tx for WriteTx {
         run_id: &str,
         now: DateTime<Utc>,
     ) -> Result<RunState, StoreError> {
-        super::runs::resume(&mut self.tx, run_id, now).await
+        super::runs::resume(self.conn().await?, run_id, now).await
     }
 
     async fn campaign(
         &mut self,
         campaign_id: &str,
     ) -> Result<Option<assent_core::campaign::Campaign>, StoreError> {
-        super::campaigns::get(&mut self.tx, campaign_id).await
+        super::campaigns::get(self.conn().await?, campaign_id).await
     }
 
     async fn campaigns(&mut self) -> Result<Vec<assent_core::campaign::Campaign>, StoreError> {
-        super::campaigns::list(&mut self.tx).await
+        super::campaigns::list(self.conn().await?).await
     }
 
     async fn insert_campaign(
         &mut self,
         campaign: &assent_core::campaign::Campaign,
     ) -> Result<(), StoreError> {
-        super::campaigns::insert(&mut self.tx, campaign).await
+        super::campaigns::insert(self.conn().await?, campaign).await
     }
 
     async fn update_campaign(
         &mut self,
         campaign: &assent_core::campaign::Campaign,
     ) -> Result<(), StoreError> {
-        super::campaigns::update(&mut self.tx, campaign).await
+        super::campaigns::update(self.conn().await?, campaign).await
     }
 
     async fn deadline_and_holds(
@@ -283,7 +323,7 @@ impl Tx for WriteTx {
         run_ids: &[&str],
     ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
         let (deadline, holds, head) =
-            super::runs::deadline_and_holds(&mut self.tx, run_ids).await?;
+            super::runs::deadline_and_holds(self.conn().await?, run_ids).await?;
         // Under the writers' lock the head moves only with this transaction's own appends,
         // which keep it (`insert_audits`): one read fewer at the batch's first append.
         self.chain_head = Some(head);
@@ -291,31 +331,48 @@ impl Tx for WriteTx {
     }
 
     async fn insert_audits(&mut self, audits: &[ApprovalAuditEvent]) -> Result<(), StoreError> {
-        let known = self.chain_head.take();
-        let (before, after, head) = insert_audits(&mut self.tx, known, audits).await?;
+        let head = match self.chain_head.take() {
+            Some(head) => head,
+            None => super::chain::head(self.conn().await?).await?,
+        };
+        let before = head.0;
+        let (inserts, head) = super::chain::audit_inserts(head, audits)?;
+        for stmt in inserts {
+            self.write(stmt).await?;
+        }
+        let after = head.0;
         self.chain_head = Some(head);
-        if let Some(signer) = self.signer.as_ref().filter(|s| s.due(before, after)) {
+        if let Some(signer) = self.signer.clone().filter(|s| s.due(before, after)) {
             // Every N events: the new head is signed before the decision commits.
-            super::chain::checkpoint(&mut self.tx, &signer.key, signer.clock.now()).await?;
+            super::chain::checkpoint(self.conn().await?, &signer.key, signer.clock.now()).await?;
         }
         Ok(())
     }
 
-    async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<i64, StoreError> {
-        let id = super::events::insert_event(&mut self.tx, at, event).await?;
+    async fn insert_event(&mut self, at: DateTime<Utc>, event: &Event) -> Result<(), StoreError> {
+        self.write(super::events::insert(at, event)?).await?;
         // The webhooks' outbox rows commit with the event they carry (none without webhooks).
         let any = self
             .webhooks
             .as_ref()
             .is_none_or(|any| any.load(Ordering::Acquire));
         if any {
-            super::webhooks::enqueue(&mut self.tx, id, at, event).await?;
+            // Sent now: the outbox rows name the event's id, the transaction's newest.
+            self.conn().await?;
+            let id = self.newest_event.ok_or_else(|| {
+                StoreError::Corrupt("an appended event answered no id".to_owned())
+            })?;
+            super::webhooks::enqueue(self.conn().await?, id, at, event).await?;
         }
-        self.newest_event = Some(self.newest_event.map_or(id, |newest| newest.max(id)));
-        Ok(id)
+        Ok(())
     }
 
     async fn commit(self: Box<Self>) -> Result<(), StoreError> {
         (*self).finish().await
     }
+}
+
+/// Fewer answers came back than statements were sent.
+fn answered_short() -> StoreError {
+    StoreError::Corrupt("a read sent with others answered nothing".to_owned())
 }

@@ -5,6 +5,7 @@
 
 #[macro_use]
 mod backend;
+mod batch;
 mod checkpoint;
 #[allow(
     clippy::duplicate_mod,
@@ -28,6 +29,7 @@ use tokio::task::JoinHandle;
 use super::StoreError;
 use checkpoint::Writes;
 use sql::events::{bounds, Events as SqliteEvents};
+use sql::stmt::Stmt;
 use tx::SqliteTx;
 use version::VersionReader;
 
@@ -35,10 +37,12 @@ use version::VersionReader;
 /// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
 /// transaction was, this one's commit is fsynced…
 const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
+/// [`BEGIN_SYNCED`] as a [`SqliteTx`] sends it, with its first statement.
+const BEGIN_SYNCED_TX: [&str; 2] = ["PRAGMA synchronous = FULL", "BEGIN IMMEDIATE"];
 /// …or, for what was decided automatically (the policy's own decisions, the model reviewer's
 /// approvals: `Store::begin_relaxed`), written to the WAL but not fsynced: the checkpointer's
 /// fsync follows within [`checkpoint`]'s settle time.
-const BEGIN_RELAXED: &str = "PRAGMA synchronous = NORMAL; BEGIN IMMEDIATE";
+const BEGIN_RELAXED: [&str; 2] = ["PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"];
 
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
@@ -150,17 +154,22 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(self.write().await?, false)
+        self.tx(BEGIN_SYNCED_TX, false).await
     }
 
     /// A write transaction whose commit is not fsynced (see `Store::begin_relaxed`).
     pub(super) async fn begin_relaxed_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(self.writer.begin_with(BEGIN_RELAXED).await?, true)
+        self.tx(BEGIN_RELAXED, true).await
     }
 
-    fn tx(&self, tx: Transaction<'static, Sqlite>, relaxed: bool) -> Result<SqliteTx, StoreError> {
+    /// A write transaction on the writer connection; `begin` is sent with its first statement.
+    async fn tx(&self, begin: [&'static str; 2], relaxed: bool) -> Result<SqliteTx, StoreError> {
+        let conn = self.writer.acquire().await?;
         Ok(SqliteTx {
-            tx,
+            conn: Some(conn),
+            open: false,
+            wrote: false,
+            queued: begin.into_iter().map(Stmt::new).collect(),
             relaxed,
             newest_event: None,
             events: self.events.clone(),
@@ -208,7 +217,7 @@ mod tests {
 
     async fn synchronous(tx: &mut SqliteTx) -> i64 {
         sqlx::query_scalar("PRAGMA synchronous")
-            .fetch_one(&mut *tx.tx)
+            .fetch_one(tx.conn().await.unwrap())
             .await
             .unwrap()
     }
@@ -248,6 +257,90 @@ mod tests {
             .unwrap();
         assert_eq!(level, 2, "so are the identities' raw transactions");
         drop(raw); // closing the pool waits for its connection
+        store.shut().await;
+    }
+
+    fn ended(run: &str) -> assent_protocol::Event {
+        assent_protocol::Event::RunEnded {
+            run_id: run.to_owned(),
+            requester: None,
+        }
+    }
+
+    /// The runs of the events the log holds, oldest first.
+    async fn logged(store: &SqliteStore) -> Vec<String> {
+        use crate::store::EventBus;
+        store
+            .events
+            .after(0, 100)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|e| match e.event {
+                assent_protocol::Event::RunEnded { run_id, .. } => run_id,
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    /// A transaction begins with its first statement sent (`tx.rs`), not with sqlx's own
+    /// `BEGIN`: dropped after that, it must be rolled back before the one writer connection
+    /// serves the next, or the next `BEGIN IMMEDIATE` would fail inside it and what it wrote
+    /// would commit with the next one.
+    #[tokio::test]
+    async fn a_transaction_dropped_after_its_statements_were_sent_leaves_nothing() {
+        use crate::store::Tx;
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
+        let now = chrono::Utc::now();
+        let mut tx = store.begin_tx().await.unwrap();
+        tx.insert_event(now, &ended("dropped")).await.unwrap();
+        tx.conn().await.unwrap();
+        drop(tx);
+
+        let mut next = store.begin_tx().await.unwrap();
+        next.insert_event(now, &ended("kept")).await.unwrap();
+        next.finish().await.unwrap();
+        assert_eq!(
+            logged(&store).await,
+            ["kept"],
+            "the dropped transaction's event was rolled back, and the next one committed alone"
+        );
+        store.shut().await;
+    }
+
+    /// A kept write is sent with the commit: when it fails there, the commit fails, nothing of
+    /// the transaction stays, and the writer still serves the next one.
+    #[tokio::test]
+    async fn a_kept_write_that_fails_at_the_commit_fails_it_whole() {
+        use crate::store::Tx;
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
+        let now = chrono::Utc::now();
+        let mut tx = store.begin_tx().await.unwrap();
+        tx.insert_event(now, &ended("lost")).await.unwrap();
+        let twice = "INSERT INTO events (id, occurred_at, kind, body) VALUES (1000, 0, 'x', '{}')";
+        tx.write(Stmt::new(twice)).await.unwrap();
+        tx.write(Stmt::new(twice)).await.unwrap();
+        let committed = tx.finish().await;
+        assert!(
+            matches!(&committed, Err(StoreError::Database(_))),
+            "the second row's key is taken: the commit must fail, not succeed without it: \
+             {committed:?}"
+        );
+
+        let mut next = store.begin_tx().await.unwrap();
+        next.insert_event(now, &ended("kept")).await.unwrap();
+        next.finish().await.unwrap();
+        assert_eq!(
+            logged(&store).await,
+            ["kept"],
+            "nothing of the failed transaction stays, and the writer serves the next"
+        );
         store.shut().await;
     }
 }

@@ -142,6 +142,31 @@ pub struct DenialProbe<'a> {
     pub since: DateTime<Utc>,
 }
 
+/// What an ask's reads ([`Tx::ask_reads`]) are made for.
+#[derive(Debug, Clone, Copy)]
+pub struct AskProbe<'a> {
+    pub run_id: &'a str,
+    pub requester: &'a str,
+    pub batch_key: &'a str,
+    pub now: DateTime<Utc>,
+    /// Its remembered denial is looked up when the policy remembers denials.
+    pub denial: Option<DenialProbe<'a>>,
+}
+
+/// What recording an ask reads, each as its own method reads it: the live grants that may
+/// cover it ([`Tx::grant_candidates`]), the denial of an equivalent request its run remembers
+/// ([`Tx::remembered_denial`]), the pending prompts of its batch key it could join (at most 8,
+/// oldest first; `assent_core::workflow::joinable` picks one), and the people, who may decide
+/// a prompt it opens ([`Tx::people`]). None depends on another: they are read together,
+/// before the first write.
+#[derive(Debug, Clone)]
+pub struct AskReads {
+    pub candidates: Vec<ApprovalGrant>,
+    pub denial: Option<RememberedDenial>,
+    pub joinable: Vec<PendingPrompt>,
+    pub people: Vec<assent_core::Identity>,
+}
+
 /// A person's denial that answers an equivalent request of its run.
 #[derive(Debug, Clone)]
 pub struct RememberedDenial {
@@ -227,14 +252,9 @@ pub trait Tx: Send {
     ) -> Result<bool, StoreError>;
 
     // Approvals.
-    /// Pending approvals a request of `requester` with `batch_key` could join at `now`
-    /// (`assent_core::workflow::joinable` picks one).
-    async fn joinable_approvals(
-        &mut self,
-        requester: &str,
-        batch_key: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<PendingPrompt>, StoreError>;
+    /// What recording an ask reads before it writes anything, read at once (one round trip on
+    /// SQLite): see [`AskReads`].
+    async fn ask_reads(&mut self, probe: AskProbe<'_>) -> Result<AskReads, StoreError>;
     /// Adds one member to an approval that is still pending and unexpired at `now`; the new
     /// member's position, `None` when the guard failed.
     async fn join_approval(

@@ -6,7 +6,7 @@
 use assent_core::authority::{may_decide, Decidable};
 use assent_core::policy::routing::{self, AskedBasis, Span};
 use assent_core::workflow::Verdict;
-use assent_core::{AuditDecision, Role};
+use assent_core::{AuditDecision, Identity, Role};
 use assent_protocol::{Approval, AskedSteps, Event};
 use chrono::{DateTime, TimeDelta, Utc};
 
@@ -26,30 +26,35 @@ pub async fn deciders(
     role: Option<Role>,
     requester: &str,
 ) -> Result<Vec<String>, StoreError> {
+    Ok(deciders_among(tx.people().await?, role, requester))
+}
+
+/// Those of `people` who may decide a prompt needing `role` that `requester` opened.
+fn deciders_among(people: Vec<Identity>, role: Option<Role>, requester: &str) -> Vec<String> {
     let requesters = [requester.to_owned()];
     let decidable = Decidable {
         required_role: role,
         requesters: &requesters,
     };
-    Ok(tx
-        .people()
-        .await?
+    people
         .into_iter()
         .filter(|person| may_decide(person, decidable).is_ok())
         .map(|person| person.name)
-        .collect())
+        .collect()
 }
 
-/// The first step of a prompt needing `role` that `requester` opens at `now`: the people
-/// present who may decide it (everyone who may when none is, or when it is not `routed`).
+/// The first step of a prompt needing `role` that `requester` opens at `now`: those of
+/// `people` present who may decide it (everyone who may when none is, or when it is not
+/// `routed`).
 pub async fn first_step(
     tx: &mut dyn Tx,
+    people: Vec<Identity>,
     role: Option<Role>,
     requester: &str,
     routed: bool,
     now: DateTime<Utc>,
 ) -> Result<AskedSteps, StoreError> {
-    let deciders = deciders(tx, role, requester).await?;
+    let deciders = deciders_among(people, role, requester);
     let present = if routed {
         tx.present(now - STREAM_STALE, now - SESSION_RECENT).await?
     } else {

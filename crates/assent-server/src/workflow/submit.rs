@@ -8,7 +8,7 @@ use assent_core::{ApprovalAuditEvent, ApprovalType, AuditDecision, Decision};
 use assent_protocol::{Event, RunState, RunStatus, SubmitResponse, SubmitStatus};
 
 use crate::records::{new_id, prompt_detail, response, Recording};
-use crate::store::rows::{ActionRow, ApprovalRow, DenialProbe};
+use crate::store::rows::{ActionRow, ApprovalRow, AskProbe, AskReads, DenialProbe};
 use crate::store::{StoreError, Submission, Submitted, Tx};
 use assent_core::workflow::{grant_use_audit, submission_audit};
 
@@ -121,7 +121,8 @@ pub async fn record(
         // A block the policy lets an exception set aside: a live exception grant covers it
         // (when screening too: a hook that can only deny must not deny what it covers).
         Decision::Block if r.eval.exceptionable => {
-            if let Some(answer) = use_covering_grant(tx, r).await? {
+            let candidates = tx.grant_candidates(&s.request.run_id, s.now).await?;
+            if let Some(answer) = use_covering_grant(tx, r, candidates).await? {
                 return Ok(Submitted::Recorded(answer));
             }
             (SubmitStatus::Blocked, AuditDecision::Blocked)
@@ -166,13 +167,26 @@ fn held_by(run: &RunState, r: &mut Recording<'_>) {
 /// request joins or opens a prompt (answered with the prompt as recorded).
 async fn record_guarded(tx: &mut dyn Tx, r: &Recording<'_>) -> Result<Submitted, StoreError> {
     let s = r.s;
-    if let Some(answer) = use_covering_grant(tx, r).await? {
+    let probe = AskProbe {
+        run_id: &s.request.run_id,
+        requester: &s.requester,
+        batch_key: &r.eval.batch_key,
+        now: s.now,
+        denial: denial_probe(r),
+    };
+    let AskReads {
+        candidates,
+        denial,
+        joinable,
+        people,
+    } = tx.ask_reads(probe).await?;
+    if let Some(answer) = use_covering_grant(tx, r, candidates).await? {
         return Ok(Submitted::Recorded(answer));
     }
-    if let Some(denial) = remembered(tx, r).await? {
+    if let Some(denial) = denial {
         return Ok(Submitted::Recorded(answer_remembered(tx, r, denial).await?));
     }
-    let (approval_id, position, opened) = join_or_open(tx, r).await?;
+    let (approval_id, position, opened) = join_or_open(tx, r, joinable, people).await?;
     // Audited when it settles, per member.
     let answer = response(r, SubmitStatus::Pending, Some(approval_id.clone()), None);
     tx.insert_actions(&[action_row(r, &answer, Some(position))])
@@ -205,27 +219,32 @@ async fn remembered(
     tx: &mut dyn Tx,
     r: &Recording<'_>,
 ) -> Result<Option<crate::store::rows::RememberedDenial>, StoreError> {
+    match denial_probe(r) {
+        Some(probe) => tx.remembered_denial(probe).await,
+        None => Ok(None),
+    }
+}
+
+/// What `r`'s remembered denial is looked up by, when the policy remembers denials.
+fn denial_probe<'a>(r: &'a Recording<'_>) -> Option<DenialProbe<'a>> {
     let s = r.s;
-    let Some(since) = s.denials_since else {
-        return Ok(None);
-    };
-    let probe = DenialProbe {
+    Some(DenialProbe {
         run_id: &s.request.run_id,
         requester: &s.requester,
         action_hash: &r.eval.action_hash,
         batch_key: &r.eval.batch_key,
-        since,
-    };
-    tx.remembered_denial(probe).await
+        since: s.denials_since?,
+    })
 }
 
-/// Consumes one use of the oldest live grant covering the request, and records the use.
+/// Consumes one use of the oldest live grant among `candidates` (the run's, read for it)
+/// covering the request, and records the use.
 async fn use_covering_grant(
     tx: &mut dyn Tx,
     r: &Recording<'_>,
+    candidates: Vec<assent_core::ApprovalGrant>,
 ) -> Result<Option<SubmitResponse>, StoreError> {
     let s = r.s;
-    let candidates = tx.grant_candidates(&s.request.run_id, s.now).await?;
     super::invalidate::invalidate_moved(tx, s, &candidates).await?;
     for candidate in candidates {
         if candidate
@@ -261,11 +280,10 @@ async fn use_covering_grant(
 async fn join_or_open(
     tx: &mut dyn Tx,
     r: &Recording<'_>,
+    mut candidates: Vec<assent_core::workflow::PendingPrompt>,
+    people: Vec<assent_core::Identity>,
 ) -> Result<(String, i64, bool), StoreError> {
     let (s, eval) = (r.s, &*r.eval);
-    let mut candidates = tx
-        .joinable_approvals(&s.requester, &eval.batch_key, s.now)
-        .await?;
     while let Some(pick) = joinable(&candidates, &s.requester, &eval.batch_key, s.now) {
         let id = pick.approval_id.clone();
         if let Some(position) = tx.join_approval(&id, s.now).await? {
@@ -276,7 +294,8 @@ async fn join_or_open(
     let id = crate::records::new_id();
     let d = &eval.decision;
     let asked =
-        super::ask_steps::first_step(tx, d.required_role, &s.requester, s.routed, s.now).await?;
+        super::ask_steps::first_step(tx, people, d.required_role, &s.requester, s.routed, s.now)
+            .await?;
     if s.routed {
         let mut audit = submission_audit(
             new_id(),

@@ -29,23 +29,28 @@ fn not_pending() -> StoreError {
 }
 
 /// Pending, unexpired prompts of `requester` with `batch_key`.
-pub async fn joinable(
-    conn: &mut Conn,
+pub fn joinable_read(
     requester: &str,
     batch_key: &str,
     now: DateTime<Utc>,
-) -> Result<Vec<PendingPrompt>, StoreError> {
-    let rows = sqlx::query(
+) -> Result<Stmt, StoreError> {
+    Ok(Stmt::new(
         "SELECT id, created_at, expires_at FROM approval_requests \
          WHERE status = $1 AND batch_key = $2 AND requester = $3 AND expires_at > $4 \
          ORDER BY created_at LIMIT 8",
     )
     .bind(name_of(&ApprovalStatus::Requested)?)
-    .bind(batch_key)
-    .bind(requester)
-    .bind(micros(now))
-    .fetch_all(conn)
-    .await?;
+    .bind(batch_key.to_owned())
+    .bind(requester.to_owned())
+    .bind(micros(now)))
+}
+
+/// The prompts [`joinable_read`] answered.
+pub fn joinable_from(
+    rows: &[DbRow],
+    requester: &str,
+    batch_key: &str,
+) -> Result<Vec<PendingPrompt>, StoreError> {
     rows.iter()
         .map(|row| {
             Ok(PendingPrompt {
@@ -361,34 +366,42 @@ pub async fn remembered_denial(
     conn: &mut Conn,
     p: DenialProbe<'_>,
 ) -> Result<Option<RememberedDenial>, StoreError> {
-    let row = sqlx::query(
+    remembered_denial_from(&remembered_denial_read(p)?.fetch_all(conn).await?)
+}
+
+/// The read of [`remembered_denial`], for [`remembered_denial_from`].
+pub fn remembered_denial_read(p: DenialProbe<'_>) -> Result<Stmt, StoreError> {
+    Ok(Stmt::new(
         "SELECT id, decided_by, decided_role, decision_reason FROM approval_requests \
          WHERE run_id = $1 AND resolution = $2 AND decided_at >= $3 AND forgotten_at IS NULL \
          AND requester = $4 AND (action_hash = $5 OR batch_key = $6) \
          ORDER BY decided_at DESC LIMIT 1",
     )
-    .bind(p.run_id)
+    .bind(p.run_id.to_owned())
     .bind(name_of(&Resolution::Denied)?)
     .bind(micros(p.since))
-    .bind(p.requester)
-    .bind(p.action_hash)
-    .bind(p.batch_key)
-    .fetch_optional(conn)
-    .await?;
-    row.map(|row| {
-        let role: Option<String> = row.try_get("decided_role")?;
-        Ok(RememberedDenial {
-            approval_id: row.try_get("id")?,
-            decided_by: row
-                .try_get::<Option<String>, _>("decided_by")?
-                .unwrap_or_default(),
-            decided_role: role.as_deref().map(parse_name).transpose()?,
-            reason: row
-                .try_get::<Option<String>, _>("decision_reason")?
-                .unwrap_or_default(),
+    .bind(p.requester.to_owned())
+    .bind(p.action_hash.to_owned())
+    .bind(p.batch_key.to_owned()))
+}
+
+/// The denial [`remembered_denial_read`] answered, if any.
+pub fn remembered_denial_from(rows: &[DbRow]) -> Result<Option<RememberedDenial>, StoreError> {
+    rows.first()
+        .map(|row| {
+            let role: Option<String> = row.try_get("decided_role")?;
+            Ok(RememberedDenial {
+                approval_id: row.try_get("id")?,
+                decided_by: row
+                    .try_get::<Option<String>, _>("decided_by")?
+                    .unwrap_or_default(),
+                decided_role: role.as_deref().map(parse_name).transpose()?,
+                reason: row
+                    .try_get::<Option<String>, _>("decision_reason")?
+                    .unwrap_or_default(),
+            })
         })
-    })
-    .transpose()
+        .transpose()
 }
 
 /// The denials a run remembers (newest first).

@@ -101,7 +101,12 @@ pub async fn candidates(
     run_id: &str,
     now: DateTime<Utc>,
 ) -> Result<Vec<ApprovalGrant>, StoreError> {
-    let rows = sqlx::query(&format!(
+    candidates_from(&candidates_read(run_id, now).fetch_all(conn).await?)
+}
+
+/// The read of [`candidates`], for [`candidates_from`].
+pub fn candidates_read(run_id: &str, now: DateTime<Utc>) -> Stmt {
+    Stmt::new(format!(
         "SELECT {COLUMNS} FROM approval_grants \
          WHERE revoked_at IS NULL AND invalidated_at IS NULL AND expires_at > $1 \
          AND (max_uses IS NULL OR used_count < max_uses) \
@@ -109,9 +114,11 @@ pub async fn candidates(
          ORDER BY created_at"
     ))
     .bind(micros(now))
-    .bind(run_id)
-    .fetch_all(conn)
-    .await?;
+    .bind(run_id.to_owned())
+}
+
+/// The grants [`candidates_read`] answered.
+pub fn candidates_from(rows: &[DbRow]) -> Result<Vec<ApprovalGrant>, StoreError> {
     rows.iter().map(domain_grant).collect()
 }
 

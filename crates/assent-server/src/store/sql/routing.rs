@@ -9,17 +9,26 @@ use assent_protocol::AskedSteps;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
-use super::backend::Conn;
+use super::backend::{Conn, DbRow};
 use super::codec::{from_micros, json_col, micros, name_of, parse_name};
+use super::stmt::Stmt;
 use crate::store::StoreError;
 
 /// Every person, by name.
 pub async fn people(conn: &mut Conn) -> Result<Vec<Identity>, StoreError> {
-    let rows =
-        sqlx::query("SELECT name, kind, roles FROM identities WHERE kind = $1 ORDER BY name")
-            .bind(name_of(&IdentityKind::Person)?)
-            .fetch_all(conn)
-            .await?;
+    people_from(&people_read()?.fetch_all(conn).await?)
+}
+
+/// The read of [`people`], for [`people_from`].
+pub fn people_read() -> Result<Stmt, StoreError> {
+    Ok(
+        Stmt::new("SELECT name, kind, roles FROM identities WHERE kind = $1 ORDER BY name")
+            .bind(name_of(&IdentityKind::Person)?),
+    )
+}
+
+/// The people [`people_read`] answered.
+pub fn people_from(rows: &[DbRow]) -> Result<Vec<Identity>, StoreError> {
     rows.iter()
         .map(|row| {
             Ok(Identity {

@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
-use assent_core::workflow::PendingPrompt;
 use assent_core::{ApprovalAuditEvent, ApprovalGrant, Vote};
 use assent_protocol::{Event, Grant, RunState, RunStatus};
 use async_trait::async_trait;
@@ -14,8 +13,8 @@ use chrono::{DateTime, Utc};
 
 use super::backend::WriteTx;
 use crate::store::rows::{
-    ActionRow, ApprovalRow, DenialProbe, ExecutedBy, ExecutedRow, HoldRow, KeyedAnswer, Pending,
-    RememberedDenial, SettleRow,
+    ActionRow, ApprovalRow, AskProbe, AskReads, DenialProbe, ExecutedBy, ExecutedRow, HoldRow,
+    KeyedAnswer, Pending, RememberedDenial, SettleRow,
 };
 use crate::store::{ApprovalRecord, NewGrant, StoreError, Tx};
 
@@ -62,13 +61,38 @@ impl Tx for WriteTx {
         super::executed::claim(self.conn().await?, action_id, now).await
     }
 
-    async fn joinable_approvals(
-        &mut self,
-        requester: &str,
-        batch_key: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<PendingPrompt>, StoreError> {
-        super::approvals::joinable(self.conn().await?, requester, batch_key, now).await
+    async fn ask_reads(&mut self, probe: AskProbe<'_>) -> Result<AskReads, StoreError> {
+        let AskProbe {
+            run_id,
+            requester,
+            batch_key,
+            now,
+            denial,
+        } = probe;
+        let mut reads = vec![
+            super::grants::candidates_read(run_id, now),
+            super::approvals::joinable_read(requester, batch_key, now)?,
+            super::routing::people_read()?,
+        ];
+        if let Some(denial) = denial {
+            reads.push(super::approvals::remembered_denial_read(denial)?);
+        }
+        let mut answers = self.fetch(reads).await?.into_iter();
+        let (Some(candidates), Some(joinable), Some(people)) =
+            (answers.next(), answers.next(), answers.next())
+        else {
+            return Err(answered_short());
+        };
+        let denial = match answers.next() {
+            Some(rows) => super::approvals::remembered_denial_from(&rows)?,
+            None => None,
+        };
+        Ok(AskReads {
+            candidates: super::grants::candidates_from(&candidates)?,
+            denial,
+            joinable: super::approvals::joinable_from(&joinable, requester, batch_key)?,
+            people: super::routing::people_from(&people)?,
+        })
     }
 
     async fn join_approval(

@@ -11,7 +11,9 @@
 //!   the whole record where the data is; the caller sends it once and awaits one answer;
 //! - and, for the floor, the same statements on the caller's thread (no hand-off at all);
 //! - **the store**: the record through `Store::begin_relaxed` and the `Tx` calls the group
-//!   commit makes (sqlx, as the first way, plus the store's own decoding and chain hashing).
+//!   commit makes: sqlx, with the statements sent together (`store/sqlite/batch.rs`: the
+//!   `BEGIN` with the first read, the writes with the `COMMIT`, two hand-offs), plus the
+//!   store's own decoding and chain hashing.
 //!
 //! The SQL text is the store's (`store/sql/{expiry,runs,actions,chain}.rs`), with the
 //! values a `git status` auto decision writes. It is what a synchronous SQLite writer would

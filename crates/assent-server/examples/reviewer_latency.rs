@@ -52,6 +52,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let count: usize = args.first().map_or(Ok(300), |a| a.parse())?;
     let model_ms: u64 = args.get(1).map_or(Ok(0), |a| a.parse())?;
+    let pace_ms: u64 = args.get(2).map_or(Ok(0), |a| a.parse())?;
 
     let spent: Spent = Arc::default();
     let reviewer = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -73,13 +74,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let http = reqwest::Client::new();
     let mut totals = Vec::with_capacity(count);
+    let mut offsets = Vec::with_capacity(count);
+    let origin = Instant::now();
     for i in 0..count {
+        if pace_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(pace_ms)).await;
+        }
         let body = json!({
             "run_id": format!("bench-{i}"), "task_id": "t", "requested_by": "agent",
             "action": {"kind": "shell", "command": "mvn -B test", "cwd": "/tmp/bench-repo"},
             "context": {"repo": "/tmp/bench-repo"}, "reason": "run the tests",
         });
         let started = Instant::now();
+        offsets.push(started.duration_since(origin));
         let answer: Value = http
             .post(format!("{url}/v1/actions"))
             .bearer_auth(&tokens.requester)
@@ -109,6 +116,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .zip(&model)
         .map(|(total, model)| total.saturating_sub(*model))
         .collect();
+    if let Ok(path) = std::env::var("DUMP") {
+        let text: Vec<String> = added
+            .iter()
+            .zip(&offsets)
+            .map(|(d, o)| format!("{} {}", o.as_micros(), d.as_micros()))
+            .collect();
+        std::fs::write(path, text.join("\n"))?;
+    }
     totals.sort();
     model.sort();
     added.sort();

@@ -25,42 +25,25 @@ fn insert_chunk(rows: &[ActionRow]) -> Result<Stmt, StoreError> {
     );
     for (i, r) in rows.iter().enumerate() {
         let e = EncodedAction::of(r)?;
-        insert.push(if i == 0 { "(" } else { ", (" });
-        insert
-            .push_bind(r.id.clone())
-            .push(", ")
-            .push_bind(r.requester.clone())
-            .push(", ")
-            .push_bind(r.idempotency_key.clone())
-            .push(", ")
-            .push_bind(r.body_hash.clone())
-            .push(", ")
-            .push_bind(r.run_id.clone())
-            .push(", ")
-            .push_bind(r.task_id.clone())
-            .push(", ")
-            .push_bind(r.action_hash.clone())
-            .push(", ")
-            .push_bind(e.decision)
-            .push(", ")
-            .push_bind(e.status)
-            .push(", ")
-            .push_bind(r.approval_id.clone())
-            .push(", ")
-            .push_bind(r.batch_position)
-            .push(", ")
-            .push_bind(r.grant_id.clone())
-            .push(", ")
-            .push_bind(r.command_line.clone())
-            .push(", ")
-            .push_bind(e.response)
-            .push(", ")
-            .push_bind(micros(r.created_at))
-            .push(", ")
-            .push_bind(e.action_kind)
-            .push(", ")
-            .push_bind(r.policy_version.clone())
-            .push(")");
+        insert.push_row(i == 0, |row| {
+            row.bind(r.id.clone())
+                .bind(r.requester.clone())
+                .bind(r.idempotency_key.clone())
+                .bind(r.body_hash.clone())
+                .bind(r.run_id.clone())
+                .bind(r.task_id.clone())
+                .bind(r.action_hash.clone())
+                .bind(e.decision)
+                .bind(e.status)
+                .bind(r.approval_id.clone())
+                .bind(r.batch_position)
+                .bind(r.grant_id.clone())
+                .bind(r.command_line.clone())
+                .bind(e.response)
+                .bind(micros(r.created_at))
+                .bind(e.action_kind)
+                .bind(r.policy_version.clone());
+        });
     }
     insert.conflict = Some("this idempotency key was recorded concurrently");
     Ok(insert)

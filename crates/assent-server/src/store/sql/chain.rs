@@ -5,9 +5,9 @@
 
 use assent_core::ApprovalAuditEvent;
 use chrono::{DateTime, Utc};
-use sqlx::{QueryBuilder, Row};
+use sqlx::Row;
 
-use super::backend::{Conn, Db, DbRow, Pool};
+use super::backend::{Conn, DbRow, Pool};
 use super::codec::{micros, name_of};
 use super::stmt::Stmt;
 use crate::audit_chain::{link_hash, AuditKey, ChainRow, Checkpoint, GENESIS};
@@ -21,9 +21,9 @@ pub async fn head(conn: &mut Conn) -> Result<(i64, String), StoreError> {
 
 /// The read of the last link ([`head_answered`]).
 pub fn head_read() -> Stmt {
-    let mut query = QueryBuilder::<Db>::new("SELECT ");
+    let mut query = Stmt::new("SELECT ");
     push_head(&mut query);
-    Stmt::new(query.into_sql())
+    query
 }
 
 /// The last link, as [`head_read`] answered it.
@@ -39,7 +39,7 @@ pub fn head_answered(rows: &[DbRow]) -> Result<(i64, String), StoreError> {
 
 /// Pushes the last link's position and hash as the columns `head_seq` and `head_hash` (two
 /// index seeks; NULL before the first link), for [`head`] and a batch's first read.
-pub fn push_head(query: &mut QueryBuilder<'_, Db>) {
+pub fn push_head(query: &mut Stmt) {
     query.push(
         "(SELECT chain_seq FROM audit_events WHERE chain_seq IS NOT NULL \
          ORDER BY chain_seq DESC LIMIT 1) AS head_seq, \
@@ -200,24 +200,16 @@ pub fn audit_inserts(
              (event_id, occurred_at, run_id, decision, body, chain_seq, prev_hash, hash) VALUES ",
         );
         for (i, (((audit, decision), body), link)) in chunk.iter().enumerate() {
-            insert.push(if i == 0 { "(" } else { ", (" });
-            insert
-                .push_bind(audit.event_id.clone())
-                .push(", ")
-                .push_bind(micros(audit.timestamp))
-                .push(", ")
-                .push_bind(audit.run_id.clone())
-                .push(", ")
-                .push_bind(decision.clone())
-                .push(", ")
-                .push_bind(body.clone())
-                .push(", ")
-                .push_bind(link.0)
-                .push(", ")
-                .push_bind(link.1.clone())
-                .push(", ")
-                .push_bind(link.2.clone())
-                .push(")");
+            insert.push_row(i == 0, |row| {
+                row.bind(audit.event_id.clone())
+                    .bind(micros(audit.timestamp))
+                    .bind(audit.run_id.clone())
+                    .bind(decision.clone())
+                    .bind(body.clone())
+                    .bind(link.0)
+                    .bind(link.1.clone())
+                    .bind(link.2.clone());
+            });
         }
         stmts.push(insert);
     }

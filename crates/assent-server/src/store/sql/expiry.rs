@@ -3,25 +3,31 @@
 
 use assent_core::ApprovalStatus;
 use chrono::{DateTime, Utc};
-use sqlx::{QueryBuilder, Row};
+use sqlx::Row;
 
-use super::backend::{Conn, Db, DbRow};
+use super::backend::{Conn, DbRow};
 use super::codec::{from_micros, name_of};
+use super::stmt::Stmt;
 use crate::store::StoreError;
 
 /// The earliest time something expires: a pending approval, or a grant whose expiry is not
 /// announced yet. Two index seeks in one statement: the sweep asks it often, and a batch of
 /// submissions asks it with its runs' holds (`runs::deadline_and_holds`).
 pub async fn next_deadline(conn: &mut Conn) -> Result<Option<DateTime<Utc>>, StoreError> {
-    let mut query = QueryBuilder::<Db>::new("SELECT ");
+    let mut query = Stmt::new("SELECT ");
     push_deadlines(&mut query)?;
-    let row = query.build().fetch_one(&mut *conn).await?;
-    earliest_of(&row)
+    let rows = query.fetch_all(&mut *conn).await?;
+    match rows.first() {
+        Some(row) => earliest_of(row),
+        None => Err(StoreError::Corrupt(
+            "the deadline read answered no row".to_owned(),
+        )),
+    }
 }
 
 /// Pushes the two expiries a deadline is the earlier of, as the columns `approval_at` and
 /// `grant_at` (two scalar subqueries: two index seeks).
-pub fn push_deadlines(query: &mut QueryBuilder<'_, Db>) -> Result<(), StoreError> {
+pub fn push_deadlines(query: &mut Stmt) -> Result<(), StoreError> {
     query.push("(SELECT expires_at FROM approval_requests WHERE status = ");
     query.push_bind(name_of(&ApprovalStatus::Requested)?);
     query.push(

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 
 use assent_protocol::{RunState, RunStatus};
 use chrono::{DateTime, Utc};
-use sqlx::{QueryBuilder, Row};
+use sqlx::Row;
 
-use super::backend::{Conn, Db, DbRow};
+use super::backend::{Conn, DbRow};
 use super::codec::{micros, name_of, opt_from_micros, parse_name};
+use super::stmt::Stmt;
 use crate::store::rows::HoldRow;
 use crate::store::StoreError;
 
@@ -89,12 +90,12 @@ pub async fn holds(
     if run_ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let mut query = QueryBuilder::<Db>::new(
+    let mut query = Stmt::new(
         "SELECT r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign \
          FROM runs AS r WHERE ",
     );
     push_held_among(&mut query, run_ids)?;
-    let rows = query.build().fetch_all(conn).await?;
+    let rows = query.fetch_all(conn).await?;
     rows.iter()
         .map(|row| state_of(row).map(|state| (state.run_id.clone(), state)))
         .collect()
@@ -105,12 +106,9 @@ pub async fn holds(
 /// is a round trip (on SQLite a hand-off to the connection's thread and back, on PostgreSQL one
 /// over the network). The deadlines, with the audit chain's head the batch will append after,
 /// are one row and the held runs join it, so it comes back alone, its run columns NULL, when
-/// none is held.
-pub async fn deadline_and_holds(
-    conn: &mut Conn,
-    run_ids: &[&str],
-) -> Result<DeadlineHoldsHead, StoreError> {
-    let mut query = QueryBuilder::<Db>::new(
+/// none is held. Read by [`deadline_and_holds_from`].
+pub fn deadline_and_holds(run_ids: &[&str]) -> Result<Stmt, StoreError> {
+    let mut query = Stmt::new(
         "SELECT d.approval_at, d.grant_at, d.head_seq, d.head_hash, \
          r.run_id, r.status, r.reason, r.approval_id, r.updated_at, r.campaign FROM (SELECT ",
     );
@@ -119,14 +117,18 @@ pub async fn deadline_and_holds(
     super::chain::push_head(&mut query);
     query.push(") AS d LEFT JOIN runs AS r ON ");
     push_held_among(&mut query, run_ids)?;
-    let rows = query.build().fetch_all(conn).await?;
+    Ok(query)
+}
+
+/// What [`deadline_and_holds`] answered.
+pub fn deadline_and_holds_from(rows: &[DbRow]) -> Result<DeadlineHoldsHead, StoreError> {
     let first = rows
         .first()
         .ok_or_else(|| StoreError::Corrupt("the batch's first read returned no row".to_owned()))?;
     let deadline = super::expiry::earliest_of(first)?;
     let head = super::chain::head_of(first)?;
     let mut held = HashMap::new();
-    for row in &rows {
+    for row in rows {
         if let Some(state) = run_of(row)? {
             held.insert(state.run_id.clone(), state);
         }
@@ -143,22 +145,19 @@ pub type DeadlineHoldsHead = (
 
 /// Pushes the condition "run `r` is held and among `run_ids`" (false for no run ids: SQL has
 /// no empty `IN` list).
-fn push_held_among<'args>(
-    query: &mut QueryBuilder<'args, Db>,
-    run_ids: &[&'args str],
-) -> Result<(), StoreError> {
+fn push_held_among(query: &mut Stmt, run_ids: &[&str]) -> Result<(), StoreError> {
     if run_ids.is_empty() {
         query.push("1 = 0");
         return Ok(());
     }
     query.push("r.status <> ");
     query.push_bind(name_of(&RunStatus::Running)?);
-    query.push(" AND r.run_id IN (");
-    let mut ids = query.separated(", ");
-    for run_id in run_ids {
-        ids.push_bind(*run_id);
-    }
-    query.push(")");
+    query.push(" AND r.run_id IN ");
+    query.push_row(true, |ids| {
+        for run_id in run_ids {
+            ids.bind((*run_id).to_owned());
+        }
+    });
     Ok(())
 }
 

@@ -79,6 +79,18 @@ impl Stmt {
         self
     }
 
+    /// Appends one row of values, `($n, $n+1, …)` — after `, ` but for the statement's first —
+    /// with the values `bind_row` binds ([`Tuple::bind`]).
+    pub fn push_row(&mut self, first: bool, bind_row: impl FnOnce(&mut Tuple<'_>)) -> &mut Stmt {
+        self.push(if first { "(" } else { ", (" });
+        let mut tuple = Tuple {
+            stmt: self,
+            empty: true,
+        };
+        bind_row(&mut tuple);
+        self.push(")")
+    }
+
     /// Appends text.
     pub fn push(&mut self, sql: &str) -> &mut Stmt {
         self.sql.to_mut().push_str(sql);
@@ -110,6 +122,26 @@ impl Stmt {
             bind(args).map_err(sqlx::Error::Encode)?;
         }
         Ok(self.sql)
+    }
+}
+
+/// The values of one row being appended ([`Stmt::push_row`]).
+pub struct Tuple<'a> {
+    stmt: &'a mut Stmt,
+    empty: bool,
+}
+
+impl Tuple<'_> {
+    /// Binds the row's next value.
+    pub fn bind<T>(&mut self, value: T) -> &mut Self
+    where
+        T: Encode<'static, Db> + Type<Db> + Send + 'static,
+    {
+        if !std::mem::take(&mut self.empty) {
+            self.stmt.push(", ");
+        }
+        self.stmt.push_bind(value);
+        self
     }
 }
 

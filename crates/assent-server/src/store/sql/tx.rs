@@ -346,8 +346,10 @@ impl Tx for WriteTx {
         &mut self,
         run_ids: &[&str],
     ) -> Result<(Option<DateTime<Utc>>, HashMap<String, RunState>), StoreError> {
+        let read = super::runs::deadline_and_holds(run_ids)?;
+        let rows = self.fetch(vec![read]).await?.into_iter().next();
         let (deadline, holds, head) =
-            super::runs::deadline_and_holds(self.conn().await?, run_ids).await?;
+            super::runs::deadline_and_holds_from(&rows.ok_or_else(answered_short)?)?;
         // Under the writers' lock the head moves only with this transaction's own appends,
         // which keep it (`insert_audits`): one read fewer at the batch's first append.
         self.chain_head = Some(head);

@@ -44,6 +44,10 @@ const BEGIN_SYNCED_TX: [&str; 2] = ["PRAGMA synchronous = FULL", "BEGIN IMMEDIAT
 /// fsync follows within [`checkpoint`]'s settle time.
 const BEGIN_RELAXED: [&str; 2] = ["PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"];
 
+/// The writer's own checkpoint runs once the WAL holds this many pages (SQLite's default is
+/// 1,000): the backstop behind the checkpointer (`checkpoint.rs`).
+const WRITER_AUTOCHECKPOINT: &str = "4000";
+
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
 
@@ -96,7 +100,8 @@ impl SqliteStore {
             .connect_with(
                 options
                     .clone()
-                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT),
+                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT)
+                    .pragma("wal_autocheckpoint", WRITER_AUTOCHECKPOINT),
             )
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
@@ -215,6 +220,15 @@ fn wal_path(db: &Path) -> std::path::PathBuf {
 mod tests {
     use super::*;
 
+    /// A store in a new temporary directory (kept as long as the directory is).
+    async fn fresh() -> (tempfile::TempDir, SqliteStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
     async fn synchronous(tx: &mut SqliteTx) -> i64 {
         sqlx::query_scalar("PRAGMA synchronous")
             .fetch_one(tx.conn().await.unwrap())
@@ -227,10 +241,7 @@ mod tests {
     /// person's decision is never committed at the policy's relaxed level.
     #[tokio::test]
     async fn each_transaction_commits_at_its_own_durability() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("assent.db"))
-            .await
-            .unwrap();
+        let (_dir, store) = fresh().await;
         let mut tx = store.begin_tx().await.unwrap();
         assert_eq!(synchronous(&mut tx).await, 2, "a full transaction is FULL");
         tx.finish().await.unwrap();
@@ -290,10 +301,7 @@ mod tests {
     #[tokio::test]
     async fn a_transaction_dropped_after_its_statements_were_sent_leaves_nothing() {
         use crate::store::Tx;
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("assent.db"))
-            .await
-            .unwrap();
+        let (_dir, store) = fresh().await;
         let now = chrono::Utc::now();
         let mut tx = store.begin_tx().await.unwrap();
         tx.insert_event(now, &ended("dropped")).await.unwrap();
@@ -316,10 +324,7 @@ mod tests {
     #[tokio::test]
     async fn a_kept_write_that_fails_at_the_commit_fails_it_whole() {
         use crate::store::Tx;
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("assent.db"))
-            .await
-            .unwrap();
+        let (_dir, store) = fresh().await;
         let now = chrono::Utc::now();
         let mut tx = store.begin_tx().await.unwrap();
         tx.insert_event(now, &ended("lost")).await.unwrap();

@@ -5,7 +5,9 @@
 //! answering "approved", minus the time the reviewer spent on its call (request received →
 //! answer sent, measured by the reviewer itself).
 //!
-//! `cargo run --release -p assent-server --example reviewer_latency -- COUNT [MODEL_MS]`
+//! `cargo run --release -p assent-server --example reviewer_latency -- COUNT [MODEL_MS [PACE_MS]]`
+//! (PACE_MS: a pause before each ask, as an agent between tool calls; idle CPUs then wake
+//! slowly for each hand-off, which back-to-back asks hide)
 
 #![allow(
     clippy::indexing_slicing,
@@ -52,6 +54,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let count: usize = args.first().map_or(Ok(300), |a| a.parse())?;
     let model_ms: u64 = args.get(1).map_or(Ok(0), |a| a.parse())?;
+    // An agent's pace: the pause before each ask (0: back to back).
+    let pace_ms: u64 = args.get(2).map_or(Ok(0), |a| a.parse())?;
     let pace_ms: u64 = args.get(2).map_or(Ok(0), |a| a.parse())?;
 
     let spent: Spent = Arc::default();

@@ -6,9 +6,12 @@
 //! writes ([`super::tx::SqliteTx::write`]) and sends them here with its next read or its commit.
 //!
 //! The statements go as one text, run one after the other by sqlx's SQLite driver, each with
-//! the values its `$N` placeholders name. Placeholders are renumbered so that each statement's
-//! `$1` names its own first value in the shared list. sqlx marks this way of sending as
-//! deprecated for a later release (launchbadge/sqlx#3108); the workspace pins 0.8.
+//! its own values from one shared list: placeholders are written positional when every
+//! statement numbers them in order, and renumbered past the values before their statement
+//! otherwise ([`joined`]). sqlx marks this way of sending as deprecated for a later release
+//! (launchbadge/sqlx#3108); the workspace pins 0.8.
+
+use std::fmt::Write as _;
 
 use futures::TryStreamExt;
 use sqlx::sqlite::SqliteRow;
@@ -28,14 +31,14 @@ pub async fn send(
         return Ok(Vec::new());
     }
     let conflicts: Vec<_> = stmts.iter().map(|s| s.conflict).collect();
-    let mut sql = String::new();
     let mut args = Args::default();
+    let mut texts = Vec::with_capacity(count);
     for stmt in stmts {
         let offset = args_len(&args);
         let text = stmt.bind_into(&mut args)?;
-        renumber(&text, offset, &mut sql);
-        sql.push_str(";\n");
+        texts.push((text, offset, args_len(&args) - offset));
     }
+    let sql = joined(&texts);
     let mut answers: Vec<Vec<SqliteRow>> = Vec::with_capacity(count);
     let mut rows = Vec::new();
     let mut stream = conn.fetch_many(sqlx::query_with(&sql, args));
@@ -63,8 +66,47 @@ fn args_len(args: &Args) -> usize {
     sqlx::Arguments::len(args)
 }
 
-/// Appends `sql` to `out` with each placeholder `$N` outside quotes written `$(N + offset)`.
-fn renumber(sql: &str, offset: usize, out: &mut String) {
+/// The statements as one text. Each statement's placeholders name its own values in the shared
+/// list: written `?` when every statement's are `$1`, `$2`, … in order, each once — SQLite
+/// binds those by position, where it finds each named one by walking every name of its
+/// statement (quadratic in a multi-row insert's thousands of values); otherwise each `$N`
+/// moves by the values before its statement. `texts`: (text, values before, its values).
+fn joined(texts: &[(std::borrow::Cow<'static, str>, usize, usize)]) -> String {
+    let mut sql = String::with_capacity(texts.iter().map(|(t, ..)| t.len() + 2).sum());
+    let in_order = texts
+        .iter()
+        .all(|(text, _, values)| placeholders_in_order(text) == Some(*values));
+    for (text, offset, _) in texts {
+        if in_order {
+            rewrite(text, &mut sql, |_, out| out.push('?'));
+        } else {
+            // Writing to a String cannot fail.
+            rewrite(text, &mut sql, |n, out| {
+                let _ = write!(out, "${}", n + offset);
+            });
+        }
+        sql.push_str(";\n");
+    }
+    sql
+}
+
+/// How many placeholders `sql` has when they are `$1`, `$2`, … in order, each once.
+fn placeholders_in_order(sql: &str) -> Option<usize> {
+    let mut seen = 0;
+    let mut in_order = true;
+    rewrite(sql, &mut String::new(), |n, _| {
+        seen += 1;
+        in_order &= n == seen;
+    });
+    in_order.then_some(seen)
+}
+
+/// Appends `sql` to `out` with each placeholder `$N` outside quotes written by `each(N, out)`.
+fn rewrite(sql: &str, out: &mut String, mut each: impl FnMut(usize, &mut String)) {
+    if !sql.contains('$') {
+        out.push_str(sql);
+        return;
+    }
     let mut quoted = false;
     let mut chars = sql.char_indices().peekable();
     while let Some((_, c)) = chars.next() {
@@ -80,8 +122,7 @@ fn renumber(sql: &str, offset: usize, out: &mut String) {
                     n = n.saturating_mul(10).saturating_add(digit as usize);
                     chars.next();
                 }
-                out.push('$');
-                out.push_str(&(n + offset).to_string());
+                each(n, out);
             }
             _ => out.push(c),
         }
@@ -94,7 +135,9 @@ mod tests {
 
     fn renumbered(sql: &str, offset: usize) -> String {
         let mut out = String::new();
-        renumber(sql, offset, &mut out);
+        rewrite(sql, &mut out, |n, out| {
+            let _ = write!(out, "${}", n + offset);
+        });
         out
     }
 
@@ -119,6 +162,28 @@ mod tests {
         );
     }
 
+    /// Placeholders `$1`, `$2`, … in order, each once, are sent positional (`?`); any other
+    /// use in any statement keeps every statement's `$N`, moved past the values before it.
+    #[test]
+    fn placeholders_go_positional_only_when_every_statement_numbers_them_in_order() {
+        let text = |t: &'static str| std::borrow::Cow::Borrowed(t);
+        assert_eq!(
+            joined(&[(text("A $1, '$9', $2"), 0, 2), (text("B $1"), 2, 1)]),
+            "A ?, '$9', ?;\nB ?;\n",
+            "in order everywhere: positional, literals untouched"
+        );
+        assert_eq!(
+            joined(&[(text("A $1, $2"), 0, 2), (text("B $1 OR $1"), 2, 1)]),
+            "A $1, $2;\nB $3 OR $3;\n",
+            "one statement names a value twice: every statement keeps numbered placeholders"
+        );
+        assert_eq!(
+            placeholders_in_order("A $2, $1"),
+            None,
+            "out of order is not positional"
+        );
+    }
+
     /// The statements run in order on one connection: a read sent after writes sees them, and
     /// each answers its own rows.
     #[tokio::test]
@@ -134,7 +199,8 @@ mod tests {
             Stmt::new("INSERT INTO t (v) VALUES ($1), ($2)")
                 .bind("b".to_owned())
                 .bind("c".to_owned()),
-            Stmt::new("SELECT v FROM t WHERE v <> $1 ORDER BY id").bind("b".to_owned()),
+            // `$1` twice: this batch goes with numbered placeholders (see `joined`).
+            Stmt::new("SELECT v FROM t WHERE v <> $1 AND v <> $1 ORDER BY id").bind("b".to_owned()),
         ];
         let answers = send(&mut conn, stmts).await.unwrap();
         let values: Vec<String> = answers[2]
@@ -148,6 +214,7 @@ mod tests {
              with its own value bound"
         );
 
+        // Every placeholder in order: this batch goes positional.
         let mut clash = Stmt::new("INSERT INTO t (v) VALUES ($1)").bind("a".to_owned());
         clash.conflict = Some("taken");
         let sent = send(

@@ -16,16 +16,11 @@
 //! fsync of the new WAL header, even a relaxed one. At an agent's pace (a tool call every few
 //! seconds) that was an fsync on every call.
 //!
-//! The writer keeps SQLite's automatic checkpoint as the backstop, at 4,000 pages rather than
-//! SQLite's 1,000 (`WRITER_AUTOCHECKPOINT` in `mod.rs`): measured, a PASSIVE checkpoint beside
-//! a writer that never pauses never catches up with the end of the WAL, so the WAL is never
-//! restarted and grows without bound in a burst; the writer's own checkpoint then only has the
-//! remainder to copy, and restarts the WAL. At 1,000 pages the writer's checkpoint also came
-//! first at an agent's pace (a reviewed ask writes about 40 pages, two commits): one ask in
-//! about 25 waited 4–5 ms inside its commit for the copy and its two fsyncs. At 4,000 this task
-//! checkpoints first ([`CHECKPOINT_COMMITS`]), and the next writer only pays the fsync of the
-//! new WAL header as it restarts the log. A checkpoint only moves committed pages into the main
-//! file; durability is the flush's and the commits'.
+//! The writer keeps SQLite's automatic checkpoint as the backstop: measured, a PASSIVE
+//! checkpoint beside a writer that never pauses never catches up with the end of the WAL, so
+//! the WAL is never restarted and grows without bound in a burst; the writer's own checkpoint
+//! then only has the remainder to copy, and restarts the WAL. A checkpoint only moves committed
+//! pages into the main file; durability is the flush's and the commits'.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

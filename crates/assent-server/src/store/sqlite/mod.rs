@@ -44,10 +44,6 @@ const BEGIN_SYNCED_TX: [&str; 2] = ["PRAGMA synchronous = FULL", "BEGIN IMMEDIAT
 /// fsync follows within [`checkpoint`]'s settle time.
 const BEGIN_RELAXED: [&str; 2] = ["PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"];
 
-/// The writer's own checkpoint runs once the WAL holds this many pages (SQLite's default is
-/// 1,000): the backstop behind the checkpointer (`checkpoint.rs`).
-const WRITER_AUTOCHECKPOINT: &str = "4000";
-
 /// The WAL file is cut back to this size (bytes) after a checkpoint resets it.
 const JOURNAL_SIZE_LIMIT: &str = "33554432";
 
@@ -100,8 +96,7 @@ impl SqliteStore {
             .connect_with(
                 options
                     .clone()
-                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT)
-                    .pragma("wal_autocheckpoint", WRITER_AUTOCHECKPOINT),
+                    .pragma("journal_size_limit", JOURNAL_SIZE_LIMIT),
             )
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&writer).await?;

@@ -6,7 +6,7 @@
 //! answer sent, measured by the reviewer itself).
 //!
 //! `cargo run --release -p assent-server --example reviewer_latency -- COUNT [MODEL_MS [PACE_MS]]`
-//! (PACE_MS: a pause before each ask, as an agent between tool calls; idle CPUs then wake
+//! (PACE_MS: a pause before each ask, as an agent's between tool calls; idle CPUs then wake
 //! slowly for each hand-off, which back-to-back asks hide)
 
 #![allow(
@@ -56,7 +56,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let model_ms: u64 = args.get(1).map_or(Ok(0), |a| a.parse())?;
     // An agent's pace: the pause before each ask (0: back to back).
     let pace_ms: u64 = args.get(2).map_or(Ok(0), |a| a.parse())?;
-    let pace_ms: u64 = args.get(2).map_or(Ok(0), |a| a.parse())?;
 
     let spent: Spent = Arc::default();
     let reviewer = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -78,8 +77,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let http = reqwest::Client::new();
     let mut totals = Vec::with_capacity(count);
-    let mut offsets = Vec::with_capacity(count);
-    let origin = Instant::now();
     for i in 0..count {
         if pace_ms > 0 {
             tokio::time::sleep(Duration::from_millis(pace_ms)).await;
@@ -90,7 +87,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             "context": {"repo": "/tmp/bench-repo"}, "reason": "run the tests",
         });
         let started = Instant::now();
-        offsets.push(started.duration_since(origin));
         let answer: Value = http
             .post(format!("{url}/v1/actions"))
             .bearer_auth(&tokens.requester)
@@ -120,14 +116,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .zip(&model)
         .map(|(total, model)| total.saturating_sub(*model))
         .collect();
-    if let Ok(path) = std::env::var("DUMP") {
-        let text: Vec<String> = added
-            .iter()
-            .zip(&offsets)
-            .map(|(d, o)| format!("{} {}", o.as_micros(), d.as_micros()))
-            .collect();
-        std::fs::write(path, text.join("\n"))?;
-    }
     totals.sort();
     model.sort();
     added.sort();

@@ -248,12 +248,8 @@ mod tests {
     /// A watch over a fresh SQLite file, and its store; the directory lives as long as the test
     /// holds it.
     async fn watched() -> (tempfile::TempDir, Arc<dyn Store>, Arc<ApprovalWatch>) {
-        let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn Store> = Arc::new(
-            SqliteStore::open(&dir.path().join("assent.db"))
-                .await
-                .unwrap(),
-        );
+        let (dir, store) = SqliteStore::temporary().await;
+        let store: Arc<dyn Store> = Arc::new(store);
         let watch = ApprovalWatch::new(store.clone());
         (dir, store, watch)
     }

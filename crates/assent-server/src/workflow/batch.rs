@@ -353,15 +353,6 @@ mod tests {
         }
     }
 
-    /// A store in a new temporary directory (kept as long as the directory is).
-    async fn fresh() -> (tempfile::TempDir, SqliteStore) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("assent.db"))
-            .await
-            .unwrap();
-        (dir, store)
-    }
-
     fn noon() -> DateTime<Utc> {
         DateTime::parse_from_rfc3339("2026-12-04T12:00:00Z")
             .unwrap()
@@ -373,7 +364,7 @@ mod tests {
     /// it, or the ask would slip past the pause it arrived after (no sweep ran in between).
     #[tokio::test]
     async fn an_ask_after_its_runs_prompt_paused_it_is_blocked_before_any_sweep() {
-        let (_dir, store) = fresh().await;
+        let (_dir, store) = SqliteStore::temporary().await;
         let start = noon();
         let first = write_one(&store, ask("a1", "r1", start)).await;
         assert_eq!(
@@ -397,7 +388,7 @@ mod tests {
     /// rolled back and written the full way, fsynced, the expiry with it.
     #[tokio::test]
     async fn an_auto_decision_after_an_expiry_is_written_the_full_way() {
-        let (_dir, store) = fresh().await;
+        let (_dir, store) = SqliteStore::temporary().await;
         let start = noon();
         let commits = Commits::default();
         let asked = write_counted(&store, ask("a1", "r1", start), &commits).await;

@@ -126,37 +126,34 @@ impl Tx for WriteTx {
         votes: &[Vote],
     ) -> Result<ApprovalRecord, StoreError> {
         let approval_id = row.approval_id.to_owned();
-        let ids = [approval_id.clone()];
         let update = super::approvals::settle(row)?;
-        let [member_read, vote_read] = super::approvals::record_reads(&ids);
-        // The audit records of the settlement follow: the chain's head is read with it.
-        let head = self.chain_head.is_none().then(super::chain::head_read);
-        let mut answers = if votes.is_empty() {
-            let reads = [update, member_read, vote_read].into_iter().chain(head);
-            self.fetch(reads.collect()).await?.into_iter()
+        let mut reads = Vec::new();
+        let settled_first = if votes.is_empty() {
+            reads.push(update);
+            None
         } else {
             // The votes are written only once the update found the approval pending.
-            let settled = self.fetch(vec![update]).await?;
-            let settled = super::approvals::settled(settled.into_iter().flatten().collect())?;
+            let rows = self.fetch(vec![update]).await?.into_iter().flatten();
+            let settled = super::approvals::settled(rows.collect())?;
             for vote in votes {
                 super::identities::insert_vote(self.conn().await?, &approval_id, vote).await?;
             }
-            let reads = [member_read, vote_read].into_iter().chain(head);
-            let answers = self.fetch(reads.collect()).await?;
-            std::iter::once(vec![settled])
-                .chain(answers)
-                .collect::<Vec<_>>()
-                .into_iter()
+            Some(settled)
         };
-        let (Some(settled), Some(members), Some(voted)) =
-            (answers.next(), answers.next(), answers.next())
-        else {
+        reads.extend(super::approvals::record_reads(&[approval_id]));
+        // The audit records of the settlement follow: the chain's head is read with it.
+        reads.extend(self.chain_head.is_none().then(super::chain::head_read));
+        let mut answers = self.fetch(reads).await?.into_iter();
+        let settled = match settled_first {
+            Some(settled) => settled,
+            None => super::approvals::settled(answers.next().ok_or_else(answered_short)?)?,
+        };
+        let (Some(members), Some(voted)) = (answers.next(), answers.next()) else {
             return Err(answered_short());
         };
         if let Some(head) = answers.next() {
             self.chain_head = Some(super::chain::head_answered(&head)?);
         }
-        let settled = super::approvals::settled(settled)?;
         super::approvals::records_from(std::slice::from_ref(&settled), &members, &voted)?
             .pop()
             .ok_or_else(|| StoreError::Corrupt("a settled approval has no record".to_owned()))

@@ -34,11 +34,9 @@ use tx::SqliteTx;
 use version::VersionReader;
 
 /// How every write transaction begins: SQLite takes `synchronous` only outside a transaction,
-/// so each one sets it, in the same round trip as its `BEGIN`. Whatever the previous
-/// transaction was, this one's commit is fsynced…
-const BEGIN_SYNCED: &str = "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
-/// [`BEGIN_SYNCED`] as a [`SqliteTx`] sends it, with its first statement.
-const BEGIN_SYNCED_TX: [&str; 2] = ["PRAGMA synchronous = FULL", "BEGIN IMMEDIATE"];
+/// so each one sets it, in the same round trip as its `BEGIN` (a [`SqliteTx`] sends both with
+/// its first statement). Whatever the previous transaction was, this one's commit is fsynced…
+const BEGIN_SYNCED: [&str; 2] = ["PRAGMA synchronous = FULL", "BEGIN IMMEDIATE"];
 /// …or, for what was decided automatically (the policy's own decisions, the model reviewer's
 /// approvals: `Store::begin_relaxed`), written to the WAL but not fsynced: the checkpointer's
 /// fsync follows within [`checkpoint`]'s settle time.
@@ -136,7 +134,7 @@ impl SqliteStore {
 
     /// A raw write transaction, for the identity rows; its commit is fsynced.
     pub(super) async fn write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with(BEGIN_SYNCED).await?)
+        Ok(self.writer.begin_with(BEGIN_SYNCED.join("; ")).await?)
     }
 
     /// Commits a raw transaction and schedules a checkpoint.
@@ -154,7 +152,7 @@ impl SqliteStore {
     }
 
     pub(super) async fn begin_tx(&self) -> Result<SqliteTx, StoreError> {
-        self.tx(BEGIN_SYNCED_TX, false).await
+        self.tx(BEGIN_SYNCED, false).await
     }
 
     /// A write transaction whose commit is not fsynced (see `Store::begin_relaxed`).
@@ -178,6 +176,16 @@ impl SqliteStore {
             chain_head: None,
             webhooks: Some(self.webhooks.clone()),
         })
+    }
+
+    /// A store in a new temporary directory, kept as long as the directory is (for tests).
+    #[cfg(test)]
+    pub(crate) async fn temporary() -> (tempfile::TempDir, SqliteStore) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = SqliteStore::open(&dir.path().join("assent.db"))
+            .await
+            .expect("a store in it");
+        (dir, store)
     }
 
     /// The identity version, read without the pool (it is read on every request).
@@ -215,15 +223,6 @@ fn wal_path(db: &Path) -> std::path::PathBuf {
 mod tests {
     use super::*;
 
-    /// A store in a new temporary directory (kept as long as the directory is).
-    async fn fresh() -> (tempfile::TempDir, SqliteStore) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("assent.db"))
-            .await
-            .unwrap();
-        (dir, store)
-    }
-
     async fn synchronous(tx: &mut SqliteTx) -> i64 {
         sqlx::query_scalar("PRAGMA synchronous")
             .fetch_one(tx.conn().await.unwrap())
@@ -236,7 +235,7 @@ mod tests {
     /// person's decision is never committed at the policy's relaxed level.
     #[tokio::test]
     async fn each_transaction_commits_at_its_own_durability() {
-        let (_dir, store) = fresh().await;
+        let (_dir, store) = SqliteStore::temporary().await;
         let mut tx = store.begin_tx().await.unwrap();
         assert_eq!(synchronous(&mut tx).await, 2, "a full transaction is FULL");
         tx.finish().await.unwrap();
@@ -289,6 +288,24 @@ mod tests {
             .collect()
     }
 
+    /// After a transaction that must leave nothing (`why`): the writer serves the next one,
+    /// whose event is then the log's only one.
+    async fn next_commits_alone(
+        store: &SqliteStore,
+        now: chrono::DateTime<chrono::Utc>,
+        why: &str,
+    ) {
+        use crate::store::Tx;
+        let mut next = store.begin_tx().await.unwrap();
+        next.insert_event(now, &ended("kept")).await.unwrap();
+        next.finish().await.unwrap();
+        assert_eq!(
+            logged(store).await,
+            ["kept"],
+            "{why}, and the next transaction committed alone"
+        );
+    }
+
     /// A transaction begins with its first statement sent (`tx.rs`), not with sqlx's own
     /// `BEGIN`: dropped after that, it must be rolled back before the one writer connection
     /// serves the next, or the next `BEGIN IMMEDIATE` would fail inside it and what it wrote
@@ -296,21 +313,19 @@ mod tests {
     #[tokio::test]
     async fn a_transaction_dropped_after_its_statements_were_sent_leaves_nothing() {
         use crate::store::Tx;
-        let (_dir, store) = fresh().await;
+        let (_dir, store) = SqliteStore::temporary().await;
         let now = chrono::Utc::now();
         let mut tx = store.begin_tx().await.unwrap();
         tx.insert_event(now, &ended("dropped")).await.unwrap();
         tx.conn().await.unwrap();
         drop(tx);
 
-        let mut next = store.begin_tx().await.unwrap();
-        next.insert_event(now, &ended("kept")).await.unwrap();
-        next.finish().await.unwrap();
-        assert_eq!(
-            logged(&store).await,
-            ["kept"],
-            "the dropped transaction's event was rolled back, and the next one committed alone"
-        );
+        next_commits_alone(
+            &store,
+            now,
+            "the dropped transaction's event was rolled back",
+        )
+        .await;
         store.shut().await;
     }
 
@@ -319,7 +334,7 @@ mod tests {
     #[tokio::test]
     async fn a_kept_write_that_fails_at_the_commit_fails_it_whole() {
         use crate::store::Tx;
-        let (_dir, store) = fresh().await;
+        let (_dir, store) = SqliteStore::temporary().await;
         let now = chrono::Utc::now();
         let mut tx = store.begin_tx().await.unwrap();
         tx.insert_event(now, &ended("lost")).await.unwrap();
@@ -333,14 +348,7 @@ mod tests {
              {committed:?}"
         );
 
-        let mut next = store.begin_tx().await.unwrap();
-        next.insert_event(now, &ended("kept")).await.unwrap();
-        next.finish().await.unwrap();
-        assert_eq!(
-            logged(&store).await,
-            ["kept"],
-            "nothing of the failed transaction stays, and the writer serves the next"
-        );
+        next_commits_alone(&store, now, "nothing of the failed transaction stays").await;
         store.shut().await;
     }
 }
